@@ -1,0 +1,923 @@
+//! Boards: the places of a layout, their official coordinates, neighbours and symmetries.
+//!
+//! Rings sit on a hexagonal grid made of vertical columns. Column `x` (a = 0) starts at height
+//! `first[x]`, and ring `row` of that column sits at height `y = 2 * (row - 1) + first[x]`. The six
+//! neighbours of `(x, y)` are `(x, y ± 2)` and `(x ± 1, y ± 1)`. Every layout has at most 64
+//! places, so a set of places is a `u64` with bit `i` for place index `i`.
+//!
+//! The six official boards use the frames of rules.md section 2. Custom layouts use BoardSpace's
+//! "Zertz+xx" frame, where column `a` starts half a step below column `b`, `c` like `a`, and so on
+//! (`first = 1, 2, 1, 2, …`); their coordinates are read in that frame.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Mutex, OnceLock};
+
+use crate::bits::{Bits, bit};
+
+/// The most places a layout may have: a set of places is a `u64`.
+pub const MAX_PLACES: usize = 64;
+
+/// The most columns a coordinate can name (`a` to `z`).
+pub const MAX_COLUMNS: usize = 26;
+
+/// The most rows in a column a coordinate can name.
+pub const MAX_ROWS: usize = 99;
+
+/// A direction on the grid, in clockwise order starting straight up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Up the column: `(x, y + 2)`.
+    North = 0,
+    /// `(x + 1, y + 1)`.
+    NorthEast = 1,
+    /// `(x + 1, y - 1)`.
+    SouthEast = 2,
+    /// Down the column: `(x, y - 2)`.
+    South = 3,
+    /// `(x - 1, y - 1)`.
+    SouthWest = 4,
+    /// `(x - 1, y + 1)`.
+    NorthWest = 5,
+}
+
+impl Direction {
+    /// All six, clockwise from north; consecutive entries (and the last with the first) are
+    /// neighbouring directions.
+    pub const ALL: [Direction; 6] = [
+        Direction::North,
+        Direction::NorthEast,
+        Direction::SouthEast,
+        Direction::South,
+        Direction::SouthWest,
+        Direction::NorthWest,
+    ];
+
+    /// The step `(dx, dy)` of this direction.
+    pub const fn delta(self) -> (i16, i16) {
+        match self {
+            Direction::North => (0, 2),
+            Direction::NorthEast => (1, 1),
+            Direction::SouthEast => (1, -1),
+            Direction::South => (0, -2),
+            Direction::SouthWest => (-1, -1),
+            Direction::NorthWest => (-1, 1),
+        }
+    }
+
+    /// The direction of index `i` in [`Direction::ALL`].
+    pub const fn from_index(i: usize) -> Option<Direction> {
+        if i < 6 { Some(Direction::ALL[i]) } else { None }
+    }
+}
+
+/// A place of a layout, identified by its index (0 to 63) in that layout.
+///
+/// A place keeps its meaning when its ring goes: it is a position on the grid, not a ring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Place(pub(crate) u8);
+
+impl Place {
+    /// The place's index in its layout (also its bit in a `u64` set of places).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The place's bit in a set of places.
+    #[inline]
+    pub const fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+}
+
+/// An official coordinate: column letter and row number, such as `d4`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Coord {
+    /// Column index: `a` = 0.
+    pub column: u8,
+    /// Row number, from 1 at the bottom of the column.
+    pub row: u8,
+}
+
+impl Coord {
+    /// The coordinate of `column` (a = 0) and `row` (from 1).
+    pub const fn new(column: u8, row: u8) -> Coord {
+        Coord { column, row }
+    }
+
+    /// The column letter, lower case.
+    pub fn column_letter(self) -> char {
+        (b'a' + self.column) as char
+    }
+}
+
+impl fmt::Display for Coord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.column_letter(), self.row)
+    }
+}
+
+/// Why text is not a coordinate.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CoordError {
+    /// The text does not have the shape letter + number.
+    #[error("`{0}` is not a coordinate (expected a column letter and a row number, such as d4)")]
+    Malformed(String),
+    /// Well formed, but no place of this board has that coordinate.
+    #[error("{coord} is not a place on the {board} board")]
+    OffBoard {
+        /// The coordinate as written.
+        coord: String,
+        /// The board's name.
+        board: String,
+    },
+}
+
+impl std::str::FromStr for Coord {
+    type Err = CoordError;
+
+    /// Parses `d4` (a lower-case column letter and a row number from 1). Upper-case letters are
+    /// accepted too (BoardSpace writes them).
+    fn from_str(text: &str) -> Result<Coord, CoordError> {
+        let malformed = || CoordError::Malformed(text.to_string());
+        let mut chars = text.chars();
+        let letter = chars.next().ok_or_else(malformed)?;
+        if !letter.is_ascii_alphabetic() {
+            return Err(malformed());
+        }
+        let digits = chars.as_str();
+        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(malformed());
+        }
+        let row: u8 = digits.parse().map_err(|_| malformed())?;
+        if row == 0 {
+            return Err(malformed());
+        }
+        Ok(Coord::new((letter.to_ascii_lowercase() as u8) - b'a', row))
+    }
+}
+
+/// Which board a layout is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardKind {
+    /// The standard 37-ring hexagon (4 per side).
+    Rings37,
+    /// 37 rings plus h1, h2, h3.
+    Rings40,
+    /// 40 rings plus a5, b6, c7.
+    Rings43,
+    /// 40 rings plus e7, f6, g5, h4.
+    Rings44,
+    /// The tournament board, BoardSpace's "Zertz+11".
+    Rings48,
+    /// The 5-per-side hexagon, BoardSpace's "Zertz+24".
+    Rings61,
+    /// Any other connected set of places, in the "Zertz+xx" frame.
+    Custom,
+}
+
+impl BoardKind {
+    /// The six official boards.
+    pub const OFFICIAL: [BoardKind; 6] = [
+        BoardKind::Rings37,
+        BoardKind::Rings40,
+        BoardKind::Rings43,
+        BoardKind::Rings44,
+        BoardKind::Rings48,
+        BoardKind::Rings61,
+    ];
+
+    /// The name used in position strings and on the command line: `37`, `48`, …, `custom`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BoardKind::Rings37 => "37",
+            BoardKind::Rings40 => "40",
+            BoardKind::Rings43 => "43",
+            BoardKind::Rings44 => "44",
+            BoardKind::Rings48 => "48",
+            BoardKind::Rings61 => "61",
+            BoardKind::Custom => "custom",
+        }
+    }
+}
+
+/// Why a list of places is not a layout.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// No places at all.
+    #[error("a board needs at least one place")]
+    Empty,
+    /// More than 64 places.
+    #[error("a board has at most {MAX_PLACES} places; this one has {0}")]
+    TooLarge(usize),
+    /// The same place twice.
+    #[error("place {0} is listed twice")]
+    Duplicate(Coord),
+    /// Not one connected piece.
+    #[error("the places do not form one connected board: {0} is cut off from {1}")]
+    Disconnected(Coord, Coord),
+    /// A coordinate beyond `z99`.
+    #[error("coordinate {0} is outside the grid (columns a-z, rows 1-99)")]
+    OutOfGrid(String),
+    /// A token of a layout description that is not a coordinate or range.
+    #[error("`{token}` in the board description is not a coordinate or range such as d4 or a1-4")]
+    BadToken {
+        /// The offending token.
+        token: String,
+    },
+    /// An unknown board name.
+    #[error(
+        "unknown board `{0}` (expected 37, 40, 43, 44, 48, 61, or a list of places such as a1-4,b1-5)"
+    )]
+    UnknownBoard(String),
+}
+
+/// A permutation of a layout's places that maps the layout onto itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symmetry {
+    map: Vec<u8>,
+    name: &'static str,
+}
+
+impl Symmetry {
+    /// The image of `place`.
+    #[inline]
+    pub fn apply(&self, place: Place) -> Place {
+        Place(self.map[place.index()])
+    }
+
+    /// The image of a set of places.
+    pub fn apply_set(&self, set: u64) -> u64 {
+        Bits(set).fold(0, |acc, i| acc | bit(self.map[i as usize]))
+    }
+
+    /// A short description: `identity`, `rotate 60`, …, `reflect`, `reflect + rotate 60`, ….
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// True for the identity.
+    pub fn is_identity(&self) -> bool {
+        self.map.iter().enumerate().all(|(i, &m)| i == m as usize)
+    }
+}
+
+/// Jump targets of one place in one direction: the place jumped over and the landing place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Jump {
+    pub over: u8,
+    pub to: u8,
+}
+
+/// A board layout: its places with their coordinates, neighbours and symmetries.
+///
+/// Layouts are created once and live for the whole program (`&'static Layout`), so positions
+/// can be plain `Copy` values. Official boards come from [`Layout::official`]; custom ones from
+/// [`Layout::custom`], which gives back the same layout for the same places.
+pub struct Layout {
+    id: u32,
+    kind: BoardKind,
+    /// Height of row 1 of each column.
+    first: Vec<i16>,
+    /// `(x, y)` of each place, in place-index order (column by column, bottom up).
+    cells: Vec<(i16, i16)>,
+    coords: Vec<Coord>,
+    lookup: HashMap<Coord, u8>,
+    all: u64,
+    /// Neighbour of each place in each direction, `NONE` if that place is not on the layout.
+    neighbours: Vec<[u8; 6]>,
+    neighbour_mask: Vec<u64>,
+    /// For each place and direction `d`, the places in directions `d` and `d + 1`.
+    pair_mask: Vec<[u64; 6]>,
+    jumps: Vec<[Option<Jump>; 6]>,
+    symmetries: Vec<Symmetry>,
+}
+
+pub(crate) const NONE: u8 = u8::MAX;
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Layout({})", self.spec())
+    }
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Layout {}
+
+/// Column heights and first-row heights of the official boards.
+fn official_columns(kind: BoardKind) -> Vec<(i16, u8)> {
+    // (first, number of rows) per column.
+    let std37 = [(3, 4), (2, 5), (1, 6), (0, 7), (1, 6), (2, 5), (3, 4)];
+    let mut cols: Vec<(i16, u8)> = std37.to_vec();
+    match kind {
+        BoardKind::Rings37 => {}
+        BoardKind::Rings40 => cols.push((4, 3)),
+        BoardKind::Rings43 => {
+            cols.push((4, 3));
+            cols[0].1 = 5;
+            cols[1].1 = 6;
+            cols[2].1 = 7;
+        }
+        BoardKind::Rings44 => {
+            cols.push((4, 4));
+            cols[4].1 = 7;
+            cols[5].1 = 6;
+            cols[6].1 = 5;
+        }
+        BoardKind::Rings48 => {
+            cols = vec![
+                (3, 5),
+                (2, 6),
+                (1, 7),
+                (0, 8),
+                (1, 7),
+                (2, 6),
+                (3, 5),
+                (4, 4),
+            ]
+        }
+        BoardKind::Rings61 => {
+            cols = vec![
+                (4, 5),
+                (3, 6),
+                (2, 7),
+                (1, 8),
+                (0, 9),
+                (1, 8),
+                (2, 7),
+                (3, 6),
+                (4, 5),
+            ]
+        }
+        BoardKind::Custom => unreachable!("custom layouts have no fixed columns"),
+    }
+    cols
+}
+
+/// Height of row 1 of column `x` in the custom ("Zertz+xx") frame.
+fn custom_first(x: usize) -> i16 {
+    1 + (x % 2) as i16
+}
+
+struct Registry {
+    next_id: u32,
+    custom: HashMap<Vec<Coord>, &'static Layout>,
+}
+
+fn registry() -> &'static Mutex<Registry> {
+    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        Mutex::new(Registry {
+            next_id: BoardKind::OFFICIAL.len() as u32,
+            custom: HashMap::new(),
+        })
+    })
+}
+
+impl Layout {
+    /// One of the official boards. Panics if given [`BoardKind::Custom`], which has no fixed shape
+    /// (use [`Layout::custom`]).
+    pub fn official(kind: BoardKind) -> &'static Layout {
+        static OFFICIAL: OnceLock<Vec<&'static Layout>> = OnceLock::new();
+        let all = OFFICIAL.get_or_init(|| {
+            BoardKind::OFFICIAL
+                .iter()
+                .enumerate()
+                .map(|(id, &kind)| {
+                    let columns = official_columns(kind);
+                    let first: Vec<i16> = columns.iter().map(|c| c.0).collect();
+                    let mut coords = Vec::new();
+                    for (x, &(_, rows)) in columns.iter().enumerate() {
+                        for row in 1..=rows {
+                            coords.push(Coord::new(x as u8, row));
+                        }
+                    }
+                    let layout = Layout::build(id as u32, kind, first, coords);
+                    &*Box::leak(Box::new(layout))
+                })
+                .collect()
+        });
+        let i = BoardKind::OFFICIAL
+            .iter()
+            .position(|k| *k == kind)
+            .expect("Layout::official takes an official board kind");
+        all[i]
+    }
+
+    /// The standard 37-ring board.
+    pub fn standard() -> &'static Layout {
+        Layout::official(BoardKind::Rings37)
+    }
+
+    /// A custom layout: any connected set of at most 64 places, given by their coordinates in
+    /// the custom ("Zertz+xx") frame. The same set of places always gives the same layout.
+    pub fn custom(places: &[Coord]) -> Result<&'static Layout, LayoutError> {
+        if places.is_empty() {
+            return Err(LayoutError::Empty);
+        }
+        if places.len() > MAX_PLACES {
+            return Err(LayoutError::TooLarge(places.len()));
+        }
+        let mut sorted = places.to_vec();
+        sorted.sort();
+        for w in sorted.windows(2) {
+            if w[0] == w[1] {
+                return Err(LayoutError::Duplicate(w[0]));
+            }
+        }
+        for c in &sorted {
+            if c.column as usize >= MAX_COLUMNS || c.row == 0 || c.row as usize > MAX_ROWS {
+                return Err(LayoutError::OutOfGrid(c.to_string()));
+            }
+        }
+        let mut reg = registry().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(layout) = reg.custom.get(&sorted) {
+            return Ok(layout);
+        }
+        let columns = sorted
+            .iter()
+            .map(|c| c.column as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let first: Vec<i16> = (0..columns).map(custom_first).collect();
+        let layout = Layout::build(reg.next_id, BoardKind::Custom, first, sorted.clone());
+        // Connectedness: a flood fill from the first place must reach every place.
+        let reached = layout.flood(1, layout.all);
+        if reached != layout.all {
+            let cut = Bits(layout.all & !reached).next().unwrap_or(0);
+            return Err(LayoutError::Disconnected(
+                layout.coords[cut as usize],
+                layout.coords[0],
+            ));
+        }
+        reg.next_id += 1;
+        let leaked: &'static Layout = Box::leak(Box::new(layout));
+        reg.custom.insert(sorted, leaked);
+        Ok(leaked)
+    }
+
+    /// Parses a board name (`37`, `40`, `43`, `44`, `48`, `61`, or BoardSpace's `Zertz`,
+    /// `Zertz+11`, `Zertz+24`) or a custom layout written as comma-separated coordinates and
+    /// column ranges such as `a1-4,b1-5,c2`.
+    pub fn from_spec(spec: &str) -> Result<&'static Layout, LayoutError> {
+        let trimmed = spec.trim();
+        let kind = match trimmed.to_ascii_lowercase().as_str() {
+            "37" | "zertz" | "standard" => Some(BoardKind::Rings37),
+            "40" => Some(BoardKind::Rings40),
+            "43" => Some(BoardKind::Rings43),
+            "44" => Some(BoardKind::Rings44),
+            "48" | "zertz+11" | "tournament" => Some(BoardKind::Rings48),
+            "61" | "zertz+24" => Some(BoardKind::Rings61),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            return Ok(Layout::official(kind));
+        }
+        let body = trimmed.strip_prefix("custom:").unwrap_or(trimmed);
+        if body.is_empty() || !body.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            return Err(LayoutError::UnknownBoard(spec.to_string()));
+        }
+        let mut coords = Vec::new();
+        for token in body.split(',') {
+            let token = token.trim();
+            let bad = || LayoutError::BadToken {
+                token: token.to_string(),
+            };
+            if let Some((start, end)) = token.split_once('-') {
+                let start: Coord = start.parse().map_err(|_| bad())?;
+                let end: u8 = end.parse().map_err(|_| bad())?;
+                if end < start.row {
+                    return Err(bad());
+                }
+                for row in start.row..=end {
+                    coords.push(Coord::new(start.column, row));
+                }
+            } else {
+                coords.push(token.parse().map_err(|_| bad())?);
+            }
+        }
+        Layout::custom(&coords)
+    }
+
+    /// The description [`Layout::from_spec`] reads back: the board's name, or the custom layout's
+    /// places as column ranges (`a1-4,b1-5`).
+    pub fn spec(&self) -> String {
+        if self.kind != BoardKind::Custom {
+            return self.kind.name().to_string();
+        }
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < self.coords.len() {
+            let start = self.coords[i];
+            let mut end = start;
+            while i + 1 < self.coords.len()
+                && self.coords[i + 1].column == start.column
+                && self.coords[i + 1].row == end.row + 1
+            {
+                i += 1;
+                end = self.coords[i];
+            }
+            if end == start {
+                parts.push(start.to_string());
+            } else {
+                parts.push(format!("{start}-{}", end.row));
+            }
+            i += 1;
+        }
+        parts.join(",")
+    }
+
+    fn build(id: u32, kind: BoardKind, first: Vec<i16>, coords: Vec<Coord>) -> Layout {
+        let cells: Vec<(i16, i16)> = coords
+            .iter()
+            .map(|c| {
+                let x = c.column as i16;
+                (x, 2 * (c.row as i16 - 1) + first[c.column as usize])
+            })
+            .collect();
+        let lookup: HashMap<Coord, u8> = coords
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, i as u8))
+            .collect();
+        let by_cell: HashMap<(i16, i16), u8> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, i as u8))
+            .collect();
+        let at = |x: i16, y: i16| by_cell.get(&(x, y)).copied().unwrap_or(NONE);
+        let n = cells.len();
+        let mut neighbours = vec![[NONE; 6]; n];
+        let mut jumps = vec![[None; 6]; n];
+        for (i, &(x, y)) in cells.iter().enumerate() {
+            for d in Direction::ALL {
+                let (dx, dy) = d.delta();
+                let over = at(x + dx, y + dy);
+                neighbours[i][d as usize] = over;
+                let to = at(x + 2 * dx, y + 2 * dy);
+                if over != NONE && to != NONE {
+                    jumps[i][d as usize] = Some(Jump { over, to });
+                }
+            }
+        }
+        let mask_of = |p: u8| if p == NONE { 0 } else { bit(p) };
+        let neighbour_mask = neighbours
+            .iter()
+            .map(|nb| nb.iter().fold(0, |acc, &p| acc | mask_of(p)))
+            .collect();
+        let pair_mask = neighbours
+            .iter()
+            .map(|nb| {
+                let mut pairs = [0u64; 6];
+                for d in 0..6 {
+                    pairs[d] = mask_of(nb[d]) | mask_of(nb[(d + 1) % 6]);
+                }
+                pairs
+            })
+            .collect();
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut layout = Layout {
+            id,
+            kind,
+            first,
+            cells,
+            coords,
+            lookup,
+            all,
+            neighbours,
+            neighbour_mask,
+            pair_mask,
+            jumps,
+            symmetries: Vec::new(),
+        };
+        layout.symmetries = layout.find_symmetries();
+        layout
+    }
+
+    /// Axial coordinates `(q, r)` of every place: a rotation of the hex grid is linear in them.
+    fn axial(&self) -> Vec<(i32, i32)> {
+        let parity = self
+            .cells
+            .first()
+            .map(|&(x, y)| (x + y).rem_euclid(2) as i32)
+            .unwrap_or(0);
+        self.cells
+            .iter()
+            .map(|&(x, y)| {
+                let (x, y) = (x as i32, y as i32);
+                (x, (y - x - parity) / 2)
+            })
+            .collect()
+    }
+
+    /// Every rotation and reflection of the grid that maps this layout's places onto themselves
+    /// (after a translation). Computed from the places, never assumed.
+    fn find_symmetries(&self) -> Vec<Symmetry> {
+        const NAMES: [&str; 12] = [
+            "identity",
+            "rotate 60",
+            "rotate 120",
+            "rotate 180",
+            "rotate 240",
+            "rotate 300",
+            "reflect",
+            "reflect + rotate 60",
+            "reflect + rotate 120",
+            "reflect + rotate 180",
+            "reflect + rotate 240",
+            "reflect + rotate 300",
+        ];
+        let axial = self.axial();
+        let index: HashMap<(i32, i32), u8> = axial
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i as u8))
+            .collect();
+        let min_of = |pts: &[(i32, i32)]| pts.iter().copied().min().unwrap_or((0, 0));
+        let origin = min_of(&axial);
+        let mut found = Vec::new();
+        for (k, name) in NAMES.iter().enumerate() {
+            let image: Vec<(i32, i32)> = axial
+                .iter()
+                .map(|&(q, r)| {
+                    // Cube coordinates (q, r, s) with q + r + s = 0.
+                    let (mut q, mut r, mut s) = (q, r, -q - r);
+                    if k >= 6 {
+                        std::mem::swap(&mut r, &mut s);
+                    }
+                    for _ in 0..(k % 6) {
+                        (q, r, s) = (-r, -s, -q);
+                    }
+                    let _ = s;
+                    (q, r)
+                })
+                .collect();
+            let shift = min_of(&image);
+            let map: Option<Vec<u8>> = image
+                .iter()
+                .map(|&(q, r)| {
+                    index
+                        .get(&(q - shift.0 + origin.0, r - shift.1 + origin.1))
+                        .copied()
+                })
+                .collect();
+            if let Some(map) = map {
+                found.push(Symmetry { map, name });
+            }
+        }
+        found
+    }
+
+    /// Which board this is.
+    pub fn kind(&self) -> BoardKind {
+        self.kind
+    }
+
+    /// A number that identifies the layout within this program.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The number of places.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Never true: a layout has at least one place.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The set of all places.
+    #[inline]
+    pub fn all(&self) -> u64 {
+        self.all
+    }
+
+    /// Every place, in index order.
+    pub fn places(&self) -> impl Iterator<Item = Place> + '_ {
+        (0..self.cells.len() as u8).map(Place)
+    }
+
+    /// The place of index `i`, if the layout has one.
+    pub fn place_at_index(&self, i: usize) -> Option<Place> {
+        (i < self.cells.len()).then_some(Place(i as u8))
+    }
+
+    /// The number of columns, `a` onwards (some may be empty on a custom layout).
+    pub fn columns(&self) -> usize {
+        self.first.len()
+    }
+
+    /// The places of column `x`, bottom up.
+    pub fn column(&self, x: usize) -> impl Iterator<Item = Place> + '_ {
+        self.places()
+            .filter(move |p| self.coords[p.index()].column as usize == x)
+    }
+
+    /// The official coordinate of a place.
+    #[inline]
+    pub fn coord(&self, place: Place) -> Coord {
+        self.coords[place.index()]
+    }
+
+    /// The place with coordinate `coord`, if the layout has it.
+    pub fn place(&self, coord: Coord) -> Option<Place> {
+        self.lookup.get(&coord).map(|&i| Place(i))
+    }
+
+    /// Parses a coordinate such as `d4` and finds its place on this layout.
+    pub fn parse_place(&self, text: &str) -> Result<Place, CoordError> {
+        let coord: Coord = text.parse()?;
+        self.place(coord).ok_or_else(|| CoordError::OffBoard {
+            coord: text.to_string(),
+            board: self.spec(),
+        })
+    }
+
+    /// The grid position `(x, y)` of a place (`y` grows upwards, two units per ring).
+    pub fn cell(&self, place: Place) -> (i16, i16) {
+        self.cells[place.index()]
+    }
+
+    /// The neighbour of `place` in direction `d`, if that place is on the layout.
+    #[inline]
+    pub fn neighbour(&self, place: Place, d: Direction) -> Option<Place> {
+        let n = self.neighbours[place.index()][d as usize];
+        (n != NONE).then_some(Place(n))
+    }
+
+    /// The set of places next to `place`.
+    #[inline]
+    pub fn neighbour_mask(&self, place: Place) -> u64 {
+        self.neighbour_mask[place.index()]
+    }
+
+    #[inline]
+    pub(crate) fn neighbour_raw(&self, i: u8, d: usize) -> u8 {
+        self.neighbours[i as usize][d]
+    }
+
+    #[inline]
+    pub(crate) fn jumps(&self, i: u8) -> &[Option<Jump>; 6] {
+        &self.jumps[i as usize]
+    }
+
+    /// The symmetries of this layout, identity first.
+    pub fn symmetries(&self) -> &[Symmetry] {
+        &self.symmetries
+    }
+
+    /// All places reachable from `seed` through neighbours, staying within `within`.
+    pub fn flood(&self, seed: u64, within: u64) -> u64 {
+        let mut reached = seed & within;
+        let mut frontier = reached;
+        while frontier != 0 {
+            let i = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = self.neighbour_mask[i] & within & !reached;
+            reached |= new;
+            frontier |= new;
+        }
+        reached
+    }
+
+    /// True when `place`, with its ring among `rings`, could slide out: two neighbouring
+    /// directions in a row hold no ring.
+    #[inline]
+    pub fn is_edge(&self, place: Place, rings: u64) -> bool {
+        self.pair_mask[place.index()]
+            .iter()
+            .any(|&pair| pair & rings == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn official_sizes() {
+        let sizes = [37, 40, 43, 44, 48, 61];
+        for (kind, size) in BoardKind::OFFICIAL.iter().zip(sizes) {
+            assert_eq!(Layout::official(*kind).len(), size, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn shared_frame_keeps_a1() {
+        let a1 = Coord::new(0, 1);
+        let cell = Layout::standard().cell(Layout::standard().place(a1).unwrap());
+        for kind in [
+            BoardKind::Rings40,
+            BoardKind::Rings43,
+            BoardKind::Rings44,
+            BoardKind::Rings48,
+        ] {
+            let l = Layout::official(kind);
+            assert_eq!(l.cell(l.place(a1).unwrap()), cell);
+        }
+    }
+
+    fn side_lengths(layout: &Layout) -> usize {
+        // Rings with fewer than 6 neighbours form the perimeter.
+        layout
+            .places()
+            .filter(|p| layout.neighbour_mask(*p).count_ones() < 6)
+            .count()
+    }
+
+    #[test]
+    fn perimeters() {
+        // A hexagon of side n has 6(n-1) rings on its perimeter.
+        assert_eq!(side_lengths(Layout::standard()), 18);
+        assert_eq!(side_lengths(Layout::official(BoardKind::Rings61)), 24);
+        // 4-5-4-5-4-5: 27 - 6 corners counted twice = 21.
+        assert_eq!(side_lengths(Layout::official(BoardKind::Rings48)), 21);
+    }
+
+    #[test]
+    fn symmetry_counts() {
+        let count = |k| Layout::official(k).symmetries().len();
+        assert_eq!(count(BoardKind::Rings37), 12);
+        assert_eq!(count(BoardKind::Rings61), 12);
+        // Sides 4-5-4-5-4-5: three rotations and three reflections.
+        assert_eq!(count(BoardKind::Rings48), 6);
+        // Sides 3-5-4-4-4-5 and 3-5-4-5-3-6: a single mirror each.
+        assert_eq!(count(BoardKind::Rings40), 2);
+        assert_eq!(count(BoardKind::Rings43), 2);
+        // Sides 4-4-5-4-4-5: a half turn and two mirrors.
+        assert_eq!(count(BoardKind::Rings44), 4);
+        assert!(Layout::standard().symmetries()[0].is_identity());
+    }
+
+    #[test]
+    fn symmetries_preserve_adjacency() {
+        for kind in BoardKind::OFFICIAL {
+            let l = Layout::official(kind);
+            for s in l.symmetries() {
+                for p in l.places() {
+                    let image = s.apply_set(l.neighbour_mask(p));
+                    assert_eq!(image, l.neighbour_mask(s.apply(p)), "{kind:?} {}", s.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn custom_layouts() {
+        let tri = Layout::from_spec("a1,b1,a2").unwrap();
+        assert_eq!(tri.len(), 3);
+        assert_eq!(tri.kind(), BoardKind::Custom);
+        // The same places give the same layout, whatever their order.
+        let again = Layout::from_spec("b1,a2,a1").unwrap();
+        assert_eq!(tri.id(), again.id());
+        assert_eq!(tri.spec(), "a1-2,b1");
+        assert!(matches!(
+            Layout::from_spec("a1,c1"),
+            Err(LayoutError::Disconnected(..))
+        ));
+        assert!(matches!(
+            Layout::from_spec("a1,a1"),
+            Err(LayoutError::Duplicate(_))
+        ));
+        let big: Vec<String> = (0..9)
+            .flat_map(|x| (1..=8).map(move |r| format!("{}{r}", (b'a' + x) as char)))
+            .collect();
+        assert!(matches!(
+            Layout::from_spec(&big.join(",")),
+            Err(LayoutError::TooLarge(72))
+        ));
+        assert!(matches!(
+            Layout::from_spec("zz"),
+            Err(LayoutError::BadToken { .. })
+        ));
+        assert!(matches!(
+            Layout::from_spec("99"),
+            Err(LayoutError::UnknownBoard(_))
+        ));
+    }
+
+    #[test]
+    fn coordinates() {
+        let l = Layout::standard();
+        assert_eq!(
+            l.parse_place("d7").map(|p| l.coord(p).to_string()),
+            Ok("d7".into())
+        );
+        assert!(matches!(
+            l.parse_place("a5"),
+            Err(CoordError::OffBoard { .. })
+        ));
+        assert!(matches!(l.parse_place("5a"), Err(CoordError::Malformed(_))));
+        assert!(matches!(l.parse_place("a0"), Err(CoordError::Malformed(_))));
+        assert!(matches!(l.parse_place(""), Err(CoordError::Malformed(_))));
+    }
+}

@@ -1,0 +1,365 @@
+//! Official GIPF notation (rules.md section 6).
+//!
+//! - placement: `Wd4,d1`, or `Wd4` when no ring is free;
+//! - capture: `x d1Gd3Wd5` — the start, then for each jump the colour taken and the landing;
+//! - isolation after a placement: `Bd7,b2 x Wa1Wa2`;
+//! - a pass after an accepted bribe: `-` (see [`crate::Game`]).
+//!
+//! On input, spaces are allowed between the parts, and the colours inside a capture may be left
+//! out (`x d1d3d5`); when given they must match the marbles jumped.
+
+use super::{Cursor, MoveParseError};
+use crate::bits::Bits;
+use crate::layout::{Layout, Place};
+use crate::marbles::Colour;
+use crate::moves::{Capture, Move};
+use crate::position::Position;
+
+/// The official notation of a legal move in `position`, with its isolation suffix.
+pub fn move_text(position: &Position, mv: &Move) -> String {
+    match mv {
+        Move::Capture(c) => capture_text(position, c),
+        Move::Place(p) => {
+            let layout = position.layout();
+            let mut s = format!("{}{}", p.colour.letter(), layout.coord(p.at));
+            if let Some(r) = p.remove {
+                s.push(',');
+                s.push_str(&layout.coord(r).to_string());
+            }
+            let mut after = *position;
+            let played = after.play_unchecked(mv);
+            s.push_str(&isolation_suffix(layout, &played.isolated));
+            s
+        }
+    }
+}
+
+/// ` x Wa1Wa2` for the marbles taken by isolation (empty when none), in place order.
+pub fn isolation_suffix(layout: &Layout, isolated: &[u64; 3]) -> String {
+    let all = isolated[0] | isolated[1] | isolated[2];
+    if all == 0 {
+        return String::new();
+    }
+    let mut s = String::from(" x ");
+    for i in Bits(all) {
+        let colour = Colour::ALL
+            .into_iter()
+            .find(|c| isolated[c.index()] & (1 << i) != 0)
+            .unwrap_or(Colour::White);
+        s.push(colour.letter());
+        s.push_str(&layout.coord(Place(i)).to_string());
+    }
+    s
+}
+
+/// The official notation of a capture chain in `position`: `x d1Gd3Wd5`.
+pub fn capture_text(position: &Position, c: &Capture) -> String {
+    let layout = position.layout();
+    let mut s = format!("x {}", layout.coord(c.from()));
+    for (over, to) in c.steps(layout).unwrap_or_default() {
+        let colour = position.colour_at(over).map(|c| c.letter()).unwrap_or('?');
+        s.push(colour);
+        s.push_str(&layout.coord(to).to_string());
+    }
+    s
+}
+
+/// Parses a move in official notation and checks that it is legal in `position`.
+pub fn parse(position: &Position, text: &str) -> Result<Move, MoveParseError> {
+    let (mv, written) = parse_parts(position, text)?;
+    position
+        .check(&mv)
+        .map_err(|reason| MoveParseError::Illegal {
+            text: text.to_string(),
+            reason,
+        })?;
+    if let Some(written) = written {
+        verify_written_isolation(position, text, &mv, written)?;
+    }
+    Ok(mv)
+}
+
+fn place_of(
+    layout: &Layout,
+    cur: &Cursor,
+    coord: (String, usize),
+) -> Result<Place, MoveParseError> {
+    layout
+        .parse_place(&coord.0)
+        .map_err(|e| cur.error(coord.1, coord.0.clone(), e.to_string()))
+}
+
+/// Written colours of a capture, checked against the marbles actually jumped.
+fn check_capture_colours(
+    position: &Position,
+    text: &str,
+    capture: &Capture,
+    colours: &[Option<Colour>],
+) -> Result<(), MoveParseError> {
+    let layout = position.layout();
+    let Some(steps) = capture.steps(layout) else {
+        return Ok(());
+    };
+    // Colours mid-chain: the board does not change colour under the jumper, so the colour
+    // on each jumped place is the one in the position before the move.
+    for (i, ((over, _), written)) in steps.iter().zip(colours).enumerate() {
+        if let (Some(written), Some(actual)) = (written, position.colour_at(*over)) {
+            if *written != actual {
+                return Err(MoveParseError::Mismatch {
+                    text: text.to_string(),
+                    message: format!(
+                        "jump {} takes the {} marble at {}, not a {} one",
+                        i + 1,
+                        actual,
+                        layout.coord(*over),
+                        written
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses the shape of a move without checking legality (places must exist on the board).
+pub fn parse_unchecked(position: &Position, text: &str) -> Result<Move, MoveParseError> {
+    parse_parts(position, text).map(|(mv, _)| mv)
+}
+
+/// A written isolation suffix: the marbles it lists.
+type Written = Vec<(Colour, Place)>;
+
+fn parse_parts(position: &Position, text: &str) -> Result<(Move, Option<Written>), MoveParseError> {
+    let layout = position.layout();
+    let mut cur = Cursor::new(text);
+    cur.skip_spaces();
+    let start = cur.offset();
+    match cur.peek() {
+        None => Err(cur.error(start, String::new(), "empty move")),
+        Some('x') | Some('X') => {
+            cur.bump();
+            cur.skip_spaces();
+            let from_text = cur.coordinate(false).ok_or_else(|| {
+                cur.error(
+                    cur.offset(),
+                    cur.rest_token(),
+                    "expected the starting ring of the capture, such as d1",
+                )
+            })?;
+            let from = place_of(layout, &cur, from_text)?;
+            let mut landings = Vec::new();
+            let mut colours = Vec::new();
+            loop {
+                cur.skip_spaces();
+                if cur.done() {
+                    break;
+                }
+                let here = cur.offset();
+                let colour = cur.peek().and_then(|c| {
+                    if c.is_ascii_uppercase() {
+                        Colour::from_letter(c)
+                    } else {
+                        None
+                    }
+                });
+                if colour.is_some() {
+                    cur.bump();
+                } else if cur.peek().is_some_and(|c| c.is_ascii_uppercase()) {
+                    return Err(cur.error(here, cur.rest_token(), "expected a colour W, G or B"));
+                }
+                let coord = cur.coordinate(false).ok_or_else(|| {
+                    cur.error(
+                        cur.offset(),
+                        cur.rest_token(),
+                        "expected a landing ring such as d3",
+                    )
+                })?;
+                landings.push(place_of(layout, &cur, coord)?);
+                colours.push(colour);
+            }
+            if landings.is_empty() {
+                return Err(cur.error(
+                    cur.offset(),
+                    String::new(),
+                    "a capture needs at least one landing ring",
+                ));
+            }
+            let mut at = from;
+            for (i, &to) in landings.iter().enumerate() {
+                if Capture::from_landings(layout, at, &[to]).is_none() {
+                    return Err(MoveParseError::Syntax {
+                        text: text.to_string(),
+                        token: layout.coord(to).to_string(),
+                        offset: start,
+                        message: format!(
+                            "jump {} from {} to {} is not a jump over one neighbouring ring",
+                            i + 1,
+                            layout.coord(at),
+                            layout.coord(to)
+                        ),
+                    });
+                }
+                at = to;
+            }
+            let capture = Capture::from_landings(layout, from, &landings)
+                .ok_or_else(|| cur.error(start, text.to_string(), "the chain is too long"))?;
+            check_capture_colours(position, text, &capture, &colours)?;
+            Ok((Move::Capture(capture), None))
+        }
+        Some(c) => {
+            let Some(colour) = Colour::from_letter(c).filter(|_| c.is_ascii_uppercase()) else {
+                return Err(cur.error(
+                    start,
+                    cur.rest_token(),
+                    "expected a colour W, G or B followed by a ring (Wd4,d1), or x for a capture (x d1Gd3)",
+                ));
+            };
+            cur.bump();
+            cur.skip_spaces();
+            let at_text = cur.coordinate(false).ok_or_else(|| {
+                cur.error(
+                    cur.offset(),
+                    cur.rest_token(),
+                    "expected the ring to place on, such as d4 (lower case)",
+                )
+            })?;
+            let at = place_of(layout, &cur, at_text)?;
+            cur.skip_spaces();
+            let mut remove = None;
+            let mut written = None;
+            if cur.peek() == Some(',') {
+                cur.bump();
+                cur.skip_spaces();
+                let r = cur.coordinate(false).ok_or_else(|| {
+                    cur.error(
+                        cur.offset(),
+                        cur.rest_token(),
+                        "expected the ring to remove after the comma",
+                    )
+                })?;
+                remove = Some(place_of(layout, &cur, r)?);
+                cur.skip_spaces();
+            }
+            if !cur.done() {
+                // Only an isolation suffix may follow: x Wa1Wa2.
+                let here = cur.offset();
+                if !matches!(cur.peek(), Some('x') | Some('X')) {
+                    return Err(cur.error(
+                        here,
+                        cur.rest_token(),
+                        "unexpected text after the placement",
+                    ));
+                }
+                cur.bump();
+                cur.skip_spaces();
+                let mut marbles = Vec::new();
+                while !cur.done() {
+                    let here = cur.offset();
+                    let colour = cur
+                        .bump()
+                        .filter(|c| c.is_ascii_uppercase())
+                        .and_then(Colour::from_letter)
+                        .ok_or_else(|| {
+                            cur.error(
+                                here,
+                                cur.rest_token(),
+                                "expected an isolated marble such as Wa1",
+                            )
+                        })?;
+                    let coord = cur.coordinate(false).ok_or_else(|| {
+                        cur.error(
+                            cur.offset(),
+                            cur.rest_token(),
+                            "expected the ring of the isolated marble",
+                        )
+                    })?;
+                    marbles.push((colour, place_of(layout, &cur, coord)?));
+                    cur.skip_spaces();
+                }
+                if marbles.is_empty() {
+                    return Err(cur.error(
+                        here,
+                        "x".into(),
+                        "an isolation suffix lists the marbles taken, such as x Wa1",
+                    ));
+                }
+                written = Some(marbles);
+            }
+            Ok((Move::place(colour, at, remove), written))
+        }
+    }
+}
+
+/// A written isolation suffix must list exactly the marbles the move takes, in any order.
+fn verify_written_isolation(
+    position: &Position,
+    text: &str,
+    mv: &Move,
+    mut written: Written,
+) -> Result<(), MoveParseError> {
+    let mut after = *position;
+    let played = after.play_unchecked(mv);
+    let mut actual: Written = Bits(played.isolated_places())
+        .map(|i| {
+            let place = Place(i);
+            (position.colour_at(place).unwrap_or(Colour::White), place)
+        })
+        .collect();
+    written.sort();
+    actual.sort();
+    if written != actual {
+        let layout = position.layout();
+        let list = |w: &Written| {
+            w.iter()
+                .map(|(c, p)| format!("{}{}", c.letter(), layout.coord(*p)))
+                .collect::<String>()
+        };
+        let said = if actual.is_empty() {
+            "takes nothing by isolation".to_string()
+        } else {
+            format!("isolates {}", list(&actual))
+        };
+        return Err(MoveParseError::Mismatch {
+            text: text.to_string(),
+            message: format!(
+                "the move {said}, but the notation says x {}",
+                list(&written)
+            ),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placement_round_trip() {
+        let p = Position::standard();
+        for mv in p.legal_moves().iter().step_by(37) {
+            let text = move_text(&p, mv);
+            assert_eq!(parse(&p, &text).as_ref(), Ok(mv), "{text}");
+        }
+        assert_eq!(move_text(&p, &parse(&p, "Wd4,a1").unwrap()), "Wd4,a1");
+        assert_eq!(move_text(&p, &parse(&p, " W d4 , a1 ").unwrap()), "Wd4,a1");
+    }
+
+    #[test]
+    fn errors_name_the_token() {
+        let p = Position::standard();
+        let e = parse(&p, "Qd4,a1").unwrap_err().to_string();
+        assert!(e.contains("character 1") && e.contains("Qd4,a1"), "{e}");
+        let e = parse(&p, "Wz9,a1").unwrap_err().to_string();
+        assert!(e.contains("z9"), "{e}");
+        let e = parse(&p, "Wd4,d5").unwrap_err().to_string();
+        assert!(e.contains("ring d5 is not free"), "{e}");
+        let e = parse(&p, "Wd4").unwrap_err().to_string();
+        assert!(e.contains("a free ring must be removed"), "{e}");
+        let e = parse(&p, "Wd4,a1 junk").unwrap_err().to_string();
+        assert!(e.contains("junk"), "{e}");
+        assert!(parse(&p, "").is_err());
+        assert!(parse(&p, "x").is_err());
+        assert!(parse(&p, "x d4").is_err());
+    }
+}

@@ -1,0 +1,57 @@
+//! perft: the number of move sequences of a given length, the standard test of move generation.
+//!
+//! A move is one placement (colour, ring, removed ring or none) or one complete capture chain.
+//! Repetition is not considered (it needs a game's history).
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// The number of move sequences of length `depth` from `position`, counting the last ply in bulk
+/// ([`Position::count_moves`]).
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.count_moves(),
+        _ => {
+            let mut total = 0;
+            let mut moves = Vec::new();
+            position.legal_moves_into(&mut moves);
+            for mv in &moves {
+                let mut next = *position;
+                next.play_unchecked(mv);
+                total += perft(&next, depth - 1);
+            }
+            total
+        }
+    }
+}
+
+/// The same count, generating and playing every move down to the last ply (slower; the check
+/// on the bulk count).
+pub fn perft_full(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut total = 0;
+    let mut moves = Vec::new();
+    position.legal_moves_into(&mut moves);
+    for mv in &moves {
+        let mut next = *position;
+        next.play_unchecked(mv);
+        total += perft_full(&next, depth - 1);
+    }
+    total
+}
+
+/// perft split by first move: each legal move with the count below it (`depth` >= 1).
+pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
+    position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut next = *position;
+            next.play_unchecked(&mv);
+            (mv, perft(&next, depth.saturating_sub(1)))
+        })
+        .collect()
+}

@@ -1,0 +1,465 @@
+//! A position: rings, marbles, supply, both players' captures and the player to move.
+//!
+//! `Position` is a plain `Copy` value (about 100 bytes): play makes a new position and undo
+//! goes back to the old one, so nothing needs to be unwound by hand. Two derived facts are kept
+//! up to date alongside the state because move generation asks for them constantly: which rings
+//! are at the edge (could slide out if empty) and whether the rings still form one group. The
+//! Zobrist hash is kept up to date incrementally too; [`Position::compute_hash`] recomputes it
+//! from scratch, and the tests check that the two agree.
+
+mod movegen;
+mod play;
+mod text;
+
+pub use movegen::MoveList;
+pub use play::{IllegalMove, Played};
+pub use text::PositionParseError;
+
+use std::fmt;
+
+use crate::bits::{Bits, bit};
+use crate::layout::{Layout, Place};
+use crate::marbles::{Colour, Marbles, Player};
+use crate::rules::RuleSet;
+use crate::zobrist;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One player won.
+    Win {
+        /// Who won.
+        winner: Player,
+        /// Why.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw(DrawReason),
+}
+
+impl Outcome {
+    /// The winner, if there is one.
+    pub fn winner(&self) -> Option<Player> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw(_) => None,
+        }
+    }
+}
+
+/// Why a game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    /// The winner's captures reached a winning set.
+    WinningSet,
+    /// The loser had to move and had no legal move (no marble to place, or every move
+    /// forbidden by the no-repetition rule).
+    NoLegalMove,
+    /// The loser resigned.
+    Resignation,
+    /// The loser ran out of time.
+    Time,
+    /// The loser left the game (abandoned, disconnected, forfeited).
+    Forfeit,
+}
+
+/// Why a game was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// The same position occurred for the third time.
+    Repetition,
+    /// The players agreed.
+    Agreement,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => {
+                let how = match reason {
+                    WinReason::WinningSet => "with a winning set of captures",
+                    WinReason::NoLegalMove => "because the opponent has no legal move",
+                    WinReason::Resignation => "by resignation",
+                    WinReason::Time => "on time",
+                    WinReason::Forfeit => "by forfeit",
+                };
+                write!(f, "{winner} wins {how}")
+            }
+            Outcome::Draw(DrawReason::Repetition) => f.write_str("draw by threefold repetition"),
+            Outcome::Draw(DrawReason::Agreement) => f.write_str("draw by agreement"),
+        }
+    }
+}
+
+/// The parts of a position, for building one that did not arise from the start: handicaps,
+/// puzzles, positions typed in by hand. [`Position::from_setup`] checks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The board.
+    pub layout: &'static Layout,
+    /// Supply at the start and winning sets.
+    pub rule_set: RuleSet,
+    /// The places that still have a ring.
+    pub rings: u64,
+    /// Marbles on the board by colour (white, grey, black).
+    pub marbles: [u64; 3],
+    /// The supply now.
+    pub supply: Marbles,
+    /// Each player's captures.
+    pub captures: [Marbles; 2],
+    /// Whose turn it is.
+    pub to_move: Player,
+}
+
+impl Setup {
+    /// The start of a game: every ring, no marble on the board, the full supply, player one to
+    /// move.
+    pub fn start(layout: &'static Layout, rule_set: RuleSet) -> Setup {
+        Setup {
+            layout,
+            rule_set,
+            rings: layout.all(),
+            marbles: [0; 3],
+            supply: rule_set.supply,
+            captures: [Marbles::NONE; 2],
+            to_move: Player::One,
+        }
+    }
+}
+
+/// Why a [`Setup`] is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A ring set or marble set names places the layout does not have.
+    #[error("the {what} name places that are not on the board")]
+    OffBoard {
+        /// "rings" or "white marbles", …
+        what: &'static str,
+    },
+    /// A marble sits where there is no ring.
+    #[error("a marble at {0} has no ring under it")]
+    MarbleWithoutRing(String),
+    /// Two colours on one ring.
+    #[error("ring {0} holds two marbles")]
+    TwoMarbles(String),
+    /// More than 255 marbles of one colour in the game.
+    #[error("too many {0} marbles: supply, board and captures together must stay within 255")]
+    TooMany(Colour),
+    /// Both players hold a winning set: the game would have ended before.
+    #[error("both players hold a winning set of captures")]
+    BothWon,
+}
+
+/// A ZÈRTZ position.
+#[derive(Clone, Copy)]
+pub struct Position {
+    layout: &'static Layout,
+    rule_set: RuleSet,
+    rings: u64,
+    marbles: [u64; 3],
+    supply: Marbles,
+    captures: [Marbles; 2],
+    to_move: Player,
+    /// Rings with two neighbouring directions in a row free of rings (derived from `rings`).
+    edge: u64,
+    /// True when the rings form more than one group (derived from `rings`).
+    split: bool,
+    hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.hash == other.hash
+            && self.layout.id() == other.layout.id()
+            && self.rule_set == other.rule_set
+            && self.rings == other.rings
+            && self.marbles == other.marbles
+            && self.supply == other.supply
+            && self.captures == other.captures
+            && self.to_move == other.to_move
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+impl Position {
+    /// The start position of a game on `layout` under `rule_set`.
+    pub fn new(layout: &'static Layout, rule_set: RuleSet) -> Position {
+        Position::from_setup(Setup::start(layout, rule_set))
+            .expect("the start position is always valid")
+    }
+
+    /// The standard game on the 37-ring board.
+    pub fn standard() -> Position {
+        Position::new(Layout::standard(), RuleSet::STANDARD)
+    }
+
+    /// Checks a setup and makes it a position.
+    pub fn from_setup(s: Setup) -> Result<Position, SetupError> {
+        let all = s.layout.all();
+        if s.rings & !all != 0 {
+            return Err(SetupError::OffBoard { what: "rings" });
+        }
+        let names = ["white marbles", "grey marbles", "black marbles"];
+        for (c, &m) in s.marbles.iter().enumerate() {
+            if m & !all != 0 {
+                return Err(SetupError::OffBoard { what: names[c] });
+            }
+            if let Some(i) = Bits(m & !s.rings).next() {
+                return Err(SetupError::MarbleWithoutRing(
+                    s.layout.coord(Place(i)).to_string(),
+                ));
+            }
+        }
+        let [w, g, b] = s.marbles;
+        if let Some(i) = Bits((w & g) | (w & b) | (g & b)).next() {
+            return Err(SetupError::TwoMarbles(s.layout.coord(Place(i)).to_string()));
+        }
+        for c in Colour::ALL {
+            let total = s.supply.get(c) as u32
+                + s.marbles[c.index()].count_ones()
+                + s.captures[0].get(c) as u32
+                + s.captures[1].get(c) as u32;
+            if total > 255 {
+                return Err(SetupError::TooMany(c));
+            }
+        }
+        if s.rule_set.is_win(s.captures[0]) && s.rule_set.is_win(s.captures[1]) {
+            return Err(SetupError::BothWon);
+        }
+        let mut p = Position {
+            layout: s.layout,
+            rule_set: s.rule_set,
+            rings: s.rings,
+            marbles: s.marbles,
+            supply: s.supply,
+            captures: s.captures,
+            to_move: s.to_move,
+            edge: 0,
+            split: false,
+            hash: 0,
+        };
+        p.edge = p.compute_edge();
+        p.split = p.compute_split();
+        p.hash = p.compute_hash();
+        Ok(p)
+    }
+
+    /// The parts of this position.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            layout: self.layout,
+            rule_set: self.rule_set,
+            rings: self.rings,
+            marbles: self.marbles,
+            supply: self.supply,
+            captures: self.captures,
+            to_move: self.to_move,
+        }
+    }
+
+    /// The board.
+    #[inline]
+    pub fn layout(&self) -> &'static Layout {
+        self.layout
+    }
+
+    /// Supply at the start and winning sets.
+    #[inline]
+    pub fn rule_set(&self) -> RuleSet {
+        self.rule_set
+    }
+
+    /// The places that still have a ring.
+    #[inline]
+    pub fn rings(&self) -> u64 {
+        self.rings
+    }
+
+    /// The places holding a marble of `colour`.
+    #[inline]
+    pub fn marbles(&self, colour: Colour) -> u64 {
+        self.marbles[colour.index()]
+    }
+
+    /// The places holding a marble of any colour.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.marbles[0] | self.marbles[1] | self.marbles[2]
+    }
+
+    /// The rings without a marble.
+    #[inline]
+    pub fn empty(&self) -> u64 {
+        self.rings & !self.occupied()
+    }
+
+    /// The free rings: empty rings that can slide out (two neighbouring places in a row have no
+    /// ring).
+    #[inline]
+    pub fn free_rings(&self) -> u64 {
+        self.edge & !self.occupied()
+    }
+
+    /// True when the rings no longer form one group.
+    #[inline]
+    pub fn is_split(&self) -> bool {
+        self.split
+    }
+
+    /// The marbles in the supply.
+    #[inline]
+    pub fn supply(&self) -> Marbles {
+        self.supply
+    }
+
+    /// The marbles `player` has captured.
+    #[inline]
+    pub fn captures(&self, player: Player) -> Marbles {
+        self.captures[player.index()]
+    }
+
+    /// Whose turn it is.
+    #[inline]
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// The Zobrist hash, kept up to date as moves are played.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// True when `place` still has a ring.
+    #[inline]
+    pub fn has_ring(&self, place: Place) -> bool {
+        self.rings & place.bit() != 0
+    }
+
+    /// The colour of the marble on `place`, if any.
+    #[inline]
+    pub fn colour_at(&self, place: Place) -> Option<Colour> {
+        let b = place.bit();
+        Colour::ALL
+            .into_iter()
+            .find(|c| self.marbles[c.index()] & b != 0)
+    }
+
+    /// Where the player to move takes a marble from when placing: the supply, or their own
+    /// captures once the supply is empty.
+    #[inline]
+    pub fn placement_source(&self) -> Marbles {
+        if self.supply.is_empty() {
+            self.captures[self.to_move.index()]
+        } else {
+            self.supply
+        }
+    }
+
+    /// The player who holds a winning set, if any.
+    #[inline]
+    pub fn winner_by_captures(&self) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|p| self.rule_set.is_win(self.captures[p.index()]))
+    }
+
+    /// How the game stands: `None` while it goes on, otherwise a win by captures or a loss for a
+    /// player to move who has no legal move. (Repetition needs the game's history: see
+    /// [`crate::Game`].)
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(winner) = self.winner_by_captures() {
+            return Some(Outcome::Win {
+                winner,
+                reason: WinReason::WinningSet,
+            });
+        }
+        if !self.has_any_move() {
+            return Some(Outcome::Win {
+                winner: self.to_move.other(),
+                reason: WinReason::NoLegalMove,
+            });
+        }
+        None
+    }
+
+    /// True when the game is over (by captures or for want of a legal move).
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// The hash computed from nothing but the state (the incremental one must equal it).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for i in Bits(self.rings) {
+            h ^= zobrist::RING[i as usize];
+        }
+        for c in 0..3 {
+            for i in Bits(self.marbles[c]) {
+                h ^= zobrist::MARBLE[c * 64 + i as usize];
+            }
+            h ^= zobrist::count(c, self.supply.0[c]);
+            h ^= zobrist::count(3 + c, self.captures[0].0[c]);
+            h ^= zobrist::count(6 + c, self.captures[1].0[c]);
+        }
+        if self.to_move == Player::Two {
+            h ^= zobrist::SIDE;
+        }
+        h
+    }
+
+    fn compute_edge(&self) -> u64 {
+        Bits(self.rings)
+            .filter(|&i| self.layout.is_edge(Place(i), self.rings))
+            .fold(0, |acc, i| acc | bit(i))
+    }
+
+    fn compute_split(&self) -> bool {
+        self.rings != 0
+            && self
+                .layout
+                .flood(self.rings & self.rings.wrapping_neg(), self.rings)
+                != self.rings
+    }
+
+    /// Checks that the derived facts (edge rings, split flag, hash) match the state. For tests.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.edge != self.compute_edge() {
+            return Err(format!(
+                "edge rings {:#x} but recomputed {:#x}",
+                self.edge,
+                self.compute_edge()
+            ));
+        }
+        if self.split != self.compute_split() {
+            return Err(format!("split flag {} but recomputed", self.split));
+        }
+        if self.hash != self.compute_hash() {
+            return Err("incremental hash differs from the hash computed from scratch".into());
+        }
+        Ok(())
+    }
+
+    /// The position with every place moved by a symmetry of the layout.
+    pub fn transformed(&self, sym: &crate::layout::Symmetry) -> Position {
+        let mut s = self.setup();
+        s.rings = sym.apply_set(s.rings);
+        for m in &mut s.marbles {
+            *m = sym.apply_set(*m);
+        }
+        Position::from_setup(s).expect("a symmetry maps a valid position to a valid one")
+    }
+}
