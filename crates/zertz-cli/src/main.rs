@@ -1,6 +1,7 @@
 //! `zertz`: the command-line front end of the ZÈRTZ rules library.
 
 mod perft_cmd;
+mod replay;
 
 use clap::{Parser, Subcommand};
 
@@ -16,11 +17,15 @@ struct Cli {
 enum Command {
     /// Count move sequences (perft) from the start or a given position.
     Perft(perft_cmd::PerftArgs),
+    /// Replay BoardSpace records (.sgf files, directories, .zip archives) under the rules.
+    Replay(replay::ReplayArgs),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Perft(args) => perft_cmd::run(args),
-    }
+    let status = match cli.command {
+        Command::Perft(args) => perft_cmd::run(args).map(|()| 0)?,
+        Command::Replay(args) => replay::run(args)?,
+    };
+    std::process::exit(status);
 }

@@ -1,0 +1,197 @@
+//! Writing a game as a BoardSpace SGF record.
+//!
+//! The 37, 48 and 61 boards are BoardSpace's `Zertz`, `Zertz+11` and `Zertz+24`. A game on the
+//! 48 board that starts from another position (a handicap) is written as `Zertz+H` with the
+//! set-up in edit mode. Other boards are written as `Zertz+xx`, the board built with `R+`
+//! gestures in BoardSpace's custom frame.
+
+use std::fmt::Write as _;
+
+use super::sgf::escape;
+use crate::bits::Bits;
+use crate::game::{Game, Turn};
+use crate::layout::{BoardKind, Layout, Place};
+use crate::marbles::{Colour, Player};
+use crate::moves::Move;
+use crate::position::{Outcome, Position};
+use crate::rules::RuleSet;
+
+/// What BoardSpace cannot express.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    /// BoardSpace plays only the standard supply and winning sets.
+    #[error("BoardSpace plays only the standard rule set, not {0}")]
+    RuleSet(String),
+    /// A start position BoardSpace cannot set up on this board.
+    #[error("BoardSpace can start a game on the {0} board only from the empty board")]
+    StartPosition(String),
+    /// The bribe-to-pass house rule has no BoardSpace gesture.
+    #[error("BoardSpace has no pass: turn {0} is a bribe-to-pass")]
+    Pass(usize),
+    /// The board does not fit BoardSpace's custom frame (17 columns of 12 rows).
+    #[error("the board does not fit BoardSpace's custom frame of 17 columns and 12 rows")]
+    TooBig,
+}
+
+/// The header facts of an exported record.
+#[derive(Clone, Debug, Default)]
+pub struct ExportInfo {
+    /// Names of player one and player two.
+    pub players: [String; 2],
+    /// The date, as free text (BoardSpace writes `Wed Oct 29 08:02:18 ADT 2025`).
+    pub date: Option<String>,
+    /// The game's name.
+    pub name: Option<String>,
+}
+
+fn bs_coord(layout: &Layout, place: Place, shift: (i16, i16)) -> String {
+    if shift == (0, 0) {
+        let c = layout.coord(place);
+        return format!("{} {}", c.column_letter().to_ascii_uppercase(), c.row);
+    }
+    let (x, y) = layout.cell(place);
+    let (x, y) = (x + shift.0, y + shift.1);
+    // BoardSpace's custom frame: column x starts at height 1 + x % 2.
+    let row = (y - (1 + x % 2)) / 2 + 1;
+    format!("{} {}", (b'A' + x as u8) as char, row)
+}
+
+/// The translation that puts `layout` into BoardSpace's custom frame, bottom-left.
+fn custom_frame_shift(layout: &Layout) -> Result<(i16, i16), ExportError> {
+    let cells: Vec<(i16, i16)> = layout.places().map(|p| layout.cell(p)).collect();
+    let min_x = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let dx = -min_x;
+    // Lowest dy that keeps every place at or above its column's first row, with the parity
+    // of the frame (x + y odd).
+    let mut dy = cells
+        .iter()
+        .map(|&(x, y)| (1 + (x + dx) % 2) - y)
+        .max()
+        .unwrap_or(0);
+    if let Some(&(x, y)) = cells.first() {
+        if (x + dx + y + dy).rem_euclid(2) == 0 {
+            dy += 1;
+        }
+    }
+    let fits = cells.iter().all(|&(x, y)| {
+        let (x, y) = (x + dx, y + dy);
+        let row = (y - (1 + x % 2)) / 2 + 1;
+        x < 17 && (1..=12).contains(&row)
+    });
+    if fits {
+        Ok((dx, dy))
+    } else {
+        Err(ExportError::TooBig)
+    }
+}
+
+/// Writes `game` as a BoardSpace record.
+pub fn export(game: &Game, info: &ExportInfo) -> Result<String, ExportError> {
+    let start = game.start();
+    let layout = start.layout();
+    if start.rule_set() != RuleSet::STANDARD {
+        return Err(ExportError::RuleSet(start.rule_set().to_string()));
+    }
+    let fresh = *start == Position::new(layout, RuleSet::STANDARD);
+    let (variant, shift) = match layout.kind() {
+        BoardKind::Rings37 if fresh => ("Zertz", (0, 0)),
+        BoardKind::Rings48 if fresh => ("Zertz+11", (0, 0)),
+        BoardKind::Rings61 if fresh => ("Zertz+24", (0, 0)),
+        BoardKind::Rings48 => ("Zertz+H", (0, 0)),
+        _ if fresh => ("Zertz+xx", custom_frame_shift(layout)?),
+        _ => return Err(ExportError::StartPosition(layout.spec())),
+    };
+    let coord = |p: Place| bs_coord(layout, p, shift);
+    let mut out = String::from("(;\nGM[22]VV[2]\n");
+    let _ = writeln!(out, "SU[{variant}]");
+    if let Some(date) = &info.date {
+        let _ = writeln!(out, "DT[{}]", escape(date));
+    }
+    if let Some(name) = &info.name {
+        let _ = writeln!(out, "GN[{}]", escape(name));
+    }
+    match game.outcome() {
+        Some(Outcome::Win { winner, .. }) => {
+            let _ = writeln!(
+                out,
+                "RE[Game won by {}]",
+                escape(&info.players[winner.index()])
+            );
+        }
+        Some(Outcome::Draw(_)) => out.push_str("RE[The game is a draw]\n"),
+        None => {}
+    }
+    for (i, name) in info.players.iter().enumerate() {
+        let _ = writeln!(out, "P{i}[id \"{}\"]", escape(name));
+    }
+    let mut n = 0;
+    let mut gesture = |out: &mut String, player: Player, text: String| {
+        let _ = writeln!(out, "; P{}[{n} {text}]", player.index());
+        n += 1;
+    };
+    if variant == "Zertz+H" {
+        // Set the start up in edit mode: handicap captures, missing rings, marbles on the board.
+        gesture(&mut out, Player::One, "Edit".into());
+        for player in Player::BOTH {
+            for colour in Colour::ALL {
+                for _ in 0..start.captures(player).get(colour) {
+                    gesture(
+                        &mut out,
+                        player,
+                        format!("RtoR 2 {} {}", colour.index(), player.index()),
+                    );
+                }
+            }
+        }
+        for place in Bits(layout.all() & !start.rings()) {
+            gesture(&mut out, Player::One, format!("R- {}", coord(Place(place))));
+        }
+        for colour in Colour::ALL {
+            for place in Bits(start.marbles(colour)) {
+                gesture(
+                    &mut out,
+                    Player::One,
+                    format!("RtoB 2 {} {}", colour.index(), coord(Place(place))),
+                );
+            }
+        }
+    }
+    let first = start.to_move();
+    gesture(&mut out, first, format!("Start P{}", first.index()));
+    if variant == "Zertz+xx" {
+        for place in layout.places() {
+            gesture(&mut out, first, format!("R+ {}", coord(place)));
+        }
+    }
+    for (i, (turn, position)) in game.turns().iter().zip(game.positions()).enumerate() {
+        let me = position.to_move();
+        match turn {
+            Turn::Pass { .. } => return Err(ExportError::Pass(i + 1)),
+            Turn::Move(Move::Place(p)) => {
+                let rack = if position.supply().is_empty() {
+                    me.index()
+                } else {
+                    2
+                };
+                gesture(
+                    &mut out,
+                    me,
+                    format!("RtoB {rack} {} {}", p.colour.index(), coord(p.at)),
+                );
+                if let Some(r) = p.remove {
+                    gesture(&mut out, me, format!("R- {}", coord(r)));
+                }
+            }
+            Turn::Move(Move::Capture(c)) => {
+                let mut at = c.from();
+                for (_, to) in c.steps(layout).unwrap_or_default() {
+                    gesture(&mut out, me, format!("BtoB {} {}", coord(at), coord(to)));
+                    at = to;
+                }
+            }
+        }
+        gesture(&mut out, me, "Done".into());
+    }
+    out.push_str(")\n");
+    Ok(out)
+}

@@ -1,0 +1,977 @@
+//! Reading BoardSpace records (rules.md section 9) and replaying them under this project's rules.
+//!
+//! A record is a list of gestures (`RtoB`, `R-`, `BtoB`, `Done`, …) by player `P0` or `P1`. The
+//! reader gathers the gestures of each turn, turns them into one move, checks the move with the
+//! rules library and plays it. It survives every quirk listed in rules.md: removal written
+//! before placement, records without move numbers or `Done` (a change of player ends the turn),
+//! null gestures (skipped), undo gestures inside a turn (honoured), handicap set-up in edit mode,
+//! custom boards built with `R+`, lower-case verbs, and moves after the game is already won
+//! (ignored and counted). Anything else is rejected with the line and a named reason.
+
+use std::fmt;
+
+use super::sgf;
+use crate::game::Game;
+use crate::layout::{BoardKind, Coord, Layout, Place};
+use crate::marbles::{Colour, Marbles, Player};
+use crate::moves::{Capture, Move};
+use crate::position::{Outcome, Position, Setup};
+use crate::rules::{RuleSet, Rules};
+
+/// The kinds of reasons a record is rejected, for counting them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RejectKind {
+    /// An empty file.
+    EmptyFile,
+    /// Not SGF at all.
+    Syntax,
+    /// Not a ZÈRTZ record, or a variant this reader does not know.
+    UnknownVariant,
+    /// A gesture this reader does not understand, or with bad arguments.
+    BadGesture,
+    /// A coordinate that is not on the board.
+    BadCoordinate,
+    /// A turn that does not make one move (two placements, a removal alone, a broken chain…).
+    MalformedTurn,
+    /// An undo gesture that does not undo anything in the current turn.
+    UnmatchedUndo,
+    /// Editing of the board or of the racks during play.
+    EditDuringPlay,
+    /// A move by the player who is not to move.
+    OutOfTurn,
+    /// A move the rules of this project call illegal.
+    IllegalMove,
+    /// The custom board built with `R+` is not a valid layout.
+    BadLayout,
+}
+
+impl RejectKind {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            RejectKind::EmptyFile => "empty file",
+            RejectKind::Syntax => "SGF syntax error",
+            RejectKind::UnknownVariant => "unknown game or variant",
+            RejectKind::BadGesture => "unknown or malformed gesture",
+            RejectKind::BadCoordinate => "coordinate off the board",
+            RejectKind::MalformedTurn => "turn is not one move",
+            RejectKind::UnmatchedUndo => "undo gesture that undoes nothing",
+            RejectKind::EditDuringPlay => "board or rack edited during play",
+            RejectKind::OutOfTurn => "move out of turn",
+            RejectKind::IllegalMove => "illegal move",
+            RejectKind::BadLayout => "invalid custom board",
+        }
+    }
+
+    /// True for the kinds that come from BoardSpace's undo and edit tools rather than from play:
+    /// the "documented artefacts" of rules.md section 9.
+    pub fn is_artefact(self) -> bool {
+        matches!(self, RejectKind::UnmatchedUndo | RejectKind::EditDuringPlay)
+    }
+}
+
+impl fmt::Display for RejectKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a record could not be replayed: the kind, the SGF line, and the details.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}: {detail}")]
+pub struct ImportError {
+    /// What kind of problem.
+    pub kind: RejectKind,
+    /// The 1-based SGF line of the offending gesture.
+    pub line: usize,
+    /// The details, naming the gesture or move.
+    pub detail: String,
+    /// True when the record also contains undo or edit gestures before this point (so an illegal
+    /// move here is likely an artefact of them).
+    pub after_undo_or_edit: bool,
+}
+
+/// The result a record states (its `RE` property).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordedResult {
+    /// No `RE` property.
+    None,
+    /// The named player (BoardSpace index 0 or 1) won.
+    Winner(usize),
+    /// A draw.
+    Draw,
+    /// An `RE` text that names neither player (or both).
+    Unreadable(String),
+}
+
+/// How the gestures of a record end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The rules ended the game (a winning set, no legal move, or repetition).
+    Rules(Outcome),
+    /// A player (BoardSpace index) resigned.
+    Resigned(usize),
+    /// A player (BoardSpace index) claimed a win on time.
+    WinOnTime(usize),
+    /// The record stops with the game still going.
+    Unfinished,
+}
+
+/// A BoardSpace record, replayed.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The `SU` property: `Zertz`, `Zertz+11`, `Zertz+24`, `Zertz+xx`, `Zertz+H`.
+    pub variant: String,
+    /// Player ids of `P0` and `P1`.
+    pub players: [String; 2],
+    /// BoardSpace index (0 or 1) of the player who moved first.
+    pub first: usize,
+    /// The `RE` text.
+    pub result_text: Option<String>,
+    /// What the `RE` text says, matched against the player ids.
+    pub result: RecordedResult,
+    /// The `DT` property.
+    pub date: Option<String>,
+    /// The `GN` property.
+    pub name: Option<String>,
+    /// The game: its start position (handicaps and custom boards included) and every move.
+    pub game: Game,
+    /// The SGF line where each turn of `game` starts.
+    pub lines: Vec<usize>,
+    /// How the record ends.
+    pub ending: Ending,
+    /// Gestures found after the game had already ended by the rules (ignored).
+    pub gestures_after_end: usize,
+    /// Null gestures skipped (`BtoB E 5 E 5`, `RtoR 2 2 2`, empty turns).
+    pub null_gestures: usize,
+    /// Undo gestures honoured inside a turn (`BtoR`, `R+`, backward jumps, `Reset`).
+    pub undo_gestures: usize,
+}
+
+impl Imported {
+    /// The game's player (one = first mover) for a BoardSpace index.
+    pub fn player_of(&self, bs: usize) -> Player {
+        if bs == self.first {
+            Player::One
+        } else {
+            Player::Two
+        }
+    }
+
+    /// The BoardSpace index of a game player.
+    pub fn bs_index(&self, player: Player) -> usize {
+        match player {
+            Player::One => self.first,
+            Player::Two => 1 - self.first,
+        }
+    }
+
+    /// The winner by the rules, as a BoardSpace index, if the replay ended in a win.
+    pub fn rules_winner(&self) -> Option<usize> {
+        match self.ending {
+            Ending::Rules(outcome) => outcome.winner().map(|p| self.bs_index(p)),
+            _ => None,
+        }
+    }
+}
+
+/// One gesture: who, what, where in the file.
+#[derive(Clone, Debug)]
+struct Gesture {
+    /// BoardSpace player index, or `None` for `P-1` lines.
+    player: Option<usize>,
+    verb: String,
+    args: Vec<String>,
+    line: usize,
+    text: String,
+}
+
+/// The gestures of the turn being assembled.
+#[derive(Default)]
+struct Pending {
+    player: Option<usize>,
+    line: usize,
+    placement: Option<(usize, Colour, Place)>,
+    removal: Option<Place>,
+    jumps: Vec<(Place, Place)>,
+}
+
+impl Pending {
+    fn is_empty(&self) -> bool {
+        self.placement.is_none() && self.removal.is_none() && self.jumps.is_empty()
+    }
+}
+
+fn reject(kind: RejectKind, line: usize, detail: impl Into<String>) -> ImportError {
+    ImportError {
+        kind,
+        line,
+        detail: detail.into(),
+        after_undo_or_edit: false,
+    }
+}
+
+/// The winner an `RE` text names, matched against the two player ids.
+pub fn read_result(text: &str, players: &[String; 2]) -> RecordedResult {
+    // The id must appear as a whole word (the texts are localised: "Game won by X",
+    // "X hat gewonnen", "Partie gagnée par X", "Игру выиграл(а) X.").
+    let mentions = |id: &str| -> Option<usize> {
+        if id.is_empty() {
+            return None;
+        }
+        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+        text.match_indices(id)
+            .any(|(i, _)| {
+                boundary(text[..i].chars().next_back())
+                    && boundary(text[i + id.len()..].chars().next())
+            })
+            .then_some(id.len())
+    };
+    match (mentions(&players[0]), mentions(&players[1])) {
+        (Some(_), None) => RecordedResult::Winner(0),
+        (None, Some(_)) => RecordedResult::Winner(1),
+        // Both named: only meaningful if one id is longer and contains the other.
+        (Some(a), Some(b)) if a != b => RecordedResult::Winner(if a > b { 0 } else { 1 }),
+        (None, None)
+            if text
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == "draw") =>
+        {
+            RecordedResult::Draw
+        }
+        _ => RecordedResult::Unreadable(text.to_string()),
+    }
+}
+
+fn parse_gesture(prop: &sgf::Property) -> Option<Gesture> {
+    let player = match prop.key.as_str() {
+        "P0" => Some(0),
+        "P1" => Some(1),
+        "P-1" => None,
+        _ => return None,
+    };
+    let mut words: Vec<&str> = prop.value.split_whitespace().collect();
+    if words
+        .first()
+        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+    {
+        words.remove(0);
+    }
+    let verb = words.first()?.to_ascii_lowercase();
+    if matches!(verb.as_str(), "id" | "time" | "ranking") {
+        return None;
+    }
+    Some(Gesture {
+        player,
+        verb,
+        args: words[1..].iter().map(|s| s.to_string()).collect(),
+        line: prop.line,
+        text: prop.value.trim().to_string(),
+    })
+}
+
+/// The variant's board and whether it starts with an edit phase or an empty custom board.
+fn variant_layout(variant: &str) -> Option<(Option<&'static Layout>, bool)> {
+    match variant.to_ascii_lowercase().as_str() {
+        "zertz" => Some((Some(Layout::official(BoardKind::Rings37)), false)),
+        "zertz+11" => Some((Some(Layout::official(BoardKind::Rings48)), false)),
+        "zertz+24" => Some((Some(Layout::official(BoardKind::Rings61)), false)),
+        "zertz+h" => Some((Some(Layout::official(BoardKind::Rings48)), false)),
+        "zertz+xx" => Some((None, true)),
+        _ => None,
+    }
+}
+
+struct Reader {
+    rules: Rules,
+    /// Board before play: a fixed official layout, or the places added so far on a custom one.
+    layout: Option<&'static Layout>,
+    custom_places: Vec<Coord>,
+    /// Set-up before the first move (handicaps, edits), in BoardSpace terms.
+    setup_rings_removed: Vec<Place>,
+    setup_marbles: Vec<(Colour, Place)>,
+    setup_captures: [Marbles; 2],
+    setup_supply: Marbles,
+    first: Option<usize>,
+    editing: bool,
+    game: Option<Game>,
+    lines: Vec<usize>,
+    pending: Pending,
+    ending: Ending,
+    gestures_after_end: usize,
+    null_gestures: usize,
+    undo_gestures: usize,
+    undo_or_edit_seen: bool,
+    start_overridden: bool,
+}
+
+impl Reader {
+    fn coord(&self, g: &Gesture, at: usize) -> Result<Coord, ImportError> {
+        let bad = || {
+            reject(
+                RejectKind::BadGesture,
+                g.line,
+                format!("`{}`: expected a column letter and a row number", g.text),
+            )
+        };
+        let col = g.args.get(at).ok_or_else(bad)?;
+        let row = g.args.get(at + 1).ok_or_else(bad)?;
+        let col = col
+            .chars()
+            .next()
+            .filter(|c| c.is_ascii_alphabetic() && col.len() == 1)
+            .ok_or_else(bad)?;
+        let row: u8 = row
+            .parse()
+            .ok()
+            .filter(|r| (1..=99).contains(r))
+            .ok_or_else(bad)?;
+        Ok(Coord::new(col.to_ascii_lowercase() as u8 - b'a', row))
+    }
+
+    fn place(&self, g: &Gesture, at: usize) -> Result<Place, ImportError> {
+        let coord = self.coord(g, at)?;
+        let layout = self
+            .game
+            .as_ref()
+            .map(|game| game.position().layout())
+            .or(self.layout)
+            .ok_or_else(|| {
+                reject(
+                    RejectKind::BadGesture,
+                    g.line,
+                    "a move before the board exists",
+                )
+            })?;
+        layout.place(coord).ok_or_else(|| {
+            reject(
+                RejectKind::BadCoordinate,
+                g.line,
+                format!(
+                    "`{}`: {coord} is not on the {} board",
+                    g.text,
+                    layout.spec()
+                ),
+            )
+        })
+    }
+
+    fn number(&self, g: &Gesture, at: usize, max: usize) -> Result<usize, ImportError> {
+        g.args
+            .get(at)
+            .and_then(|a| a.parse::<usize>().ok())
+            .filter(|n| *n <= max)
+            .ok_or_else(|| {
+                reject(
+                    RejectKind::BadGesture,
+                    g.line,
+                    format!(
+                        "`{}`: argument {} should be a number from 0 to {max}",
+                        g.text,
+                        at + 1
+                    ),
+                )
+            })
+    }
+
+    fn colour(&self, g: &Gesture, at: usize) -> Result<Colour, ImportError> {
+        let n = self.number(g, at, 2)?;
+        Ok(Colour::from_index(n).unwrap_or(Colour::White))
+    }
+
+    /// Starts play: builds the start position from the set-up gathered so far.
+    fn begin_play(&mut self, line: usize, mover: Option<usize>) -> Result<(), ImportError> {
+        if self.game.is_some() {
+            return Ok(());
+        }
+        // The first move's player is the first mover. (`Start Pn` is not reliable: in the
+        // 2004 records `P0[Start P1]` precedes a first move by P0, and on custom boards P0
+        // builds the board and P1 moves first.)
+        if mover.is_some() {
+            if self.first.is_some() && self.first != mover {
+                self.start_overridden = true;
+            }
+            self.first = mover;
+        }
+        let layout = match self.layout {
+            Some(l) => l,
+            None => {
+                let l = Layout::custom(&self.custom_places)
+                    .map_err(|e| reject(RejectKind::BadLayout, line, e.to_string()))?;
+                self.layout = Some(l);
+                l
+            }
+        };
+        let first = self.first.unwrap_or(0);
+        let mut setup = Setup::start(layout, self.rules.set);
+        for r in &self.setup_rings_removed {
+            setup.rings &= !r.bit();
+        }
+        for (colour, place) in &self.setup_marbles {
+            if setup.rings & place.bit() != 0 {
+                setup.marbles[colour.index()] |= place.bit();
+            }
+        }
+        setup.supply = self.setup_supply;
+        // BoardSpace index `first` is the game's player one.
+        setup.captures = [self.setup_captures[first], self.setup_captures[1 - first]];
+        setup.to_move = Player::One;
+        let position = Position::from_setup(setup).map_err(|e| {
+            reject(
+                RejectKind::EditDuringPlay,
+                line,
+                format!("set-up is not a position: {e}"),
+            )
+        })?;
+        self.game = Some(Game::from_position(position, self.rules));
+        Ok(())
+    }
+
+    /// Handles a gesture before play starts (edit mode, handicaps, building a custom board).
+    fn setup_gesture(&mut self, g: &Gesture) -> Result<(), ImportError> {
+        self.undo_or_edit_seen |= g.verb != "r+";
+        match g.verb.as_str() {
+            "r+" if self.layout.is_none() => {
+                let c = self.coord(g, 0)?;
+                if !self.custom_places.contains(&c) {
+                    self.custom_places.push(c);
+                }
+            }
+            "r-" if self.layout.is_none() => {
+                let c = self.coord(g, 0)?;
+                self.custom_places.retain(|p| *p != c);
+            }
+            "r-" => {
+                let p = self.place(g, 0)?;
+                self.setup_rings_removed.push(p);
+            }
+            "r+" => {
+                let p = self.place(g, 0)?;
+                self.setup_rings_removed.retain(|r| *r != p);
+            }
+            "rtor" => {
+                let from = self.number(g, 0, 2)?;
+                let colour = self.colour(g, 1)?;
+                let to = self.number(g, 2, 2)?;
+                self.move_between_racks(g, from, colour, to)?;
+            }
+            "rtob" => {
+                let from = self.number(g, 0, 2)?;
+                let colour = self.colour(g, 1)?;
+                let place = self.place(g, 2)?;
+                self.take_from_rack(g, from, colour)?;
+                self.setup_marbles.retain(|(_, p)| *p != place);
+                self.setup_marbles.push((colour, place));
+            }
+            "btor" => {
+                let place = self.place(g, 0)?;
+                let to = self.number(g, 2, 2)?;
+                if let Some(i) = self.setup_marbles.iter().position(|(_, p)| *p == place) {
+                    let (colour, _) = self.setup_marbles.remove(i);
+                    self.give_to_rack(to, colour);
+                }
+            }
+            _ => {
+                return Err(reject(
+                    RejectKind::BadGesture,
+                    g.line,
+                    format!("`{}` during set-up", g.text),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn rack(&mut self, rack: usize) -> &mut Marbles {
+        if rack == 2 {
+            &mut self.setup_supply
+        } else {
+            &mut self.setup_captures[rack]
+        }
+    }
+
+    fn take_from_rack(
+        &mut self,
+        g: &Gesture,
+        rack: usize,
+        colour: Colour,
+    ) -> Result<(), ImportError> {
+        let r = self.rack(rack);
+        let n = r.get(colour);
+        if n == 0 {
+            return Err(reject(
+                RejectKind::EditDuringPlay,
+                g.line,
+                format!("`{}`: rack {rack} has no {colour} marble", g.text),
+            ));
+        }
+        r.set(colour, n - 1);
+        Ok(())
+    }
+
+    fn give_to_rack(&mut self, rack: usize, colour: Colour) {
+        let r = self.rack(rack);
+        r.set(colour, r.get(colour).saturating_add(1));
+    }
+
+    fn move_between_racks(
+        &mut self,
+        g: &Gesture,
+        from: usize,
+        colour: Colour,
+        to: usize,
+    ) -> Result<(), ImportError> {
+        if from == to {
+            self.null_gestures += 1;
+            return Ok(());
+        }
+        self.take_from_rack(g, from, colour)?;
+        self.give_to_rack(to, colour);
+        Ok(())
+    }
+
+    /// Turns the pending gestures into a move and plays it.
+    fn finish_turn(&mut self, line: usize) -> Result<(), ImportError> {
+        let pending = std::mem::take(&mut self.pending);
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let game = self.game.as_mut().ok_or_else(|| {
+            reject(
+                RejectKind::MalformedTurn,
+                line,
+                "a move before play started",
+            )
+        })?;
+        if game.is_over() {
+            self.gestures_after_end += 1;
+            return Ok(());
+        }
+        let position = *game.position();
+        let layout = position.layout();
+        let mv = match (&pending.placement, pending.jumps.is_empty()) {
+            (Some((rack, colour, at)), true) => {
+                let from_captures = *rack != 2;
+                if from_captures != position.supply().is_empty() {
+                    let detail = if from_captures {
+                        format!(
+                            "a marble placed from a player's captures at {} while the supply is not empty",
+                            layout.coord(*at)
+                        )
+                    } else {
+                        format!(
+                            "a marble placed from the supply at {} while the supply is empty",
+                            layout.coord(*at)
+                        )
+                    };
+                    return Err(reject(RejectKind::IllegalMove, pending.line, detail));
+                }
+                Move::place(*colour, *at, pending.removal)
+            }
+            (None, false) if pending.removal.is_none() => {
+                let from = pending.jumps[0].0;
+                let mut landings = Vec::new();
+                let mut at = from;
+                for &(a, b) in &pending.jumps {
+                    if a != at {
+                        return Err(reject(
+                            RejectKind::MalformedTurn,
+                            pending.line,
+                            format!(
+                                "a chain jumps from {} after landing on {}",
+                                layout.coord(a),
+                                layout.coord(at)
+                            ),
+                        ));
+                    }
+                    landings.push(b);
+                    at = b;
+                }
+                let capture = Capture::from_landings(layout, from, &landings).ok_or_else(|| {
+                    let path: Vec<String> = std::iter::once(from)
+                        .chain(landings.iter().copied())
+                        .map(|p| layout.coord(p).to_string())
+                        .collect();
+                    reject(
+                        RejectKind::IllegalMove,
+                        pending.line,
+                        format!(
+                            "{} is not a chain of jumps over neighbouring rings",
+                            path.join("-")
+                        ),
+                    )
+                })?;
+                Move::Capture(capture)
+            }
+            (None, true) => {
+                return Err(reject(
+                    RejectKind::MalformedTurn,
+                    pending.line,
+                    "a ring removed without a marble placed",
+                ));
+            }
+            _ => {
+                return Err(reject(
+                    RejectKind::MalformedTurn,
+                    pending.line,
+                    "a turn with both a placement and a jump",
+                ));
+            }
+        };
+        if let Some(p) = pending.player {
+            let expected = if position.to_move() == Player::One {
+                self.first.unwrap_or(0)
+            } else {
+                1 - self.first.unwrap_or(0)
+            };
+            if p != expected {
+                return Err(reject(
+                    RejectKind::OutOfTurn,
+                    pending.line,
+                    format!("P{p} moves but it is P{expected}'s turn"),
+                ));
+            }
+        }
+        if let Err(reason) = game.play(&mv) {
+            let text = crate::notation::official::move_text(&position, &mv);
+            return Err(reject(
+                RejectKind::IllegalMove,
+                pending.line,
+                format!("{text}: {reason}"),
+            ));
+        }
+        self.lines.push(pending.line);
+        if let Some(outcome) = game.outcome() {
+            self.ending = Ending::Rules(outcome);
+        }
+        Ok(())
+    }
+
+    fn play_gesture(&mut self, g: &Gesture) -> Result<(), ImportError> {
+        // A change of player ends the turn in records without `Done`.
+        if let (Some(p), Some(q)) = (g.player, self.pending.player) {
+            if p != q && !self.pending.is_empty() {
+                self.finish_turn(g.line)?;
+            }
+        }
+        if self.game.as_ref().is_some_and(|game| game.is_over())
+            || !matches!(self.ending, Ending::Unfinished | Ending::Rules(_))
+        {
+            if !matches!(g.verb.as_str(), "done" | "resign" | "winontime") {
+                self.gestures_after_end += 1;
+            }
+            return Ok(());
+        }
+        match g.verb.as_str() {
+            "done" => self.finish_turn(g.line)?,
+            "reset" => {
+                if !self.pending.is_empty() {
+                    self.undo_gestures += 1;
+                    self.undo_or_edit_seen = true;
+                }
+                self.pending = Pending::default();
+            }
+            "resign" => {
+                // A resignation abandons the turn in progress (a ring removed, then resign).
+                if g.player.is_some() && g.player == self.pending.player {
+                    self.pending = Pending::default();
+                } else {
+                    self.finish_turn(g.line)?;
+                }
+                if let Some(p) = g.player {
+                    if self.game.as_ref().is_some_and(|game| !game.is_over()) {
+                        self.ending = Ending::Resigned(p);
+                    }
+                }
+            }
+            "winontime" => {
+                self.finish_turn(g.line)?;
+                if let Some(p) = g.player {
+                    if self.game.as_ref().is_some_and(|game| !game.is_over()) {
+                        self.ending = Ending::WinOnTime(p);
+                    }
+                }
+            }
+            "start" => {
+                // A second `Start` restarts nothing in the records seen; it is harmless only
+                // before the first move.
+                if !self.lines.is_empty() {
+                    return Err(reject(
+                        RejectKind::EditDuringPlay,
+                        g.line,
+                        format!("`{}` after moves were played", g.text),
+                    ));
+                }
+            }
+            "edit" => {
+                return Err(reject(
+                    RejectKind::EditDuringPlay,
+                    g.line,
+                    "edit mode during play",
+                ));
+            }
+            "rtor" => {
+                let from = self.number(g, 0, 2)?;
+                let to = self.number(g, 2, 2)?;
+                if from == to {
+                    self.null_gestures += 1;
+                } else {
+                    return Err(reject(
+                        RejectKind::EditDuringPlay,
+                        g.line,
+                        format!("`{}`: marbles moved between racks during play", g.text),
+                    ));
+                }
+            }
+            "r+" if self.lines.is_empty() && self.pending.is_empty() && self.game.is_none() => {
+                self.setup_gesture(g)?;
+            }
+            _ => {
+                if self.game.is_none() {
+                    self.begin_play(g.line, g.player)?;
+                }
+                self.turn_gesture(g)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn turn_gesture(&mut self, g: &Gesture) -> Result<(), ImportError> {
+        if self.pending.is_empty() {
+            self.pending.player = g.player;
+            self.pending.line = g.line;
+        }
+        match g.verb.as_str() {
+            "rtob" => {
+                let rack = self.number(g, 0, 2)?;
+                let colour = self.colour(g, 1)?;
+                let at = self.place(g, 2)?;
+                if self.pending.placement.is_some() {
+                    // Seen in five records (four of them first turns of April-May 2004):
+                    // later moves show both marbles on the board, so it is not a pick-up.
+                    return Err(reject(
+                        RejectKind::MalformedTurn,
+                        g.line,
+                        format!("`{}`: a second marble placed in one turn", g.text),
+                    ));
+                }
+                self.pending.placement = Some((rack, colour, at));
+            }
+            "r-" => {
+                let at = self.place(g, 0)?;
+                if self.pending.removal.is_some() {
+                    return Err(reject(
+                        RejectKind::MalformedTurn,
+                        g.line,
+                        format!("`{}`: a second ring removed in one turn", g.text),
+                    ));
+                }
+                self.pending.removal = Some(at);
+            }
+            "r+" => {
+                let at = self.place(g, 0)?;
+                if self.pending.removal == Some(at) {
+                    self.pending.removal = None;
+                    self.undo_gestures += 1;
+                    self.undo_or_edit_seen = true;
+                } else {
+                    return Err(reject(
+                        RejectKind::UnmatchedUndo,
+                        g.line,
+                        format!("`{}`: no ring was removed there this turn", g.text),
+                    ));
+                }
+            }
+            "btor" => {
+                let at = self.place(g, 0)?;
+                match self.pending.placement {
+                    Some((_, _, placed)) if placed == at => {
+                        self.pending.placement = None;
+                        self.undo_gestures += 1;
+                        self.undo_or_edit_seen = true;
+                    }
+                    _ => {
+                        return Err(reject(
+                            RejectKind::UnmatchedUndo,
+                            g.line,
+                            format!("`{}`: no marble was placed there this turn", g.text),
+                        ));
+                    }
+                }
+            }
+            "btob" => {
+                let from = self.place(g, 0)?;
+                let to = self.place(g, 2)?;
+                if from == to {
+                    self.null_gestures += 1;
+                } else if let Some((rack, colour, placed)) = self
+                    .pending
+                    .placement
+                    .filter(|p| p.2 == from && self.pending.jumps.is_empty())
+                {
+                    // The marble just placed, dragged to another ring before the turn ended.
+                    let _ = placed;
+                    self.pending.placement = Some((rack, colour, to));
+                    self.undo_gestures += 1;
+                    self.undo_or_edit_seen = true;
+                } else if self.pending.jumps.last() == Some(&(to, from)) {
+                    // A jump taken back.
+                    self.pending.jumps.pop();
+                    self.undo_gestures += 1;
+                    self.undo_or_edit_seen = true;
+                } else {
+                    self.pending.jumps.push((from, to));
+                }
+            }
+            _ => {
+                return Err(reject(
+                    RejectKind::BadGesture,
+                    g.line,
+                    format!("unknown gesture `{}`", g.text),
+                ));
+            }
+        }
+        if self.pending.is_empty() {
+            self.pending = Pending::default();
+        }
+        Ok(())
+    }
+}
+
+/// Reads a BoardSpace record and replays it. On success the game holds every move; on failure
+/// the error names the line and the reason.
+pub fn import(text: &str) -> Result<Imported, ImportError> {
+    if text.trim().is_empty() {
+        return Err(reject(RejectKind::EmptyFile, 1, "the file is empty"));
+    }
+    let props =
+        sgf::parse(text).map_err(|e| reject(RejectKind::Syntax, e.line, e.message.clone()))?;
+    let value = |key: &str| {
+        props
+            .iter()
+            .find(|p| p.key == key)
+            .map(|p| p.value.trim().to_string())
+    };
+    if let Some(gm) = value("GM") {
+        if gm != "22" {
+            return Err(reject(
+                RejectKind::UnknownVariant,
+                1,
+                format!("GM[{gm}] is not ZÈRTZ (GM[22])"),
+            ));
+        }
+    }
+    let variant = value("SU").unwrap_or_else(|| "Zertz".into());
+    let (layout, _custom) = variant_layout(&variant).ok_or_else(|| {
+        let line = props
+            .iter()
+            .find(|p| p.key == "SU")
+            .map(|p| p.line)
+            .unwrap_or(1);
+        reject(
+            RejectKind::UnknownVariant,
+            line,
+            format!("unknown variant SU[{variant}]"),
+        )
+    })?;
+    let mut players = [String::new(), String::new()];
+    for p in &props {
+        if let Some(rest) = p.value.trim().strip_prefix("id ") {
+            let id = rest.trim().trim_matches('"').to_string();
+            match p.key.as_str() {
+                "P0" => players[0] = id,
+                "P1" => players[1] = id,
+                _ => {}
+            }
+        }
+    }
+    let rules = Rules::default();
+    let mut reader = Reader {
+        rules,
+        layout,
+        custom_places: Vec::new(),
+        setup_rings_removed: Vec::new(),
+        setup_marbles: Vec::new(),
+        setup_captures: [Marbles::NONE; 2],
+        setup_supply: RuleSet::STANDARD.supply,
+        first: None,
+        editing: false,
+        game: None,
+        lines: Vec::new(),
+        pending: Pending::default(),
+        ending: Ending::Unfinished,
+        gestures_after_end: 0,
+        null_gestures: 0,
+        undo_gestures: 0,
+        undo_or_edit_seen: false,
+        start_overridden: false,
+    };
+    let gestures: Vec<Gesture> = props.iter().filter_map(parse_gesture).collect();
+    let mut run = || -> Result<(), ImportError> {
+        for g in &gestures {
+            if g.verb == "edit" && reader.game.is_none() && reader.lines.is_empty() {
+                reader.editing = true;
+                reader.undo_or_edit_seen = true;
+                continue;
+            }
+            if g.verb == "start" && reader.game.is_none() {
+                let who = g.args.first().map(|s| s.to_ascii_uppercase());
+                reader.first = match who.as_deref() {
+                    Some("P0") => Some(0),
+                    Some("P1") => Some(1),
+                    _ => {
+                        return Err(reject(
+                            RejectKind::BadGesture,
+                            g.line,
+                            format!("`{}`: expected Start P0 or Start P1", g.text),
+                        ));
+                    }
+                };
+                // Play begins with the first move (on custom boards, rings are still added
+                // with R+ after Start).
+                reader.editing = false;
+                continue;
+            }
+            if reader.editing {
+                reader.setup_gesture(g)?;
+                continue;
+            }
+            reader.play_gesture(g)?;
+        }
+        let last_line = gestures.last().map(|g| g.line).unwrap_or(1);
+        if reader.game.is_none() {
+            reader.begin_play(last_line, None)?;
+        }
+        reader.finish_turn(last_line)?;
+        Ok(())
+    };
+    if let Err(mut e) = run() {
+        e.after_undo_or_edit = reader.undo_or_edit_seen;
+        return Err(e);
+    }
+    let result_text = value("RE");
+    let result = match &result_text {
+        None => RecordedResult::None,
+        Some(t) => read_result(t, &players),
+    };
+    let game = reader
+        .game
+        .take()
+        .ok_or_else(|| reject(RejectKind::MalformedTurn, 1, "no game"))?;
+    Ok(Imported {
+        variant,
+        players,
+        first: reader.first.unwrap_or(0),
+        result_text,
+        result,
+        date: value("DT"),
+        name: value("GN"),
+        game,
+        lines: reader.lines,
+        ending: reader.ending,
+        gestures_after_end: reader.gestures_after_end,
+        null_gestures: reader.null_gestures,
+        undo_gestures: reader.undo_gestures,
+    })
+}
