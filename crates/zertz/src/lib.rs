@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 mod bits;
+pub mod boardspace;
 pub mod game;
 pub mod layout;
 pub mod marbles;
