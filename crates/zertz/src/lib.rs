@@ -26,6 +26,7 @@
 
 mod bits;
 pub mod boardspace;
+pub mod diagram;
 pub mod game;
 pub mod layout;
 pub mod marbles;
@@ -33,6 +34,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod record;
 pub mod rules;
 mod zobrist;
 

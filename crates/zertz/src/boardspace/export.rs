@@ -25,6 +25,11 @@ pub enum ExportError {
     /// A start position BoardSpace cannot set up on this board.
     #[error("BoardSpace can start a game on the {0} board only from the empty board")]
     StartPosition(String),
+    /// BoardSpace's games always hold 6 white, 8 grey and 10 black marbles in all.
+    #[error(
+        "the start position holds {0} marbles in all (supply, board and captures); BoardSpace's games hold 6/8/10"
+    )]
+    MarbleTotals(String),
     /// The bribe-to-pass house rule has no BoardSpace gesture.
     #[error("BoardSpace has no pass: turn {0} is a bribe-to-pass")]
     Pass(usize),
@@ -93,6 +98,19 @@ pub fn export(game: &Game, info: &ExportInfo) -> Result<String, ExportError> {
         return Err(ExportError::RuleSet(start.rule_set().to_string()));
     }
     let fresh = *start == Position::new(layout, RuleSet::STANDARD);
+    let mut totals = [0u32; 3];
+    for c in Colour::ALL {
+        totals[c.index()] = start.supply().get(c) as u32
+            + start.marbles(c).count_ones()
+            + start.captures(Player::One).get(c) as u32
+            + start.captures(Player::Two).get(c) as u32;
+    }
+    if totals != [6, 8, 10] {
+        return Err(ExportError::MarbleTotals(format!(
+            "{}/{}/{}",
+            totals[0], totals[1], totals[2]
+        )));
+    }
     let (variant, shift) = match layout.kind() {
         BoardKind::Rings37 if fresh => ("Zertz", (0, 0)),
         BoardKind::Rings48 if fresh => ("Zertz+11", (0, 0)),
