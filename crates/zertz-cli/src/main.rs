@@ -2,6 +2,7 @@
 
 mod perft_cmd;
 mod replay;
+mod show;
 
 use clap::{Parser, Subcommand};
 
@@ -19,6 +20,8 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// Replay BoardSpace records (.sgf files, directories, .zip archives) under the rules.
     Replay(replay::ReplayArgs),
+    /// Draw a position, or a game record (BoardSpace .sgf or the project's format) at any turn.
+    Show(show::ShowArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -26,6 +29,7 @@ fn main() -> anyhow::Result<()> {
     let status = match cli.command {
         Command::Perft(args) => perft_cmd::run(args).map(|()| 0)?,
         Command::Replay(args) => replay::run(args)?,
+        Command::Show(args) => show::run(args).map(|()| 0)?,
     };
     std::process::exit(status);
 }
