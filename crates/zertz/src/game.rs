@@ -289,8 +289,11 @@ impl Game {
         if let Some(b) = self.pending_bribe() {
             return Err(GameError::BribePending(b.bribe));
         }
-        // Validates the bribe itself.
-        self.position().pass_with_bribe(bribe)?;
+        // Validates the bribe itself, and under the no-repetition rule the pass it would buy.
+        let next = self.position().pass_with_bribe(bribe)?;
+        if self.rules.repetition == Repetition::Forbidden && self.repeats(&next) {
+            return Err(GameError::Repeats);
+        }
         self.bribes.push(BribeProposal {
             by: self.to_move(),
             bribe,

@@ -24,6 +24,10 @@ pub const MAX_COLUMNS: usize = 26;
 /// The most rows in a column a coordinate can name.
 pub const MAX_ROWS: usize = 99;
 
+/// The most distinct custom layouts one process keeps (each about 6 KB, kept for the life of
+/// the process so that positions can be plain `Copy` values).
+pub const MAX_CUSTOM_LAYOUTS: usize = 10_000;
+
 /// A direction on the grid, in clockwise order starting straight up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
@@ -226,6 +230,9 @@ pub enum LayoutError {
         /// The offending token.
         token: String,
     },
+    /// The process already holds [`MAX_CUSTOM_LAYOUTS`] distinct custom layouts.
+    #[error("too many distinct custom boards in this process (at most {MAX_CUSTOM_LAYOUTS})")]
+    TooManyLayouts,
     /// An unknown board name.
     #[error(
         "unknown board `{0}` (expected 37, 40, 43, 44, 48, 61, or a list of places such as a1-4,b1-5)"
@@ -439,6 +446,9 @@ impl Layout {
         let mut reg = registry().lock().unwrap_or_else(|e| e.into_inner());
         if let Some(layout) = reg.custom.get(&sorted) {
             return Ok(layout);
+        }
+        if reg.custom.len() >= MAX_CUSTOM_LAYOUTS {
+            return Err(LayoutError::TooManyLayouts);
         }
         let columns = sorted
             .iter()

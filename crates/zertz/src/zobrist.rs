@@ -30,7 +30,7 @@ pub(crate) static MARBLE: [u64; 192] = table::<192>(2);
 /// captures, 6-8 player two's.
 pub(crate) static COUNT: [u64; 9 * 256] = table::<{ 9 * 256 }>(3);
 /// Key of player two to move.
-pub(crate) const SIDE: u64 = splitmix(0x5EED_0F_2E27_2u64);
+pub(crate) const SIDE: u64 = splitmix(0x05EE_D0F2_E272_u64);
 
 /// Key of `n` marbles in count slot `slot` (see [`COUNT`]).
 #[inline]

@@ -299,10 +299,16 @@ fn verify_written_isolation(
 ) -> Result<(), MoveParseError> {
     let mut after = *position;
     let played = after.play_unchecked(mv);
+    // The colours come from what the move took, not from the position before it: the marble
+    // just placed can be among the isolated ones, and its ring was empty before the move.
     let mut actual: Written = Bits(played.isolated_places())
         .map(|i| {
             let place = Place(i);
-            (position.colour_at(place).unwrap_or(Colour::White), place)
+            let colour = Colour::ALL
+                .into_iter()
+                .find(|c| played.isolated[c.index()] & place.bit() != 0)
+                .unwrap_or(Colour::White);
+            (colour, place)
         })
         .collect();
     written.sort();

@@ -1,0 +1,37 @@
+#![no_main]
+//! Plays games chosen by the fuzzer's bytes (board, rule set, then one move index per byte, with
+//! undo now and then): every generated move is legal, bulk counts match, invariants hold, and a
+//! finished game refuses every move.
+
+use libfuzzer_sys::fuzz_target;
+use zertz::{BoardKind, Game, Layout, RuleSet, Rules};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&setup, moves)) = data.split_first() else { return };
+    let kind = BoardKind::OFFICIAL[setup as usize % 6];
+    let set = if setup & 0x80 != 0 { RuleSet::BLITZ } else { RuleSet::STANDARD };
+    let mut game = Game::new(Layout::official(kind), Rules { set, ..Rules::default() });
+    for &b in moves {
+        let position = *game.position();
+        let legal = game.legal_moves();
+        assert_eq!(position.count_moves(), legal.len() as u64);
+        if legal.is_empty() {
+            assert!(game.is_over());
+            break;
+        }
+        if b == 255 && !game.turns().is_empty() {
+            game.undo().expect("undo");
+            assert_eq!(*game.position(), game.positions()[game.positions().len() - 1]);
+            continue;
+        }
+        let mv = legal[b as usize % legal.len()];
+        position.check(&mv).expect("a generated move is legal");
+        game.play(&mv).expect("a generated move plays");
+        game.position().check_invariants().expect("invariants");
+    }
+    if game.is_over() {
+        for mv in game.position().legal_moves() {
+            assert!(game.check(&mv).is_err());
+        }
+    }
+});
