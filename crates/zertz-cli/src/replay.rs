@@ -76,8 +76,11 @@ pub struct Summary {
     pub win_agrees: usize,
     /// Replayed to a win for the other player than the record names.
     pub win_disagrees: usize,
-    /// Replayed to a win; the record names no winner (no result, or one naming neither player).
+    /// Replayed to a win; the record states no result.
     pub win_unrecorded: usize,
+    /// Replayed to a win; the record's result names neither player (or both, as when both
+    /// are "guest").
+    pub win_result_unreadable: usize,
     /// Replayed to a win; the record says the game was drawn.
     pub win_record_says_draw: usize,
     /// Replayed to a draw by threefold repetition.
@@ -354,9 +357,8 @@ fn tally(summary: &mut Summary, failures: &mut Vec<Failure>, name: String, verdi
                                 artefact: false,
                             });
                         }
-                        RecordedResult::None | RecordedResult::Unreadable(_) => {
-                            summary.win_unrecorded += 1
-                        }
+                        RecordedResult::None => summary.win_unrecorded += 1,
+                        RecordedResult::Unreadable(_) => summary.win_result_unreadable += 1,
                     }
                 }
                 Ending::Rules(Outcome::Draw(DrawReason::Repetition)) => {
@@ -462,7 +464,11 @@ fn print_summary(s: &Summary) {
     println!("replayed to the end          {:>7}", s.replayed_to_end);
     println!("  win, agrees with record    {:>7}", s.win_agrees);
     println!("  win, disagrees             {:>7}", s.win_disagrees);
-    println!("  win, no winner recorded    {:>7}", s.win_unrecorded);
+    println!("  win, no result recorded    {:>7}", s.win_unrecorded);
+    println!(
+        "  win, result names no one   {:>7}",
+        s.win_result_unreadable
+    );
     println!("  win, record says draw      {:>7}", s.win_record_says_draw);
     println!("  draw by repetition         {:>7}", s.draw_by_repetition);
     println!(

@@ -88,6 +88,7 @@ fn boardspace_archive_replays() {
     let ended = n("win_agrees")
         + n("win_disagrees")
         + n("win_unrecorded")
+        + n("win_result_unreadable")
         + n("win_record_says_draw")
         + n("draw_by_repetition")
         + no_win["resigned"].as_u64().unwrap()

@@ -17,6 +17,10 @@
 //! let mv = notation::official::parse(&start, "Wd4,a1").unwrap();
 //! let next = start.play(&mv).unwrap();
 //! assert_eq!(next.supply().to_string(), "5/8/10");
+//! assert_eq!(
+//!     next.to_string(),
+//!     "37 standard -.../...../....../...W.../....../...../.... 5/8/10 0/0/0 0/0/0 2"
+//! );
 //! ```
 //!
 //! No I/O, no async, no panics on input: every parser returns an error that names the

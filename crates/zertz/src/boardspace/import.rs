@@ -214,12 +214,13 @@ fn reject(kind: RejectKind, line: usize, detail: impl Into<String>) -> ImportErr
 /// The winner an `RE` text names, matched against the two player ids.
 pub fn read_result(text: &str, players: &[String; 2]) -> RecordedResult {
     // The id must appear as a whole word (the texts are localised: "Game won by X",
-    // "X hat gewonnen", "Partie gagnée par X", "Игру выиграл(а) X.").
+    // "X hat gewonnen", "Partie gagnée par X", "Игру выиграл(а) X.", "X获胜"). Only ASCII
+    // letters and digits extend a name: "guest1488" does not name "guest".
+    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric());
     let mentions = |id: &str| -> Option<usize> {
         if id.is_empty() {
             return None;
         }
-        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
         text.match_indices(id)
             .any(|(i, _)| {
                 boundary(text[..i].chars().next_back())
@@ -228,20 +229,28 @@ pub fn read_result(text: &str, players: &[String; 2]) -> RecordedResult {
             .then_some(id.len())
     };
     match (mentions(&players[0]), mentions(&players[1])) {
-        (Some(_), None) => RecordedResult::Winner(0),
-        (None, Some(_)) => RecordedResult::Winner(1),
+        (Some(_), None) => return RecordedResult::Winner(0),
+        (None, Some(_)) => return RecordedResult::Winner(1),
         // Both named: only meaningful if one id is longer and contains the other.
-        (Some(a), Some(b)) if a != b => RecordedResult::Winner(if a > b { 0 } else { 1 }),
-        (None, None)
-            if text
-                .to_lowercase()
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|w| w == "draw") =>
-        {
-            RecordedResult::Draw
-        }
-        _ => RecordedResult::Unreadable(text.to_string()),
+        (Some(a), Some(b)) if a != b => return RecordedResult::Winner(if a > b { 0 } else { 1 }),
+        (Some(_), Some(_)) => return RecordedResult::Unreadable(text.to_string()),
+        (None, None) => {}
     }
+    // A guest's id is "guest", but results name the guest's session ("guest1488") and in the
+    // viewer's language ("Gast1477", "гость1471", "invitado1494", "invité1485").
+    const GUEST: [&str; 5] = ["guest", "gast", "гость", "invitado", "invité"];
+    let lower = text.to_lowercase();
+    let is_guest = |id: &String| id.eq_ignore_ascii_case("guest");
+    if GUEST.iter().any(|g| lower.contains(g)) && is_guest(&players[0]) != is_guest(&players[1]) {
+        return RecordedResult::Winner(if is_guest(&players[0]) { 0 } else { 1 });
+    }
+    if lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "draw")
+    {
+        return RecordedResult::Draw;
+    }
+    RecordedResult::Unreadable(text.to_string())
 }
 
 fn parse_gesture(prop: &sgf::Property) -> Option<Gesture> {
