@@ -362,7 +362,22 @@ fn tally(summary: &mut Summary, failures: &mut Vec<Failure>, name: String, verdi
                     }
                 }
                 Ending::Rules(Outcome::Draw(DrawReason::Repetition)) => {
-                    summary.draw_by_repetition += 1;
+                    if let RecordedResult::Winner(w) = r.result {
+                        summary.win_disagrees += 1;
+                        failures.push(Failure {
+                            record: name,
+                            line: last_line,
+                            status: "disagrees".into(),
+                            kind: "disagrees".into(),
+                            reason: format!(
+                                "the rules draw the game by threefold repetition, the record gives the win to {} (P{w})",
+                                r.players[w]
+                            ),
+                            artefact: false,
+                        });
+                    } else {
+                        summary.draw_by_repetition += 1;
+                    }
                 }
                 Ending::Rules(Outcome::Draw(_)) => summary.ended_without_win.unfinished += 1,
                 Ending::Resigned(_) => summary.ended_without_win.resigned += 1,

@@ -30,6 +30,19 @@ fn depth_two_37_and_48() {
 }
 
 #[test]
+fn depth_three_37() {
+    // The first depth with captures (and so chains and the first isolations).
+    assert_eq!(perft(&start(BoardKind::Rings37), 3), 4_114_538_424);
+}
+
+#[test]
+fn blitz_start_counts_like_standard_at_depth_one() {
+    // Same board and three colours in the supply: the same 1,944 first moves.
+    let blitz = Position::new(Layout::standard(), RuleSet::BLITZ);
+    assert_eq!(perft(&blitz, 1), 1944);
+}
+
+#[test]
 fn bulk_counting_agrees_with_full_generation() {
     for kind in BoardKind::OFFICIAL {
         assert_eq!(
