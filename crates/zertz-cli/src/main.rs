@@ -1,5 +1,7 @@
 //! `zertz`: the command-line front end of the ZÈRTZ rules library.
 
+mod external;
+mod match_cmd;
 mod perft_cmd;
 mod replay;
 mod show;
@@ -17,19 +19,22 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count move sequences (perft) from the start or a given position.
-    Perft(perft_cmd::PerftArgs),
+    Perft(Box<perft_cmd::PerftArgs>),
+    /// Play two players against each other (built-in or external) and report the score.
+    Match(Box<match_cmd::MatchArgs>),
     /// Replay BoardSpace records (.sgf files, directories, .zip archives) under the rules.
-    Replay(replay::ReplayArgs),
+    Replay(Box<replay::ReplayArgs>),
     /// Draw a position, or a game record (BoardSpace .sgf or the project's format) at any turn.
-    Show(show::ShowArgs),
+    Show(Box<show::ShowArgs>),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let status = match cli.command {
-        Command::Perft(args) => perft_cmd::run(args).map(|()| 0)?,
-        Command::Replay(args) => replay::run(args)?,
-        Command::Show(args) => show::run(args).map(|()| 0)?,
+        Command::Perft(args) => perft_cmd::run(*args).map(|()| 0)?,
+        Command::Match(args) => match_cmd::run(*args).map(|()| 0)?,
+        Command::Replay(args) => replay::run(*args)?,
+        Command::Show(args) => show::run(*args).map(|()| 0)?,
     };
     std::process::exit(status);
 }

@@ -1,0 +1,263 @@
+//! `zertz match`: plays two players against each other and reports the score, the Elo
+//! difference with its error margin, and an SPRT verdict when bounds are given.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use zertz::record::Record;
+use zertz::{Layout, Repetition, RuleSet, Rules};
+use zertz_engine::arena::{Builtin, Contestant, MatchConfig, Sprt, run_match};
+use zertz_engine::{Kind, Limits, Player, SearchOptions, Think};
+
+use crate::external::External;
+
+/// Options of `zertz match`.
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Player A: random, greedy, classic, engine, level1..level10, or `cmd:PROGRAM ARGS` for an
+    /// external engine speaking the protocol of docs/protocol.md.
+    #[arg(long)]
+    a: String,
+    /// Player B, as for `--a`.
+    #[arg(long)]
+    b: String,
+    /// Number of openings; each is played twice with the players swapped.
+    #[arg(long, default_value_t = 50)]
+    openings: usize,
+    /// Random plies played from the start to make each opening.
+    #[arg(long, default_value_t = 2)]
+    opening_plies: usize,
+    /// Time per move, in milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Positions searched per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth per move, in placement turns.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the openings and the players' random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Board.
+    #[arg(long, default_value = "37")]
+    board: String,
+    /// Rule set.
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    /// Forbid repetition (rules.md 7.2) instead of the threefold draw.
+    #[arg(long)]
+    no_repetition: bool,
+    /// SPRT bounds `ELO0,ELO1` (stop when decided).
+    #[arg(long)]
+    sprt: Option<String>,
+    /// SPRT type I and type II error.
+    #[arg(long, default_value_t = 0.05)]
+    sprt_error: f64,
+    /// Hash table size of each engine, in MB.
+    #[arg(long, default_value_t = 32)]
+    hash: usize,
+    /// Evaluation weights file for player A (engine levels), as written by `zertz tune`.
+    #[arg(long)]
+    a_weights: Option<PathBuf>,
+    /// Evaluation weights file for player B.
+    #[arg(long)]
+    b_weights: Option<PathBuf>,
+    /// Write every game as a record (the project's format) into this file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Builds a contestant for each game from its seed.
+type ContestantFactory = Box<dyn Fn(u64) -> Result<Box<dyn Contestant>, String> + Sync>;
+
+fn factory(
+    spec: &str,
+    weights: Option<&PathBuf>,
+    hash: usize,
+) -> anyhow::Result<ContestantFactory> {
+    if let Some(command) = spec.strip_prefix("cmd:") {
+        let command = command.to_string();
+        return Ok(Box::new(move |_seed| {
+            External::start(&command).map(|e| Box::new(e) as Box<dyn Contestant>)
+        }));
+    }
+    let kind: Kind = spec.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let mut options = SearchOptions::default();
+    if let Some(path) = weights {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        options.weights = zertz_engine::Weights::parse(&text)?;
+    }
+    Ok(Box::new(move |seed| {
+        Ok(Box::new(Builtin {
+            player: Player::new(kind, seed, options.clone(), hash),
+        }) as Box<dyn Contestant>)
+    }))
+}
+
+/// Runs `zertz match`.
+pub fn run(args: MatchArgs) -> anyhow::Result<()> {
+    let layout = Layout::from_spec(&args.board).context("bad --board")?;
+    let set: RuleSet = args.rules.parse().context("bad --rules")?;
+    let rules = Rules {
+        set,
+        repetition: if args.no_repetition {
+            Repetition::Forbidden
+        } else {
+            Repetition::ThreefoldDraw
+        },
+        bribes: false,
+    };
+    let sprt = match &args.sprt {
+        None => None,
+        Some(text) => {
+            let (e0, e1) = text
+                .split_once(',')
+                .context("--sprt is ELO0,ELO1, such as 0,10")?;
+            Some(Sprt {
+                elo0: e0.trim().parse().context("--sprt ELO0")?,
+                elo1: e1.trim().parse().context("--sprt ELO1")?,
+                alpha: args.sprt_error,
+                beta: args.sprt_error,
+            })
+        }
+    };
+    if args.openings == 0 {
+        bail!("--openings must be at least 1");
+    }
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    let config = MatchConfig {
+        layout,
+        rules,
+        openings: args.openings,
+        opening_plies: args.opening_plies,
+        think: Think { limits },
+        concurrency: args.concurrency,
+        seed: args.seed,
+        max_turns: 400,
+        sprt,
+    };
+    let a = factory(&args.a, args.a_weights.as_ref(), args.hash)?;
+    let b = factory(&args.b, args.b_weights.as_ref(), args.hash)?;
+    let total = args.openings * 2;
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(total as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed_precise}  {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let progress = |_g: &zertz_engine::arena::MatchGame, t: &zertz_engine::arena::Tally| {
+        bar.set_message(format!(
+            "+{} ={} -{}  {:.1}%",
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score()
+        ));
+        bar.inc(1);
+    };
+    let (games, tally) =
+        run_match(&config, a.as_ref(), b.as_ref(), &progress).map_err(|e| anyhow::anyhow!(e))?;
+    bar.finish_and_clear();
+
+    if let Some(path) = &args.out {
+        let mut file = std::fs::File::create(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        for (i, g) in games.iter().enumerate() {
+            let (p1, p2) = if g.a_first {
+                (&args.a, &args.b)
+            } else {
+                (&args.b, &args.a)
+            };
+            let record = Record::new(
+                g.game.clone(),
+                &[
+                    ("Event", &format!("zertz match, opening {}", g.opening + 1)),
+                    ("Round", &(i + 1).to_string()),
+                    ("Player1", p1),
+                    ("Player2", p2),
+                    ("Ending", &g.ending),
+                ],
+            );
+            writeln!(file, "{record}")?;
+        }
+    }
+    let (elo, margin) = tally.elo();
+    let turns: f64 = games
+        .iter()
+        .map(|g| g.game.turns().len() as f64)
+        .sum::<f64>()
+        / games.len().max(1) as f64;
+    let sprt_line = config.sprt.map(|t| {
+        let (llr, verdict) = tally.sprt(&t);
+        let bounds = (
+            (t.beta / (1.0 - t.alpha)).ln(),
+            ((1.0 - t.beta) / t.alpha).ln(),
+        );
+        let verdict = match verdict {
+            Some(true) => "H1 accepted",
+            Some(false) => "H0 accepted",
+            None => "undecided",
+        };
+        (llr, bounds, verdict)
+    });
+    if args.json {
+        let mut v = serde_json::json!({
+            "a": args.a, "b": args.b, "games": tally.games(), "wins": tally.wins, "draws": tally.draws,
+            "losses": tally.losses, "score": tally.score(), "elo": elo, "elo_margin": margin,
+            "average_turns": turns, "seconds": started.elapsed().as_secs_f64(),
+        });
+        if let Some((llr, bounds, verdict)) = sprt_line {
+            v["sprt"] = serde_json::json!({"llr": llr, "lower": bounds.0, "upper": bounds.1, "verdict": verdict});
+        }
+        println!("{v}");
+    } else {
+        println!(
+            "{} vs {}: {} games in {:.0} s",
+            args.a,
+            args.b,
+            tally.games(),
+            started.elapsed().as_secs_f64()
+        );
+        println!(
+            "  wins {}  draws {}  losses {}  score {:.1}%",
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.score()
+        );
+        match margin {
+            Some(m) => println!("  Elo difference {elo:+.0} ± {m:.0} (95%)"),
+            None => println!("  Elo difference {elo:+.0}"),
+        }
+        println!("  average game length {turns:.1} turns");
+        if let Some((llr, bounds, verdict)) = sprt_line {
+            println!(
+                "  SPRT: LLR {llr:.2} (bounds {:.2}, {:.2}): {verdict}",
+                bounds.0, bounds.1
+            );
+        }
+    }
+    Ok(())
+}

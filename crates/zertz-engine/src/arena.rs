@@ -1,0 +1,438 @@
+//! Matches between players: openings from random first plies, each played twice with the
+//! players swapped, games in parallel, every move checked by the rules library, and the
+//! statistics to read the result (score, Elo difference with error bars, SPRT).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use zertz::{Game, Layout, Move, Outcome, Player as Side, RuleSet, Rules};
+
+use crate::players::{Rng, Think};
+
+/// One side of a match: something that can choose moves. Built once per game thread.
+pub trait Contestant: Send {
+    /// A name for reports and records.
+    fn name(&self) -> String;
+    /// Called before each game.
+    fn new_game(&mut self, game: &Game);
+    /// The move to play now, or an error message (a crash, a timeout, a protocol error).
+    fn choose(&mut self, game: &Game, think: &Think) -> Result<Move, String>;
+}
+
+/// Builds a contestant for a game thread (`seed` differs per game).
+pub type Factory<'a> = dyn Fn(u64) -> Result<Box<dyn Contestant>, String> + Sync + 'a;
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The board.
+    pub layout: &'static Layout,
+    /// Rule set and house rules.
+    pub rules: Rules,
+    /// Number of openings; each is played twice, so the match has twice as many games.
+    pub openings: usize,
+    /// Random plies played from the start to make each opening.
+    pub opening_plies: usize,
+    /// Limits of each move.
+    pub think: Think,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Seed of the openings and of the players' random choices.
+    pub seed: u64,
+    /// Turns after which an unfinished game is adjudicated a draw.
+    pub max_turns: usize,
+    /// SPRT bounds (Elo under H0 and H1) with alpha and beta, if wanted.
+    pub sprt: Option<Sprt>,
+}
+
+impl Default for MatchConfig {
+    fn default() -> MatchConfig {
+        MatchConfig {
+            layout: Layout::standard(),
+            rules: Rules {
+                set: RuleSet::STANDARD,
+                ..Rules::default()
+            },
+            openings: 10,
+            opening_plies: 2,
+            think: Think::default(),
+            concurrency: 1,
+            seed: 1,
+            max_turns: 400,
+            sprt: None,
+        }
+    }
+}
+
+/// Sequential probability ratio test settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo difference under the null hypothesis.
+    pub elo0: f64,
+    /// Elo difference under the alternative.
+    pub elo1: f64,
+    /// Type I error.
+    pub alpha: f64,
+    /// Type II error.
+    pub beta: f64,
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    /// Index of the opening.
+    pub opening: usize,
+    /// True when player A moved first.
+    pub a_first: bool,
+    /// The game, as played.
+    pub game: Game,
+    /// Its result from A's point of view: 1, ½ or 0.
+    pub score_a: f64,
+    /// Why it ended, in words.
+    pub ending: String,
+}
+
+/// Wins, draws and losses from A's point of view, and what follows from them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Games A won.
+    pub wins: usize,
+    /// Games drawn.
+    pub draws: usize,
+    /// Games A lost.
+    pub losses: usize,
+}
+
+impl Tally {
+    /// Games played.
+    pub fn games(&self) -> usize {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's score, 0 to 1.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + self.draws as f64 / 2.0) / self.games() as f64
+    }
+
+    /// The Elo difference and its 95% error margin (`None` margin when undefined).
+    pub fn elo(&self) -> (f64, Option<f64>) {
+        let n = self.games() as f64;
+        let s = self.score();
+        let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
+        if n < 2.0 {
+            return (elo(s), None);
+        }
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        let var = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * (0.0 - s).powi(2);
+        let sd = (var / n).sqrt();
+        if sd == 0.0 {
+            return (elo(s), None);
+        }
+        let lo = elo(s - 1.96 * sd);
+        let hi = elo(s + 1.96 * sd);
+        (elo(s), Some((hi - lo) / 2.0))
+    }
+
+    /// The log-likelihood ratio of the SPRT and its verdict, if one is reached.
+    pub fn sprt(&self, t: &Sprt) -> (f64, Option<bool>) {
+        let n = self.games() as f64;
+        let lower = (t.beta / (1.0 - t.alpha)).ln();
+        let upper = ((1.0 - t.beta) / t.alpha).ln();
+        if n == 0.0 {
+            return (0.0, None);
+        }
+        let s = self.score();
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)).max(1e-9);
+        let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
+        let (s0, s1) = (expected(t.elo0), expected(t.elo1));
+        let llr = (s1 - s0) * (2.0 * s - s0 - s1) * n / (2.0 * var);
+        let verdict = if llr >= upper {
+            Some(true)
+        } else if llr <= lower {
+            Some(false)
+        } else {
+            None
+        };
+        (llr, verdict)
+    }
+
+    fn add(&mut self, score_a: f64) {
+        if score_a > 0.75 {
+            self.wins += 1;
+        } else if score_a < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+}
+
+/// The openings of a match: `count` positions reached by `plies` random legal moves.
+pub fn openings(config: &MatchConfig) -> Vec<Game> {
+    let mut rng = Rng::new(config.seed);
+    let mut out = Vec::with_capacity(config.openings);
+    while out.len() < config.openings {
+        let mut game = Game::new(config.layout, config.rules);
+        for _ in 0..config.opening_plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            if game.play(&mv).is_err() {
+                break;
+            }
+        }
+        if !game.is_over() {
+            out.push(game);
+        }
+    }
+    out
+}
+
+/// Plays one game from `opening` between `first` and `second`; the rules library is the judge.
+fn play_one(
+    opening: &Game,
+    first: &mut dyn Contestant,
+    second: &mut dyn Contestant,
+    think: &Think,
+    max_turns: usize,
+) -> (Game, Option<Side>, String) {
+    let mut game = opening.clone();
+    // The side to move at the opening is whoever plays "first" from here.
+    let first_side = game.to_move();
+    first.new_game(&game);
+    second.new_game(&game);
+    while !game.is_over() {
+        if game.turns().len() >= max_turns {
+            let _ = game.agree_draw();
+            return (
+                game,
+                None,
+                format!("adjudicated a draw after {max_turns} turns"),
+            );
+        }
+        let side = game.to_move();
+        let player: &mut dyn Contestant = if side == first_side {
+            &mut *first
+        } else {
+            &mut *second
+        };
+        match player.choose(&game, think) {
+            Ok(mv) => {
+                if let Err(e) = game.play(&mv) {
+                    let _ = game.forfeit(side);
+                    return (
+                        game,
+                        Some(side.other()),
+                        format!("{} played an illegal move: {e}", player.name()),
+                    );
+                }
+            }
+            Err(e) => {
+                let _ = game.forfeit(side);
+                return (
+                    game,
+                    Some(side.other()),
+                    format!("{} failed: {e}", player.name()),
+                );
+            }
+        }
+    }
+    let outcome = game.outcome();
+    let winner = outcome.and_then(|o| o.winner());
+    let ending = match outcome {
+        Some(o) => o.to_string(),
+        None => "unfinished".into(),
+    };
+    (game, winner, ending)
+}
+
+/// Runs a match between the contestants built by `a` and `b`, calling `progress` after each game
+/// with the game and the tally so far. Stops early when the SPRT reaches a verdict.
+pub fn run_match(
+    config: &MatchConfig,
+    a: &Factory,
+    b: &Factory,
+    progress: &(dyn Fn(&MatchGame, &Tally) + Sync),
+) -> Result<(Vec<MatchGame>, Tally), String> {
+    let openings = openings(config);
+    let jobs: Vec<(usize, bool)> = (0..openings.len())
+        .flat_map(|i| [(i, true), (i, false)])
+        .collect();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<(Vec<MatchGame>, Tally, Option<String>)> =
+        Mutex::new((Vec::new(), Tally::default(), None));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.max(1) {
+            scope.spawn(|| {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(opening, a_first)) = jobs.get(j) else {
+                        break;
+                    };
+                    let seed = config
+                        .seed
+                        .wrapping_mul(0x9E37_79B9)
+                        .wrapping_add(j as u64 + 1);
+                    let built = (a(seed), b(seed ^ 0xABCD));
+                    let (mut pa, mut pb) = match built {
+                        (Ok(pa), Ok(pb)) => (pa, pb),
+                        (Err(e), _) | (_, Err(e)) => {
+                            let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
+                            r.2 = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    };
+                    let (game, winner, ending) = if a_first {
+                        play_one(
+                            &openings[opening],
+                            pa.as_mut(),
+                            pb.as_mut(),
+                            &config.think,
+                            config.max_turns,
+                        )
+                    } else {
+                        play_one(
+                            &openings[opening],
+                            pb.as_mut(),
+                            pa.as_mut(),
+                            &config.think,
+                            config.max_turns,
+                        )
+                    };
+                    let first_side = openings[opening].to_move();
+                    let a_side = if a_first {
+                        first_side
+                    } else {
+                        first_side.other()
+                    };
+                    let score_a = match winner {
+                        Some(w) if w == a_side => 1.0,
+                        Some(_) => 0.0,
+                        None => 0.5,
+                    };
+                    let record = MatchGame {
+                        opening,
+                        a_first,
+                        game,
+                        score_a,
+                        ending,
+                    };
+                    let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
+                    r.1.add(score_a);
+                    progress(&record, &r.1);
+                    if let Some(t) = &config.sprt {
+                        if r.1.sprt(t).1.is_some() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    r.0.push(record);
+                }
+            });
+        }
+    });
+    let (mut games, tally, error) = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = error {
+        return Err(e);
+    }
+    games.sort_by_key(|g| (g.opening, !g.a_first));
+    Ok((games, tally))
+}
+
+/// A built-in player as a contestant.
+pub struct Builtin {
+    /// The player.
+    pub player: crate::players::Player,
+}
+
+impl Contestant for Builtin {
+    fn name(&self) -> String {
+        self.player.kind().to_string()
+    }
+
+    fn new_game(&mut self, _game: &Game) {
+        self.player.new_game();
+    }
+
+    fn choose(&mut self, game: &Game, think: &Think) -> Result<Move, String> {
+        self.player
+            .choose(game, think)
+            .ok_or_else(|| "no move to play".to_string())
+    }
+}
+
+/// Describes an outcome from A's side, for reports.
+pub fn describe(outcome: Option<Outcome>) -> String {
+    outcome
+        .map(|o| o.to_string())
+        .unwrap_or_else(|| "unfinished".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_even_and_lopsided_scores() {
+        let even = Tally {
+            wins: 50,
+            draws: 0,
+            losses: 50,
+        };
+        assert!(even.elo().0.abs() < 1e-9);
+        let strong = Tally {
+            wins: 90,
+            draws: 0,
+            losses: 10,
+        };
+        let (elo, margin) = strong.elo();
+        assert!((elo - 381.7).abs() < 1.0, "{elo}");
+        assert!(margin.unwrap() > 50.0);
+    }
+
+    #[test]
+    fn sprt_decides() {
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let winning = Tally {
+            wins: 600,
+            draws: 0,
+            losses: 400,
+        };
+        assert_eq!(winning.sprt(&t).1, Some(true));
+        let losing = Tally {
+            wins: 400,
+            draws: 0,
+            losses: 600,
+        };
+        assert_eq!(losing.sprt(&t).1, Some(false));
+        let unclear = Tally {
+            wins: 5,
+            draws: 0,
+            losses: 5,
+        };
+        assert_eq!(unclear.sprt(&t).1, None);
+    }
+}

@@ -1,0 +1,280 @@
+//! The static evaluation of a quiet position (no capture pending), from the point of view of the
+//! player to move.
+//!
+//! It knows the four winning sets of both players: for each set still within reach (enough
+//! marbles of its colours left in the supply and on the board), a value that grows steeply as
+//! the set nears completion. Then the captured marbles themselves, a bonus for having the move,
+//! and the best isolation the player to move could make right now. The weights are plain
+//! numbers ([`Weights`]), written to and read from a small text format so that tuning by
+//! self-play (`zertz tune`) can change them and a run can be reproduced.
+
+use std::fmt;
+
+use zertz::{Colour, Marbles, Player, Position};
+
+use crate::isolation::isolations;
+
+/// The largest "marbles still needed" the set tables distinguish (more counts as this many).
+pub const MAX_NEED: usize = 8;
+
+/// The weights of the evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Value of a reachable single-colour set (white, grey, black) that still needs `n` marbles,
+    /// at index `n` (index 0 is unused: a complete set has won).
+    pub single: [[i32; MAX_NEED + 1]; 3],
+    /// The same for the each-colour set, by the total number of marbles it still needs.
+    pub each: [i32; MAX_NEED + 1],
+    /// Value of each captured marble by colour.
+    pub material: [i32; 3],
+    /// Bonus for the player to move.
+    pub tempo: i32,
+    /// Share (per mille) of the best immediate isolation's value credited to the player to move.
+    pub isolation: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        let curve = [0, 400, 160, 70, 30, 14, 6, 3, 1];
+        Weights {
+            single: [curve, curve, curve],
+            each: [0, 330, 140, 60, 28, 12, 6, 3, 1],
+            material: [10, 8, 6],
+            tempo: 20,
+            isolation: 650,
+        }
+    }
+}
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("weights, line {line}: {message}")]
+pub struct WeightsError {
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Weights {
+    /// The names and values of every weight, in a fixed order (for tuning and for the file).
+    pub fn named(&self) -> Vec<(String, i32)> {
+        let mut out = Vec::new();
+        for (c, table) in self.single.iter().enumerate() {
+            for (n, v) in table.iter().enumerate().skip(1) {
+                out.push((format!("single.{}.{n}", Colour::ALL[c].name()), *v));
+            }
+        }
+        for (n, v) in self.each.iter().enumerate().skip(1) {
+            out.push((format!("each.{n}"), *v));
+        }
+        for (c, v) in self.material.iter().enumerate() {
+            out.push((format!("material.{}", Colour::ALL[c].name()), *v));
+        }
+        out.push(("tempo".into(), self.tempo));
+        out.push(("isolation".into(), self.isolation));
+        out
+    }
+
+    /// Sets a weight by its name (as in [`Weights::named`]).
+    pub fn set(&mut self, name: &str, value: i32) -> bool {
+        let mut parts = name.split('.');
+        let (kind, a, b) = (parts.next(), parts.next(), parts.next());
+        let colour = |s: Option<&str>| Colour::ALL.iter().position(|c| Some(c.name()) == s);
+        let need = |s: Option<&str>| {
+            s.and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| (1..=MAX_NEED).contains(n))
+        };
+        match (kind, a, b) {
+            (Some("single"), c, n) => match (colour(c), need(n)) {
+                (Some(c), Some(n)) => self.single[c][n] = value,
+                _ => return false,
+            },
+            (Some("each"), n, None) => match need(n) {
+                Some(n) => self.each[n] = value,
+                None => return false,
+            },
+            (Some("material"), c, None) => match colour(c) {
+                Some(c) => self.material[c] = value,
+                None => return false,
+            },
+            (Some("tempo"), None, None) => self.tempo = value,
+            (Some("isolation"), None, None) => self.isolation = value,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Reads weights written by `Display`: `name value` per line, `#` comments. Weights not
+    /// named keep their default.
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
+        let mut w = Weights::default();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |message: String| WeightsError {
+                line: i + 1,
+                message,
+            };
+            let mut words = line.split_whitespace();
+            let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
+                return Err(err(format!("expected `name value`, found `{line}`")));
+            };
+            let value: i32 = value
+                .parse()
+                .map_err(|_| err(format!("`{value}` is not a whole number")))?;
+            if !w.set(name, value) {
+                return Err(err(format!("unknown weight `{name}`")));
+            }
+        }
+        Ok(w)
+    }
+}
+
+impl fmt::Display for Weights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in self.named() {
+            writeln!(f, "{name} {value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Marbles of each colour still to be won: in the supply or on the board.
+fn available(position: &Position) -> [u32; 3] {
+    let supply = position.supply();
+    let mut out = [0; 3];
+    for c in Colour::ALL {
+        out[c.index()] = supply.get(c) as u32 + position.marbles(c).count_ones();
+    }
+    out
+}
+
+/// The value of a player's captures: reachable sets by how near they are, plus material.
+pub fn captures_value(
+    w: &Weights,
+    position: &Position,
+    captures: Marbles,
+    avail: &[u32; 3],
+) -> i32 {
+    let rules = position.rule_set();
+    let mut v = 0;
+    let mut each_need = 0u32;
+    let mut each_reachable = true;
+    for c in Colour::ALL {
+        let have = captures.get(c) as u32;
+        let need = (rules.single.get(c) as u32).saturating_sub(have);
+        if need > 0 && need <= avail[c.index()] {
+            v += w.single[c.index()][(need as usize).min(MAX_NEED)];
+        }
+        let need_each = (rules.each as u32).saturating_sub(have);
+        if need_each > avail[c.index()] {
+            each_reachable = false;
+        }
+        each_need += need_each;
+        v += w.material[c.index()] * have as i32;
+    }
+    if each_reachable && each_need > 0 {
+        v += w.each[(each_need as usize).min(MAX_NEED)];
+    }
+    v
+}
+
+/// The evaluation without the isolation term: the captures of both players and the tempo.
+pub fn static_value(w: &Weights, position: &Position) -> i32 {
+    let me = position.to_move();
+    let avail = available(position);
+    let mine = captures_value(w, position, position.captures(me), &avail);
+    let theirs = captures_value(w, position, position.captures(me.other()), &avail);
+    mine - theirs + w.tempo
+}
+
+/// The evaluation of a position with no capture pending, from the side to move's view.
+pub fn evaluate(w: &Weights, position: &Position) -> i32 {
+    let me = position.to_move();
+    let avail = available(position);
+    let mut score = static_value(w, position);
+    if w.isolation != 0 {
+        score += w.isolation * best_isolation_gain(w, position, me, &avail) / 1000;
+    }
+    score
+}
+
+/// How much the best isolation available now would add to the value of `me`'s captures.
+fn best_isolation_gain(w: &Weights, position: &Position, me: Player, avail: &[u32; 3]) -> i32 {
+    let isolations = isolations(position);
+    if isolations.is_empty() {
+        return 0;
+    }
+    let before = position.captures(me);
+    let base = captures_value(w, position, before, avail);
+    let source = position.placement_source();
+    let mut best = 0;
+    for iso in isolations {
+        let mut gained = before;
+        for c in Colour::ALL {
+            let n = (position.marbles(c) & iso.group).count_ones() as u8;
+            gained.set(c, gained.get(c).saturating_add(n));
+        }
+        // Filling the group's last ring adds the placed marble: the best colour available.
+        let colours: Vec<Option<Colour>> = match iso.fill {
+            Some(_) => source.colours().map(Some).collect(),
+            None => vec![None],
+        };
+        for colour in colours {
+            let mut g = gained;
+            if let Some(c) = colour {
+                g.set(c, g.get(c).saturating_add(1));
+            }
+            let value = if position.rule_set().is_win(g) {
+                // A win next move: worth far more than any set value.
+                4 * w.single[0][1].max(w.each[1])
+            } else {
+                captures_value(w, position, g, avail) - base
+            };
+            best = best.max(value);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip_through_text() {
+        let mut w = Weights {
+            tempo: -3,
+            ..Weights::default()
+        };
+        w.single[1][4] = 77;
+        let back = Weights::parse(&w.to_string()).unwrap();
+        assert_eq!(back, w);
+        assert!(Weights::parse("tempo x").is_err());
+        assert!(Weights::parse("nothing 3").is_err());
+        assert!(Weights::parse("tempo 1 2").is_err());
+        assert_eq!(Weights::parse("# nothing\n").unwrap(), Weights::default());
+    }
+
+    #[test]
+    fn symmetric_start_is_worth_the_tempo() {
+        let w = Weights::default();
+        assert_eq!(evaluate(&w, &Position::standard()), w.tempo);
+    }
+
+    #[test]
+    fn nearer_sets_are_worth_more() {
+        let w = Weights::default();
+        let p = |s: &str| -> Position { s.parse().unwrap() };
+        let base = "37 standard ..../...../....../......./....../...../....";
+        let three_white = p(&format!("{base} 3/8/10 3/0/0 0/0/0 1"));
+        let three_black = p(&format!("{base} 6/8/7 0/0/3 0/0/0 1"));
+        assert!(evaluate(&w, &three_white) > evaluate(&w, &three_black));
+        // The opponent's captures count against the player to move.
+        let theirs = p(&format!("{base} 3/8/10 0/0/0 3/0/0 1"));
+        assert!(evaluate(&w, &theirs) < 0);
+    }
+}

@@ -1,0 +1,739 @@
+//! The search: iterative deepening, principal-variation alpha-beta with a transposition table,
+//! move ordering (hash move, isolations, killers, history), late-move reductions, and more
+//! threads sharing the table (lazy SMP).
+//!
+//! Depth counts placement turns, in quarter turns (`ONE_TURN`). A capture costs no depth — it is
+//! forced — so a position is never evaluated with a capture pending: the captures are played out
+//! first, which is the quiescence search of this game.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use zertz::{Game, Move, Position, Repetition};
+
+use crate::eval::{Weights, evaluate, static_value};
+use crate::isolation::{Isolation, gives_capture, isolations};
+use crate::limits::{Budget, Limits};
+use crate::moves::{HISTORY_SLOTS, MoveCode, history_slot};
+use crate::score::{Score, WIN};
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// Depth units per placement turn.
+pub const ONE_TURN: i32 = 4;
+/// The deepest a search goes, in plies from the root.
+pub const MAX_PLY: usize = 96;
+/// The deepest iteration, in turns.
+pub const MAX_DEPTH: u32 = 30;
+/// What a sacrifice at the frontier might set up (isolation chances), beyond the static score.
+const SACRIFICE_MARGIN: i32 = 200;
+/// Moves picked one by one before the rest are sorted at once.
+const LAZY_PICKS: usize = 6;
+
+/// What the search reports after each iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Depth of the iteration, in placement turns.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// The score of the best line.
+    pub score: Score,
+    /// Positions searched so far (all threads).
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The best line, from the root.
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let ms = self.time.as_millis().max(1) as u64;
+        self.nodes * 1000 / ms
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None` only when there is no legal move).
+    pub best: Option<Move>,
+    /// Its score.
+    pub score: Score,
+    /// The depth of the last completed iteration, in turns.
+    pub depth: u32,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// The best line.
+    pub pv: Vec<Move>,
+    /// Every root move with the score of the last iteration that searched it exactly (for
+    /// analysis; moves cut off by the search have a bound only, and are marked so).
+    pub root_scores: Vec<(Move, Score, bool)>,
+}
+
+/// Search settings that stay the same from move to move.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Evaluation weights.
+    pub weights: Weights,
+    /// Threads searching together.
+    pub threads: usize,
+    /// Random noise added to evaluations, up to this many points either way (weaker levels).
+    pub eval_noise: i32,
+    /// The seed of that noise: the same seed gives the same noise for the same position.
+    pub noise_seed: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            weights: Weights::default(),
+            threads: 1,
+            eval_noise: 0,
+            noise_seed: 0,
+        }
+    }
+}
+
+/// State shared by the threads of one search.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+    budget: Budget,
+    node_limit: Option<u64>,
+    history: &'a HashSet<u64>,
+    repetition: Repetition,
+}
+
+impl Shared<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// One thread's search.
+struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    weights: &'a Weights,
+    noise: (i32, u64),
+    main: bool,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    history: Vec<i32>,
+    killers: [[MoveCode; 2]; MAX_PLY],
+    pv: Vec<Vec<Move>>,
+    path: Vec<u64>,
+    moves: Vec<Vec<Move>>,
+    scores: Vec<Vec<i64>>,
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - 1000 {
+        score + ply as i32
+    } else if score < -(WIN - 1000) {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - 1000 {
+        score - ply as i32
+    } else if score < -(WIN - 1000) {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Does `mv` make one of the isolations? Returns the rings it takes (0 if none).
+fn isolating(mv: &Move, isos: &[Isolation]) -> u64 {
+    let Move::Place(p) = mv else { return 0 };
+    let at = p.at.index() as u8;
+    let remove = p.remove.map(|r| r.index() as u8);
+    let mut taken = 0;
+    for iso in isos {
+        let removal_ok = iso.remove.is_none() || iso.remove == remove;
+        let fill_ok = match iso.fill {
+            Some(f) => f == at,
+            None => iso.group & (1 << at) == 0,
+        };
+        if removal_ok && fill_ok {
+            taken |= iso.group;
+        }
+    }
+    taken
+}
+
+impl<'a> Worker<'a> {
+    fn new(shared: &'a Shared<'a>, options: &'a SearchOptions, main: bool) -> Worker<'a> {
+        Worker {
+            shared,
+            weights: &options.weights,
+            noise: (options.eval_noise, options.noise_seed),
+            main,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            history: vec![0; HISTORY_SLOTS],
+            killers: [[MoveCode::NONE; 2]; MAX_PLY],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            path: Vec::with_capacity(MAX_PLY),
+            moves: vec![Vec::new(); MAX_PLY + 1],
+            scores: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+
+    /// The evaluation, with the level's noise if any.
+    fn eval(&self, position: &Position) -> i32 {
+        let e = evaluate(self.weights, position);
+        let (noise, seed) = self.noise;
+        if noise == 0 {
+            return e;
+        }
+        let mut z = position.hash() ^ seed;
+        z = (z ^ (z >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        z ^= z >> 33;
+        e + (z % (2 * noise as u64 + 1)) as i32 - noise
+    }
+
+    /// Counts a node and checks the limits every 1024 nodes.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let total = self
+                .shared
+                .nodes
+                .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+                + (self.nodes - self.flushed);
+            self.flushed = self.nodes;
+            if let Some(limit) = self.shared.node_limit {
+                if total >= limit {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if self.main && self.shared.start.elapsed() >= self.shared.budget.hard {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        self.shared.stopped()
+    }
+
+    fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// True when the position repeats one of the game or of the current line.
+    fn repeated(&self, position: &Position) -> bool {
+        // Positions can only repeat once the supply is empty.
+        position.supply().is_empty()
+            && (self.path.contains(&position.hash())
+                || self.shared.history.contains(&position.hash()))
+    }
+
+    /// Scores moves for ordering: hash move, captures by length, isolations by rings taken,
+    /// killers, then history.
+    fn order_scores(
+        &self,
+        position: &Position,
+        moves: &[Move],
+        tt_move: MoveCode,
+        ply: usize,
+        scores: &mut Vec<i64>,
+    ) {
+        let isos = if moves.first().is_some_and(|m| !m.is_capture()) {
+            isolations(position)
+        } else {
+            Vec::new()
+        };
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        scores.clear();
+        scores.extend(moves.iter().map(|m| {
+            let code = MoveCode::of(m);
+            if code == tt_move {
+                return 1 << 40;
+            }
+            let h = self.history[history_slot(m)] as i64;
+            match m {
+                Move::Capture(c) => (1 << 32) + (c.len() as i64) * 10_000 + h,
+                Move::Place(_) => {
+                    let taken = isolating(m, &isos);
+                    if taken != 0 {
+                        (1 << 34) + (taken.count_ones() as i64) * 10_000
+                    } else if code == killers[0] {
+                        1 << 30
+                    } else if code == killers[1] {
+                        (1 << 30) - 1
+                    } else {
+                        h
+                    }
+                }
+            }
+        }));
+    }
+
+    fn reward(&mut self, mv: &Move, depth: i32, ply: usize, tried: &[Move]) {
+        let bonus = (depth * depth / 4).min(400);
+        let slot = history_slot(mv);
+        let h = &mut self.history[slot];
+        *h += bonus - *h * bonus / 16_384;
+        for other in tried {
+            if other != mv {
+                let h = &mut self.history[history_slot(other)];
+                *h -= bonus + *h * bonus / 16_384;
+            }
+        }
+        if let Move::Place(_) = mv {
+            let code = MoveCode::of(mv);
+            let k = &mut self.killers[ply.min(MAX_PLY - 1)];
+            if k[0] != code {
+                k[1] = k[0];
+                k[0] = code;
+            }
+        }
+    }
+
+    /// Negamax alpha-beta with principal variation search. `depth` in quarter turns.
+    fn search(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(winner) = position.winner_by_captures() {
+            let score = WIN - ply as i32;
+            return if winner == position.to_move() {
+                score
+            } else {
+                -score
+            };
+        }
+        if ply > 0 && self.repeated(position) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval(position);
+        }
+        let capture_pending = position.has_capture();
+        if depth <= 0 && !capture_pending {
+            return self.eval(position);
+        }
+
+        let key = position.hash();
+        let mut tt_move = MoveCode::NONE;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.mv;
+            if !pv_node && e.depth >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        position.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            return -(WIN - ply as i32);
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.order_scores(position, &moves, tt_move, ply, &mut scores);
+
+        // At the frontier, a placement that neither isolates nor gives the opponent a capture
+        // changes neither player's captures: the position after it is worth at most the static
+        // score (without this side's isolation chances) less twice the tempo. When that cannot
+        // reach alpha, such placements all fail low and are skipped; sacrifices and isolations
+        // are still searched.
+        // A sacrifice at the frontier hands the opponent a marble; only this side's isolation
+        // chances afterwards could make up for it: they are pruned too when even a generous
+        // allowance for those cannot reach alpha.
+        let frontier = !pv_node && !capture_pending && depth <= ONE_TURN && self.noise.0 == 0;
+        let bound = if frontier {
+            static_value(self.weights, position) - 2 * self.weights.tempo
+        } else {
+            0
+        };
+        let frontier_futile = frontier && bound <= alpha;
+        let sacrifices_futile = frontier && bound + SACRIFICE_MARGIN <= alpha;
+        if frontier_futile {
+            let mut keep = 0;
+            for i in 0..moves.len() {
+                let worth = scores[i] >= 1 << 34
+                    || match &moves[i] {
+                        Move::Place(p) => {
+                            !sacrifices_futile && gives_capture(position, p.at, p.remove)
+                        }
+                        Move::Capture(_) => true,
+                    };
+                if worth {
+                    moves.swap(keep, i);
+                    scores.swap(keep, i);
+                    keep += 1;
+                }
+            }
+            moves.truncate(keep);
+            scores.truncate(keep);
+            if moves.is_empty() {
+                // Every placement fails low: the bound is the static one.
+                self.moves[ply] = moves;
+                self.scores[ply] = scores;
+                return alpha;
+            }
+        }
+
+        let original_alpha = alpha;
+        let mut best = -WIN - 1;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        self.path.push(key);
+        for i in 0..moves.len() {
+            if i < LAZY_PICKS {
+                // Lazy selection: cut-offs usually come among the first few moves.
+                let mut top = i;
+                for j in i + 1..moves.len() {
+                    if scores[j] > scores[top] {
+                        top = j;
+                    }
+                }
+                moves.swap(i, top);
+                scores.swap(i, top);
+            } else if i == LAZY_PICKS {
+                // No cut-off yet: sort the rest once.
+                let mut rest: Vec<(i64, Move)> = scores[i..]
+                    .iter()
+                    .copied()
+                    .zip(moves[i..].iter().copied())
+                    .collect();
+                rest.sort_by_key(|r| std::cmp::Reverse(r.0));
+                for (k, (sc, m)) in rest.into_iter().enumerate() {
+                    scores[i + k] = sc;
+                    moves[i + k] = m;
+                }
+            }
+            let mv = &moves[i];
+            let mut child = *position;
+            child.play_unchecked(mv);
+            if self.shared.repetition == Repetition::Forbidden && self.repeated(&child) {
+                continue;
+            }
+            let cost = if mv.is_capture() { 0 } else { ONE_TURN };
+            let new_depth = depth - cost;
+            // Late quiet placements are searched shallower first.
+            let quiet = !mv.is_capture() && scores[i] < (1 << 30) - 1;
+            let mut reduction = 0;
+            if quiet && depth >= 2 * ONE_TURN && searched >= 3 {
+                reduction = if searched >= 12 && depth >= 3 * ONE_TURN {
+                    2 * ONE_TURN
+                } else {
+                    ONE_TURN
+                };
+                if pv_node {
+                    reduction -= ONE_TURN / 2;
+                }
+            }
+            let mut score;
+            if searched == 0 {
+                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1);
+            } else {
+                score = -self.search(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && reduction > 0 {
+                    score = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            searched += 1;
+            if self.shared.stopped() {
+                self.path.pop();
+                self.moves[ply] = moves;
+                self.scores[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(*mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(*mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if !mv.is_capture() {
+                            let tried: Vec<Move> = moves[..i]
+                                .iter()
+                                .filter(|m| !m.is_capture())
+                                .copied()
+                                .collect();
+                            self.reward(mv, depth, ply, &tried);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        if searched == 0 {
+            // Every move repeats under the no-repetition rule: no legal move.
+            return -(WIN - ply as i32);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move
+                    .map(|m| MoveCode::of(&m))
+                    .unwrap_or(MoveCode::NONE),
+                score: to_tt(best, ply),
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+}
+
+/// Turns a raw score into a [`Score`].
+pub fn score_of(raw: i32) -> Score {
+    if raw > WIN - 1000 {
+        Score::Win(((WIN - raw) as u32).div_ceil(2))
+    } else if raw < -(WIN - 1000) {
+        Score::Loss(((WIN + raw) as u32).div_ceil(2))
+    } else {
+        Score::Value(raw)
+    }
+}
+
+/// Searches `game`'s position within `limits`, calling `report` after each completed iteration
+/// (from the main thread). `stop` ends the search early when set by another thread.
+pub fn search(
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    tt: &Arc<TranspositionTable>,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let start = Instant::now();
+    let root = *game.position();
+    let root_moves = game.legal_moves();
+    let budget = limits.budget(root.to_move());
+    let history: HashSet<u64> = game.positions()[..game.positions().len() - 1]
+        .iter()
+        .map(|p| p.hash())
+        .collect();
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        stop,
+        nodes: AtomicU64::new(0),
+        start,
+        budget,
+        node_limit: limits.nodes,
+        history: &history,
+        repetition: game.rules().repetition,
+    };
+    let mut result = SearchResult {
+        best: root_moves.first().copied(),
+        score: Score::Value(0),
+        depth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv: root_moves.first().copied().into_iter().collect(),
+        root_scores: Vec::new(),
+    };
+    if root_moves.is_empty() {
+        return result;
+    }
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let single_reply = root_moves.len() == 1
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && !limits.infinite;
+
+    std::thread::scope(|scope| {
+        for t in 1..options.threads.max(1) {
+            let shared = &shared;
+            let root_moves = root_moves.clone();
+            scope.spawn(move || {
+                let mut worker = Worker::new(shared, options, false);
+                let mut moves = root_moves;
+                for d in 1..=max_depth {
+                    // Helpers start one turn deeper every other thread, to spread the work.
+                    let depth = (d + (t as u32 % 2)).min(MAX_DEPTH);
+                    root_iteration(
+                        &mut worker,
+                        &root,
+                        &mut moves,
+                        depth as i32 * ONE_TURN,
+                        None,
+                    );
+                    if shared.stopped() {
+                        break;
+                    }
+                }
+                worker.flush();
+            });
+        }
+        let mut worker = Worker::new(&shared, options, true);
+        let mut moves = root_moves.clone();
+        let mut last_score = 0;
+        for depth in 1..=max_depth {
+            worker.seldepth = 0;
+            let mut exact: Vec<(Move, i32, bool)> = Vec::new();
+            let done = root_iteration(
+                &mut worker,
+                &root,
+                &mut moves,
+                depth as i32 * ONE_TURN,
+                Some(&mut exact),
+            );
+            worker.flush();
+            let Some((best, score)) = done else { break };
+            result.best = Some(best);
+            result.score = score_of(score);
+            result.depth = depth;
+            result.pv = worker.pv[0].clone();
+            if result.pv.first() != Some(&best) {
+                result.pv = vec![best];
+            }
+            result.root_scores = exact.iter().map(|&(m, s, e)| (m, score_of(s), e)).collect();
+            let info = Info {
+                depth,
+                seldepth: worker.seldepth as u32,
+                score: result.score,
+                nodes: shared.nodes.load(Ordering::Relaxed),
+                time: start.elapsed(),
+                pv: result.pv.clone(),
+            };
+            report(&info);
+            if single_reply {
+                break;
+            }
+            // A forced result found twice in a row will not change.
+            if score.abs() > WIN - 1000 && last_score == score && depth > 1 {
+                break;
+            }
+            last_score = score;
+            if !limits.infinite && start.elapsed() >= budget.soft {
+                break;
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    result.nodes = shared.nodes.load(Ordering::Relaxed);
+    result.time = start.elapsed();
+    result
+}
+
+/// Searches every root move at `depth`; moves are re-sorted best first. Returns the best move
+/// and score, or `None` if the search was stopped before the iteration completed (the first
+/// iteration always completes at least its first move).
+fn root_iteration(
+    worker: &mut Worker,
+    root: &Position,
+    moves: &mut Vec<Move>,
+    depth: i32,
+    mut exact: Option<&mut Vec<(Move, i32, bool)>>,
+) -> Option<(Move, i32)> {
+    let mut alpha = -WIN - 1;
+    let beta = WIN + 1;
+    let mut best: Option<(Move, i32)> = None;
+    let mut scored: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
+    worker.path.push(root.hash());
+    for (i, mv) in moves.iter().enumerate() {
+        let mut child = *root;
+        child.play_unchecked(mv);
+        let cost = if mv.is_capture() { 0 } else { ONE_TURN };
+        let score = if i == 0 {
+            -worker.search(&child, depth - cost, -beta, -alpha, 1)
+        } else {
+            let s = -worker.search(&child, depth - cost, -alpha - 1, -alpha, 1);
+            if s > alpha && !worker.shared.stopped() {
+                -worker.search(&child, depth - cost, -beta, -alpha, 1)
+            } else {
+                s
+            }
+        };
+        if worker.shared.stopped() {
+            break;
+        }
+        scored.push((*mv, score));
+        if let Some(list) = exact.as_deref_mut() {
+            list.push((*mv, score, score > alpha || i == 0));
+        }
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((*mv, score));
+            let (head, tail) = worker.pv.split_at_mut(1);
+            head[0].clear();
+            head[0].push(*mv);
+            head[0].extend_from_slice(&tail[0]);
+            alpha = alpha.max(score);
+        }
+    }
+    worker.path.pop();
+    let complete = scored.len() == moves.len();
+    // Best moves first for the next iteration; unsearched moves keep their order after them.
+    let mut searched: Vec<Move> = {
+        let mut s = scored.clone();
+        s.sort_by_key(|r| std::cmp::Reverse(r.1));
+        s.into_iter().map(|(m, _)| m).collect()
+    };
+    for m in moves.iter() {
+        if !searched.contains(m) {
+            searched.push(*m);
+        }
+    }
+    *moves = searched;
+    if complete {
+        if let Some((m, s)) = best {
+            worker.shared.tt.store(
+                root.hash(),
+                Entry {
+                    mv: MoveCode::of(&m),
+                    score: s,
+                    depth,
+                    bound: Bound::Exact,
+                },
+            );
+        }
+        best
+    } else {
+        None
+    }
+}
