@@ -203,7 +203,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             writeln!(file, "{record}")?;
         }
     }
-    let (elo, margin) = tally.elo();
+    let (elo, elo_low, elo_high) = tally.elo();
+    let finite = |x: f64| {
+        if x.is_finite() {
+            serde_json::json!(x)
+        } else {
+            serde_json::json!(if x > 0.0 { "+inf" } else { "-inf" })
+        }
+    };
     let turns: f64 = games
         .iter()
         .map(|g| g.game.turns().len() as f64)
@@ -225,7 +232,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     if args.json {
         let mut v = serde_json::json!({
             "a": args.a, "b": args.b, "games": tally.games(), "wins": tally.wins, "draws": tally.draws,
-            "losses": tally.losses, "score": tally.score(), "elo": elo, "elo_margin": margin,
+            "losses": tally.losses, "score": tally.score(), "elo": finite(elo), "elo_low": finite(elo_low), "elo_high": finite(elo_high),
             "average_turns": turns, "seconds": started.elapsed().as_secs_f64(),
         });
         if let Some((llr, bounds, verdict)) = sprt_line {
@@ -247,10 +254,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             tally.losses,
             100.0 * tally.score()
         );
-        match margin {
-            Some(m) => println!("  Elo difference {elo:+.0} ± {m:.0} (95%)"),
-            None => println!("  Elo difference {elo:+.0}"),
-        }
+        println!("  Elo difference {}", tally.elo_text());
         println!("  average game length {turns:.1} turns");
         if let Some((llr, bounds, verdict)) = sprt_line {
             println!(

@@ -117,13 +117,22 @@ impl Tally {
         (self.wins as f64 + self.draws as f64 / 2.0) / self.games() as f64
     }
 
-    /// The Elo difference and its 95% error margin (`None` margin when undefined).
-    pub fn elo(&self) -> (f64, Option<f64>) {
+    /// The Elo difference and its 95% confidence interval (from the normal approximation of the
+    /// score; an end at a score of 0 or 1 is infinite).
+    pub fn elo(&self) -> (f64, f64, f64) {
         let n = self.games() as f64;
         let s = self.score();
-        let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
-        if n < 2.0 {
-            return (elo(s), None);
+        let elo = |s: f64| {
+            if s <= 0.0 {
+                f64::NEG_INFINITY
+            } else if s >= 1.0 {
+                f64::INFINITY
+            } else {
+                -400.0 * (1.0 / s - 1.0).log10()
+            }
+        };
+        if n < 1.0 {
+            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
         }
         let (w, d, l) = (
             self.wins as f64 / n,
@@ -131,13 +140,30 @@ impl Tally {
             self.losses as f64 / n,
         );
         let var = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * (0.0 - s).powi(2);
-        let sd = (var / n).sqrt();
-        if sd == 0.0 {
-            return (elo(s), None);
-        }
-        let lo = elo(s - 1.96 * sd);
-        let hi = elo(s + 1.96 * sd);
-        (elo(s), Some((hi - lo) / 2.0))
+        // Wilson's interval, with the variance of the win/draw/loss scores: it stays inside
+        // (0, 1) and does not collapse when every game has the same result.
+        let z: f64 = 1.96;
+        let shrink = 1.0 + z * z / n;
+        let centre = (s + z * z / (2.0 * n)) / shrink;
+        let half = z * (var / n + z * z / (4.0 * n * n)).sqrt() / shrink;
+        (elo(s), elo(centre - half), elo(centre + half))
+    }
+
+    /// The Elo difference written with its interval: `+241 (95%: +37 to +inf)`.
+    pub fn elo_text(&self) -> String {
+        let (e, lo, hi) = self.elo();
+        let f = |x: f64| {
+            if x.is_infinite() {
+                if x > 0.0 {
+                    "+inf".to_string()
+                } else {
+                    "-inf".to_string()
+                }
+            } else {
+                format!("{x:+.0}")
+            }
+        };
+        format!("{} (95%: {} to {})", f(e), f(lo), f(hi))
     }
 
     /// The log-likelihood ratio of the SPRT and its verdict, if one is reached.
@@ -397,15 +423,34 @@ mod tests {
             draws: 0,
             losses: 50,
         };
-        assert!(even.elo().0.abs() < 1e-9);
+        let (e, lo, hi) = even.elo();
+        assert!(e.abs() < 1e-9 && lo < -60.0 && hi > 60.0 && (lo + hi).abs() < 1e-6);
         let strong = Tally {
             wins: 90,
             draws: 0,
             losses: 10,
         };
-        let (elo, margin) = strong.elo();
+        let (elo, lo, hi) = strong.elo();
         assert!((elo - 381.7).abs() < 1.0, "{elo}");
-        assert!(margin.unwrap() > 50.0);
+        assert!(lo > 250.0 && hi < 600.0, "{lo} {hi}");
+        let perfect = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 0,
+        };
+        let (e, lo, hi) = perfect.elo();
+        // Wilson: the lower end is a score of 10/13.84 = 0.72, about +166.
+        assert!(
+            e.is_infinite() && (lo - 166.0).abs() < 2.0 && hi.is_infinite(),
+            "{lo} {hi}"
+        );
+        let many = Tally {
+            wins: 400,
+            draws: 0,
+            losses: 0,
+        };
+        let lo400 = many.elo().1;
+        assert!(lo400 > 800.0 && lo400 < 850.0, "{lo400}");
     }
 
     #[test]

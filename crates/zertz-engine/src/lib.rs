@@ -7,12 +7,14 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod arena;
 pub mod eval;
 pub mod isolation;
 pub mod limits;
 pub mod moves;
 pub mod players;
+pub mod protocol;
 pub mod score;
 pub mod search;
 pub mod tt;

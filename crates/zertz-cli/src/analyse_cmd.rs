@@ -1,0 +1,176 @@
+//! `zertz analyse`: the evaluation, best line and top moves of a position, or a move-by-move
+//! review of a whole game that marks the mistakes.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use zertz::notation::official;
+use zertz::record::Record;
+use zertz::{Game, Move, Position, Rules, boardspace};
+use zertz_engine::analysis::{analyse_position, review};
+use zertz_engine::{Engine, Limits, SearchOptions};
+
+/// Options of `zertz analyse`.
+#[derive(Args)]
+pub struct AnalyseArgs {
+    /// A position string (quoted), or a file: a game record or a BoardSpace `.sgf`.
+    what: String,
+    /// Time per position, in milliseconds (default 3000 for a position, 500 per move of a game).
+    #[arg(long)]
+    time: Option<u64>,
+    /// Depth per position, in placement turns.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Positions searched per position.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// How many top moves to list for a position.
+    #[arg(long, default_value_t = 5)]
+    top: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table, in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+fn line(position: &Position, moves: &[Move]) -> String {
+    let mut p = *position;
+    let mut out = Vec::new();
+    for m in moves {
+        if p.check(m).is_err() {
+            break;
+        }
+        out.push(official::move_text(&p, m));
+        p.play_unchecked(m);
+    }
+    out.join(" ")
+}
+
+fn load(what: &str) -> anyhow::Result<(Game, bool)> {
+    let path = Path::new(what);
+    if !path.is_file() {
+        let position: Position = what
+            .parse()
+            .with_context(|| format!("`{what}` is neither a file nor a position string"))?;
+        return Ok((Game::from_position(position, Rules::default()), false));
+    }
+    let text = String::from_utf8_lossy(
+        &std::fs::read(path).with_context(|| format!("cannot read {what}"))?,
+    )
+    .into_owned();
+    let game = if what.to_ascii_lowercase().ends_with(".sgf") || text.trim_start().starts_with('(')
+    {
+        boardspace::import(&text)
+            .with_context(|| format!("{what} cannot be replayed"))?
+            .game
+    } else {
+        Record::parse(&text)
+            .with_context(|| format!("{what} is not a readable game record"))?
+            .game
+    };
+    Ok((game, true))
+}
+
+/// Runs `zertz analyse`.
+pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
+    let (game, whole) = load(&args.what)?;
+    let options = SearchOptions {
+        threads: args.threads.max(1),
+        ..SearchOptions::default()
+    };
+    let engine = Engine::new(options, args.hash);
+    let default_ms = if whole { 500 } else { 3000 };
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: if args.depth.is_none() && args.nodes.is_none() {
+            Some(Duration::from_millis(args.time.unwrap_or(default_ms)))
+        } else {
+            args.time.map(Duration::from_millis)
+        },
+        ..Limits::default()
+    };
+    if !whole {
+        let position = *game.position();
+        if let Some(outcome) = position.outcome() {
+            println!("the game is over: {outcome}");
+            return Ok(());
+        }
+        let a = analyse_position(&engine, &game, &limits, args.top, &mut |info| {
+            println!(
+                "depth {:>2}  score {:>10}  nodes {:>10}  {:>6} kn/s  {}",
+                info.depth,
+                info.score.to_string(),
+                info.nodes,
+                info.nps() / 1000,
+                line(&position, &info.pv)
+            );
+        });
+        println!();
+        println!(
+            "{} to move; evaluation {} (depth {})",
+            position.to_move(),
+            a.search.score,
+            a.search.depth
+        );
+        println!("best line: {}", line(&position, &a.search.pv));
+        println!("top moves:");
+        for r in &a.top {
+            println!(
+                "  {:<24} {:>10}   {}",
+                official::move_text(&position, &r.mv),
+                r.score.to_string(),
+                line(&position, &r.pv)
+            );
+        }
+        return Ok(());
+    }
+    println!(
+        "{:>4}  {:<8} {:<26} {:>10}   {:<26} {:>10}",
+        "turn", "player", "played", "score", "best", "score"
+    );
+    let reviewed = review(&engine, &game, &limits, &mut |r| {
+        let position = &game.positions()[r.turn];
+        let played = format!(
+            "{}{}",
+            official::move_text(position, &r.played),
+            r.mark.symbol()
+        );
+        let best = if r.best == r.played {
+            "=".to_string()
+        } else {
+            official::move_text(position, &r.best)
+        };
+        println!(
+            "{:>4}  {:<8} {:<26} {:>10}   {:<26} {:>10}",
+            r.turn + 1,
+            format!("P{}", position.to_move().number()),
+            played,
+            r.played_score.to_string(),
+            best,
+            r.best_score.to_string()
+        );
+    });
+    for player in zertz::Player::BOTH {
+        let mine: Vec<_> = reviewed
+            .iter()
+            .filter(|r| game.positions()[r.turn].to_move() == player)
+            .collect();
+        let count = |m: zertz_engine::analysis::Mark| mine.iter().filter(|r| r.mark == m).count();
+        println!(
+            "{player}: {} moves, {} inaccuracies (?!), {} mistakes (?), {} blunders (??)",
+            mine.len(),
+            count(zertz_engine::analysis::Mark::Inaccuracy),
+            count(zertz_engine::analysis::Mark::Mistake),
+            count(zertz_engine::analysis::Mark::Blunder)
+        );
+    }
+    if let Some(outcome) = game.outcome() {
+        println!("result: {outcome}");
+    }
+    Ok(())
+}
