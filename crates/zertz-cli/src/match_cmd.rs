@@ -64,6 +64,12 @@ pub struct MatchArgs {
     /// Hash table size of each engine, in MB.
     #[arg(long, default_value_t = 32)]
     hash: usize,
+    /// Search parameter for player A, `NAME=VALUE` (repeatable): sacrifice_cost, reductions.
+    #[arg(long = "a-set")]
+    a_set: Vec<String>,
+    /// Search parameter for player B, as for `--a-set`.
+    #[arg(long = "b-set")]
+    b_set: Vec<String>,
     /// Evaluation weights file for player A (engine levels), as written by `zertz tune`.
     #[arg(long)]
     a_weights: Option<PathBuf>,
@@ -84,6 +90,7 @@ type ContestantFactory = Box<dyn Fn(u64) -> Result<Box<dyn Contestant>, String> 
 fn factory(
     spec: &str,
     weights: Option<&PathBuf>,
+    settings: &[String],
     hash: usize,
 ) -> anyhow::Result<ContestantFactory> {
     if let Some(command) = spec.strip_prefix("cmd:") {
@@ -98,6 +105,14 @@ fn factory(
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         options.weights = zertz_engine::Weights::parse(&text)?;
+    }
+    for setting in settings {
+        let (name, value) = setting
+            .split_once('=')
+            .context("a search parameter is NAME=VALUE")?;
+        if !options.set(name.trim(), value.trim()) {
+            bail!("unknown search parameter or bad value: `{setting}`");
+        }
     }
     Ok(Box::new(move |seed| {
         Ok(Box::new(Builtin {
@@ -153,8 +168,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         max_turns: 400,
         sprt,
     };
-    let a = factory(&args.a, args.a_weights.as_ref(), args.hash)?;
-    let b = factory(&args.b, args.b_weights.as_ref(), args.hash)?;
+    let a = factory(&args.a, args.a_weights.as_ref(), &args.a_set, args.hash)?;
+    let b = factory(&args.b, args.b_weights.as_ref(), &args.b_set, args.hash)?;
     let total = args.openings * 2;
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(total as u64);

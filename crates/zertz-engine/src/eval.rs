@@ -31,6 +31,12 @@ pub struct Weights {
     pub tempo: i32,
     /// Share (per mille) of the best immediate isolation's value credited to the player to move.
     pub isolation: i32,
+    /// Value to the player to move of each quarter of a quiet ring (an empty ring next to no
+    /// marble: a placement there never gives a capture).
+    pub quiet: i32,
+    /// Value to the player to move of an odd number of quiet rings (who makes the last quiet
+    /// placement matters once every other placement gives something away).
+    pub parity: i32,
 }
 
 impl Default for Weights {
@@ -42,6 +48,8 @@ impl Default for Weights {
             material: [10, 8, 6],
             tempo: 20,
             isolation: 650,
+            quiet: 0,
+            parity: 0,
         }
     }
 }
@@ -73,6 +81,8 @@ impl Weights {
         }
         out.push(("tempo".into(), self.tempo));
         out.push(("isolation".into(), self.isolation));
+        out.push(("quiet".into(), self.quiet));
+        out.push(("parity".into(), self.parity));
         out
     }
 
@@ -100,6 +110,8 @@ impl Weights {
             },
             (Some("tempo"), None, None) => self.tempo = value,
             (Some("isolation"), None, None) => self.isolation = value,
+            (Some("quiet"), None, None) => self.quiet = value,
+            (Some("parity"), None, None) => self.parity = value,
             _ => return false,
         }
         true
@@ -191,11 +203,35 @@ pub fn static_value(w: &Weights, position: &Position) -> i32 {
     mine - theirs + w.tempo
 }
 
+/// Empty rings next to no marble.
+pub fn quiet_rings(position: &Position) -> u32 {
+    let layout = position.layout();
+    let near: u64 = zertz::Bits(position.occupied())
+        .filter_map(|i| layout.place_at_index(i as usize))
+        .fold(0, |acc, p| acc | layout.neighbour_mask(p));
+    (position.empty() & !near).count_ones()
+}
+
+/// The tempo terms (quiet rings and their parity), from the side to move's view.
+fn tempo_terms(w: &Weights, quiet: u32) -> i32 {
+    w.quiet * quiet as i32 / 4 + if quiet % 2 == 1 { w.parity } else { 0 }
+}
+
+/// How much the tempo terms can add, seen from the player who moves now, after any placement:
+/// an allowance for bounds that ignore them.
+pub fn tempo_allowance(w: &Weights, position: &Position) -> i32 {
+    let quiet = quiet_rings(position) as i32;
+    w.quiet.abs() * quiet / 4 + w.parity.abs()
+}
+
 /// The evaluation of a position with no capture pending, from the side to move's view.
 pub fn evaluate(w: &Weights, position: &Position) -> i32 {
     let me = position.to_move();
     let avail = available(position);
     let mut score = static_value(w, position);
+    if w.quiet != 0 || w.parity != 0 {
+        score += tempo_terms(w, quiet_rings(position));
+    }
     if w.isolation != 0 {
         score += w.isolation * best_isolation_gain(w, position, me, &avail) / 1000;
     }

@@ -18,6 +18,7 @@ pub mod protocol;
 pub mod score;
 pub mod search;
 pub mod tt;
+pub mod tuning;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use zertz::{Game, Move, Position, Repetition};
 
-use crate::eval::{Weights, evaluate, static_value};
+use crate::eval::{Weights, evaluate, static_value, tempo_allowance};
 use crate::isolation::{Isolation, gives_capture, isolations};
 use crate::limits::{Budget, Limits};
 use crate::moves::{HISTORY_SLOTS, MoveCode, history_slot};
@@ -87,6 +87,27 @@ pub struct SearchOptions {
     pub eval_noise: i32,
     /// The seed of that noise: the same seed gives the same noise for the same position.
     pub noise_seed: u64,
+    /// Depth a sacrifice (a placement that leaves the opponent a capture) costs, in quarter
+    /// turns: less than a turn searches forcing lines deeper.
+    pub sacrifice_cost: i32,
+    /// Late-move reductions on or off.
+    pub reductions: bool,
+}
+
+impl SearchOptions {
+    /// Sets a search parameter by name (`threads`, `sacrifice_cost`, `reductions`), for
+    /// experiments from the command line. Returns false for an unknown name or bad value.
+    pub fn set(&mut self, name: &str, value: &str) -> bool {
+        match name {
+            "threads" => value.parse().map(|v| self.threads = v).is_ok(),
+            "sacrifice_cost" => value
+                .parse()
+                .map(|v: i32| self.sacrifice_cost = v.clamp(0, ONE_TURN))
+                .is_ok(),
+            "reductions" => value.parse().map(|v| self.reductions = v).is_ok(),
+            _ => false,
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -96,6 +117,8 @@ impl Default for SearchOptions {
             threads: 1,
             eval_noise: 0,
             noise_seed: 0,
+            sacrifice_cost: ONE_TURN,
+            reductions: true,
         }
     }
 }
@@ -123,6 +146,8 @@ struct Worker<'a> {
     shared: &'a Shared<'a>,
     weights: &'a Weights,
     noise: (i32, u64),
+    sacrifice_cost: i32,
+    reductions: bool,
     main: bool,
     nodes: u64,
     flushed: u64,
@@ -180,6 +205,8 @@ impl<'a> Worker<'a> {
             shared,
             weights: &options.weights,
             noise: (options.eval_noise, options.noise_seed),
+            sacrifice_cost: options.sacrifice_cost,
+            reductions: options.reductions,
             main,
             nodes: 0,
             flushed: 0,
@@ -376,6 +403,7 @@ impl<'a> Worker<'a> {
         let frontier = !pv_node && !capture_pending && depth <= ONE_TURN && self.noise.0 == 0;
         let bound = if frontier {
             static_value(self.weights, position) - 2 * self.weights.tempo
+                + tempo_allowance(self.weights, position)
         } else {
             0
         };
@@ -442,12 +470,19 @@ impl<'a> Worker<'a> {
             if self.shared.repetition == Repetition::Forbidden && self.repeated(&child) {
                 continue;
             }
-            let cost = if mv.is_capture() { 0 } else { ONE_TURN };
+            let forcing = !mv.is_capture() && child.has_capture();
+            let cost = if mv.is_capture() {
+                0
+            } else if forcing {
+                self.sacrifice_cost
+            } else {
+                ONE_TURN
+            };
             let new_depth = depth - cost;
             // Late quiet placements are searched shallower first.
-            let quiet = !mv.is_capture() && scores[i] < (1 << 30) - 1;
+            let quiet = !mv.is_capture() && !forcing && scores[i] < (1 << 30) - 1;
             let mut reduction = 0;
-            if quiet && depth >= 2 * ONE_TURN && searched >= 3 {
+            if self.reductions && quiet && depth >= 2 * ONE_TURN && searched >= 3 {
                 reduction = if searched >= 12 && depth >= 3 * ONE_TURN {
                     2 * ONE_TURN
                 } else {
@@ -679,7 +714,13 @@ fn root_iteration(
     for (i, mv) in moves.iter().enumerate() {
         let mut child = *root;
         child.play_unchecked(mv);
-        let cost = if mv.is_capture() { 0 } else { ONE_TURN };
+        let cost = if mv.is_capture() {
+            0
+        } else if child.has_capture() {
+            worker.sacrifice_cost
+        } else {
+            ONE_TURN
+        };
         let score = if i == 0 {
             -worker.search(&child, depth - cost, -beta, -alpha, 1)
         } else {
