@@ -1,0 +1,171 @@
+//! The search: legal answers, wins found, determinism under a node limit, limits respected,
+//! stop obeyed, and the built-in players.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use zertz::notation::official;
+use zertz::{Game, Position, Rules};
+use zertz_engine::{Engine, Kind, Limits, Player, Score, SearchOptions, Think};
+
+fn game(position: &str) -> Game {
+    Game::from_position(position.parse::<Position>().unwrap(), Rules::default())
+}
+
+fn search(game: &Game, limits: &Limits) -> zertz_engine::SearchResult {
+    let engine = Engine::new(SearchOptions::default(), 16);
+    let stop = AtomicBool::new(false);
+    engine.search(game, limits, &stop, &mut |_| {})
+}
+
+#[test]
+fn finds_a_win_in_one() {
+    // Player one holds 3 whites; d4 white can jump the white on d5 to d6: the fourth white.
+    let g = game("37 standard ..../...../....../...WW../....../...../.... 1/8/10 3/0/0 0/0/0 1");
+    let r = search(&g, &Limits::depth(1));
+    let best = r.best.unwrap();
+    assert_eq!(official::move_text(g.position(), &best), "x d4Wd6");
+    assert_eq!(r.score, Score::Win(1));
+}
+
+#[test]
+fn answers_are_legal_and_deterministic_under_a_node_limit() {
+    let positions = [
+        "37 standard ..../...../....../......./....../...../.... 6/8/10 0/0/0 0/0/0 1",
+        "37 standard B-W-/...--/.W..B-/-..W..-/.WB.W./..W../-..- 0/8/7 0/0/0 0/0/0 2",
+        "48 standard ---WB/--B..-/--..G../--.WG.W-/.B..G../-.W..-/G..W./B-.- 0/4/6 1/0/0 0/0/0 1",
+    ];
+    for p in positions {
+        let g = game(p);
+        let a = search(&g, &Limits::nodes(30_000));
+        let b = search(&g, &Limits::nodes(30_000));
+        let best = a.best.unwrap();
+        assert!(g.position().is_legal(&best), "{p}");
+        assert_eq!(a.best, b.best, "{p}");
+        assert_eq!(a.score, b.score, "{p}");
+        assert_eq!(a.nodes, b.nodes, "{p}");
+        // The node limit is checked every 1024 nodes.
+        assert!(a.nodes <= 30_000 + 1024, "{p}: {}", a.nodes);
+    }
+}
+
+#[test]
+fn depth_limit_is_respected() {
+    let g = game("37 standard B-W-/...--/.W..B-/-..W..-/.WB.W./..W../-..- 0/8/7 0/0/0 0/0/0 2");
+    let r = search(&g, &Limits::depth(2));
+    assert!(r.depth <= 2);
+}
+
+#[test]
+fn time_limit_is_respected() {
+    let g = Game::standard();
+    let started = Instant::now();
+    let r = search(&g, &Limits::movetime(Duration::from_millis(300)));
+    assert!(
+        started.elapsed() < Duration::from_millis(600),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(g.position().is_legal(&r.best.unwrap()));
+}
+
+#[test]
+fn stop_ends_an_infinite_search() {
+    let g = Game::standard();
+    let engine = Engine::new(SearchOptions::default(), 16);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            stop.store(true, Ordering::Relaxed);
+        });
+        engine.search(&g, &limits, &stop, &mut |_| {})
+    });
+    assert!(started.elapsed() < Duration::from_millis(1000));
+    assert!(g.position().is_legal(&r.best.unwrap()));
+}
+
+#[test]
+fn two_threads_give_a_legal_move() {
+    let g = game("37 standard B-W-/...--/.W..B-/-..W..-/.WB.W./..W../-..- 0/8/7 0/0/0 0/0/0 2");
+    let engine = Engine::new(
+        SearchOptions {
+            threads: 2,
+            ..SearchOptions::default()
+        },
+        16,
+    );
+    let stop = AtomicBool::new(false);
+    let r = engine.search(&g, &Limits::depth(3), &stop, &mut |_| {});
+    assert!(g.position().is_legal(&r.best.unwrap()));
+}
+
+#[test]
+fn a_finished_game_has_no_best_move() {
+    let g = game("37 standard ..../...../....../......./....../...../.... 2/8/10 4/0/0 0/0/0 2");
+    assert!(g.is_over());
+    assert_eq!(search(&g, &Limits::depth(2)).best, None);
+}
+
+#[test]
+fn built_in_players_play_legal_moves_and_replay_from_a_seed() {
+    for kind in [
+        Kind::Random,
+        Kind::Greedy,
+        Kind::Classic,
+        Kind::Level(1),
+        Kind::Level(5),
+    ] {
+        let play = |seed| {
+            let mut p = Player::new(kind, seed, SearchOptions::default(), 8);
+            let mut g = Game::standard();
+            let think = Think {
+                limits: Limits::nodes(5_000),
+            };
+            for _ in 0..6 {
+                let Some(mv) = p.choose(&g, &think) else {
+                    break;
+                };
+                g.play(&mv).unwrap_or_else(|e| panic!("{kind}: {e}"));
+            }
+            g.positions().to_vec()
+        };
+        assert_eq!(play(3), play(3), "{kind}");
+    }
+}
+
+#[test]
+fn greedy_takes_the_bigger_capture() {
+    // Two captures: x d4Wd6 (one white) or the chain from b2 taking two marbles.
+    let g = game("37 standard ..../.G.../..B.../...WW../....../...../.... 5/7/9 0/0/0 0/0/0 1");
+    let mut p = Player::new(Kind::Greedy, 1, SearchOptions::default(), 8);
+    let mv = p.choose(&g, &Think::default()).unwrap();
+    let mut next = *g.position();
+    next.play_unchecked(&mv);
+    let best = g
+        .legal_moves()
+        .iter()
+        .map(|m| {
+            let mut q = *g.position();
+            q.play_unchecked(m);
+            q.captures(zertz::Player::One).total()
+        })
+        .max()
+        .unwrap();
+    assert_eq!(next.captures(zertz::Player::One).total(), best);
+}
+
+#[test]
+fn player_names_parse() {
+    assert_eq!("classic".parse::<Kind>(), Ok(Kind::Classic));
+    assert_eq!("level7".parse::<Kind>(), Ok(Kind::Level(7)));
+    assert_eq!("3".parse::<Kind>(), Ok(Kind::Level(3)));
+    assert_eq!("engine".parse::<Kind>(), Ok(Kind::Level(10)));
+    assert!("level11".parse::<Kind>().is_err());
+    assert!("wizard".parse::<Kind>().is_err());
+}
