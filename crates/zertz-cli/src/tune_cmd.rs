@@ -1,0 +1,69 @@
+//! `zertz tune`: tunes the evaluation weights by self-play (SPSA) and writes them to a file.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use zertz_engine::Weights;
+use zertz_engine::tuning::{TuneConfig, tune};
+
+/// Options of `zertz tune`.
+#[derive(Args)]
+pub struct TuneArgs {
+    /// Where to write the tuned weights (rewritten after every iteration).
+    #[arg(long)]
+    out: PathBuf,
+    /// Weights to start from (default: the built-in ones).
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// Iterations.
+    #[arg(long, default_value_t = 200)]
+    iterations: usize,
+    /// Openings per iteration, each played twice.
+    #[arg(long, default_value_t = 2)]
+    openings: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 20_000)]
+    nodes: u64,
+    /// Games at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Learning rate at the start.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+}
+
+/// Runs `zertz tune`.
+pub fn run(args: TuneArgs) -> anyhow::Result<()> {
+    let start = match &args.from {
+        Some(path) => Weights::parse(&std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?)?,
+        None => Weights::default(),
+    };
+    let config = TuneConfig {
+        iterations: args.iterations,
+        openings: args.openings.max(1),
+        nodes: args.nodes,
+        concurrency: args.concurrency.max(1),
+        seed: args.seed,
+        rate: args.rate,
+        ..TuneConfig::default()
+    };
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut failure = None;
+    let weights = tune(&start, &config, &mut |step| {
+        eprintln!("iteration {:>4}: plus vs minus {:.2}", step.iteration, step.score);
+        let text = format!("# {command}\n# after iteration {} of {}\n{}", step.iteration, config.iterations, step.weights);
+        if let Err(e) = std::fs::File::create(&args.out).and_then(|mut f| f.write_all(text.as_bytes())) {
+            failure = Some(e);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e).with_context(|| format!("cannot write {}", args.out.display()));
+    }
+    println!("{weights}");
+    Ok(())
+}
