@@ -1,10 +1,14 @@
 //! `zertz`: the command-line front end of the ZÈRTZ rules library.
 
+mod analyse_cmd;
+mod engine_cmd;
 mod external;
 mod match_cmd;
 mod perft_cmd;
+mod play;
 mod replay;
 mod show;
+mod tune_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -20,8 +24,17 @@ struct Cli {
 enum Command {
     /// Count move sequences (perft) from the start or a given position.
     Perft(Box<perft_cmd::PerftArgs>),
+    /// Speak the engine protocol (docs/protocol.md) on standard input and output.
+    Engine(engine_cmd::EngineArgs),
+    /// Analyse a position (evaluation, best line, top moves) or review a whole game.
+    #[command(alias = "analyze")]
+    Analyse(Box<analyse_cmd::AnalyseArgs>),
+    /// Tune the engine's evaluation weights by self-play (SPSA).
+    Tune(Box<tune_cmd::TuneArgs>),
     /// Play two players against each other (built-in or external) and report the score.
     Match(Box<match_cmd::MatchArgs>),
+    /// Play a game in the terminal: against the engine, or two people at one keyboard.
+    Play(Box<play::PlayArgs>),
     /// Replay BoardSpace records (.sgf files, directories, .zip archives) under the rules.
     Replay(Box<replay::ReplayArgs>),
     /// Draw a position, or a game record (BoardSpace .sgf or the project's format) at any turn.
@@ -32,7 +45,11 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let status = match cli.command {
         Command::Perft(args) => perft_cmd::run(*args).map(|()| 0)?,
+        Command::Engine(args) => engine_cmd::run(args).map(|()| 0)?,
         Command::Match(args) => match_cmd::run(*args).map(|()| 0)?,
+        Command::Tune(args) => tune_cmd::run(*args).map(|()| 0)?,
+        Command::Analyse(args) => analyse_cmd::run(*args).map(|()| 0)?,
+        Command::Play(args) => play::run(*args).map(|()| 0)?,
         Command::Replay(args) => replay::run(*args)?,
         Command::Show(args) => show::run(*args).map(|()| 0)?,
     };

@@ -40,7 +40,10 @@ pub struct TuneArgs {
 /// Runs `zertz tune`.
 pub fn run(args: TuneArgs) -> anyhow::Result<()> {
     let start = match &args.from {
-        Some(path) => Weights::parse(&std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?)?,
+        Some(path) => Weights::parse(
+            &std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?,
+        )?,
         None => Weights::default(),
     };
     let config = TuneConfig {
@@ -55,9 +58,17 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut failure = None;
     let weights = tune(&start, &config, &mut |step| {
-        eprintln!("iteration {:>4}: plus vs minus {:.2}", step.iteration, step.score);
-        let text = format!("# {command}\n# after iteration {} of {}\n{}", step.iteration, config.iterations, step.weights);
-        if let Err(e) = std::fs::File::create(&args.out).and_then(|mut f| f.write_all(text.as_bytes())) {
+        eprintln!(
+            "iteration {:>4}: plus vs minus {:.2}",
+            step.iteration, step.score
+        );
+        let text = format!(
+            "# {command}\n# after iteration {} of {}\n{}",
+            step.iteration, config.iterations, step.weights
+        );
+        if let Err(e) =
+            std::fs::File::create(&args.out).and_then(|mut f| f.write_all(text.as_bytes()))
+        {
             failure = Some(e);
         }
     });

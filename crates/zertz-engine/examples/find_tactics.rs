@@ -6,7 +6,7 @@
 //!
 //! For each BoardSpace record (files or folders given; zip archives are not read here) that ends
 //! with a win by a winning set, it looks at the positions 3, 5, 7 and 9 plies before the end with
-//! the eventual winner to move, searches each to a fixed depth, and prints those where a forced
+//! the eventual winner to move, searches each with a fixed budget of 1.5 million positions, and prints those where a forced
 //! win is proven, as suite lines: `POSITION ; win N ; source, turn, line`. The second argument
 //! caps the number of lines. Deterministic: one thread, fixed depth.
 
@@ -70,7 +70,7 @@ fn main() {
             let game = zertz::Game::from_position(position, r.game.rules());
             engine.clear();
             let stop = AtomicBool::new(false);
-            let result = engine.search(&game, &Limits::depth(5), &stop, &mut |_| {});
+            let result = engine.search(&game, &Limits::nodes(1_500_000), &stop, &mut |_| {});
             if let Score::Win(n) = result.score {
                 let mut p = position;
                 let line: Vec<String> = result

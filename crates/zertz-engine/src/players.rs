@@ -136,6 +136,11 @@ impl Player {
 
     /// Chooses a move (or `None` when there is none).
     pub fn choose(&mut self, game: &Game, think: &Think) -> Option<Move> {
+        self.choose_until(game, think, &AtomicBool::new(false))
+    }
+
+    /// Chooses a move, thinking until `stop` is set (engine levels) or the limits are reached.
+    pub fn choose_until(&mut self, game: &Game, think: &Think, stop: &AtomicBool) -> Option<Move> {
         let moves = game.legal_moves();
         if moves.is_empty() {
             return None;
@@ -153,6 +158,7 @@ impl Player {
                     level,
                     &think.limits,
                     &mut self.rng,
+                    stop,
                 ))
             }
         }
@@ -293,6 +299,7 @@ fn level_move(
     level: u8,
     limits: &Limits,
     rng: &mut Rng,
+    stop: &AtomicBool,
 ) -> Move {
     let settings = level_settings(level);
     let mut l = limits.clone();
@@ -307,7 +314,6 @@ fn level_move(
     }
     engine.options.eval_noise = settings.noise;
     engine.options.noise_seed = rng.next_u64();
-    let stop = AtomicBool::new(false);
-    let result = engine.search(game, &l, &stop, &mut |_| {});
+    let result = engine.search(game, &l, stop, &mut |_| {});
     result.best.unwrap_or(moves[0])
 }

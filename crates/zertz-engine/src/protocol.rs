@@ -242,10 +242,11 @@ impl Session {
             return Status::Continue;
         }
         self.collect_finished_search();
-        let (word, rest) = match line.split_once(char::is_whitespace) {
-            Some((w, r)) => (w, r.trim()),
-            None => (line, ""),
-        };
+        // The command word ends at a space, or at the `;` of `newgame; Wd4,a1`.
+        let end = line
+            .find(|c: char| c.is_whitespace() || c == ';')
+            .unwrap_or(line.len());
+        let (word, rest) = (&line[..end], line[end..].trim());
         if matches!(word, "stop" | "quit") && !rest.is_empty() {
             self.answer(err(format!(
                 "unexpected `{}`: `{word}` takes no argument",
@@ -291,6 +292,12 @@ impl Session {
     /// Stops any running search and waits for its thread (its answer is written first).
     pub fn finish(&mut self) {
         self.stop_search();
+    }
+
+    /// Waits for a running search to end on its own, without stopping it (an `analyse` without
+    /// limits only ends under a node cap of [`Caps`]).
+    pub fn wait(&mut self) {
+        self.join_search();
     }
 
     fn answer(&mut self, answer: Answer) {
@@ -407,7 +414,7 @@ impl Session {
                             .search(&game, &limits, &thread_stop, &mut report)
                             .best
                     } else if let Some(player) = tools.player.as_mut().filter(|_| use_player) {
-                        player.choose(&game, &Think { limits })
+                        player.choose_until(&game, &Think { limits }, &thread_stop)
                     } else {
                         tools
                             .engine
@@ -462,6 +469,13 @@ impl Session {
                 };
                 Game::new(layout, rules(set, &self.options))
             }
+            [.., last] if tokens.len() < 7 => {
+                return err(format!(
+                    "`{last}`: a setup is a board and a rule set, or a position string of 7 \
+                     fields; found {} fields",
+                    tokens.len()
+                ));
+            }
             _ => {
                 let start: Position = setup.parse().or_else(|e| err(format!("{e}")))?;
                 Game::from_position(start, rules(start.rule_set(), &self.options))
@@ -475,8 +489,11 @@ impl Session {
                     "move {n} is empty (moves follow the setup, each after a `;`)"
                 ));
             }
-            let mv = official::parse(game.position(), text)
-                .map_err(|e| move_refusal(e, &format!("move {n} `{text}`: ")))?;
+            let mv = official::parse(game.position(), text).map_err(|e| match e {
+                // The error quotes the move already.
+                MoveParseError::Syntax { .. } => Refusal::Err(format!("move {n}: {e}")),
+                _ => move_refusal(e, &format!("move {n} `{text}`: ")),
+            })?;
             game.play(&mv)
                 .map_err(|e| Refusal::Invalid(format!("move {n} `{text}`: {e}")))?;
         }
@@ -502,10 +519,10 @@ impl Session {
 
     fn undo(&mut self, rest: &str) -> Answer {
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let n = match words.as_slice() {
-            [] => 1,
+        let (n, given) = match words.as_slice() {
+            [] => (1, ""),
             [text] => match text.parse::<usize>() {
-                Ok(n) if n >= 1 => n,
+                Ok(n) if n >= 1 => (n, *text),
                 _ => {
                     return err(format!(
                         "undo `{text}`: expected a number of turns, at least 1"
@@ -516,8 +533,13 @@ impl Session {
         };
         let played = self.game.turns().len();
         if n > played {
+            let what = if given.is_empty() {
+                "undo".to_string()
+            } else {
+                format!("undo `{given}`")
+            };
             return err(format!(
-                "undo `{n}`: cannot take back {n} turn{}, {played} played since the start",
+                "{what}: cannot take back {n} turn{}, {played} played since the start",
                 if n == 1 { "" } else { "s" }
             ));
         }
@@ -919,12 +941,13 @@ mod tests {
                 "ok"
             ]
         );
-        s.handle("play Wd4,a2");
         s.handle("play Wd4,a1");
         s.handle("play Wd4,a2");
         let got = take(&out);
-        assert_eq!(got[0], "invalidmove ring a2 is not free");
-        assert_eq!(got[3], "invalidmove ring d4 already holds a marble");
+        assert_eq!(
+            got[1..],
+            ["ok", "invalidmove ring d4 already holds a marble", "ok"]
+        );
     }
 
     #[test]

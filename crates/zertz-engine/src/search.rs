@@ -702,7 +702,7 @@ pub fn search(
 fn root_iteration(
     worker: &mut Worker,
     root: &Position,
-    moves: &mut Vec<Move>,
+    moves: &mut [Move],
     depth: i32,
     mut exact: Option<&mut Vec<(Move, i32, bool)>>,
 ) -> Option<(Move, i32)> {
@@ -749,18 +749,20 @@ fn root_iteration(
     }
     worker.path.pop();
     let complete = scored.len() == moves.len();
-    // Best moves first for the next iteration; unsearched moves keep their order after them.
-    let mut searched: Vec<Move> = {
-        let mut s = scored.clone();
-        s.sort_by_key(|r| std::cmp::Reverse(r.1));
-        s.into_iter().map(|(m, _)| m).collect()
-    };
-    for m in moves.iter() {
-        if !searched.contains(m) {
-            searched.push(*m);
-        }
+    // Best moves first for the next iteration; unsearched moves keep their order after them
+    // (the searched ones are exactly the first `scored.len()` of the list).
+    let count = scored.len();
+    let mut sorted = scored.clone();
+    sorted.sort_by_key(|r| std::cmp::Reverse(r.1));
+    for (slot, (m, _)) in moves.iter_mut().zip(sorted) {
+        *slot = m;
     }
-    *moves = searched;
+    debug_assert!(count <= moves.len());
+    if !complete && depth <= ONE_TURN {
+        // Stopped during the first iteration: the best move searched so far beats an
+        // unsearched one.
+        return best;
+    }
     if complete {
         if let Some((m, s)) = best {
             worker.shared.tt.store(
