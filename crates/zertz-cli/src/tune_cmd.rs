@@ -14,7 +14,8 @@ pub struct TuneArgs {
     /// Where to write the tuned weights (rewritten after every iteration).
     #[arg(long)]
     out: PathBuf,
-    /// Weights to start from (default: the built-in ones).
+    /// Weights to start from (default: the hand-set baseline the built-in weights were tuned
+    /// from).
     #[arg(long)]
     from: Option<PathBuf>,
     /// Iterations.
@@ -44,7 +45,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
             &std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?,
         )?,
-        None => Weights::default(),
+        None => Weights::baseline(),
     };
     let config = TuneConfig {
         iterations: args.iterations,

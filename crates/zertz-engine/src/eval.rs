@@ -40,7 +40,18 @@ pub struct Weights {
 }
 
 impl Default for Weights {
+    /// The tuned weights of `weights.txt` (see that file for the command that made them).
     fn default() -> Weights {
+        Weights::parse(TUNED).unwrap_or_else(|_| Weights::baseline())
+    }
+}
+
+/// The tuned weights, as written by `zertz tune`.
+const TUNED: &str = include_str!("../weights.txt");
+
+impl Weights {
+    /// The hand-set weights the tuning started from.
+    pub fn baseline() -> Weights {
         let curve = [0, 400, 160, 70, 30, 14, 6, 3, 1];
         Weights {
             single: [curve, curve, curve],
@@ -118,9 +129,9 @@ impl Weights {
     }
 
     /// Reads weights written by `Display`: `name value` per line, `#` comments. Weights not
-    /// named keep their default.
+    /// named keep their baseline value.
     pub fn parse(text: &str) -> Result<Weights, WeightsError> {
-        let mut w = Weights::default();
+        let mut w = Weights::baseline();
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -292,13 +303,19 @@ mod tests {
         assert!(Weights::parse("tempo x").is_err());
         assert!(Weights::parse("nothing 3").is_err());
         assert!(Weights::parse("tempo 1 2").is_err());
-        assert_eq!(Weights::parse("# nothing\n").unwrap(), Weights::default());
+        assert_eq!(Weights::parse("# nothing\n").unwrap(), Weights::baseline());
+        // The tuned file parses completely (default() would fall back to the baseline).
+        assert_eq!(Weights::parse(TUNED), Ok(Weights::default()));
+        assert_ne!(Weights::default(), Weights::baseline());
     }
 
     #[test]
     fn symmetric_start_is_worth_the_tempo() {
         let w = Weights::default();
-        assert_eq!(evaluate(&w, &Position::standard()), w.tempo);
+        let start = Position::standard();
+        // No captures yet: only the tempo, and the 37 quiet rings (an odd number).
+        assert_eq!(static_value(&w, &start), w.tempo);
+        assert_eq!(evaluate(&w, &start), w.tempo + w.quiet * 37 / 4 + w.parity);
     }
 
     #[test]
