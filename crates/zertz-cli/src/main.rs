@@ -1,6 +1,7 @@
 //! `zertz`: the command-line front end of the ZÈRTZ rules library.
 
 mod analyse_cmd;
+mod bench_cmd;
 mod engine_cmd;
 mod external;
 mod match_cmd;
@@ -29,6 +30,8 @@ enum Command {
     /// Analyse a position (evaluation, best line, top moves) or review a whole game.
     #[command(alias = "analyze")]
     Analyse(Box<analyse_cmd::AnalyseArgs>),
+    /// Measure search speed: nodes per second and time to depth on fixed positions.
+    Bench(Box<bench_cmd::BenchArgs>),
     /// Tune the engine's evaluation weights by self-play (SPSA).
     Tune(Box<tune_cmd::TuneArgs>),
     /// Play two players against each other (built-in or external) and report the score.
@@ -48,6 +51,7 @@ fn main() -> anyhow::Result<()> {
         Command::Engine(args) => engine_cmd::run(args).map(|()| 0)?,
         Command::Match(args) => match_cmd::run(*args).map(|()| 0)?,
         Command::Tune(args) => tune_cmd::run(*args).map(|()| 0)?,
+        Command::Bench(args) => bench_cmd::run(*args).map(|()| 0)?,
         Command::Analyse(args) => analyse_cmd::run(*args).map(|()| 0)?,
         Command::Play(args) => play::run(*args).map(|()| 0)?,
         Command::Replay(args) => replay::run(*args)?,

@@ -279,10 +279,10 @@ pub fn level_settings(level: u8) -> LevelSettings {
         3 => (Some(1), None, 40),
         4 => (Some(2), None, 40),
         5 => (Some(2), Some(20_000), 0),
-        6 => (None, Some(50_000), 0),
-        7 => (None, Some(150_000), 0),
-        8 => (None, Some(500_000), 0),
-        9 => (None, Some(2_000_000), 0),
+        6 => (None, Some(30_000), 0),
+        7 => (None, Some(100_000), 0),
+        8 => (None, Some(300_000), 0),
+        9 => (None, Some(1_000_000), 0),
         _ => (None, None, 0),
     };
     LevelSettings {

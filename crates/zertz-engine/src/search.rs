@@ -680,7 +680,11 @@ pub fn search(
             if single_reply {
                 break;
             }
-            // A forced result found twice in a row will not change.
+            // A forced win is a proof (win scores come only from lines where every defence was
+            // searched to the end): play it. A forced loss found twice in a row will not change.
+            if score > WIN - 1000 && !limits.infinite {
+                break;
+            }
             if score.abs() > WIN - 1000 && last_score == score && depth > 1 {
                 break;
             }
