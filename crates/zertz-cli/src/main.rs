@@ -4,10 +4,12 @@ mod analyse_cmd;
 mod bench_cmd;
 mod engine_cmd;
 mod external;
+mod loadtest_cmd;
 mod match_cmd;
 mod perft_cmd;
 mod play;
 mod replay;
+mod serve_cmd;
 mod show;
 mod tune_cmd;
 
@@ -30,6 +32,10 @@ enum Command {
     /// Analyse a position (evaluation, best line, top moves) or review a whole game.
     #[command(alias = "analyze")]
     Analyse(Box<analyse_cmd::AnalyseArgs>),
+    /// Run the game server: online games, clocks, matches, engine opponents (HTTP + WebSocket).
+    Serve(Box<serve_cmd::ServeArgs>),
+    /// Load a server with many concurrent games of simulated players (a benchmark).
+    Loadtest(Box<loadtest_cmd::LoadtestArgs>),
     /// Measure search speed: nodes per second and time to depth on fixed positions.
     Bench(Box<bench_cmd::BenchArgs>),
     /// Tune the engine's evaluation weights by self-play (SPSA).
@@ -51,6 +57,8 @@ fn main() -> anyhow::Result<()> {
         Command::Engine(args) => engine_cmd::run(args).map(|()| 0)?,
         Command::Match(args) => match_cmd::run(*args).map(|()| 0)?,
         Command::Tune(args) => tune_cmd::run(*args).map(|()| 0)?,
+        Command::Serve(args) => serve_cmd::run(*args).map(|()| 0)?,
+        Command::Loadtest(args) => loadtest_cmd::run(*args).map(|()| 0)?,
         Command::Bench(args) => bench_cmd::run(*args).map(|()| 0)?,
         Command::Analyse(args) => analyse_cmd::run(*args).map(|()| 0)?,
         Command::Play(args) => play::run(*args).map(|()| 0)?,

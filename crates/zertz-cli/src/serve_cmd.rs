@@ -1,0 +1,52 @@
+//! `zertz serve`: the game server (HTTP + WebSocket API) on SQLite by default or PostgreSQL.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::Args;
+use zertz_server::Config;
+
+/// Options of `zertz serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Database: a SQLite file (created if missing) or a `postgres://` URL.
+    #[arg(long, default_value = "zertz.db")]
+    db: String,
+    /// The engine's thinking time per move, in milliseconds.
+    #[arg(long, default_value_t = 1500)]
+    engine_ms: u64,
+    /// Engine searches at once (default: the number of cores).
+    #[arg(long)]
+    engine_slots: Option<usize>,
+    /// Seconds a player may be away before the opponent may claim the game.
+    #[arg(long, default_value_t = 60)]
+    claim_after: u64,
+}
+
+/// Runs `zertz serve` until interrupted.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let mut config = Config {
+        claim_after: Duration::from_secs(args.claim_after),
+        engine_move_time: Duration::from_millis(args.engine_ms),
+        ..Config::default()
+    };
+    if let Some(n) = args.engine_slots {
+        config.engine_slots = n.max(1);
+    }
+    let db = args.db.clone();
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(zertz_server::serve(args.addr, &db, config, |addr| {
+        let shown = if db.starts_with("postgres") { "PostgreSQL" } else { db.as_str() };
+        println!("zertz serve: listening on http://{addr}/ (database: {shown})");
+    }))
+}

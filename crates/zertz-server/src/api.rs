@@ -1,0 +1,592 @@
+//! The HTTP and WebSocket API (JSON). Documented in docs/server.md.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+use zertz::{Layout, Player, Position, RuleSet};
+
+use crate::clock::ClockSpec;
+use crate::hub::{Hub, HubError, Outgoing};
+use crate::model::{Action, GameSettings, SeatKind};
+use crate::room::Refusal;
+use crate::view::GameView;
+
+/// Largest request body accepted.
+pub const MAX_BODY: usize = 256 * 1024;
+
+/// The routes of the API, on `hub`.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
+        .route("/api/games", post(create_game).get(list_games))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/action", post(act))
+        .route("/api/games/{id}/ws", get(ws))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/sgf", get(sgf))
+        .route("/api/import", post(import))
+        .route("/api/matches", post(create_match).get(list_matches))
+        .route("/api/matches/{id}", get(get_match))
+        .route("/api/matches/{id}/join", post(join_match))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such endpoint".into()) })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(hub)
+}
+
+/// An error answer: a status and `{"error": message}`.
+pub struct ApiError(StatusCode, String);
+
+fn error(status: StatusCode, message: String) -> Response {
+    (status, Json(json!({ "error": message }))).into_response()
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(e: HubError) -> ApiError {
+        let status = match &e {
+            HubError::NotFound(_) => StatusCode::NOT_FOUND,
+            HubError::Forbidden(_) => StatusCode::FORBIDDEN,
+            HubError::Refused(Refusal::IllegalMove(_)) => StatusCode::UNPROCESSABLE_ENTITY,
+            HubError::Refused(Refusal::NotNow(_)) => StatusCode::CONFLICT,
+            HubError::Refused(Refusal::BadRequest(_)) | HubError::BadRequest(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            HubError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        ApiError(status, e.to_string())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        let status = match &r {
+            JsonRejection::BytesRejection(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError(status, format!("request body: {}", r.body_text()))
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, message.into())
+}
+
+/// The seat token from `Authorization: Bearer …`.
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    value.strip_prefix("Bearer ").map(|t| t.trim().to_string())
+}
+
+/// Who the opponent of a new game is.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Opponent {
+    /// The engine at a level.
+    Engine {
+        /// 1 to 10.
+        level: u8,
+    },
+    /// A friend, through a link.
+    Invite,
+    /// Anyone, from the lobby.
+    Open,
+}
+
+/// The creator's colour choice.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatChoice {
+    /// Move first.
+    #[default]
+    First,
+    /// Move second.
+    Second,
+    /// Drawn by lot.
+    Random,
+}
+
+/// The body of `POST /api/games` and the game part of `POST /api/matches`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// Board: `37`, `40`, `43`, `44`, `48`, `61` or `custom:a1,b2,…`.
+    #[serde(default)]
+    pub board: Option<String>,
+    /// Rule set: `standard`, `blitz` or `custom:W/G/B:w/g/b/each`.
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// A start position string instead of board and rules.
+    #[serde(default)]
+    pub position: Option<String>,
+    /// The no-repetition house rule.
+    #[serde(default)]
+    pub no_repetition: bool,
+    /// The bribe-to-pass house rule.
+    #[serde(default)]
+    pub bribes: bool,
+    /// The clock (no clock if absent).
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    /// Casual (takebacks allowed); default true.
+    #[serde(default)]
+    pub casual: Option<bool>,
+    /// Who plays against the creator.
+    pub opponent: Opponent,
+    /// The creator's seat.
+    #[serde(default)]
+    pub seat: SeatChoice,
+    /// The creator's name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Matches only: best of N (odd).
+    #[serde(default)]
+    pub best_of: Option<u32>,
+    /// Matches only: bribes per player per match (default 3).
+    #[serde(default)]
+    pub bribe_limit: Option<u32>,
+}
+
+impl NewGame {
+    fn settings(&self) -> ApiResult<(GameSettings, SeatKind, usize)> {
+        let start = match &self.position {
+            Some(text) => {
+                if self.board.is_some() || self.rules.is_some() {
+                    return Err(bad("give either a position or a board and rules, not both"));
+                }
+                let p: Position = text.parse().map_err(|e| bad(format!("position: {e}")))?;
+                if p.is_over() {
+                    return Err(bad("position: the game is already over in this position"));
+                }
+                p
+            }
+            None => {
+                let board = self.board.as_deref().unwrap_or("37");
+                let layout =
+                    Layout::from_spec(board).map_err(|e| bad(format!("board `{board}`: {e}")))?;
+                let rules = self.rules.as_deref().unwrap_or("standard");
+                let set: RuleSet = rules
+                    .parse()
+                    .map_err(|e| bad(format!("rules `{rules}`: {e}")))?;
+                Position::new(layout, set)
+            }
+        };
+        let clock = self.clock.unwrap_or(ClockSpec::Unlimited);
+        clock.validate().map_err(|e| bad(e.to_string()))?;
+        let opponent = match self.opponent {
+            Opponent::Engine { level } => {
+                if !(1..=10).contains(&level) {
+                    return Err(bad(format!("engine level must be 1 to 10, not {level}")));
+                }
+                SeatKind::Engine { level }
+            }
+            Opponent::Invite | Opponent::Open => SeatKind::Human,
+        };
+        let creator = match self.seat {
+            SeatChoice::First => 0,
+            SeatChoice::Second => 1,
+            SeatChoice::Random => {
+                let mut b = [0u8; 1];
+                getrandom::fill(&mut b).map_err(|e| bad(e.to_string()))?;
+                usize::from(b[0] & 1)
+            }
+        };
+        let mut seats = [SeatKind::Human, SeatKind::Human];
+        seats[1 - creator] = opponent.clone();
+        Ok((
+            GameSettings {
+                start: start.to_string(),
+                repetition: if self.no_repetition {
+                    "forbidden".into()
+                } else {
+                    "threefold".into()
+                },
+                bribes: self.bribes,
+                clock,
+                casual: self.casual.unwrap_or(true),
+                seats,
+                open: matches!(self.opponent, Opponent::Open),
+                match_game: None,
+            },
+            opponent,
+            creator,
+        ))
+    }
+}
+
+async fn create_game(
+    State(hub): State<Arc<Hub>>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(req) = body?;
+    if req.best_of.is_some() || req.bribe_limit.is_some() {
+        return Err(bad("best_of and bribe_limit belong to matches (POST /api/matches)"));
+    }
+    let (settings, _, creator) = req.settings()?;
+    let mut names = [None, None];
+    names[creator] = Some(req.name.clone().unwrap_or_default());
+    let mut tokens = [None, None];
+    if matches!(req.opponent, Opponent::Invite) {
+        tokens[1 - creator] = Some(crate::token::seat_token());
+    }
+    let (id, tokens) = hub.create_game(settings, names, tokens, None).await?;
+    let invite = matches!(req.opponent, Opponent::Invite)
+        .then(|| tokens[1 - creator].clone())
+        .flatten();
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id,
+            "seat": creator + 1,
+            "token": tokens[creator],
+            "invite_token": invite,
+            "invite_url": invite.as_ref().map(|t| format!("/game/{id}#join={t}")),
+        })),
+    )
+        .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    status: Option<String>,
+    limit: Option<i64>,
+}
+
+fn check_status(status: &Option<String>) -> ApiResult<Option<&str>> {
+    match status.as_deref() {
+        None | Some("") => Ok(None),
+        Some(s @ ("open" | "live" | "finished")) => Ok(Some(s)),
+        Some(other) => Err(bad(format!(
+            "status `{other}`: expected open, live or finished"
+        ))),
+    }
+}
+
+async fn list_games(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(|e| bad(e.body_text()))?;
+    let status = check_status(&q.status)?;
+    let limit = q.limit.unwrap_or(50).clamp(1, 500);
+    let games = hub
+        .store()
+        .list_games(status, limit)
+        .await
+        .map_err(HubError::from)?;
+    let list: Vec<_> = games
+        .into_iter()
+        .map(|g| {
+            let settings: serde_json::Value =
+                serde_json::from_str(&g.settings).unwrap_or_default();
+            json!({
+                "id": g.id,
+                "match_id": g.match_id,
+                "status": g.status,
+                "result": g.result,
+                "created_ms": g.created_ms,
+                "updated_ms": g.updated_ms,
+                "start": settings.get("start"),
+                "clock": settings.get("clock"),
+                "seats": settings.get("seats"),
+                "open": settings.get("open"),
+                "bribes": settings.get("bribes"),
+                "repetition": settings.get("repetition"),
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "games": list })).into_response())
+}
+
+async fn get_game(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<GameView>> {
+    let token = bearer(&headers);
+    let view = hub.view(&id, token.as_deref()).await?;
+    if token.is_some() && view.you.is_none() {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "this token holds no seat of the game".into(),
+        ));
+    }
+    Ok(Json(view))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinBody {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn join_game(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Result<Json<JoinBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let (seat, token) = hub
+        .join(&id, b.token.as_deref(), b.name.as_deref().unwrap_or(""))
+        .await?;
+    Ok(Json(json!({ "id": id, "seat": seat, "token": token })).into_response())
+}
+
+async fn act(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<Action>, JsonRejection>,
+) -> ApiResult<Response> {
+    let token = bearer(&headers).ok_or_else(|| {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            "acting needs the seat token: `Authorization: Bearer <token>`".into(),
+        )
+    })?;
+    let Json(action) = body?;
+    let version = hub.act(&id, &token, action).await?;
+    let view = hub.view(&id, Some(&token)).await?;
+    Ok(Json(json!({ "version": version, "state": view })).into_response())
+}
+
+async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let room = hub.room(&id).await?;
+    let names = room
+        .names
+        .clone()
+        .map(|n| n.unwrap_or_else(|| "?".into()));
+    let date = crate::hub::now_ms();
+    let mut headers: Vec<(&str, String)> = vec![
+        ("Site", "zertz serve".into()),
+        ("Game", id.clone()),
+        ("Player1", names[0].clone()),
+        ("Player2", names[1].clone()),
+        ("TimeControl", room.settings.clock.describe()),
+        ("Created", date.to_string()),
+    ];
+    if room.aborted {
+        headers.push(("Termination", "aborted".into()));
+    }
+    let pairs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let text = zertz::record::Record::new(room.game.clone(), &pairs).to_string();
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response())
+}
+
+async fn sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let room = hub.room(&id).await?;
+    let info = zertz::boardspace::ExportInfo {
+        players: room
+            .names
+            .clone()
+            .map(|n| n.unwrap_or_else(|| "player".into())),
+        date: None,
+        name: Some(id.clone()),
+    };
+    let text = zertz::boardspace::export(&room.game, &info)
+        .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    Ok((
+        [(header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImportBody {
+    /// A record in the project's format or a BoardSpace SGF.
+    text: String,
+}
+
+async fn import(body: Result<Json<ImportBody>, JsonRejection>) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let text = b.text.trim_start();
+    let (game, headers) = if text.starts_with('(') {
+        let imported = zertz::boardspace::import(text)
+            .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("SGF: {e}")))?;
+        let headers = vec![
+            ("Player1".to_string(), imported.players[imported.first].clone()),
+            ("Player2".to_string(), imported.players[1 - imported.first].clone()),
+        ];
+        (imported.game, headers)
+    } else {
+        let record = zertz::record::Record::parse(text)
+            .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("record: {e}")))?;
+        (record.game, record.headers)
+    };
+    let positions = game.positions();
+    let moves: Vec<String> = game
+        .turns()
+        .iter()
+        .enumerate()
+        .map(|(i, t)| match t {
+            zertz::Turn::Move(mv) => zertz::notation::official::move_text(&positions[i], mv),
+            zertz::Turn::Pass { .. } => "-".into(),
+        })
+        .collect();
+    Ok(Json(json!({
+        "headers": headers,
+        "start": game.start().to_string(),
+        "moves": moves,
+        "positions": positions.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "position": game.position().to_string(),
+        "result": game.outcome().map(|o| o.to_string()),
+    }))
+    .into_response())
+}
+
+async fn create_match(
+    State(hub): State<Arc<Hub>>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(req) = body?;
+    let (mut settings, opponent, creator_seat) = req.settings()?;
+    settings.seats = [SeatKind::Human, SeatKind::Human];
+    let best_of = req.best_of.unwrap_or(3);
+    let (id, token, invite) = hub
+        .create_match(crate::matches::NewMatch {
+            template: settings,
+            best_of,
+            creator: req.name.clone().unwrap_or_default(),
+            opponent,
+            first: creator_seat,
+            bribe_limit: req.bribe_limit.unwrap_or(3),
+            open: matches!(req.opponent, Opponent::Open),
+        })
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id,
+            "token": token,
+            "invite_token": invite,
+            "invite_url": invite.as_ref().map(|t| format!("/match/{id}#join={t}")),
+        })),
+    )
+        .into_response())
+}
+
+async fn list_matches(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(|e| bad(e.body_text()))?;
+    let status = check_status(&q.status)?;
+    let rows = hub
+        .store()
+        .list_matches(status, q.limit.unwrap_or(50).clamp(1, 500))
+        .await
+        .map_err(HubError::from)?;
+    let mut list = Vec::new();
+    for row in rows {
+        if let Ok((m, _)) = hub.load_match(&row.id).await {
+            list.push(m.view(None));
+        }
+    }
+    Ok(Json(json!({ "matches": list })).into_response())
+}
+
+async fn get_match(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (m, _) = hub.load_match(&id).await?;
+    let token = bearer(&headers);
+    let view = m.view(token.as_deref());
+    if token.is_some() && view.you.is_none() {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "this token holds no place in the match".into(),
+        ));
+    }
+    Ok(Json(view).into_response())
+}
+
+async fn join_match(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Result<Json<JoinBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let (index, token) = hub
+        .join_match(&id, b.token.as_deref(), b.name.as_deref().unwrap_or(""))
+        .await?;
+    let (m, _) = hub.load_match(&id).await?;
+    Ok(Json(json!({ "id": id, "player": index, "token": token, "match": m.view(Some(&token)) }))
+        .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WsQuery {
+    token: Option<String>,
+    since: Option<i64>,
+}
+
+async fn ws(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    query: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(|e| bad(e.body_text()))?;
+    // Check the game and the token before upgrading, so errors are plain HTTP answers.
+    let (live, seat, receiver) = hub.connect(&id, q.token.as_deref()).await?;
+    Ok(upgrade
+        .max_message_size(MAX_BODY)
+        .on_upgrade(move |socket| async move {
+            crate::ws::serve(hub, live, seat, q.token, q.since, receiver, socket).await;
+        }))
+}
+
+/// A message for one connection: the outgoing event with the connection's own seat.
+pub(crate) fn outgoing_text(out: &Outgoing, you: Option<Player>) -> String {
+    let you = you.map(|p| p.number());
+    match out {
+        Outgoing::Event {
+            version,
+            event,
+            state,
+        } => {
+            let mut state = (**state).clone();
+            state.you = you;
+            json!({"type": "event", "version": version, "event": event, "state": state}).to_string()
+        }
+        Outgoing::Presence { state } => {
+            let mut state = (**state).clone();
+            state.you = you;
+            json!({"type": "presence", "version": state.version, "state": state}).to_string()
+        }
+    }
+}
+
+/// Sends a text frame.
+pub(crate) async fn send_text(socket: &mut WebSocket, text: String) -> bool {
+    socket.send(Message::Text(text.into())).await.is_ok()
+}

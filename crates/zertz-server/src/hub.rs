@@ -1,0 +1,728 @@
+//! The service: live games in memory, each behind its own lock, every change stored before it
+//! is acknowledged and then broadcast to the game's connections; clocks that flag on time;
+//! engine seats that move off the async runtime.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use tokio::sync::{Mutex, Semaphore, broadcast};
+use tokio::task::AbortHandle;
+use zertz::Player;
+
+use crate::model::{Action, Event, GameSettings, SeatKind, seat_number};
+use crate::room::{Refusal, Room, status};
+use crate::store::{EventRow, GameRow, RowUpdate, Store, StoreError};
+use crate::token;
+use crate::view::{GameView, Presence, legal_move_texts};
+
+/// Settings of the service.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long a player may be away before the opponent may claim the game.
+    pub claim_after: Duration,
+    /// The engine's thinking time per move (it uses less when its clock is short).
+    pub engine_move_time: Duration,
+    /// Engine searches running at once (the rest wait their turn).
+    pub engine_slots: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            claim_after: Duration::from_secs(60),
+            engine_move_time: Duration::from_millis(1500),
+            engine_slots: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// Why a request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HubError {
+    /// No such game or match.
+    #[error("{0}")]
+    NotFound(String),
+    /// The token holds no seat of this game.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The action was refused by the rules or the game's state.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// Bad settings or input.
+    #[error("{0}")]
+    BadRequest(String),
+    /// Storage failed; nothing was changed.
+    #[error("storage failed, nothing was changed: {0}")]
+    Storage(String),
+}
+
+impl From<StoreError> for HubError {
+    fn from(e: StoreError) -> HubError {
+        match e {
+            StoreError::NotFound(what) => HubError::NotFound(what),
+            other => HubError::Storage(other.to_string()),
+        }
+    }
+}
+
+/// A message to the connections of a game.
+#[derive(Clone, Debug)]
+pub enum Outgoing {
+    /// A stored event and the state after it.
+    Event {
+        /// Its version.
+        version: i64,
+        /// The event.
+        event: Event,
+        /// The state after it (the `you` field is the connection's own business).
+        state: Arc<GameView>,
+    },
+    /// Presence changed (not stored, no version).
+    Presence {
+        /// The state with the new presence.
+        state: Arc<GameView>,
+    },
+}
+
+struct LiveGame {
+    room: Room,
+    tokens: [Option<String>; 2],
+    presence: Presence,
+    legal: Vec<String>,
+    timer: Option<AbortHandle>,
+    engine_thinking: bool,
+}
+
+/// One game in memory.
+pub struct Live {
+    id: String,
+    state: Mutex<LiveGame>,
+    sender: broadcast::Sender<Outgoing>,
+}
+
+/// What a game's creator gets back.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Created {
+    /// The game.
+    pub id: String,
+    /// The creator's seat (1 or 2).
+    pub seat: u8,
+    /// The creator's secret seat token.
+    pub token: String,
+    /// For an invitation: the other seat's token, to put in the link sent to the friend.
+    pub invite_token: Option<String>,
+}
+
+/// The service.
+pub struct Hub {
+    store: Box<dyn Store>,
+    live: StdMutex<HashMap<String, Arc<Live>>>,
+    config: Config,
+    engine_slots: Arc<Semaphore>,
+    match_mutex: Mutex<()>,
+    me: std::sync::Weak<Hub>,
+}
+
+impl Hub {
+    /// A service on `store`.
+    pub fn new(store: Box<dyn Store>, config: Config) -> Arc<Hub> {
+        Arc::new_cyclic(|me| Hub {
+            store,
+            live: StdMutex::new(HashMap::new()),
+            engine_slots: Arc::new(Semaphore::new(config.engine_slots.max(1))),
+            config,
+            match_mutex: Mutex::new(()),
+            me: me.clone(),
+        })
+    }
+
+    /// Serialises changes to matches (they are rare; one lock is enough).
+    pub(crate) async fn match_lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.match_mutex.lock().await
+    }
+
+    /// Stores and broadcasts one event the server itself decided (no seat acted).
+    pub(crate) async fn append_event(&self, live: &Arc<Live>, event: Event) -> Result<(), HubError> {
+        let mut state = live.state.lock().await;
+        self.commit(live, &mut state, vec![event], None).await
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The store.
+    pub fn store(&self) -> &dyn Store {
+        self.store.as_ref()
+    }
+
+    /// Brings every unfinished game back after a start: clocks re-armed, engines to move
+    /// restarted. Returns how many games were resumed.
+    pub async fn resume(&self) -> Result<usize, HubError> {
+        let mut n = 0;
+        for s in [status::LIVE, status::OPEN] {
+            for g in self.store.list_games(Some(s), i64::MAX).await? {
+                let live = self.get(&g.id).await?;
+                let mut state = live.state.lock().await;
+                self.after_change(&live, &mut state);
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
+    /// Creates a game. Each human seat with a name is taken at once (a token is made for it
+    /// unless one is given); seats without a name wait for someone to join (an invitation's
+    /// token may be given in advance). The game starts when every human seat is taken.
+    pub async fn create_game(
+        &self,
+        settings: GameSettings,
+        names: [Option<String>; 2],
+        mut tokens: [Option<String>; 2],
+        match_id: Option<String>,
+    ) -> Result<(String, [Option<String>; 2]), HubError> {
+        let id = token::game_id();
+        let now = now_ms();
+        let mut room = Room::new(&id, settings.clone(), now).map_err(HubError::BadRequest)?;
+        let mut events = vec![Event::Created {
+            settings: settings.clone(),
+        }];
+        let mut all_seated = true;
+        for i in 0..2 {
+            if settings.seats[i] != SeatKind::Human {
+                tokens[i] = None;
+                continue;
+            }
+            match &names[i] {
+                Some(name) => {
+                    if tokens[i].is_none() {
+                        tokens[i] = Some(token::seat_token());
+                    }
+                    events.push(Event::Joined {
+                        seat: i as u8 + 1,
+                        name: clean_name(name)?,
+                    });
+                }
+                None => all_seated = false,
+            }
+        }
+        if all_seated {
+            events.push(Event::Started);
+        }
+        for e in events.iter().skip(1) {
+            room.apply(e.clone(), now).map_err(HubError::BadRequest)?;
+        }
+        let rows: Vec<EventRow> = events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| EventRow {
+                version: i as i64 + 1,
+                at_ms: now,
+                payload: serde_json::to_string(e).unwrap_or_default(),
+            })
+            .collect();
+        let row = GameRow {
+            id: id.clone(),
+            match_id,
+            created_ms: now,
+            settings: serde_json::to_string(&settings).unwrap_or_default(),
+            tokens: tokens.clone(),
+            status: room.status().to_string(),
+            result: None,
+            updated_ms: now,
+        };
+        self.store.create_game(&row, &rows).await?;
+        let live = self.install(room, tokens.clone());
+        let mut state = live.state.lock().await;
+        self.after_change(&live, &mut state);
+        Ok((id, tokens))
+    }
+
+    fn install(&self, room: Room, tokens: [Option<String>; 2]) -> Arc<Live> {
+        let (sender, _) = broadcast::channel(256);
+        let legal = legal_move_texts(&room);
+        let live = Arc::new(Live {
+            id: room.id.clone(),
+            state: Mutex::new(LiveGame {
+                room,
+                tokens,
+                presence: Presence::default(),
+                legal,
+                timer: None,
+                engine_thinking: false,
+            }),
+            sender,
+        });
+        let mut map = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(live.id.clone()).or_insert(live).clone()
+    }
+
+    /// The live game `id`, loading it from storage if it is not in memory.
+    pub async fn get(&self, id: &str) -> Result<Arc<Live>, HubError> {
+        if let Some(live) = self
+            .live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+        {
+            return Ok(live.clone());
+        }
+        if !token::is_plausible_id(id) {
+            return Err(HubError::NotFound(format!("game {id} not found")));
+        }
+        let (row, events) = self.store.load_game(id).await.map_err(|e| match e {
+            StoreError::NotFound(_) => HubError::NotFound(format!("game {id} not found")),
+            other => other.into(),
+        })?;
+        let mut log = Vec::with_capacity(events.len());
+        for e in &events {
+            let event: Event = serde_json::from_str(&e.payload).map_err(|err| {
+                HubError::Storage(format!("game {id}, event {}: {err}", e.version))
+            })?;
+            log.push((e.at_ms, event));
+        }
+        let mut room = Room::replay(id, &log).map_err(HubError::Storage)?;
+        // Time while the server was down is not charged: the turn in progress restarts now.
+        if !room.is_over() {
+            room.turn_started_ms = now_ms();
+        }
+        Ok(self.install(room, row.tokens))
+    }
+
+    /// The seat `token` holds in `id` (constant-time comparison), or `None` for a spectator.
+    async fn seat_of(&self, live: &Live, token: Option<&str>) -> Option<Player> {
+        let token = token?;
+        let state = live.state.lock().await;
+        seat_for(&state.tokens, token)
+    }
+
+    /// The state of a game for the holder of `token` (a spectator without one).
+    pub async fn view(&self, id: &str, token: Option<&str>) -> Result<GameView, HubError> {
+        let live = self.get(id).await?;
+        let state = live.state.lock().await;
+        let seat = token.and_then(|t| seat_for(&state.tokens, t));
+        Ok(self.make_view(&state, seat))
+    }
+
+    fn make_view(&self, state: &LiveGame, seat: Option<Player>) -> GameView {
+        GameView::of(
+            &state.room,
+            seat,
+            &state.presence,
+            now_ms(),
+            self.config.claim_after.as_millis() as i64,
+            &state.legal,
+        )
+    }
+
+    /// Takes the open seat of a game (an open seek or an invitation without a token). With the
+    /// invitation's token, takes the seat it names. Returns the seat and its token.
+    pub async fn join(
+        &self,
+        id: &str,
+        token_given: Option<&str>,
+        name: &str,
+    ) -> Result<(u8, String), HubError> {
+        let live = self.get(id).await?;
+        let mut state = live.state.lock().await;
+        let name = clean_name(name)?;
+        let seat = match token_given {
+            Some(t) => seat_for(&state.tokens, t)
+                .ok_or_else(|| HubError::Forbidden("this token holds no seat of the game".into()))?,
+            None => {
+                if !state.room.settings.open {
+                    return Err(HubError::Forbidden(
+                        "this game is by invitation: use the link you were sent".into(),
+                    ));
+                }
+                let free = (0..2).find(|&i| {
+                    state.room.settings.seats[i] == SeatKind::Human && state.room.names[i].is_none()
+                });
+                let Some(i) = free else {
+                    return Err(HubError::Refused(Refusal::NotNow(
+                        "both seats are taken".into(),
+                    )));
+                };
+                Player::from_index(i).unwrap_or(Player::One)
+            }
+        };
+        let i = seat.index();
+        if state.room.names[i].is_some() {
+            // Already joined: joining again is harmless and returns the seat.
+            let token = state.tokens[i].clone().unwrap_or_default();
+            return Ok((seat_number(seat), token));
+        }
+        if state.room.is_over() {
+            return Err(HubError::Refused(Refusal::NotNow("the game is over".into())));
+        }
+        let token = state.tokens[i].clone().unwrap_or_else(token::seat_token);
+        let mut events = vec![Event::Joined {
+            seat: seat_number(seat),
+            name,
+        }];
+        let others_seated = (0..2).filter(|&j| j != i).all(|j| {
+            state.room.settings.seats[j] != SeatKind::Human || state.room.names[j].is_some()
+        });
+        if others_seated && !state.room.started {
+            events.push(Event::Started);
+        }
+        let update_seat = Some((i, token.clone()));
+        self.commit(&live, &mut state, events, update_seat).await?;
+        state.tokens[i] = Some(token.clone());
+        Ok((seat_number(seat), token))
+    }
+
+    /// Carries out `action` for the holder of `token`. Returns the version after it.
+    pub async fn act(&self, id: &str, token: &str, action: Action) -> Result<i64, HubError> {
+        let live = self.get(id).await?;
+        let mut state = live.state.lock().await;
+        let seat = seat_for(&state.tokens, token).ok_or_else(|| {
+            HubError::Forbidden("this token holds no seat of the game: spectators cannot act".into())
+        })?;
+        self.act_locked(&live, &mut state, seat, &action).await
+    }
+
+    async fn act_locked(
+        &self,
+        live: &Arc<Live>,
+        state: &mut LiveGame,
+        seat: Player,
+        action: &Action,
+    ) -> Result<i64, HubError> {
+        let now = now_ms();
+        let events = match action {
+            Action::ClaimVictory => {
+                let other = seat.other().index();
+                let away = state.presence.connections[other] == 0
+                    && state.room.settings.seats[other] == SeatKind::Human;
+                let since = state.presence.away_since[other];
+                let claim_after = self.config.claim_after.as_millis() as i64;
+                match (away, since) {
+                    (true, Some(t)) if now - t >= claim_after => state.room.decide_claim(seat)?,
+                    (true, Some(t)) => {
+                        return Err(Refusal::NotNow(format!(
+                            "the opponent left {} s ago; the game can be claimed after {} s",
+                            (now - t) / 1000,
+                            claim_after / 1000
+                        ))
+                        .into());
+                    }
+                    _ => state.room.decide(seat, action, now)?,
+                }
+            }
+            _ => state.room.decide(seat, action, now)?,
+        };
+        self.commit(live, state, events, None).await?;
+        Ok(state.room.version())
+    }
+
+    /// Stores `events`, applies them, broadcasts them and reacts (timers, engine, rematch,
+    /// match). Nothing changes in memory if storing fails.
+    async fn commit(
+        &self,
+        live: &Arc<Live>,
+        state: &mut LiveGame,
+        events: Vec<Event>,
+        seat: Option<(usize, String)>,
+    ) -> Result<(), HubError> {
+        let now = now_ms();
+        let mut next = state.room.clone();
+        let first = next.version() + 1;
+        for e in &events {
+            next.apply(e.clone(), now)
+                .map_err(|e| HubError::Storage(format!("internal: {e}")))?;
+        }
+        let rows: Vec<EventRow> = events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| EventRow {
+                version: first + i as i64,
+                at_ms: now,
+                payload: serde_json::to_string(e).unwrap_or_default(),
+            })
+            .collect();
+        let update = RowUpdate {
+            status: (next.status() != state.room.status()).then(|| next.status().to_string()),
+            result: next.result().filter(|_| !state.room.is_over()),
+            seat,
+        };
+        self.store.append(&live.id, &rows, &update).await?;
+        state.room = next;
+        state.legal = legal_move_texts(&state.room);
+        let view = Arc::new(self.make_view(state, None));
+        for (i, e) in events.into_iter().enumerate() {
+            let _ = live.sender.send(Outgoing::Event {
+                version: first + i as i64,
+                event: e,
+                state: view.clone(),
+            });
+        }
+        self.after_change(live, state);
+        Ok(())
+    }
+
+    /// Re-arms the flag timer, starts the engine if it must act, and creates the rematch when
+    /// both asked for it.
+    fn after_change(&self, live: &Arc<Live>, state: &mut LiveGame) {
+        if let Some(t) = state.timer.take() {
+            t.abort();
+        }
+        let Some(hub) = self.me.upgrade() else {
+            return;
+        };
+        if let Some(left) = state.room.time_left(now_ms()) {
+            let version = state.room.version();
+            let live2 = live.clone();
+            let hub2 = hub.clone();
+            let task = tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(left.max(0) as u64 + 1)).await;
+                hub2.flag_if_due(&live2, version).await;
+            });
+            state.timer = Some(task.abort_handle());
+        }
+        if let Some((seat, level)) = state.room.engine_to_act()
+            && !state.engine_thinking
+        {
+            state.engine_thinking = true;
+            let live2 = live.clone();
+            let game = state.room.game.clone();
+            let version = state.room.version();
+            let mut budget = self.config.engine_move_time;
+            if let Some(left) = state.room.time_left(now_ms()) {
+                budget = budget.min(Duration::from_millis((left / 10).max(10) as u64));
+            }
+            let slots = self.engine_slots.clone();
+            let hub = hub.clone();
+            tokio::spawn(async move {
+                let action = match slots.acquire_owned().await {
+                    Ok(permit) => {
+                        let chosen = tokio::task::spawn_blocking(move || {
+                            let _permit = permit;
+                            engine_action(&game, level, budget, version as u64)
+                        })
+                        .await;
+                        chosen.ok().flatten()
+                    }
+                    Err(_) => None,
+                };
+                let mut state = live2.state.lock().await;
+                state.engine_thinking = false;
+                if state.room.version() == version
+                    && let Some(action) = action
+                    && let Err(e) = hub.act_locked(&live2, &mut state, seat, &action).await
+                {
+                    tracing::warn!(game = %live2.id, "engine action refused: {e}");
+                }
+                // Whatever happened meanwhile, look again.
+                hub.after_change(&live2, &mut state);
+            });
+        }
+        // An engine opponent always accepts a rematch.
+        if state.room.is_over() && state.room.next_game.is_none() && state.room.settings.match_game.is_none() {
+            for i in 0..2 {
+                if state.room.rematch[1 - i]
+                    && !state.room.rematch[i]
+                    && matches!(state.room.settings.seats[i], SeatKind::Engine { .. })
+                {
+                    state.room.rematch[i] = true;
+                }
+            }
+            if state.room.rematch == [true, true] {
+                let live2 = live.clone();
+                let hub = hub.clone();
+                tokio::spawn(async move {
+                    if let Err(e) = hub.create_rematch(&live2).await {
+                        tracing::warn!(game = %live2.id, "rematch failed: {e}");
+                    }
+                });
+            }
+        }
+        if state.room.is_over()
+            && let Some(m) = state.room.settings.match_game.clone()
+            && state.room.next_game.is_none()
+        {
+            let live2 = live.clone();
+            tokio::spawn(async move {
+                if let Err(e) = hub.match_game_over(&m.match_id, &live2).await {
+                    tracing::warn!(game = %live2.id, "match follow-up failed: {e}");
+                }
+            });
+        }
+    }
+
+    async fn flag_if_due(&self, live: &Arc<Live>, version: i64) {
+        let mut state = live.state.lock().await;
+        if state.room.version() != version || state.room.is_over() {
+            return;
+        }
+        if let Some(left) = state.room.time_left(now_ms()) {
+            if left > 0 {
+                self.after_change(live, &mut state);
+                return;
+            }
+            let seat = seat_number(state.room.game.to_move());
+            if let Err(e) = self
+                .commit(live, &mut state, vec![Event::Flagged { seat }], None)
+                .await
+            {
+                tracing::warn!(game = %live.id, "could not store a flag: {e}");
+            }
+        }
+    }
+
+    async fn create_rematch(&self, live: &Arc<Live>) -> Result<(), HubError> {
+        let mut state = live.state.lock().await;
+        if state.room.next_game.is_some() {
+            return Ok(());
+        }
+        let mut settings = state.room.settings.clone();
+        settings.seats.swap(0, 1);
+        settings.open = false;
+        let tokens = [state.tokens[1].clone(), state.tokens[0].clone()];
+        let names = [state.room.names[1].clone(), state.room.names[0].clone()];
+        let (id, _) = self.create_game(settings, names, tokens, None).await?;
+        self.commit(live, &mut state, vec![Event::NextGame { game_id: id }], None)
+            .await
+    }
+
+    /// Subscribes a connection to a game: its seat, the receiver of new messages, and the
+    /// state now. The seat's presence counts from here until [`Hub::leave`].
+    pub async fn connect(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Arc<Live>, Option<Player>, broadcast::Receiver<Outgoing>), HubError> {
+        let live = self.get(id).await?;
+        let mut state = live.state.lock().await;
+        let seat = token.and_then(|t| seat_for(&state.tokens, t));
+        if token.is_some() && seat.is_none() {
+            return Err(HubError::Forbidden("this token holds no seat of the game".into()));
+        }
+        let receiver = live.sender.subscribe();
+        if let Some(p) = seat {
+            state.presence.connections[p.index()] += 1;
+            state.presence.away_since[p.index()] = None;
+            self.presence_changed(&live, &state);
+        }
+        drop(state);
+        Ok((live, seat, receiver))
+    }
+
+    /// A connection of `seat` closed.
+    pub async fn leave(&self, live: &Arc<Live>, seat: Option<Player>) {
+        let Some(p) = seat else { return };
+        let mut state = live.state.lock().await;
+        let c = &mut state.presence.connections[p.index()];
+        *c = c.saturating_sub(1);
+        if *c == 0 {
+            state.presence.away_since[p.index()] = Some(now_ms());
+        }
+        self.presence_changed(live, &state);
+    }
+
+    fn presence_changed(&self, live: &Live, state: &LiveGame) {
+        let _ = live.sender.send(Outgoing::Presence {
+            state: Arc::new(self.make_view(state, None)),
+        });
+    }
+
+    /// The state and the events after `since` (all if `since` is 0), for a (re)connecting
+    /// client. `None` for the events when the gap cannot be filled (then the state alone is a
+    /// full resync).
+    pub async fn catch_up(
+        &self,
+        live: &Live,
+        seat: Option<Player>,
+        since: Option<i64>,
+    ) -> (GameView, Option<Vec<(i64, Event)>>) {
+        let state = live.state.lock().await;
+        let view = self.make_view(&state, seat);
+        let missed = since.and_then(|v| {
+            let v = usize::try_from(v).ok()?;
+            let log = &state.room.log;
+            (v <= log.len() && log.len() - v <= 500).then(|| {
+                log[v..]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (_, e))| ((v + i + 1) as i64, e.clone()))
+                    .collect()
+            })
+        });
+        (view, missed)
+    }
+
+    /// The seat of `token` in the game, if any (for the HTTP layer).
+    pub async fn seat(&self, id: &str, token: Option<&str>) -> Result<Option<Player>, HubError> {
+        let live = self.get(id).await?;
+        Ok(self.seat_of(&live, token).await)
+    }
+
+    /// The room of a game, as it is now (for records and analysis).
+    pub async fn room(&self, id: &str) -> Result<Room, HubError> {
+        let live = self.get(id).await?;
+        let state = live.state.lock().await;
+        Ok(state.room.clone())
+    }
+}
+
+impl Live {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// The seat a token holds, compared in constant time.
+fn seat_for(tokens: &[Option<String>; 2], token: &str) -> Option<Player> {
+    let mut found = None;
+    for (i, t) in tokens.iter().enumerate() {
+        if let Some(t) = t
+            && token::same(t, token)
+        {
+            found = Player::from_index(i);
+        }
+    }
+    found
+}
+
+/// A name as given by a person: trimmed, 1 to 40 printable characters.
+pub fn clean_name(name: &str) -> Result<String, HubError> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Ok("Anonymous".into());
+    }
+    if name.chars().count() > 40 || name.chars().any(|c| c.is_control()) {
+        return Err(HubError::BadRequest(
+            "a name is at most 40 characters, without control characters".into(),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// What the engine does when it must act: answer a bribe (it declines: it plays on), or move.
+fn engine_action(game: &zertz::Game, level: u8, budget: Duration, seed: u64) -> Option<Action> {
+    use zertz_engine::{Kind, Limits, Player as Bot, SearchOptions, Think};
+    if game.pending_bribe().is_some() {
+        return Some(Action::AnswerBribe { accept: false });
+    }
+    let mut bot = Bot::new(Kind::Level(level), seed, SearchOptions::default(), 16);
+    let think = Think {
+        limits: Limits::movetime(budget),
+    };
+    let mv = bot.choose(game, &think)?;
+    Some(Action::Move {
+        text: zertz::notation::official::move_text(game.position(), &mv),
+    })
+}

@@ -1,0 +1,43 @@
+//! The ZÈRTZ game server: games between people and against the engine over HTTP and
+//! WebSocket, server-authoritative clocks, best-of-N matches with the house rules of the online
+//! host (seed 004), and durable storage on SQLite or PostgreSQL.
+//!
+//! The API is described in docs/server.md.
+
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod clock;
+pub mod hub;
+pub mod matches;
+pub mod model;
+pub mod room;
+pub mod store;
+pub mod token;
+pub mod view;
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+pub use hub::{Config, Hub};
+
+/// Opens the store, brings unfinished games back, and serves the API on `addr` until the
+/// process ends. `on_ready` is called with the bound address once the server listens.
+pub async fn serve(
+    addr: SocketAddr,
+    db: &str,
+    config: Config,
+    on_ready: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
+    let store = store::open(db).await?;
+    let hub = Hub::new(store, config);
+    let resumed = hub.resume().await?;
+    hub.resume_matches().await?;
+    tracing::info!("{resumed} unfinished games resumed");
+    let app = api::router(Arc::clone(&hub));
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    on_ready(listener.local_addr()?);
+    axum::serve(listener, app).await?;
+    Ok(())
+}

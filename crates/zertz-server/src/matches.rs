@@ -1,0 +1,417 @@
+//! Best-of-N matches (rules.md 7.4): the first player alternates from game to game, a drawn
+//! game is replayed, the first to a majority of wins takes the match, clocks and reserves are
+//! reset each game (each game starts its own clocks), and the bribes each player proposed are
+//! counted across the match against its limit.
+
+use serde::{Deserialize, Serialize};
+
+use crate::hub::{Hub, HubError, Live, clean_name, now_ms};
+use crate::model::{Event, GameSettings, MatchGame, SeatKind};
+use crate::store::MatchRow;
+use crate::token;
+
+/// What a new match is made of.
+#[derive(Clone, Debug)]
+pub struct NewMatch {
+    /// Settings of every game (seats are filled per game).
+    pub template: GameSettings,
+    /// Best of N (odd).
+    pub best_of: u32,
+    /// The creator's name.
+    pub creator: String,
+    /// Who plays the creator.
+    pub opponent: SeatKind,
+    /// The participant (0: the creator, 1: the opponent) who moves first in game 1.
+    pub first: usize,
+    /// Bribes a player may propose in the whole match.
+    pub bribe_limit: u32,
+    /// Listed in the lobby for anyone to take.
+    pub open: bool,
+}
+
+/// One of the two people (or engines) of a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Participant {
+    /// Human or engine.
+    pub kind: SeatKind,
+    /// The name, once known.
+    pub name: Option<String>,
+    /// The participant's secret token (the same in every game of the match).
+    pub token: Option<String>,
+}
+
+/// A game of the match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchGameEntry {
+    /// The game.
+    pub id: String,
+    /// The participant (0 or 1) who moves first in it.
+    pub first: usize,
+    /// `1-0`, `0-1`, `1/2-1/2`, `*` once over.
+    pub result: Option<String>,
+    /// The participant who won it.
+    pub winner: Option<usize>,
+}
+
+/// A match, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchState {
+    /// The match.
+    pub id: String,
+    /// Best of this many (odd).
+    pub best_of: u32,
+    /// Settings of every game (the seats are filled per game).
+    pub template: GameSettings,
+    /// The two participants.
+    pub players: [Participant; 2],
+    /// The participant who moves first in game 1.
+    pub first: usize,
+    /// Games so far.
+    pub games: Vec<MatchGameEntry>,
+    /// Wins of each participant.
+    pub score: [u32; 2],
+    /// Bribes each participant proposed in finished games.
+    pub bribes_used: [u32; 2],
+    /// Bribes a participant may propose in the whole match.
+    pub bribe_limit: u32,
+    /// The winner, once decided.
+    pub winner: Option<usize>,
+    /// Open to anyone in the lobby.
+    pub open: bool,
+}
+
+/// A match as shown to clients (no tokens).
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchView {
+    /// The match.
+    pub id: String,
+    /// Best of N.
+    pub best_of: u32,
+    /// `open`, `live` or `finished`.
+    pub status: &'static str,
+    /// Names (or engine levels) of the participants.
+    pub players: [ParticipantView; 2],
+    /// The viewer's participant index (0 or 1), if any.
+    pub you: Option<usize>,
+    /// Wins of each participant.
+    pub score: [u32; 2],
+    /// The games so far.
+    pub games: Vec<MatchGameEntry>,
+    /// The game being played now.
+    pub current_game: Option<String>,
+    /// Bribes each participant may still propose (when bribes are on).
+    pub bribes_left: Option<[u32; 2]>,
+    /// The winner, once decided.
+    pub winner: Option<usize>,
+    /// Board, rules and clock of the games.
+    pub clock_text: String,
+    /// The start position of each game.
+    pub start: String,
+    /// No-repetition house rule.
+    pub repetition: String,
+    /// Bribes allowed.
+    pub bribes: bool,
+}
+
+/// A participant as shown.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParticipantView {
+    /// `human` or `engine`.
+    pub kind: &'static str,
+    /// Name.
+    pub name: Option<String>,
+    /// Engine level.
+    pub level: Option<u8>,
+}
+
+impl MatchState {
+    /// `open` until both participants are known, `live`, then `finished`.
+    pub fn status(&self) -> &'static str {
+        if self.winner.is_some() {
+            "finished"
+        } else if self.players.iter().all(|p| p.name.is_some()) {
+            "live"
+        } else {
+            "open"
+        }
+    }
+
+    /// The participant a token belongs to.
+    pub fn participant(&self, token: &str) -> Option<usize> {
+        (0..2).find(|&i| {
+            self.players[i]
+                .token
+                .as_deref()
+                .is_some_and(|t| token::same(t, token))
+        })
+    }
+
+    /// The view for the holder of `token`.
+    pub fn view(&self, token: Option<&str>) -> MatchView {
+        MatchView {
+            id: self.id.clone(),
+            best_of: self.best_of,
+            status: self.status(),
+            players: [0, 1].map(|i| {
+                let p = &self.players[i];
+                let (kind, level) = match p.kind {
+                    SeatKind::Human => ("human", None),
+                    SeatKind::Engine { level } => ("engine", Some(level)),
+                };
+                ParticipantView {
+                    kind,
+                    name: p.name.clone(),
+                    level,
+                }
+            }),
+            you: token.and_then(|t| self.participant(t)),
+            score: self.score,
+            games: self.games.clone(),
+            current_game: self
+                .games
+                .last()
+                .filter(|g| g.result.is_none())
+                .map(|g| g.id.clone()),
+            bribes_left: self.template.bribes.then(|| {
+                [0, 1].map(|i| self.bribe_limit.saturating_sub(self.bribes_used[i]))
+            }),
+            winner: self.winner,
+            clock_text: self.template.clock.describe(),
+            start: self.template.start.clone(),
+            repetition: self.template.repetition.clone(),
+            bribes: self.template.bribes,
+        }
+    }
+
+    /// The participant who moves first in the next game: game 1 as chosen, then alternating
+    /// (a replayed draw counts as a game, so the first player keeps alternating).
+    fn next_first(&self) -> usize {
+        if self.games.len() % 2 == 0 {
+            self.first
+        } else {
+            1 - self.first
+        }
+    }
+}
+
+impl Hub {
+    async fn save(&self, m: &MatchState, created_ms: i64) -> Result<(), HubError> {
+        let row = MatchRow {
+            id: m.id.clone(),
+            created_ms,
+            state: serde_json::to_string(m).unwrap_or_default(),
+            status: m.status().to_string(),
+            updated_ms: now_ms(),
+        };
+        self.store().save_match(&row).await?;
+        Ok(())
+    }
+
+    /// Loads a match.
+    pub async fn load_match(&self, id: &str) -> Result<(MatchState, i64), HubError> {
+        if !token::is_plausible_id(id) {
+            return Err(HubError::NotFound(format!("match {id} not found")));
+        }
+        let row = self.store().load_match(id).await.map_err(|e| match e {
+            crate::store::StoreError::NotFound(_) => {
+                HubError::NotFound(format!("match {id} not found"))
+            }
+            other => other.into(),
+        })?;
+        let state: MatchState = serde_json::from_str(&row.state)
+            .map_err(|e| HubError::Storage(format!("match {id}: {e}")))?;
+        Ok((state, row.created_ms))
+    }
+
+    /// Creates a match between the creator (participant 0) and an opponent. Returns the match
+    /// id, the creator's token and, for an invitation, the opponent's token.
+    pub async fn create_match(
+        &self,
+        new: NewMatch,
+    ) -> Result<(String, String, Option<String>), HubError> {
+        let NewMatch {
+            template,
+            best_of,
+            creator,
+            opponent,
+            first,
+            bribe_limit,
+            open,
+        } = new;
+        if best_of % 2 == 0 || best_of > 99 {
+            return Err(HubError::BadRequest(format!(
+                "best_of must be an odd number from 1 to 99, not {best_of}"
+            )));
+        }
+        let _guard = self.match_lock().await;
+        let creator_token = token::seat_token();
+        let (opponent_name, opponent_token) = match opponent {
+            SeatKind::Engine { level } => (Some(format!("Engine level {level}")), None),
+            SeatKind::Human => (None, (!open).then(token::seat_token)),
+        };
+        let m = MatchState {
+            id: token::match_id(),
+            best_of,
+            template,
+            players: [
+                Participant {
+                    kind: SeatKind::Human,
+                    name: Some(clean_name(&creator)?),
+                    token: Some(creator_token.clone()),
+                },
+                Participant {
+                    kind: opponent,
+                    name: opponent_name,
+                    token: opponent_token.clone(),
+                },
+            ],
+            first: first.min(1),
+            games: Vec::new(),
+            score: [0, 0],
+            bribes_used: [0, 0],
+            bribe_limit,
+            winner: None,
+            open,
+        };
+        let created = now_ms();
+        self.save(&m, created).await?;
+        let id = m.id.clone();
+        if m.status() == "live" {
+            self.start_next_game(m, created).await?;
+        }
+        Ok((id, creator_token, opponent_token))
+    }
+
+    /// Takes the open place of a match (or the invited one, with its token).
+    pub async fn join_match(
+        &self,
+        id: &str,
+        token_given: Option<&str>,
+        name: &str,
+    ) -> Result<(usize, String), HubError> {
+        let _guard = self.match_lock().await;
+        let (mut m, created) = self.load_match(id).await?;
+        let i = match token_given {
+            Some(t) => m.participant(t).ok_or_else(|| {
+                HubError::Forbidden("this token holds no place in the match".into())
+            })?,
+            None => {
+                if !m.open {
+                    return Err(HubError::Forbidden(
+                        "this match is by invitation: use the link you were sent".into(),
+                    ));
+                }
+                (0..2)
+                    .find(|&i| m.players[i].name.is_none())
+                    .ok_or_else(|| {
+                        HubError::Refused(crate::room::Refusal::NotNow(
+                            "both places of the match are taken".into(),
+                        ))
+                    })?
+            }
+        };
+        if m.players[i].name.is_some() {
+            return Ok((i, m.players[i].token.clone().unwrap_or_default()));
+        }
+        let token = m.players[i].token.clone().unwrap_or_else(token::seat_token);
+        m.players[i].name = Some(clean_name(name)?);
+        m.players[i].token = Some(token.clone());
+        self.save(&m, created).await?;
+        if m.status() == "live" && m.games.is_empty() {
+            self.start_next_game(m, created).await?;
+        }
+        Ok((i, token))
+    }
+
+    async fn start_next_game(&self, mut m: MatchState, created: i64) -> Result<String, HubError> {
+        let first = m.next_first();
+        let order = [first, 1 - first];
+        let mut settings = m.template.clone();
+        settings.seats = order.map(|i| m.players[i].kind.clone());
+        settings.open = false;
+        settings.match_game = Some(MatchGame {
+            match_id: m.id.clone(),
+            number: m.games.len() as u32 + 1,
+            bribes_used: order.map(|i| m.bribes_used[i]),
+            bribe_limit: m.bribe_limit,
+        });
+        let names = order.map(|i| match m.players[i].kind {
+            SeatKind::Human => m.players[i].name.clone(),
+            SeatKind::Engine { .. } => None,
+        });
+        let tokens = order.map(|i| m.players[i].token.clone());
+        // The match records the game before it exists, so a crash in between is repaired by
+        // `resume_matches` (an entry whose game is missing is created again).
+        let (game_id, _) = self
+            .create_game(settings, names, tokens, Some(m.id.clone()))
+            .await?;
+        m.games.push(MatchGameEntry {
+            id: game_id.clone(),
+            first,
+            result: None,
+            winner: None,
+        });
+        self.save(&m, created).await?;
+        Ok(game_id)
+    }
+
+    /// Called when a game of a match ends: scores it, and starts the next game or ends the
+    /// match. The finished game gets a `next_game` event pointing to its successor.
+    pub(crate) async fn match_game_over(&self, match_id: &str, live: &Live) -> Result<(), HubError> {
+        let _guard = self.match_lock().await;
+        let (mut m, created) = self.load_match(match_id).await?;
+        let Some(k) = m.games.iter().position(|g| g.id == live.id()) else {
+            return Ok(());
+        };
+        if m.games[k].result.is_some() {
+            return Ok(());
+        }
+        let room = self.room(live.id()).await?;
+        let first = m.games[k].first;
+        let seat_to_participant = |seat: usize| if seat == 0 { first } else { 1 - first };
+        let winner = room
+            .game
+            .outcome()
+            .and_then(|o| o.winner())
+            .map(|p| seat_to_participant(p.index()));
+        m.games[k].result = room.result();
+        m.games[k].winner = winner;
+        for p in zertz::Player::BOTH {
+            m.bribes_used[seat_to_participant(p.index())] += room.game.bribes_proposed(p) as u32;
+        }
+        if let Some(w) = winner {
+            m.score[w] += 1;
+            if m.score[w] > m.best_of / 2 {
+                m.winner = Some(w);
+            }
+        }
+        if m.winner.is_some() {
+            self.save(&m, created).await?;
+            return Ok(());
+        }
+        // Aborted games and draws are replayed; the match goes on.
+        let next = self.start_next_game(m, created).await?;
+        let live = self.get(live.id()).await?;
+        self.append_event(&live, Event::NextGame { game_id: next }).await
+    }
+
+    /// Matches whose current game ended while the server was down get their next game.
+    pub async fn resume_matches(&self) -> Result<(), HubError> {
+        for row in self.store().list_matches(Some("live"), i64::MAX).await? {
+            let (m, created) = self.load_match(&row.id).await?;
+            match m.games.last() {
+                None => {
+                    self.start_next_game(m, created).await?;
+                }
+                Some(g) if g.result.is_none() => {
+                    let live = self.get(&g.id).await?;
+                    if self.room(&g.id).await?.is_over() {
+                        self.match_game_over(&m.id, &live).await?;
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,218 @@
+//! What the server stores and sends: game settings, the events of a game's log, and the actions
+//! a seat may take. All of it is JSON on the wire and in the database.
+
+use serde::{Deserialize, Serialize};
+use zertz::Player;
+
+use crate::clock::{ClockSpec, ClockState};
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A person, holding a secret seat token.
+    Human,
+    /// The engine at a level from 1 to 10.
+    Engine {
+        /// 1 (beginner) to 10 (full strength).
+        level: u8,
+    },
+}
+
+/// Everything fixed when a game is created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSettings {
+    /// The start position as a position string (board, rule set, supply, captures given as a
+    /// handicap, player to move).
+    pub start: String,
+    /// `threefold` (the official draw) or `forbidden` (the no-repetition house rule).
+    pub repetition: String,
+    /// Whether the bribe-to-pass house rule is on.
+    pub bribes: bool,
+    /// The time control.
+    pub clock: ClockSpec,
+    /// Casual games allow takebacks; rated ones do not.
+    pub casual: bool,
+    /// Seat of player one (moves first) and player two.
+    pub seats: [SeatKind; 2],
+    /// Listed in the lobby for anyone to accept.
+    pub open: bool,
+    /// The match this game is part of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_game: Option<MatchGame>,
+}
+
+/// A game's place in its match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchGame {
+    /// The match.
+    pub match_id: String,
+    /// 1 for the first game.
+    pub number: u32,
+    /// Bribes each seat of this game proposed in the match's earlier games.
+    pub bribes_used: [u32; 2],
+    /// Bribes a player may propose in the whole match.
+    pub bribe_limit: u32,
+}
+
+/// One entry of a game's log. The log is the game: replaying it rebuilds everything.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The game was created.
+    Created {
+        /// Its settings.
+        settings: GameSettings,
+    },
+    /// A person took a seat.
+    Joined {
+        /// 1 or 2.
+        seat: u8,
+        /// The name they gave.
+        name: String,
+    },
+    /// Both seats are filled: the clocks run from now.
+    Started,
+    /// A move, in official notation, with the mover's clock after it.
+    Moved {
+        /// 1 or 2.
+        seat: u8,
+        /// Official notation.
+        notation: String,
+        /// The mover's clock after the move.
+        clock: ClockState,
+    },
+    /// A bribe was offered instead of a move.
+    BribeProposed {
+        /// 1 or 2.
+        seat: u8,
+        /// `white/grey/black`.
+        marbles: String,
+    },
+    /// The bribe was answered; if accepted the proposer's turn passed (clock after it given).
+    BribeAnswered {
+        /// Who answered.
+        seat: u8,
+        /// Accepted or rejected.
+        accepted: bool,
+        /// The proposer's clock after the pass, when accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<ClockState>,
+    },
+    /// A draw was offered.
+    DrawOffered {
+        /// 1 or 2.
+        seat: u8,
+    },
+    /// The draw offer was declined (or withdrawn by a move).
+    DrawDeclined {
+        /// 1 or 2.
+        seat: u8,
+    },
+    /// Both agreed to a draw.
+    DrawAgreed,
+    /// A takeback was asked for.
+    TakebackRequested {
+        /// 1 or 2.
+        seat: u8,
+    },
+    /// The takeback was declined.
+    TakebackDeclined {
+        /// 1 or 2.
+        seat: u8,
+    },
+    /// Turns were taken back; the clocks are as given.
+    TakenBack {
+        /// How many turns.
+        turns: u32,
+        /// Both clocks after the takeback.
+        clocks: [ClockState; 2],
+    },
+    /// A player resigned.
+    Resigned {
+        /// 1 or 2.
+        seat: u8,
+    },
+    /// A player ran out of time.
+    Flagged {
+        /// 1 or 2.
+        seat: u8,
+    },
+    /// The game was called off before it really started.
+    Aborted {
+        /// Who aborted (none when the server did).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
+    },
+    /// A player claimed the win after the opponent stayed away past the countdown.
+    Claimed {
+        /// The claimant.
+        seat: u8,
+    },
+    /// A rematch was offered.
+    RematchOffered {
+        /// 1 or 2.
+        seat: u8,
+    },
+    /// The rematch (or the match's next game) exists.
+    NextGame {
+        /// Its id.
+        game_id: String,
+    },
+}
+
+/// Something a seat asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// Play a move, in official or host notation.
+    Move {
+        /// The move.
+        #[serde(rename = "move")]
+        text: String,
+    },
+    /// Resign.
+    Resign,
+    /// Offer a draw (or accept the opponent's offer).
+    OfferDraw,
+    /// Accept the opponent's draw offer.
+    AcceptDraw,
+    /// Decline the opponent's draw offer.
+    DeclineDraw,
+    /// Ask to take back the last move (casual games).
+    RequestTakeback,
+    /// Grant the opponent's takeback.
+    AcceptTakeback,
+    /// Refuse the opponent's takeback.
+    DeclineTakeback,
+    /// Call the game off (before both players have moved).
+    Abort,
+    /// Offer (or accept) a rematch.
+    Rematch,
+    /// Claim the win when the opponent has been away past the countdown.
+    ClaimVictory,
+    /// Propose a bribe instead of moving (`white/grey/black`).
+    ProposeBribe {
+        /// The marbles offered, `w/g/b`.
+        marbles: String,
+    },
+    /// Answer the opponent's bribe.
+    AnswerBribe {
+        /// Accept or reject.
+        accept: bool,
+    },
+}
+
+/// 1 or 2, from a player.
+pub fn seat_number(p: Player) -> u8 {
+    p.number()
+}
+
+/// The player of seat 1 or 2.
+pub fn seat_player(seat: u8) -> Option<Player> {
+    match seat {
+        1 => Some(Player::One),
+        2 => Some(Player::Two),
+        _ => None,
+    }
+}

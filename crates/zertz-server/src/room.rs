@@ -1,0 +1,563 @@
+//! One game in memory: its log replayed into a rules-library `Game`, the clocks, and the offers
+//! in the air. [`Room::decide`] turns an action into the events it causes (or a refusal with
+//! its reason) without changing anything; [`Room::apply`] applies an event once it is stored.
+//! Replaying the stored events with `apply` rebuilds the room exactly, which is how games come
+//! back after a restart.
+
+use serde::Serialize;
+use zertz::notation::{self, official};
+use zertz::record::result_token;
+use zertz::{Game, Marbles, Outcome, Player, Position, Repetition, Rules, Turn, WinReason};
+
+use crate::clock::ClockState;
+use crate::model::{Action, Event, GameSettings, SeatKind, seat_number, seat_player};
+
+/// Why an action was refused. The message is for people; the kind picks the HTTP status.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The move is not legal (the rules library's reason).
+    #[error("{0}")]
+    IllegalMove(String),
+    /// The action does not fit the game's state (not your turn, game over, nothing to
+    /// accept…).
+    #[error("{0}")]
+    NotNow(String),
+    /// The action is malformed.
+    #[error("{0}")]
+    BadRequest(String),
+}
+
+/// A game being played or kept.
+#[derive(Clone, Debug)]
+pub struct Room {
+    /// The game's id.
+    pub id: String,
+    /// Settings from the `Created` event.
+    pub settings: GameSettings,
+    /// The rules-library game.
+    pub game: Game,
+    /// Stored events so far (the version of the room is their number).
+    pub log: Vec<(i64, Event)>,
+    /// Names of the people in the seats.
+    pub names: [Option<String>; 2],
+    /// Both seats filled and the clocks started.
+    pub started: bool,
+    /// Each player's clock between turns.
+    pub clocks: [ClockState; 2],
+    /// Both clocks at the start of each turn: `clock_history[i]` before turn `i`.
+    clock_history: Vec<[ClockState; 2]>,
+    /// When the current turn began (ms since the epoch), for the clock of the player to move.
+    pub turn_started_ms: i64,
+    /// A draw offer waiting for an answer.
+    pub draw_offer: Option<Player>,
+    /// A takeback request waiting for an answer.
+    pub takeback_request: Option<Player>,
+    /// Who asked for a rematch.
+    pub rematch: [bool; 2],
+    /// The rematch or next match game, once it exists.
+    pub next_game: Option<String>,
+    /// The game was called off.
+    pub aborted: bool,
+}
+
+/// Status words used in storage and listings.
+pub mod status {
+    /// Waiting for a second player.
+    pub const OPEN: &str = "open";
+    /// Being played.
+    pub const LIVE: &str = "live";
+    /// Over (won, drawn or aborted).
+    pub const FINISHED: &str = "finished";
+}
+
+impl Room {
+    /// A room from its first event.
+    pub fn new(id: &str, settings: GameSettings, at_ms: i64) -> Result<Room, String> {
+        let start: Position = settings
+            .start
+            .parse()
+            .map_err(|e| format!("start position: {e}"))?;
+        let repetition = Repetition::from_name(&settings.repetition)
+            .ok_or_else(|| format!("repetition `{}`: expected threefold or forbidden", settings.repetition))?;
+        let rules = Rules {
+            set: start.rule_set(),
+            repetition,
+            bribes: settings.bribes,
+        };
+        let game = Game::from_position(start, rules);
+        let initial = settings.clock.initial();
+        let mut names = [None, None];
+        for (i, seat) in settings.seats.iter().enumerate() {
+            if let SeatKind::Engine { level } = seat {
+                names[i] = Some(format!("Engine level {level}"));
+            }
+        }
+        Ok(Room {
+            id: id.to_string(),
+            settings: settings.clone(),
+            game,
+            log: vec![(at_ms, Event::Created { settings })],
+            names,
+            started: false,
+            clocks: [initial; 2],
+            clock_history: vec![[initial; 2]],
+            turn_started_ms: at_ms,
+            draw_offer: None,
+            takeback_request: None,
+            rematch: [false; 2],
+            next_game: None,
+            aborted: false,
+        })
+    }
+
+    /// Rebuilds a room from its stored log (the first event must be `Created`).
+    pub fn replay(id: &str, events: &[(i64, Event)]) -> Result<Room, String> {
+        let Some((at, Event::Created { settings })) = events.first() else {
+            return Err(format!("game {id}: the log does not start with `created`"));
+        };
+        let mut room = Room::new(id, settings.clone(), *at)?;
+        for (i, (at, event)) in events.iter().enumerate().skip(1) {
+            room.apply(event.clone(), *at)
+                .map_err(|e| format!("game {id}, event {}: {e}", i + 1))?;
+        }
+        Ok(room)
+    }
+
+    /// The number of stored events.
+    pub fn version(&self) -> i64 {
+        self.log.len() as i64
+    }
+
+    /// `open`, `live` or `finished`.
+    pub fn status(&self) -> &'static str {
+        if self.is_over() {
+            status::FINISHED
+        } else if self.started {
+            status::LIVE
+        } else {
+            status::OPEN
+        }
+    }
+
+    /// The game has ended (result or abort).
+    pub fn is_over(&self) -> bool {
+        self.aborted || self.game.is_over()
+    }
+
+    /// The result token for storage: `1-0`, `0-1`, `1/2-1/2`, or `*` when aborted.
+    pub fn result(&self) -> Option<String> {
+        if self.aborted {
+            Some("*".into())
+        } else {
+            self.game.outcome().map(|o| result_token(Some(o)).to_string())
+        }
+    }
+
+    /// The seat whose engine must act now: to move (no bribe pending), or to answer a bribe.
+    pub fn engine_to_act(&self) -> Option<(Player, u8)> {
+        if !self.started || self.is_over() {
+            return None;
+        }
+        let actor = match self.game.pending_bribe() {
+            Some(b) => b.by.other(),
+            None => self.game.to_move(),
+        };
+        match self.settings.seats[actor.index()] {
+            SeatKind::Engine { level } => Some((actor, level)),
+            SeatKind::Human => None,
+        }
+    }
+
+    /// How long the player to move may still think, in ms from `now_ms` (`None` without a
+    /// clock or when no clock runs).
+    pub fn time_left(&self, now_ms: i64) -> Option<i64> {
+        if !self.started || self.is_over() {
+            return None;
+        }
+        let mover = self.game.to_move();
+        let allowance = self.settings.clock.allowance(&self.clocks[mover.index()])?;
+        Some(allowance - (now_ms - self.turn_started_ms))
+    }
+
+    /// The bribes `player` may still propose, when bribes are on.
+    pub fn bribes_left(&self, player: Player) -> Option<u32> {
+        if !self.settings.bribes {
+            return None;
+        }
+        let (used, limit) = match &self.settings.match_game {
+            Some(m) => (m.bribes_used[player.index()], m.bribe_limit),
+            None => (0, 3),
+        };
+        Some(limit.saturating_sub(used + self.game.bribes_proposed(player) as u32))
+    }
+
+    /// The events `action` by `seat` causes at `now_ms`, or why it is refused. Changes nothing.
+    pub fn decide(&self, seat: Player, action: &Action, now_ms: i64) -> Result<Vec<Event>, Refusal> {
+        let n = seat_number(seat);
+        let opponent = seat.other();
+        if self.is_over() {
+            if let Action::Rematch = action {
+                return self.decide_rematch(seat);
+            }
+            return Err(Refusal::NotNow(match self.game.outcome() {
+                Some(o) => format!("the game is over: {o}"),
+                None => "the game was aborted".into(),
+            }));
+        }
+        if !self.started && !matches!(action, Action::Abort) {
+            return Err(Refusal::NotNow(
+                "the game has not started: it is waiting for a second player".into(),
+            ));
+        }
+        // A mover whose time is gone loses, whatever they send.
+        if let Some(left) = self.time_left(now_ms)
+            && left <= 0
+            && self.game.to_move() == seat
+        {
+            return Ok(vec![Event::Flagged { seat: n }]);
+        }
+        match action {
+            Action::Move { text } => {
+                if self.game.to_move() != seat {
+                    return Err(Refusal::NotNow(format!(
+                        "it is not your turn: player {} is to move",
+                        seat_number(opponent)
+                    )));
+                }
+                if let Some(b) = self.game.pending_bribe() {
+                    return Err(Refusal::NotNow(format!(
+                        "your bribe of {} is waiting for the opponent's answer",
+                        b.bribe
+                    )));
+                }
+                let position = self.game.position();
+                let mv = notation::parse_any(position, text.trim())
+                    .map_err(|e| Refusal::IllegalMove(e.to_string()))?;
+                self.game
+                    .check(&mv)
+                    .map_err(|e| Refusal::IllegalMove(format!("`{}`: {e}", text.trim())))?;
+                let clock = self.charge(seat, now_ms).ok_or_else(|| {
+                    Refusal::NotNow("your time ran out".into()) // unreachable: flagged above
+                })?;
+                Ok(vec![Event::Moved {
+                    seat: n,
+                    notation: official::move_text(position, &mv),
+                    clock,
+                }])
+            }
+            Action::Resign => Ok(vec![Event::Resigned { seat: n }]),
+            Action::OfferDraw => {
+                if self.draw_offer == Some(opponent) {
+                    Ok(vec![Event::DrawAgreed])
+                } else if self.draw_offer == Some(seat) {
+                    Err(Refusal::NotNow("you have already offered a draw".into()))
+                } else {
+                    Ok(vec![Event::DrawOffered { seat: n }])
+                }
+            }
+            Action::AcceptDraw => {
+                if self.draw_offer == Some(opponent) {
+                    Ok(vec![Event::DrawAgreed])
+                } else {
+                    Err(Refusal::NotNow("there is no draw offer to accept".into()))
+                }
+            }
+            Action::DeclineDraw => {
+                if self.draw_offer == Some(opponent) {
+                    Ok(vec![Event::DrawDeclined { seat: n }])
+                } else {
+                    Err(Refusal::NotNow("there is no draw offer to decline".into()))
+                }
+            }
+            Action::RequestTakeback => {
+                if !self.settings.casual {
+                    return Err(Refusal::NotNow(
+                        "takebacks are for casual games; this game is rated".into(),
+                    ));
+                }
+                if self.takeback_turns(seat) == 0 {
+                    return Err(Refusal::NotNow("you have no move to take back".into()));
+                }
+                if self.takeback_request.is_some() {
+                    return Err(Refusal::NotNow("a takeback is already asked for".into()));
+                }
+                Ok(vec![Event::TakebackRequested { seat: n }])
+            }
+            Action::AcceptTakeback => {
+                if self.takeback_request != Some(opponent) {
+                    return Err(Refusal::NotNow("there is no takeback to accept".into()));
+                }
+                let turns = self.takeback_turns(opponent);
+                let back = self.game.turns().len() - turns;
+                // Both clocks go back to what they showed before the turn taken back.
+                let clocks = self.clock_history[back];
+                Ok(vec![Event::TakenBack {
+                    turns: turns as u32,
+                    clocks,
+                }])
+            }
+            Action::DeclineTakeback => {
+                if self.takeback_request != Some(opponent) {
+                    return Err(Refusal::NotNow("there is no takeback to decline".into()));
+                }
+                Ok(vec![Event::TakebackDeclined { seat: n }])
+            }
+            Action::Abort => {
+                if self.game.turns().len() >= 2 {
+                    return Err(Refusal::NotNow(
+                        "both players have moved: the game can no longer be aborted (resign instead)"
+                            .into(),
+                    ));
+                }
+                Ok(vec![Event::Aborted { seat: Some(n) }])
+            }
+            Action::Rematch => Err(Refusal::NotNow(
+                "a rematch can be offered once the game is over".into(),
+            )),
+            Action::ClaimVictory => Err(Refusal::NotNow(
+                "the opponent is here: there is nothing to claim".into(),
+            )),
+            Action::ProposeBribe { marbles } => {
+                if !self.settings.bribes {
+                    return Err(Refusal::NotNow("bribes are not allowed in this game".into()));
+                }
+                if self.game.to_move() != seat {
+                    return Err(Refusal::NotNow(
+                        "only the player to move may propose a bribe".into(),
+                    ));
+                }
+                if self.bribes_left(seat) == Some(0) {
+                    return Err(Refusal::NotNow(
+                        "you have proposed all the bribes you may in this match".into(),
+                    ));
+                }
+                let bribe = Marbles::parse_slashed(marbles.trim()).map_err(|e| {
+                    Refusal::BadRequest(format!(
+                        "bribe `{marbles}`: {e} (expected white/grey/black, e.g. 1/0/0)"
+                    ))
+                })?;
+                let mut probe = self.game.clone();
+                probe
+                    .propose_bribe(bribe)
+                    .map_err(|e| Refusal::IllegalMove(format!("bribe {bribe}: {e}")))?;
+                Ok(vec![Event::BribeProposed {
+                    seat: n,
+                    marbles: slashed(bribe),
+                }])
+            }
+            Action::AnswerBribe { accept } => {
+                let Some(b) = self.game.pending_bribe() else {
+                    return Err(Refusal::NotNow("no bribe is waiting for an answer".into()));
+                };
+                if b.by == seat {
+                    return Err(Refusal::NotNow(
+                        "the bribe is yours: the opponent answers it".into(),
+                    ));
+                }
+                let clock = if *accept {
+                    let mut probe = self.game.clone();
+                    probe
+                        .answer_bribe(true)
+                        .map_err(|e| Refusal::IllegalMove(e.to_string()))?;
+                    self.charge(b.by, now_ms)
+                } else {
+                    None
+                };
+                Ok(vec![Event::BribeAnswered {
+                    seat: n,
+                    accepted: *accept,
+                    clock,
+                }])
+            }
+        }
+    }
+
+    /// A claim when the opponent has been away long enough (checked by the caller).
+    pub fn decide_claim(&self, seat: Player) -> Result<Vec<Event>, Refusal> {
+        if self.is_over() {
+            return Err(Refusal::NotNow("the game is over".into()));
+        }
+        if !self.started {
+            return Err(Refusal::NotNow("the game has not started".into()));
+        }
+        Ok(vec![Event::Claimed {
+            seat: seat_number(seat),
+        }])
+    }
+
+    fn decide_rematch(&self, seat: Player) -> Result<Vec<Event>, Refusal> {
+        if self.settings.match_game.is_some() {
+            return Err(Refusal::NotNow(
+                "games of a match are followed by the match's next game, not a rematch".into(),
+            ));
+        }
+        if self.next_game.is_some() {
+            return Err(Refusal::NotNow("the rematch already exists".into()));
+        }
+        if self.rematch[seat.index()] {
+            return Err(Refusal::NotNow("you have already asked for a rematch".into()));
+        }
+        Ok(vec![Event::RematchOffered {
+            seat: seat_number(seat),
+        }])
+    }
+
+    /// How many turns a takeback asked by `seat` undoes: back to before `seat`'s last move.
+    fn takeback_turns(&self, seat: Player) -> usize {
+        let turns = self.game.turns().len();
+        let positions = self.game.positions();
+        (1..=turns.min(2))
+            .find(|&k| positions[turns - k].to_move() == seat)
+            .unwrap_or(0)
+    }
+
+    /// The mover's clock after ending their turn now, `None` if it ran out.
+    fn charge(&self, mover: Player, now_ms: i64) -> Option<ClockState> {
+        self.settings
+            .clock
+            .charge(&self.clocks[mover.index()], now_ms - self.turn_started_ms)
+    }
+
+    /// Applies a stored event.
+    pub fn apply(&mut self, event: Event, at_ms: i64) -> Result<(), String> {
+        let seat_of = |s: u8| seat_player(s).ok_or_else(|| format!("no seat {s}"));
+        match &event {
+            Event::Created { .. } => return Err("a second `created`".into()),
+            Event::Joined { seat, name } => {
+                self.names[seat_of(*seat)?.index()] = Some(name.clone());
+            }
+            Event::Started => {
+                self.started = true;
+                self.turn_started_ms = at_ms;
+            }
+            Event::Moved {
+                seat,
+                notation,
+                clock,
+            } => {
+                let p = seat_of(*seat)?;
+                let mv = official::parse(self.game.position(), notation)
+                    .map_err(|e| e.to_string())?;
+                self.game.play(&mv).map_err(|e| e.to_string())?;
+                self.end_turn(p, *clock, at_ms);
+            }
+            Event::BribeProposed { marbles, .. } => {
+                let bribe = Marbles::parse_slashed(marbles)?;
+                self.game.propose_bribe(bribe).map_err(|e| e.to_string())?;
+            }
+            Event::BribeAnswered {
+                accepted, clock, ..
+            } => {
+                let proposer = self
+                    .game
+                    .pending_bribe()
+                    .ok_or("no bribe pending")?
+                    .by;
+                self.game
+                    .answer_bribe(*accepted)
+                    .map_err(|e| e.to_string())?;
+                if *accepted {
+                    let clock = clock.unwrap_or(self.clocks[proposer.index()]);
+                    self.end_turn(proposer, clock, at_ms);
+                }
+            }
+            Event::DrawOffered { seat } => self.draw_offer = Some(seat_of(*seat)?),
+            Event::DrawDeclined { .. } => self.draw_offer = None,
+            Event::DrawAgreed => {
+                self.game.agree_draw().map_err(|e| e.to_string())?;
+            }
+            Event::TakebackRequested { seat } => self.takeback_request = Some(seat_of(*seat)?),
+            Event::TakebackDeclined { .. } => self.takeback_request = None,
+            Event::TakenBack { turns, clocks } => {
+                for _ in 0..*turns {
+                    self.game.undo().map_err(|e| e.to_string())?;
+                }
+                self.clock_history.truncate(self.game.turns().len() + 1);
+                self.clocks = *clocks;
+                self.takeback_request = None;
+                self.draw_offer = None;
+                self.turn_started_ms = at_ms;
+            }
+            Event::Resigned { seat } => {
+                self.game.resign(seat_of(*seat)?).map_err(|e| e.to_string())?;
+            }
+            Event::Flagged { seat } => {
+                let p = seat_of(*seat)?;
+                self.game.lose_on_time(p).map_err(|e| e.to_string())?;
+                self.clocks[p.index()] = self
+                    .settings
+                    .clock
+                    .showing(&self.clocks[p.index()], i64::MAX / 4);
+            }
+            Event::Aborted { .. } => self.aborted = true,
+            Event::Claimed { seat } => {
+                let p = seat_of(*seat)?;
+                self.game.forfeit(p.other()).map_err(|e| e.to_string())?;
+            }
+            Event::RematchOffered { seat } => self.rematch[seat_of(*seat)?.index()] = true,
+            Event::NextGame { game_id } => self.next_game = Some(game_id.clone()),
+        }
+        if self.is_over() {
+            // Frozen clocks: the player to move is charged up to the end.
+            self.draw_offer = None;
+            self.takeback_request = None;
+        }
+        self.log.push((at_ms, event));
+        Ok(())
+    }
+
+    fn end_turn(&mut self, mover: Player, clock: ClockState, at_ms: i64) {
+        self.clocks[mover.index()] = clock;
+        self.clock_history.truncate(self.game.turns().len());
+        self.clock_history.push(self.clocks);
+        self.turn_started_ms = at_ms;
+        self.draw_offer = None;
+        self.takeback_request = None;
+    }
+
+    /// The moves so far in official notation (`-` for a pass bought with a bribe).
+    pub fn move_list(&self) -> Vec<String> {
+        let positions = self.game.positions();
+        self.game
+            .turns()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match t {
+                Turn::Move(mv) => official::move_text(&positions[i], mv),
+                Turn::Pass { .. } => "-".to_string(),
+            })
+            .collect()
+    }
+
+    /// The outcome in words, for people.
+    pub fn result_text(&self) -> Option<String> {
+        if self.aborted {
+            return Some("aborted".into());
+        }
+        let o = self.game.outcome()?;
+        Some(match o {
+            Outcome::Win {
+                winner,
+                reason: WinReason::Forfeit,
+            } => format!("{winner} wins: the opponent left the game"),
+            _ => o.to_string(),
+        })
+    }
+}
+
+/// A seat's clock as shown to clients.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ClockView {
+    /// Main time or reserve left, in ms (at the moment the state was sent).
+    pub remaining_ms: i64,
+    /// Periods left (periods clocks).
+    pub periods_left: u32,
+    /// This clock is running.
+    pub running: bool,
+}
+
+/// `white/grey/black`.
+pub fn slashed(m: Marbles) -> String {
+    use zertz::Colour::{Black, Grey, White};
+    format!("{}/{}/{}", m.get(White), m.get(Grey), m.get(Black))
+}

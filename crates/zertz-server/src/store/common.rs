@@ -1,0 +1,70 @@
+//! What both backends check the same way, before or around the SQL.
+
+use super::{EventRow, RowUpdate, StoreError};
+
+/// Checks that `events` continue a log whose last version is `last` (0 for an empty log) with
+/// no gap and no repeat: the first must be `last + 1`, each next one more. The first event
+/// that does not fit is the conflict.
+pub(super) fn check_versions(game: &str, last: i64, events: &[EventRow]) -> Result<(), StoreError> {
+    let mut want = last;
+    for event in events {
+        want += 1;
+        if event.version != want {
+            return Err(conflict(game, event.version));
+        }
+    }
+    Ok(())
+}
+
+/// The conflict on `version` of `game`.
+pub(super) fn conflict(game: &str, version: i64) -> StoreError {
+    StoreError::Conflict {
+        game: game.to_owned(),
+        version,
+    }
+}
+
+/// The error for a game that is not there.
+pub(super) fn game_not_found(game: &str) -> StoreError {
+    StoreError::NotFound(format!("game {game}"))
+}
+
+/// The error for a match that is not there.
+pub(super) fn match_not_found(id: &str) -> StoreError {
+    StoreError::NotFound(format!("match {id}"))
+}
+
+/// The new values of `token_one` and `token_two` (`None`: unchanged) that `update` asks for.
+/// A seat index other than 0 or 1 is refused before anything is written.
+pub(super) fn seat_tokens(update: &RowUpdate) -> Result<[Option<&str>; 2], StoreError> {
+    match &update.seat {
+        None => Ok([None, None]),
+        Some((0, token)) => Ok([Some(token.as_str()), None]),
+        Some((1, token)) => Ok([None, Some(token.as_str())]),
+        Some((seat, _)) => Err(StoreError::Database(sqlx::Error::InvalidArgument(format!(
+            "seat {seat}: a seat is 0 or 1"
+        )))),
+    }
+}
+
+/// Maps the failure of inserting event `version` of `game`: a taken (game, version) key is a
+/// conflict (another writer got there first), anything else stays a database error.
+pub(super) fn insert_event_error(err: sqlx::Error, game: &str, version: i64) -> StoreError {
+    match &err {
+        sqlx::Error::Database(db) if db.is_unique_violation() => conflict(game, version),
+        _ => StoreError::Database(err),
+    }
+}
+
+/// Maps the failure of inserting the row of a new game: an id that is taken means its first
+/// version is taken too, which is a conflict like any other.
+pub(super) fn insert_game_error(err: sqlx::Error, game: &str, events: &[EventRow]) -> StoreError {
+    let version = events.first().map_or(1, |e| e.version);
+    insert_event_error(err, game, version)
+}
+
+/// A listing limit as the databases take it: never negative (SQLite would read -1 as "no
+/// limit", PostgreSQL would refuse it).
+pub(super) fn limit(limit: i64) -> i64 {
+    limit.max(0)
+}

@@ -1,0 +1,169 @@
+//! Durable storage behind one small trait, with two real backends: SQLite (a file, the default)
+//! and PostgreSQL (by URL). A game is its settings plus an append-only list of events; a match
+//! is its settings plus a small state document. Everything the service needs to rebuild a game
+//! after a crash is here; nothing else is kept.
+
+mod common;
+mod postgres;
+mod sqlite;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// An event with this version already exists (another writer got there first).
+    #[error("version {version} of game {game} already exists")]
+    Conflict {
+        /// The game.
+        game: String,
+        /// The version that was taken.
+        version: i64,
+    },
+    /// No such game or match.
+    #[error("{0} not found")]
+    NotFound(String),
+    /// The database said no.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Migrations failed.
+    #[error("migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+/// A game as stored when it is created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// Public id (random, URL-safe).
+    pub id: String,
+    /// The match it belongs to, if any.
+    pub match_id: Option<String>,
+    /// Creation time, ms since the Unix epoch.
+    pub created_ms: i64,
+    /// The settings as JSON (the service's `GameSettings`).
+    pub settings: String,
+    /// Seat tokens of player one and player two (`None` for an engine seat or a seat nobody
+    /// holds yet). Never logged, never sent to anyone but the holder.
+    pub tokens: [Option<String>; 2],
+    /// `open` (waiting for a player), `live`, or `finished`.
+    pub status: String,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`) once finished.
+    pub result: Option<String>,
+    /// Last change, ms since the Unix epoch.
+    pub updated_ms: i64,
+}
+
+/// One event of a game's log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRow {
+    /// 1 for the first event, then consecutive.
+    pub version: i64,
+    /// When it happened, ms since the Unix epoch.
+    pub at_ms: i64,
+    /// The event as JSON (the service's `Event`).
+    pub payload: String,
+}
+
+/// What changes on the game row along with an appended event.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowUpdate {
+    /// New status, if it changes.
+    pub status: Option<String>,
+    /// New result, if the game ended.
+    pub result: Option<String>,
+    /// A seat taken with this event: (seat index 0 or 1, token).
+    pub seat: Option<(usize, String)>,
+}
+
+/// A line of a game listing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// The game.
+    pub id: String,
+    /// Its match, if any.
+    pub match_id: Option<String>,
+    /// Settings JSON.
+    pub settings: String,
+    /// Status.
+    pub status: String,
+    /// Result, if finished.
+    pub result: Option<String>,
+    /// Creation time.
+    pub created_ms: i64,
+    /// Last change.
+    pub updated_ms: i64,
+}
+
+/// A match as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRow {
+    /// Public id.
+    pub id: String,
+    /// Creation time.
+    pub created_ms: i64,
+    /// The whole match state as JSON (the service's `MatchState`, tokens included).
+    pub state: String,
+    /// `open`, `live`, or `finished`.
+    pub status: String,
+    /// Last change.
+    pub updated_ms: i64,
+}
+
+/// The storage the service runs on. Every method is one transaction: when it returns `Ok`,
+/// the change is durable.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Creates a game with its first events (at least one).
+    async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError>;
+
+    /// Appends events to a game (versions must follow the last one: `Conflict` otherwise) and
+    /// applies `update` to its row, atomically.
+    async fn append(
+        &self,
+        game: &str,
+        events: &[EventRow],
+        update: &RowUpdate,
+    ) -> Result<(), StoreError>;
+
+    /// A game's row and all its events in version order.
+    async fn load_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError>;
+
+    /// Games with the given status (`open`, `live`, `finished`, or any when `None`), newest
+    /// change first, at most `limit`.
+    async fn list_games(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Creates or replaces a match.
+    async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError>;
+
+    /// A match.
+    async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError>;
+
+    /// Matches with the given status (any when `None`), newest change first, at most `limit`.
+    async fn list_matches(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, StoreError>;
+}
+
+/// Opens the store a `--db` argument names: `postgres://…` or `postgresql://…` for
+/// PostgreSQL, `sqlite:PATH` or a plain file path for SQLite (created if missing). Runs the
+/// migrations.
+pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Box::new(PostgresStore::open(url).await?))
+    } else {
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"));
+        Ok(Box::new(SqliteStore::open(path.unwrap_or(url)).await?))
+    }
+}

@@ -1,0 +1,65 @@
+//! Random identifiers: public game and match ids, and secret seat tokens (192 random bits,
+//! far more than can be guessed), compared in constant time.
+
+const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+fn random_text(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    // The operating system's generator; if it ever fails there is no safe fallback.
+    getrandom::fill(&mut buf).expect("the operating system's random generator failed");
+    // Hex keeps every bit (two characters a byte).
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A public game id: 12 characters from an unambiguous alphabet (about 70 bits).
+pub fn game_id() -> String {
+    let mut buf = [0u8; 12];
+    getrandom::fill(&mut buf).expect("the operating system's random generator failed");
+    buf.iter()
+        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+        .collect()
+}
+
+/// A public match id (same shape as a game id, prefixed `m`).
+pub fn match_id() -> String {
+    format!("m{}", game_id())
+}
+
+/// A secret seat token: 192 random bits as 48 hex digits.
+pub fn seat_token() -> String {
+    random_text(24)
+}
+
+/// Whether `id` could be a game or match id (so junk never reaches the database).
+pub fn is_plausible_id(id: &str) -> bool {
+    (1..=40).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Compares two tokens in time that does not depend on where they differ.
+pub fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_long_random_and_distinct() {
+        let a = seat_token();
+        let b = seat_token();
+        assert_eq!(a.len(), 48);
+        assert_ne!(a, b);
+        assert!(same(&a, &a.clone()));
+        assert!(!same(&a, &b));
+        assert!(!same(&a, &a[..47]));
+        let id = game_id();
+        assert_eq!(id.len(), 12);
+        assert!(is_plausible_id(&id));
+        assert!(!is_plausible_id("../etc"));
+    }
+}

@@ -1,0 +1,228 @@
+//! The state of a game as clients receive it: everything a player needs to show the game and
+//! choose a move, including the legal moves, so no client re-implements the rules.
+
+use serde::Serialize;
+use zertz::notation::official;
+use zertz::{Colour, Marbles, Player};
+
+use crate::model::{SeatKind, seat_number};
+use crate::room::{ClockView, Room, slashed};
+
+/// A game's state at one version.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The game.
+    pub id: String,
+    /// The number of events so far; every event raises it by one.
+    pub version: i64,
+    /// `open`, `live` or `finished`.
+    pub status: &'static str,
+    /// Board name (`37`, `48`, …, `custom`).
+    pub board: String,
+    /// Rule set name.
+    pub rules: String,
+    /// `threefold` or `forbidden`.
+    pub repetition: String,
+    /// Bribe-to-pass rule on.
+    pub bribes: bool,
+    /// Casual (takebacks allowed).
+    pub casual: bool,
+    /// The time control.
+    pub clock: crate::clock::ClockSpec,
+    /// The time control in words.
+    pub clock_text: String,
+    /// Player one's and player two's seats.
+    pub seats: [SeatView; 2],
+    /// The viewer's seat (1 or 2), if they hold one.
+    pub you: Option<u8>,
+    /// The player to move (1 or 2).
+    pub to_move: u8,
+    /// The position string.
+    pub position: String,
+    /// Marbles in the supply, white/grey/black.
+    pub supply: [u8; 3],
+    /// Captures of player one and player two, white/grey/black.
+    pub captures: [[u8; 3]; 2],
+    /// Both clocks.
+    pub clocks: [ClockView; 2],
+    /// The moves in official notation.
+    pub moves: Vec<String>,
+    /// The legal moves of the player to move, in official notation (empty when the game is
+    /// not live or a bribe awaits its answer).
+    pub legal_moves: Vec<String>,
+    /// A draw offered by this seat.
+    pub draw_offer: Option<u8>,
+    /// A takeback asked by this seat.
+    pub takeback_request: Option<u8>,
+    /// A bribe waiting for its answer.
+    pub pending_bribe: Option<BribeView>,
+    /// Bribes each player may still propose (when bribes are on).
+    pub bribes_left: Option<[u32; 2]>,
+    /// Seats that asked for a rematch.
+    pub rematch: [bool; 2],
+    /// The rematch or the match's next game.
+    pub next_game: Option<String>,
+    /// The result, once the game is over.
+    pub result: Option<ResultView>,
+    /// The match this game belongs to: id and game number.
+    pub match_game: Option<(String, u32)>,
+    /// Server time when this view was made (ms since the epoch), for ticking the clocks.
+    pub server_ms: i64,
+}
+
+/// A seat as shown.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    /// `human` or `engine`.
+    pub kind: &'static str,
+    /// The engine's level.
+    pub level: Option<u8>,
+    /// The name, once someone sits there.
+    pub name: Option<String>,
+    /// Connected now (engines always are).
+    pub connected: bool,
+    /// When a person left: ms until the opponent may claim the game (0: claimable now).
+    pub away_claim_in_ms: Option<i64>,
+}
+
+/// A bribe waiting for its answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct BribeView {
+    /// Who proposed it (1 or 2).
+    pub by: u8,
+    /// `white/grey/black`.
+    pub marbles: String,
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultView {
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` (aborted).
+    pub token: String,
+    /// The winner (1 or 2), if any.
+    pub winner: Option<u8>,
+    /// In words.
+    pub text: String,
+}
+
+fn counts(m: Marbles) -> [u8; 3] {
+    Colour::ALL.map(|c| m.get(c))
+}
+
+/// Presence of the seats: connected now, or since when away (ms since the epoch).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Presence {
+    /// Connections per seat.
+    pub connections: [usize; 2],
+    /// When each seat's last connection closed.
+    pub away_since: [Option<i64>; 2],
+}
+
+impl GameView {
+    /// The view of `room` for `viewer` (a seat, or a spectator), at `now_ms`. `claim_after_ms`
+    /// is the countdown before an absent player's game may be claimed.
+    pub fn of(
+        room: &Room,
+        viewer: Option<Player>,
+        presence: &Presence,
+        now_ms: i64,
+        claim_after_ms: i64,
+        legal_moves: &[String],
+    ) -> GameView {
+        let position = room.game.position();
+        let live = room.status() == crate::room::status::LIVE;
+        let mover = position.to_move();
+        let seats = [0, 1].map(|i| {
+            let (kind, level) = match room.settings.seats[i] {
+                SeatKind::Human => ("human", None),
+                SeatKind::Engine { level } => ("engine", Some(level)),
+            };
+            let connected = level.is_some() || presence.connections[i] > 0;
+            SeatView {
+                kind,
+                level,
+                name: room.names[i].clone(),
+                connected,
+                away_claim_in_ms: match (connected, presence.away_since[i]) {
+                    (false, Some(since)) if live => {
+                        Some((since + claim_after_ms - now_ms).max(0))
+                    }
+                    _ => None,
+                },
+            }
+        });
+        let clocks = [Player::One, Player::Two].map(|p| {
+            let state = room.clocks[p.index()];
+            let running = live && p == mover && room.game.pending_bribe().is_none_or(|_| true);
+            let shown = if running {
+                room.settings
+                    .clock
+                    .showing(&state, now_ms - room.turn_started_ms)
+            } else {
+                state
+            };
+            ClockView {
+                remaining_ms: shown.remaining_ms,
+                periods_left: shown.periods_left,
+                running,
+            }
+        });
+        GameView {
+            id: room.id.clone(),
+            version: room.version(),
+            status: room.status(),
+            board: position.layout().kind().name().to_string(),
+            rules: position.rule_set().to_string(),
+            repetition: room.settings.repetition.clone(),
+            bribes: room.settings.bribes,
+            casual: room.settings.casual,
+            clock: room.settings.clock,
+            clock_text: room.settings.clock.describe(),
+            seats,
+            you: viewer.map(seat_number),
+            to_move: seat_number(mover),
+            position: position.to_string(),
+            supply: counts(position.supply()),
+            captures: [
+                counts(position.captures(Player::One)),
+                counts(position.captures(Player::Two)),
+            ],
+            clocks,
+            moves: room.move_list(),
+            legal_moves: if live { legal_moves.to_vec() } else { Vec::new() },
+            draw_offer: room.draw_offer.map(seat_number),
+            takeback_request: room.takeback_request.map(seat_number),
+            pending_bribe: room.game.pending_bribe().map(|b| BribeView {
+                by: seat_number(b.by),
+                marbles: slashed(b.bribe),
+            }),
+            bribes_left: room
+                .bribes_left(Player::One)
+                .zip(room.bribes_left(Player::Two))
+                .map(|(a, b)| [a, b]),
+            rematch: room.rematch,
+            next_game: room.next_game.clone(),
+            result: room.result().map(|token| ResultView {
+                winner: room.game.outcome().and_then(|o| o.winner()).map(seat_number),
+                text: room.result_text().unwrap_or_default(),
+                token,
+            }),
+            match_game: room
+                .settings
+                .match_game
+                .as_ref()
+                .map(|m| (m.match_id.clone(), m.number)),
+            server_ms: now_ms,
+        }
+    }
+}
+
+/// The legal moves of the player to move, in official notation.
+pub fn legal_move_texts(room: &Room) -> Vec<String> {
+    let position = room.game.position();
+    room.game
+        .legal_moves()
+        .iter()
+        .map(|mv| official::move_text(position, mv))
+        .collect()
+}
