@@ -277,7 +277,7 @@ pub fn level_settings(level: u8) -> LevelSettings {
         1 => (Some(1), None, 400),
         2 => (Some(1), None, 150),
         3 => (Some(1), None, 40),
-        4 => (Some(2), None, 40),
+        4 => (Some(1), None, 0),
         5 => (Some(2), Some(20_000), 0),
         6 => (None, Some(30_000), 0),
         7 => (None, Some(100_000), 0),
