@@ -106,14 +106,16 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let mut tasks = Vec::new();
     for g in 0..args.games {
-        let (client, stats, ws_base, base) = (client.clone(), stats.clone(), ws_base.clone(), base.clone());
+        let (client, stats, ws_base, base) =
+            (client.clone(), stats.clone(), ws_base.clone(), base.clone());
         let running = running.clone();
         let (think, board) = (args.think_ms, args.board.clone());
         tasks.push(tokio::spawn(async move {
             while running.load(Ordering::Relaxed) {
-                if let Err(e) =
-                    one_game(&client, &base, &ws_base, &board, think, g as u64, &stats, &running)
-                        .await
+                if let Err(e) = one_game(
+                    &client, &base, &ws_base, &board, think, g as u64, &stats, &running,
+                )
+                .await
                 {
                     stats.errors.fetch_add(1, Ordering::Relaxed);
                     if stats.errors.load(Ordering::Relaxed) <= 5 {
@@ -129,7 +131,11 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         }
     }
     let ramp = started.elapsed();
-    eprintln!("loadtest: all games started in {:.1} s; measuring {} s", ramp.as_secs_f64(), args.seconds);
+    eprintln!(
+        "loadtest: all games started in {:.1} s; measuring {} s",
+        ramp.as_secs_f64(),
+        args.seconds
+    );
     // Measure a clean window: forget what happened during the ramp.
     stats.latencies_us.lock().await.clear();
     stats.moves.store(0, Ordering::Relaxed);
@@ -153,7 +159,10 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
     let moves = stats.moves.load(Ordering::Relaxed);
     println!("games             {}", args.games);
     println!("window            {elapsed:.1} s");
-    println!("moves acknowledged {moves} ({:.0} moves/s)", moves as f64 / elapsed);
+    println!(
+        "moves acknowledged {moves} ({:.0} moves/s)",
+        moves as f64 / elapsed
+    );
     println!(
         "ack latency ms    p50 {:.1}  p90 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
         pct(0.5),
@@ -207,7 +216,10 @@ async fn one_game(
         .await?;
     let id = created["id"].as_str().context("no id")?.to_string();
     let token_a = created["token"].as_str().context("no token")?.to_string();
-    let invite = created["invite_token"].as_str().context("no invite")?.to_string();
+    let invite = created["invite_token"]
+        .as_str()
+        .context("no invite")?
+        .to_string();
     let joined: Value = client
         .post(format!("{base}/api/games/{id}/join"))
         .json(&json!({"name": "load B", "token": invite}))
@@ -262,7 +274,9 @@ async fn player(
             _ => continue,
         };
         let v: Value = serde_json::from_str(&text)?;
-        let Some(state) = v.get("state") else { continue };
+        let Some(state) = v.get("state") else {
+            continue;
+        };
         if state["status"] == "finished" {
             break;
         }
@@ -270,7 +284,10 @@ async fn player(
             break;
         }
         let version = state["version"].as_i64().unwrap_or(0);
-        if state["status"] != "live" || state["you"] != state["to_move"] || version <= moved_at_version {
+        if state["status"] != "live"
+            || state["you"] != state["to_move"]
+            || version <= moved_at_version
+        {
             continue;
         }
         let moves = state["legal_moves"].as_array().cloned().unwrap_or_default();
@@ -283,12 +300,16 @@ async fn player(
         let mv = moves[(next() % moves.len() as u64) as usize].clone();
         let sent = Instant::now();
         socket
-            .send(Message::Text(json!({"type": "move", "move": mv}).to_string().into()))
+            .send(Message::Text(
+                json!({"type": "move", "move": mv}).to_string().into(),
+            ))
             .await?;
         // The answer to our action comes in order with the events; wait for it.
         let mut finished = false;
         loop {
-            let Some(msg) = socket.next().await else { return Ok(()) };
+            let Some(msg) = socket.next().await else {
+                return Ok(());
+            };
             let text = match msg? {
                 Message::Text(t) => t,
                 Message::Close(_) => return Ok(()),

@@ -30,8 +30,7 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -46,7 +45,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let db = args.db.clone();
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(zertz_server::serve(args.addr, &db, config, |addr| {
-        let shown = if db.starts_with("postgres") { "PostgreSQL" } else { db.as_str() };
+        let shown = if db.starts_with("postgres") {
+            "PostgreSQL"
+        } else {
+            db.as_str()
+        };
         println!("zertz serve: listening on http://{addr}/ (database: {shown})");
     }))
 }

@@ -236,7 +236,9 @@ async fn create_game(
 ) -> ApiResult<Response> {
     let Json(req) = body?;
     if req.best_of.is_some() || req.bribe_limit.is_some() {
-        return Err(bad("best_of and bribe_limit belong to matches (POST /api/matches)"));
+        return Err(bad(
+            "best_of and bribe_limit belong to matches (POST /api/matches)",
+        ));
     }
     let (settings, _, creator) = req.settings()?;
     let mut names = [None, None];
@@ -294,8 +296,7 @@ async fn list_games(
     let list: Vec<_> = games
         .into_iter()
         .map(|g| {
-            let settings: serde_json::Value =
-                serde_json::from_str(&g.settings).unwrap_or_default();
+            let settings: serde_json::Value = serde_json::from_str(&g.settings).unwrap_or_default();
             json!({
                 "id": g.id,
                 "match_id": g.match_id,
@@ -372,10 +373,7 @@ async fn act(
 
 async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
     let room = hub.room(&id).await?;
-    let names = room
-        .names
-        .clone()
-        .map(|n| n.unwrap_or_else(|| "?".into()));
+    let names = room.names.clone().map(|n| n.unwrap_or_else(|| "?".into()));
     let date = crate::hub::now_ms();
     let mut headers: Vec<(&str, String)> = vec![
         ("Site", "zertz serve".into()),
@@ -390,11 +388,7 @@ async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResul
     }
     let pairs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let text = zertz::record::Record::new(room.game.clone(), &pairs).to_string();
-    Ok((
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        text,
-    )
-        .into_response())
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
 async fn sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
@@ -430,8 +424,14 @@ async fn import(body: Result<Json<ImportBody>, JsonRejection>) -> ApiResult<Resp
         let imported = zertz::boardspace::import(text)
             .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("SGF: {e}")))?;
         let headers = vec![
-            ("Player1".to_string(), imported.players[imported.first].clone()),
-            ("Player2".to_string(), imported.players[1 - imported.first].clone()),
+            (
+                "Player1".to_string(),
+                imported.players[imported.first].clone(),
+            ),
+            (
+                "Player2".to_string(),
+                imported.players[1 - imported.first].clone(),
+            ),
         ];
         (imported.game, headers)
     } else {
@@ -538,8 +538,10 @@ async fn join_match(
         .join_match(&id, b.token.as_deref(), b.name.as_deref().unwrap_or(""))
         .await?;
     let (m, _) = hub.load_match(&id).await?;
-    Ok(Json(json!({ "id": id, "player": index, "token": token, "match": m.view(Some(&token)) }))
-        .into_response())
+    Ok(
+        Json(json!({ "id": id, "player": index, "token": token, "match": m.view(Some(&token)) }))
+            .into_response(),
+    )
 }
 
 #[derive(Debug, Deserialize)]

@@ -240,7 +240,7 @@ impl ClockSpec {
                     }
                 } else {
                     let over = elapsed - state.remaining_ms;
-                    let used = (over / period_ms) as u32;
+                    let used = u32::try_from(over / period_ms).unwrap_or(u32::MAX);
                     ClockState {
                         // The time left in the current period.
                         remaining_ms: if used >= state.periods_left {

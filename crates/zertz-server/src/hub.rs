@@ -153,7 +153,11 @@ impl Hub {
     }
 
     /// Stores and broadcasts one event the server itself decided (no seat acted).
-    pub(crate) async fn append_event(&self, live: &Arc<Live>, event: Event) -> Result<(), HubError> {
+    pub(crate) async fn append_event(
+        &self,
+        live: &Arc<Live>,
+        event: Event,
+    ) -> Result<(), HubError> {
         let mut state = live.state.lock().await;
         self.commit(live, &mut state, vec![event], None).await
     }
@@ -271,12 +275,7 @@ impl Hub {
 
     /// The live game `id`, loading it from storage if it is not in memory.
     pub async fn get(&self, id: &str) -> Result<Arc<Live>, HubError> {
-        if let Some(live) = self
-            .live
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-        {
+        if let Some(live) = self.live.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
             return Ok(live.clone());
         }
         if !token::is_plausible_id(id) {
@@ -339,8 +338,9 @@ impl Hub {
         let mut state = live.state.lock().await;
         let name = clean_name(name)?;
         let seat = match token_given {
-            Some(t) => seat_for(&state.tokens, t)
-                .ok_or_else(|| HubError::Forbidden("this token holds no seat of the game".into()))?,
+            Some(t) => seat_for(&state.tokens, t).ok_or_else(|| {
+                HubError::Forbidden("this token holds no seat of the game".into())
+            })?,
             None => {
                 if !state.room.settings.open {
                     return Err(HubError::Forbidden(
@@ -365,7 +365,9 @@ impl Hub {
             return Ok((seat_number(seat), token));
         }
         if state.room.is_over() {
-            return Err(HubError::Refused(Refusal::NotNow("the game is over".into())));
+            return Err(HubError::Refused(Refusal::NotNow(
+                "the game is over".into(),
+            )));
         }
         let token = state.tokens[i].clone().unwrap_or_else(token::seat_token);
         let mut events = vec![Event::Joined {
@@ -389,7 +391,9 @@ impl Hub {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
         let seat = seat_for(&state.tokens, token).ok_or_else(|| {
-            HubError::Forbidden("this token holds no seat of the game: spectators cannot act".into())
+            HubError::Forbidden(
+                "this token holds no seat of the game: spectators cannot act".into(),
+            )
         })?;
         self.act_locked(&live, &mut state, seat, &action).await
     }
@@ -440,9 +444,14 @@ impl Hub {
         let now = now_ms();
         let mut next = state.room.clone();
         let first = next.version() + 1;
-        for e in &events {
+        // Each event goes out with the state after it: the rooms after all but the last.
+        let mut partial = Vec::new();
+        for (i, e) in events.iter().enumerate() {
             next.apply(e.clone(), now)
                 .map_err(|e| HubError::Storage(format!("internal: {e}")))?;
+            if i + 1 < events.len() {
+                partial.push(next.clone());
+            }
         }
         let rows: Vec<EventRow> = events
             .iter()
@@ -463,10 +472,21 @@ impl Hub {
         state.legal = legal_move_texts(&state.room);
         let view = Arc::new(self.make_view(state, None));
         for (i, e) in events.into_iter().enumerate() {
+            let state = match partial.get(i) {
+                Some(room) => Arc::new(GameView::of(
+                    room,
+                    None,
+                    &state.presence,
+                    now_ms(),
+                    self.config.claim_after.as_millis() as i64,
+                    &legal_move_texts(room),
+                )),
+                None => view.clone(),
+            };
             let _ = live.sender.send(Outgoing::Event {
                 version: first + i as i64,
                 event: e,
-                state: view.clone(),
+                state,
             });
         }
         self.after_change(live, state);
@@ -530,7 +550,10 @@ impl Hub {
             });
         }
         // An engine opponent always accepts a rematch.
-        if state.room.is_over() && state.room.next_game.is_none() && state.room.settings.match_game.is_none() {
+        if state.room.is_over()
+            && state.room.next_game.is_none()
+            && state.room.settings.match_game.is_none()
+        {
             for i in 0..2 {
                 if state.room.rematch[1 - i]
                     && !state.room.rematch[i]
@@ -593,8 +616,13 @@ impl Hub {
         let tokens = [state.tokens[1].clone(), state.tokens[0].clone()];
         let names = [state.room.names[1].clone(), state.room.names[0].clone()];
         let (id, _) = self.create_game(settings, names, tokens, None).await?;
-        self.commit(live, &mut state, vec![Event::NextGame { game_id: id }], None)
-            .await
+        self.commit(
+            live,
+            &mut state,
+            vec![Event::NextGame { game_id: id }],
+            None,
+        )
+        .await
     }
 
     /// Subscribes a connection to a game: its seat, the receiver of new messages, and the
@@ -608,7 +636,9 @@ impl Hub {
         let mut state = live.state.lock().await;
         let seat = token.and_then(|t| seat_for(&state.tokens, t));
         if token.is_some() && seat.is_none() {
-            return Err(HubError::Forbidden("this token holds no seat of the game".into()));
+            return Err(HubError::Forbidden(
+                "this token holds no seat of the game".into(),
+            ));
         }
         let receiver = live.sender.subscribe();
         if let Some(p) = seat {

@@ -172,9 +172,10 @@ impl MatchState {
                 .last()
                 .filter(|g| g.result.is_none())
                 .map(|g| g.id.clone()),
-            bribes_left: self.template.bribes.then(|| {
-                [0, 1].map(|i| self.bribe_limit.saturating_sub(self.bribes_used[i]))
-            }),
+            bribes_left: self
+                .template
+                .bribes
+                .then(|| [0, 1].map(|i| self.bribe_limit.saturating_sub(self.bribes_used[i]))),
             winner: self.winner,
             clock_text: self.template.clock.describe(),
             start: self.template.start.clone(),
@@ -357,7 +358,11 @@ impl Hub {
 
     /// Called when a game of a match ends: scores it, and starts the next game or ends the
     /// match. The finished game gets a `next_game` event pointing to its successor.
-    pub(crate) async fn match_game_over(&self, match_id: &str, live: &Live) -> Result<(), HubError> {
+    pub(crate) async fn match_game_over(
+        &self,
+        match_id: &str,
+        live: &Live,
+    ) -> Result<(), HubError> {
         let _guard = self.match_lock().await;
         let (mut m, created) = self.load_match(match_id).await?;
         let Some(k) = m.games.iter().position(|g| g.id == live.id()) else {
@@ -392,7 +397,8 @@ impl Hub {
         // Aborted games and draws are replayed; the match goes on.
         let next = self.start_next_game(m, created).await?;
         let live = self.get(live.id()).await?;
-        self.append_event(&live, Event::NextGame { game_id: next }).await
+        self.append_event(&live, Event::NextGame { game_id: next })
+            .await
     }
 
     /// Matches whose current game ended while the server was down get their next game.

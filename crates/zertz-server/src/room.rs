@@ -77,8 +77,12 @@ impl Room {
             .start
             .parse()
             .map_err(|e| format!("start position: {e}"))?;
-        let repetition = Repetition::from_name(&settings.repetition)
-            .ok_or_else(|| format!("repetition `{}`: expected threefold or forbidden", settings.repetition))?;
+        let repetition = Repetition::from_name(&settings.repetition).ok_or_else(|| {
+            format!(
+                "repetition `{}`: expected threefold or forbidden",
+                settings.repetition
+            )
+        })?;
         let rules = Rules {
             set: start.rule_set(),
             repetition,
@@ -149,7 +153,9 @@ impl Room {
         if self.aborted {
             Some("*".into())
         } else {
-            self.game.outcome().map(|o| result_token(Some(o)).to_string())
+            self.game
+                .outcome()
+                .map(|o| result_token(Some(o)).to_string())
         }
     }
 
@@ -192,7 +198,12 @@ impl Room {
     }
 
     /// The events `action` by `seat` causes at `now_ms`, or why it is refused. Changes nothing.
-    pub fn decide(&self, seat: Player, action: &Action, now_ms: i64) -> Result<Vec<Event>, Refusal> {
+    pub fn decide(
+        &self,
+        seat: Player,
+        action: &Action,
+        now_ms: i64,
+    ) -> Result<Vec<Event>, Refusal> {
         let n = seat_number(seat);
         let opponent = seat.other();
         if self.is_over() {
@@ -319,12 +330,20 @@ impl Room {
             )),
             Action::ProposeBribe { marbles } => {
                 if !self.settings.bribes {
-                    return Err(Refusal::NotNow("bribes are not allowed in this game".into()));
+                    return Err(Refusal::NotNow(
+                        "bribes are not allowed in this game".into(),
+                    ));
                 }
                 if self.game.to_move() != seat {
                     return Err(Refusal::NotNow(
                         "only the player to move may propose a bribe".into(),
                     ));
+                }
+                if let Some(b) = self.game.pending_bribe() {
+                    return Err(Refusal::NotNow(format!(
+                        "your bribe of {} is waiting for the opponent's answer",
+                        b.bribe
+                    )));
                 }
                 if self.bribes_left(seat) == Some(0) {
                     return Err(Refusal::NotNow(
@@ -395,7 +414,9 @@ impl Room {
             return Err(Refusal::NotNow("the rematch already exists".into()));
         }
         if self.rematch[seat.index()] {
-            return Err(Refusal::NotNow("you have already asked for a rematch".into()));
+            return Err(Refusal::NotNow(
+                "you have already asked for a rematch".into(),
+            ));
         }
         Ok(vec![Event::RematchOffered {
             seat: seat_number(seat),
@@ -436,8 +457,8 @@ impl Room {
                 clock,
             } => {
                 let p = seat_of(*seat)?;
-                let mv = official::parse(self.game.position(), notation)
-                    .map_err(|e| e.to_string())?;
+                let mv =
+                    official::parse(self.game.position(), notation).map_err(|e| e.to_string())?;
                 self.game.play(&mv).map_err(|e| e.to_string())?;
                 self.end_turn(p, *clock, at_ms);
             }
@@ -448,11 +469,7 @@ impl Room {
             Event::BribeAnswered {
                 accepted, clock, ..
             } => {
-                let proposer = self
-                    .game
-                    .pending_bribe()
-                    .ok_or("no bribe pending")?
-                    .by;
+                let proposer = self.game.pending_bribe().ok_or("no bribe pending")?.by;
                 self.game
                     .answer_bribe(*accepted)
                     .map_err(|e| e.to_string())?;
@@ -479,7 +496,9 @@ impl Room {
                 self.turn_started_ms = at_ms;
             }
             Event::Resigned { seat } => {
-                self.game.resign(seat_of(*seat)?).map_err(|e| e.to_string())?;
+                self.game
+                    .resign(seat_of(*seat)?)
+                    .map_err(|e| e.to_string())?;
             }
             Event::Flagged { seat } => {
                 let p = seat_of(*seat)?;

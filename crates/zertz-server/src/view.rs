@@ -144,9 +144,7 @@ impl GameView {
                 name: room.names[i].clone(),
                 connected,
                 away_claim_in_ms: match (connected, presence.away_since[i]) {
-                    (false, Some(since)) if live => {
-                        Some((since + claim_after_ms - now_ms).max(0))
-                    }
+                    (false, Some(since)) if live => Some((since + claim_after_ms - now_ms).max(0)),
                     _ => None,
                 },
             }
@@ -189,7 +187,11 @@ impl GameView {
             ],
             clocks,
             moves: room.move_list(),
-            legal_moves: if live { legal_moves.to_vec() } else { Vec::new() },
+            legal_moves: if live {
+                legal_moves.to_vec()
+            } else {
+                Vec::new()
+            },
             draw_offer: room.draw_offer.map(seat_number),
             takeback_request: room.takeback_request.map(seat_number),
             pending_bribe: room.game.pending_bribe().map(|b| BribeView {
@@ -203,7 +205,11 @@ impl GameView {
             rematch: room.rematch,
             next_game: room.next_game.clone(),
             result: room.result().map(|token| ResultView {
-                winner: room.game.outcome().and_then(|o| o.winner()).map(seat_number),
+                winner: room
+                    .game
+                    .outcome()
+                    .and_then(|o| o.winner())
+                    .map(seat_number),
                 text: room.result_text().unwrap_or_default(),
                 token,
             }),

@@ -24,14 +24,29 @@ pub async fn serve(
     mut socket: WebSocket,
 ) {
     let you = seat.map(|p| p.number());
-    if send_text(&mut socket, catch_up(&hub, &live, seat, since).await).await {
+    // The version the client has: what the receiver still holds from before the catch-up
+    // (committed between the subscription and the catch-up) is not sent again.
+    let (first, mut sent) = catch_up(&hub, &live, seat, since).await;
+    if send_text(&mut socket, first).await {
         loop {
             tokio::select! {
                 out = receiver.recv() => {
                     let text = match out {
-                        Ok(out) => outgoing_text(&out, seat),
+                        Ok(Outgoing::Event { version, .. }) if version <= sent => continue,
+                        // Presence from before the catch-up, which already shows it.
+                        Ok(Outgoing::Presence { state }) if state.version < sent => continue,
+                        Ok(out) => {
+                            if let Outgoing::Event { version, .. } = &out {
+                                sent = *version;
+                            }
+                            outgoing_text(&out, seat)
+                        }
                         // Too far behind: a full resync.
-                        Err(RecvError::Lagged(_)) => catch_up(&hub, &live, seat, None).await,
+                        Err(RecvError::Lagged(_)) => {
+                            let (text, version) = catch_up(&hub, &live, seat, None).await;
+                            sent = version;
+                            text
+                        }
                         Err(RecvError::Closed) => break,
                     };
                     if !send_text(&mut socket, text).await {
@@ -55,9 +70,16 @@ pub async fn serve(
     hub.leave(&live, seat).await;
 }
 
-async fn catch_up(hub: &Hub, live: &Live, seat: Option<Player>, since: Option<i64>) -> String {
+/// The first message of a connection (or a resync) and the version it brings the client to.
+async fn catch_up(
+    hub: &Hub,
+    live: &Live,
+    seat: Option<Player>,
+    since: Option<i64>,
+) -> (String, i64) {
     let (state, missed) = hub.catch_up(live, seat, since).await;
-    match missed {
+    let version = state.version;
+    let text = match missed {
         Some(events) => {
             let events: Vec<_> = events
                 .into_iter()
@@ -67,7 +89,8 @@ async fn catch_up(hub: &Hub, live: &Live, seat: Option<Player>, since: Option<i6
                 .to_string()
         }
         None => json!({"type": "sync", "version": state.version, "state": state}).to_string(),
-    }
+    };
+    (text, version)
 }
 
 async fn handle(

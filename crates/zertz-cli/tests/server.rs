@@ -1,0 +1,1701 @@
+//! `zertz serve` (docs/server.md) from outside: the real binary on a loopback port with a
+//! SQLite file, played through real HTTP and WebSocket clients.
+//!
+//! - a whole game between two people to a win, with the record and the SGF;
+//! - games against the engine (levels 1 and 10);
+//! - a best-of-3 match with bribes (accepted and rejected), a replayed draw, alternating first
+//!   players and the score;
+//! - every kind of clock running out, flagged by the server's own timer, and turns charged;
+//! - spectators, tokens, reconnection with `since`, presence and claiming a game;
+//! - illegal and out-of-turn moves, bad input of every kind;
+//! - a server killed with SIGKILL and started again on the same database.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::server::{Rng, Server, Ws, brief, mv, pick_move, temp_db, to_move};
+use serde_json::{Value, json};
+
+/// The events of a socket from version `from` on, as their types.
+fn event_types(ws: &Ws, from: i64) -> Vec<String> {
+    ws.events
+        .iter()
+        .filter(|(v, _)| *v >= from)
+        .map(|(_, e)| e["type"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+/// Checks an error answer: its status, and that its message contains `needle`.
+#[track_caller]
+fn refused(status: u16, body: &Value, expected: u16, needle: &str) {
+    assert_eq!(status, expected, "{}", brief(body));
+    let error = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {}", brief(body)));
+    assert!(error.contains(needle), "`{needle}` not in {body}");
+}
+
+/// The token of a seat (1 or 2) among `[token of seat 1, token of seat 2]`.
+fn token_of(tokens: &[String; 2], seat: usize) -> &str {
+    &tokens[seat - 1]
+}
+
+/// Both players play moves picked from `legal_moves` (captures first), seat 1 over its
+/// WebSocket and seat 2 over HTTP, until `stop` says so or the game ends. Both sockets must
+/// see every event, one version at a time. Returns the moves played.
+async fn play_until(
+    server: &Server,
+    id: &str,
+    tokens: &[String; 2],
+    sockets: &mut [Ws; 2],
+    rng: &mut Rng,
+    max_moves: usize,
+    mut stop: impl FnMut(&Value) -> bool,
+) -> Vec<String> {
+    let mut played = Vec::new();
+    while played.len() < max_moves {
+        let state = sockets[0].state.clone();
+        if state["status"] != "live" || stop(&state) {
+            break;
+        }
+        let seat = to_move(&state);
+        let text = pick_move(&state, rng);
+        let before = sockets[0].version;
+        let version = if seat == 1 {
+            sockets[0].act_ok(mv(&text)).await
+        } else {
+            server.act_ok(id, token_of(tokens, 2), mv(&text)).await
+        };
+        assert_eq!(version, before + 1, "a move is one event");
+        for ws in sockets.iter_mut() {
+            ws.wait_version(version).await;
+            let (v, event) = ws.events.last().expect("the move's event");
+            assert_eq!(*v, version);
+            assert_eq!(event["type"], "moved", "{event}");
+            assert_eq!(event["seat"], seat);
+            assert_eq!(event["notation"], text.as_str());
+        }
+        assert_eq!(sockets[0].state, {
+            let mut s = sockets[1].state.clone();
+            s["you"] = json!(1);
+            s
+        });
+        played.push(text);
+    }
+    played
+}
+
+#[tokio::test]
+async fn a_whole_game_between_two_people() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let created = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Alice", "seat": "first"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    assert_eq!(created["seat"], 1);
+    let invite = created["invite_token"].as_str().unwrap().to_string();
+    assert_eq!(
+        created["invite_url"],
+        format!("/game/{id}#join={invite}").as_str()
+    );
+    let alice = created["token"].as_str().unwrap().to_string();
+    assert_ne!(alice, invite);
+    assert_eq!(alice.len(), 48);
+
+    // Before the friend joins, the game is open, waiting: moves are refused.
+    let open = server.game(&id, Some(&alice)).await;
+    assert_eq!(open["status"], "open");
+    assert_eq!(open["you"], 1);
+    assert_eq!(open["version"], 2, "created, joined: {open}");
+    let (status, body) = server.act(&id, &alice, mv("Wd4,a1")).await;
+    assert_eq!(status, 409, "{body}");
+
+    // The friend joins with the invitation's token and gets the other seat.
+    let joined = server.join(&id, &invite, "Bob").await;
+    assert_eq!(joined["seat"], 2);
+    assert_eq!(joined["token"], invite.as_str());
+    // Joining again is harmless.
+    let again = server.join(&id, &invite, "Bob").await;
+    assert_eq!(again["seat"], 2);
+    let tokens = [alice.clone(), invite.clone()];
+
+    let mut sockets = [
+        server.ws(&id, Some(&alice), None).await,
+        server.ws(&id, Some(&invite), None).await,
+    ];
+    assert_eq!(sockets[0].first["type"], "sync");
+    assert_eq!(sockets[0].version, 4, "created, joined, joined, started");
+    assert_eq!(sockets[0].state["status"], "live");
+    assert_eq!(sockets[0].state["you"], 1);
+    assert_eq!(sockets[1].state["you"], 2);
+    assert_eq!(sockets[0].state["seats"][0]["name"], "Alice");
+    assert_eq!(sockets[0].state["seats"][1]["name"], "Bob");
+    let legal = sockets[0].state["legal_moves"].as_array().unwrap();
+    assert!(legal.contains(&json!("Wd4,a1")), "{legal:?}");
+    assert!(
+        legal
+            .iter()
+            .all(|m| m.as_str().unwrap().starts_with(['W', 'G', 'B']))
+    );
+
+    let mut rng = Rng::new(2024);
+    let played = play_until(&server, &id, &tokens, &mut sockets, &mut rng, 300, |_| {
+        false
+    })
+    .await;
+    let last = sockets[0].state.clone();
+    assert_eq!(
+        last["status"],
+        "finished",
+        "the game did not end: {}",
+        brief(&last)
+    );
+    let result = &last["result"];
+    let winner = result["winner"].as_u64().expect("a winner") as usize;
+    assert!(winner == 1 || winner == 2);
+    assert_eq!(
+        result["token"],
+        if winner == 1 { "1-0" } else { "0-1" },
+        "{result}"
+    );
+    assert!(
+        result["text"].as_str().unwrap().contains("wins"),
+        "{result}"
+    );
+    assert_eq!(last["legal_moves"], json!([]));
+    let moves: Vec<String> = serde_json::from_value(last["moves"].clone()).unwrap();
+    assert_eq!(moves, played);
+    assert_eq!(last["version"], 4 + played.len() as i64);
+    // Every event of the game, once each, in order, on both sockets.
+    for ws in &sockets {
+        let versions: Vec<i64> = ws.events.iter().map(|(v, _)| *v).collect();
+        assert_eq!(versions, (5..=4 + played.len() as i64).collect::<Vec<_>>());
+    }
+    // The game over HTTP is the same.
+    let got = server.game(&id, None).await;
+    assert_eq!(got["moves"], last["moves"]);
+    assert_eq!(got["version"], last["version"]);
+    assert_eq!(got["result"], last["result"]);
+    assert_eq!(got["you"], Value::Null);
+    // A move on a finished game is refused.
+    let (status, body) = server.act(&id, &alice, mv(&played[0])).await;
+    assert_eq!(status, 409, "{body}");
+
+    // The record reads back to the same game.
+    let (status, text) = server.get_text(&format!("/api/games/{id}/record")).await;
+    assert_eq!(status, 200, "{text}");
+    let record = zertz::record::Record::parse(&text).expect("the record reads back");
+    assert_eq!(record.game.turns().len(), played.len());
+    assert_eq!(record.header("Player1"), Some("Alice"));
+    assert_eq!(record.header("Player2"), Some("Bob"));
+    let outcome = record.game.outcome().expect("the record's game is over");
+    assert_eq!(
+        outcome.winner().map(|p| p.number() as usize),
+        Some(winner),
+        "{text}"
+    );
+    assert_eq!(
+        record.game.position().to_string(),
+        last["position"].as_str().unwrap()
+    );
+
+    // The SGF imports back to the same moves.
+    let (status, sgf) = server.get_text(&format!("/api/games/{id}/sgf")).await;
+    assert_eq!(status, 200, "{sgf}");
+    assert!(sgf.starts_with("(;"), "{sgf}");
+    let (status, imported) = server
+        .post("/api/import", &json!({"text": sgf}), None)
+        .await;
+    assert_eq!(status, 200, "{imported}");
+    assert_eq!(imported["moves"], last["moves"]);
+    assert_eq!(imported["position"], last["position"]);
+
+    // The finished game is listed as such.
+    let (status, list) = server.get("/api/games?status=finished", None).await;
+    assert_eq!(status, 200);
+    assert!(
+        list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str() && g["result"] == result["token"]),
+        "{list}"
+    );
+    server.assert_healthy().await;
+}
+
+/// Plays against the engine at `level` (the person in `seat`) until the game ends or the
+/// engine has moved `engine_moves` times; returns the engine's moves seen and the last state.
+async fn play_engine(
+    server: &Server,
+    level: u8,
+    seat: &str,
+    engine_moves: usize,
+    seed: u64,
+) -> (usize, Value) {
+    let created = server
+        .create(
+            json!({"opponent": {"kind": "engine", "level": level}, "seat": seat, "name": "Carol"}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let me = created["seat"].as_u64().unwrap() as usize;
+    assert_eq!(created["invite_token"], Value::Null);
+    let mut ws = server.ws(&id, Some(&token), None).await;
+    let engine_seat = 3 - me;
+    assert_eq!(ws.state["status"], "live", "an engine game starts at once");
+    assert_eq!(ws.state["seats"][engine_seat - 1]["kind"], "engine");
+    assert_eq!(ws.state["seats"][engine_seat - 1]["level"], level);
+    assert_eq!(ws.state["seats"][engine_seat - 1]["connected"], true);
+    let mut rng = Rng::new(seed);
+    let mut seen = 0;
+    let mut my_moves = 0;
+    while ws.state["status"] == "live" && seen < engine_moves {
+        if to_move(&ws.state) == me {
+            let text = pick_move(&ws.state, &mut rng);
+            let before = ws.version;
+            let v = ws.act_ok(mv(&text)).await;
+            assert_eq!(v, before + 1);
+            my_moves += 1;
+        } else {
+            // The engine moves by itself: nothing is sent.
+            let before = ws.version;
+            let event = ws.wait_event("moved").await;
+            assert_eq!(ws.version, before + 1);
+            assert_eq!(event["seat"], engine_seat, "{event}");
+            seen += 1;
+        }
+    }
+    let state = ws.state.clone();
+    let moves = state["moves"].as_array().unwrap().len();
+    assert_eq!(moves, seen + my_moves);
+    (seen, state)
+}
+
+#[tokio::test]
+async fn games_against_the_engine() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    // Level 1, the person first: to the end or 10 engine moves.
+    let (seen, state) = play_engine(&server, 1, "first", 10, 7).await;
+    assert!(
+        seen >= 10 || state["status"] == "finished",
+        "{seen} engine moves: {}",
+        brief(&state)
+    );
+    // Level 10, the engine first: it opens by itself.
+    let (seen, state) = play_engine(&server, 10, "second", 4, 8).await;
+    assert!(
+        seen >= 4 || state["status"] == "finished",
+        "{}",
+        brief(&state)
+    );
+    assert_eq!(
+        state["moves"].as_array().unwrap().len() % 2 == 0,
+        to_move(&state) == 1
+    );
+
+    // A draw offer made on one's own turn waits for the engine, and is withdrawn by the move;
+    // then a resignation, and a rematch the engine accepts at once.
+    let created = server
+        .create(json!({"opponent": {"kind": "engine", "level": 3}, "name": "Dan"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut ws = server.ws(&id, Some(&token), None).await;
+    ws.act_ok(json!({"type": "offer_draw"})).await;
+    assert_eq!(ws.state["draw_offer"], 1);
+    let state = ws.state.clone();
+    ws.act_ok(mv(&pick_move(&state, &mut Rng::new(1)))).await;
+    assert_eq!(ws.state["draw_offer"], Value::Null);
+    ws.wait_event("moved").await;
+    assert_eq!(ws.state["status"], "live");
+    ws.act_ok(json!({"type": "resign"})).await;
+    assert_eq!(ws.state["status"], "finished");
+    assert_eq!(ws.state["result"]["winner"], 2);
+    // The engine accepts a rematch at once; the seats are swapped.
+    ws.act_ok(json!({"type": "rematch"})).await;
+    let next = ws.wait_event("next_game").await;
+    let next_id = next["game_id"].as_str().unwrap();
+    let rematch = server.game(next_id, Some(&token)).await;
+    assert_eq!(rematch["you"], 2);
+    assert_eq!(rematch["seats"][0]["kind"], "engine");
+    server.assert_healthy().await;
+}
+
+/// Polls `GET /api/matches/{id}` until `pred` holds (10 s at most).
+async fn wait_match(server: &Server, id: &str, mut pred: impl FnMut(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (status, m) = server.get(&format!("/api/matches/{id}"), None).await;
+        assert_eq!(status, 200, "{m}");
+        if pred(&m) {
+            return m;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the match did not get there: {m}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The seat tokens of a match game, `[seat 1, seat 2]`, from the participants' tokens; checks
+/// that participant `first` sits in seat 1.
+async fn match_seats(
+    server: &Server,
+    game: &str,
+    players: &[String; 2],
+    first: usize,
+) -> [String; 2] {
+    for (i, token) in players.iter().enumerate() {
+        let view = server.game(game, Some(token)).await;
+        let expected = if i == first { 1 } else { 2 };
+        assert_eq!(view["you"], expected, "participant {i} in game {game}");
+    }
+    [players[first].clone(), players[1 - first].clone()]
+}
+
+/// The colour (0 white, 1 grey, 2 black) both players hold among their captures, if any.
+fn common_colour(state: &Value) -> Option<usize> {
+    let c = &state["captures"];
+    (0..3).find(|&k| c[0][k].as_u64().unwrap_or(0) > 0 && c[1][k].as_u64().unwrap_or(0) > 0)
+}
+
+fn one_of(colour: usize) -> String {
+    let mut m = [0; 3];
+    m[colour] = 1;
+    format!("{}/{}/{}", m[0], m[1], m[2])
+}
+
+#[tokio::test]
+async fn a_best_of_three_match_with_bribes() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let (status, created) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "invite"}, "name": "Ann", "best_of": 3, "bribes": true,
+                    "seat": "first"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let mid = created["id"].as_str().unwrap().to_string();
+    let ann = created["token"].as_str().unwrap().to_string();
+    let invite = created["invite_token"].as_str().unwrap().to_string();
+    let m = wait_match(&server, &mid, |_| true).await;
+    assert_eq!(m["status"], "open");
+    assert_eq!(m["current_game"], Value::Null);
+    assert_eq!(m["bribes_left"], json!([3, 3]));
+    // The friend takes the invited place.
+    let (status, joined) = server
+        .post(
+            &format!("/api/matches/{mid}/join"),
+            &json!({"name": "Ben", "token": invite}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["player"], 1);
+    assert_eq!(joined["token"], invite.as_str());
+    let ben = invite.clone();
+    let players = [ann.clone(), ben.clone()];
+    let m = wait_match(&server, &mid, |m| m["current_game"].is_string()).await;
+    assert_eq!(m["status"], "live");
+    assert_eq!(m["players"][0]["name"], "Ann");
+    assert_eq!(m["players"][1]["name"], "Ben");
+    let (_, as_ben) = server.get(&format!("/api/matches/{mid}"), Some(&ben)).await;
+    assert_eq!(as_ben["you"], 1);
+
+    // Game 1: Ann moves first.
+    let g1 = m["current_game"].as_str().unwrap().to_string();
+    let seats = match_seats(&server, &g1, &players, 0).await;
+    let mut sockets = [
+        server.ws(&g1, Some(&seats[0]), None).await,
+        server.ws(&g1, Some(&seats[1]), None).await,
+    ];
+    assert_eq!(sockets[0].state["match_game"], json!([mid, 1]));
+    assert_eq!(sockets[0].state["bribes_left"], json!([3, 3]));
+    let mut rng = Rng::new(99);
+    play_until(&server, &g1, &seats, &mut sockets, &mut rng, 200, |s| {
+        common_colour(s).is_some()
+    })
+    .await;
+    let state = sockets[0].state.clone();
+    assert_eq!(
+        state["status"],
+        "live",
+        "the game ended before any bribe: {}",
+        brief(&state)
+    );
+    let colour = common_colour(&state).unwrap();
+    let bribe = one_of(colour);
+    let p = to_move(&state);
+    let q = 3 - p;
+    let (tp, tq) = (seats[p - 1].clone(), seats[q - 1].clone());
+    let propose = json!({"type": "propose_bribe", "marbles": bribe});
+
+    // The opponent may not propose out of turn; a bribe of marbles not held is refused.
+    let (status, body) = server.act(&g1, &tq, propose.clone()).await;
+    assert_eq!(status, 409, "{body}");
+    let (status, body) = server
+        .act(
+            &g1,
+            &tp,
+            json!({"type": "propose_bribe", "marbles": "9/9/9"}),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = server
+        .act(
+            &g1,
+            &tp,
+            json!({"type": "propose_bribe", "marbles": "lots"}),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("lots"), "{body}");
+
+    // A bribe proposed and rejected: the proposer must then move.
+    let captures = state["captures"].clone();
+    let moves_before = state["moves"].as_array().unwrap().len();
+    let v = server.act_ok(&g1, &tp, propose.clone()).await;
+    for ws in sockets.iter_mut() {
+        ws.wait_version(v).await;
+        assert_eq!(
+            ws.events.last().unwrap().1,
+            json!({"type": "bribe_proposed", "seat": p, "marbles": bribe})
+        );
+        assert_eq!(
+            ws.state["pending_bribe"],
+            json!({"by": p, "marbles": bribe})
+        );
+    }
+    let mut left = [3, 3];
+    left[p - 1] = 2;
+    assert_eq!(sockets[0].state["bribes_left"], json!(left));
+    let pending = sockets[0].state.clone();
+    assert_eq!(
+        pending["legal_moves"],
+        json!([]),
+        "no move while a bribe waits"
+    );
+    // While it waits, neither a move nor a second bribe nor the proposer's own answer.
+    let some_move = state["legal_moves"][0].as_str().unwrap().to_string();
+    for (token, action) in [
+        (&tp, mv(&some_move)),
+        (&tp, propose.clone()),
+        (&tp, json!({"type": "answer_bribe", "accept": true})),
+    ] {
+        let (status, body) = server.act(&g1, token, action.clone()).await;
+        assert_eq!(status, 409, "{action}: {body}");
+    }
+    let v = server
+        .act_ok(&g1, &tq, json!({"type": "answer_bribe", "accept": false}))
+        .await;
+    for ws in sockets.iter_mut() {
+        ws.wait_version(v).await;
+        assert_eq!(
+            ws.events.last().unwrap().1,
+            json!({"type": "bribe_answered", "seat": q, "accepted": false})
+        );
+    }
+    let rejected = sockets[0].state.clone();
+    assert_eq!(
+        to_move(&rejected),
+        p,
+        "after a rejected bribe the proposer moves"
+    );
+    assert_eq!(rejected["pending_bribe"], Value::Null);
+    assert_eq!(rejected["captures"], captures);
+    assert_eq!(rejected["moves"].as_array().unwrap().len(), moves_before);
+    assert_eq!(rejected["legal_moves"], state["legal_moves"]);
+    // The proposer moves (and the opponent answers), then proposes once more: rejected again.
+    play_until(&server, &g1, &seats, &mut sockets, &mut rng, 2, |_| false).await;
+    assert_eq!(to_move(&sockets[0].state), p);
+    let v = server.act_ok(&g1, &tp, propose.clone()).await;
+    server
+        .act_ok(&g1, &tq, json!({"type": "answer_bribe", "accept": false}))
+        .await;
+    for ws in sockets.iter_mut() {
+        ws.wait_version(v + 1).await;
+    }
+    left[p - 1] = 1;
+    assert_eq!(sockets[0].state["bribes_left"], json!(left));
+    play_until(&server, &g1, &seats, &mut sockets, &mut rng, 1, |_| false).await;
+
+    // A bribe proposed by the other player and accepted: the turn passes, `-` in the moves,
+    // the marble handed over.
+    let state = sockets[0].state.clone();
+    assert_eq!(state["status"], "live", "{}", brief(&state));
+    assert_eq!(to_move(&state), q);
+    let colour = common_colour(&state).expect("captures only grow");
+    let bribe = one_of(colour);
+    let v = server
+        .act_ok(&g1, &tq, json!({"type": "propose_bribe", "marbles": bribe}))
+        .await;
+    left[q - 1] = 2;
+    let v2 = sockets[p - 1]
+        .act_ok(json!({"type": "answer_bribe", "accept": true}))
+        .await;
+    assert_eq!(v2, v + 1);
+    for ws in sockets.iter_mut() {
+        ws.wait_version(v2).await;
+        let (_, event) = ws.events.last().unwrap();
+        assert_eq!(event["type"], "bribe_answered");
+        assert_eq!(event["accepted"], true);
+        assert_eq!(event["seat"], p);
+    }
+    let passed = sockets[0].state.clone();
+    assert_eq!(to_move(&passed), p, "the bribe bought the turn");
+    assert_eq!(passed["moves"].as_array().unwrap().last().unwrap(), "-");
+    assert_eq!(
+        passed["moves"].as_array().unwrap().len(),
+        state["moves"].as_array().unwrap().len() + 1
+    );
+    let held = |s: &Value, seat: usize| s["captures"][seat - 1][colour].as_u64().unwrap();
+    assert_eq!(held(&passed, q), held(&state, q) - 1);
+    assert_eq!(held(&passed, p), held(&state, p) + 1);
+    assert_eq!(passed["bribes_left"], json!(left));
+
+    // The record keeps the bribes and the pass.
+    let (status, text) = server.get_text(&format!("/api/games/{g1}/record")).await;
+    assert_eq!(status, 200, "{text}");
+    let record = zertz::record::Record::parse(&text).expect("the record reads back");
+    assert_eq!(
+        record.game.turns().len(),
+        passed["moves"].as_array().unwrap().len()
+    );
+    assert_eq!(
+        record.game.position().to_string(),
+        passed["position"].as_str().unwrap()
+    );
+    assert!(
+        text.contains("rejected") && text.contains("accepted"),
+        "{text}"
+    );
+    // BoardSpace's SGF has no pass: refused with the reason.
+    let (status, sgf) = server.get(&format!("/api/games/{g1}/sgf"), None).await;
+    refused(status, &sgf, 422, "bribe");
+
+    // Game 1 ends: the opponent of the proposer-of-two resigns.
+    server.act_ok(&g1, &tq, json!({"type": "resign"})).await;
+    let next = sockets[0].wait_event("next_game").await;
+    let g2 = next["game_id"].as_str().unwrap().to_string();
+    sockets[1].wait_event("next_game").await;
+    assert_eq!(sockets[1].state["next_game"], g2.as_str());
+    assert_eq!(sockets[1].state["result"]["winner"], p);
+    // Participant of seat p in game 1 (Ann sits in seat 1).
+    let w = p - 1;
+    let m = wait_match(&server, &mid, |m| m["games"].as_array().unwrap().len() == 2).await;
+    assert_eq!(m["current_game"], g2.as_str());
+    let mut score = [0, 0];
+    score[w] = 1;
+    assert_eq!(m["score"], json!(score));
+    assert_eq!(m["games"][0]["winner"], w);
+    assert_eq!(m["games"][0]["result"], if p == 1 { "1-0" } else { "0-1" });
+    let mut match_left = [3, 3];
+    match_left[w] = 1;
+    match_left[1 - w] = 2;
+    assert_eq!(m["bribes_left"], json!(match_left));
+
+    // Game 2: Ben moves first; the bribes left carry over.
+    let seats2 = match_seats(&server, &g2, &players, 1).await;
+    let s2 = server.game(&g2, None).await;
+    assert_eq!(s2["status"], "live");
+    assert_eq!(s2["match_game"], json!([mid, 2]));
+    assert_eq!(s2["bribes_left"], json!([match_left[1], match_left[0]]));
+    assert_eq!(s2["moves"], json!([]));
+    // A draw by agreement is replayed.
+    server
+        .act_ok(&g2, &seats2[0], json!({"type": "offer_draw"}))
+        .await;
+    let (status, body) = server
+        .act(&g2, &seats2[0], json!({"type": "accept_draw"}))
+        .await;
+    assert_eq!(status, 409, "one's own offer cannot be accepted: {body}");
+    server
+        .act_ok(&g2, &seats2[1], json!({"type": "accept_draw"}))
+        .await;
+    let m = wait_match(&server, &mid, |m| m["games"].as_array().unwrap().len() == 3).await;
+    assert_eq!(m["games"][1]["result"], "1/2-1/2");
+    assert_eq!(m["games"][1]["winner"], Value::Null);
+    assert_eq!(m["score"], json!(score));
+    // Game 3: Ann first again; participant 1 - w wins it.
+    let g3 = m["current_game"].as_str().unwrap().to_string();
+    // The drawn game points to its replay (the event follows the match's update).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while server.game(&g2, None).await["next_game"] != g3.as_str() {
+        assert!(Instant::now() < deadline, "game 2 never named game 3");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let seats3 = match_seats(&server, &g3, &players, 0).await;
+    server
+        .act_ok(&g3, &players[w], json!({"type": "resign"}))
+        .await;
+    let m = wait_match(&server, &mid, |m| m["games"].as_array().unwrap().len() == 4).await;
+    score[1 - w] = 1;
+    assert_eq!(m["score"], json!(score));
+    assert_eq!(m["games"][2]["winner"], 1 - w);
+    assert_eq!(m["winner"], Value::Null);
+    // Game 4: Ben first; participant w wins it, and the match.
+    let g4 = m["current_game"].as_str().unwrap().to_string();
+    let seats4 = match_seats(&server, &g4, &players, 1).await;
+    let s3 = server.game(&g3, Some(&seats3[1])).await;
+    assert_eq!(
+        s3["result"]["winner"],
+        if w == 0 { 2 } else { 1 },
+        "{}",
+        brief(&s3)
+    );
+    server
+        .act_ok(&g4, &players[1 - w], json!({"type": "resign"}))
+        .await;
+    let m = wait_match(&server, &mid, |m| m["winner"] == w).await;
+    score[w] = 2;
+    assert_eq!(m["score"], json!(score));
+    assert_eq!(m["status"], "finished");
+    assert_eq!(m["current_game"], Value::Null);
+    assert_eq!(m["games"].as_array().unwrap().len(), 4);
+    let firsts: Vec<&Value> = m["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["first"])
+        .collect();
+    assert_eq!(firsts, [&json!(0), &json!(1), &json!(0), &json!(1)]);
+    // No fifth game comes.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let last = server.game(&g4, Some(&seats4[0])).await;
+    assert_eq!(last["next_game"], Value::Null);
+    assert_eq!(last["status"], "finished");
+    let (status, body) = server
+        .act(&g4, &seats4[0], json!({"type": "rematch"}))
+        .await;
+    assert_eq!(status, 409, "a match game has no rematch: {body}");
+    let (_, list) = server.get("/api/matches?status=finished", None).await;
+    assert!(
+        list["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["id"] == mid.as_str()),
+        "{list}"
+    );
+    server.assert_healthy().await;
+}
+
+/// Creates an invitation game with `clock`, with the creator's socket open before the friend
+/// joins (so every event is seen). Returns the game, both tokens and the creator's socket.
+async fn clocked_game(server: &Server, clock: Value) -> (String, [String; 2], Ws, Instant) {
+    let created = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Alice", "clock": clock}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens = [
+        created["token"].as_str().unwrap().to_string(),
+        created["invite_token"].as_str().unwrap().to_string(),
+    ];
+    let mut ws = server.ws(&id, Some(&tokens[0]), None).await;
+    assert_eq!(ws.state["status"], "open");
+    assert_eq!(ws.state["clock"], clock);
+    let started = Instant::now();
+    server.join(&id, &tokens[1], "Bob").await;
+    ws.wait_version(4).await;
+    assert_eq!(ws.events.last().unwrap().1["type"], "started");
+    (id, tokens, ws, started)
+}
+
+/// Waits on `ws` for the flag of `seat` (no action sent), and checks the result.
+async fn wait_flag(ws: &mut Ws, seat: u64) {
+    let flag = ws.wait_event("flagged").await;
+    assert_eq!(flag["seat"], seat);
+    let state = &ws.state;
+    assert_eq!(state["status"], "finished");
+    assert_eq!(state["result"]["winner"], 3 - seat, "{}", brief(state));
+    assert!(
+        state["result"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("on time"),
+        "{}",
+        brief(state)
+    );
+    assert_eq!(state["clocks"][seat as usize - 1]["running"], false);
+    assert_eq!(state["clocks"][seat as usize - 1]["remaining_ms"], 0);
+}
+
+#[tokio::test]
+async fn every_clock_runs_out() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    // Player one never moves: the server's timer flags them, whatever the clock.
+    let kinds = [
+        json!({"kind": "sudden_death", "total_ms": 300}),
+        json!({"kind": "fischer", "base_ms": 300, "increment_ms": 100}),
+        json!({"kind": "periods", "main_ms": 0, "periods": 1, "period_ms": 300}),
+        json!({"kind": "per_move_reserve", "per_move_ms": 200, "reserve_ms": 100, "step_ms": 100}),
+        json!({"kind": "correspondence", "per_move_ms": 300}),
+    ];
+    let mut games = Vec::new();
+    for clock in &kinds {
+        games.push(clocked_game(&server, clock.clone()).await);
+    }
+    for (id, tokens, ws, started) in games.iter_mut() {
+        let clock = ws.state["clock"].clone();
+        wait_flag(ws, 1).await;
+        // The flag came when the time ran out, not before.
+        assert!(
+            started.elapsed() >= Duration::from_millis(300),
+            "{clock}: flagged after {:?}",
+            started.elapsed()
+        );
+        // Nothing more comes, and moves are refused.
+        let (status, body) = server.act(id, &tokens[0], mv("Wd4,a1")).await;
+        assert_eq!(status, 409, "{clock}: {body}");
+        let (status, body) = server.act(id, &tokens[1], mv("Wd4,a1")).await;
+        assert_eq!(status, 409, "{clock}: {body}");
+        assert_eq!(server.game(id, None).await["version"], ws.version);
+    }
+
+    // Player one moves in time (charged as the clock says), then player two runs out.
+    let kinds = [
+        json!({"kind": "sudden_death", "total_ms": 1500}),
+        json!({"kind": "fischer", "base_ms": 1000, "increment_ms": 500}),
+        json!({"kind": "periods", "main_ms": 0, "periods": 2, "period_ms": 600}),
+        json!({"kind": "per_move_reserve", "per_move_ms": 300, "reserve_ms": 1000, "step_ms": 500}),
+        json!({"kind": "correspondence", "per_move_ms": 800}),
+    ];
+    let mut games = Vec::new();
+    for clock in &kinds {
+        let (id, tokens, mut ws, _) = clocked_game(&server, clock.clone()).await;
+        // Periods and reserve: think past the free time, so that a period or a step is used.
+        let think = match clock["kind"].as_str().unwrap() {
+            "periods" => 700,
+            "per_move_reserve" => 400,
+            _ => 100,
+        };
+        tokio::time::sleep(Duration::from_millis(think)).await;
+        let text = pick_move(&ws.state, &mut Rng::new(5));
+        let v = ws.act_ok(mv(&text)).await;
+        let moved = ws.events.last().unwrap().1.clone();
+        assert_eq!(moved["type"], "moved");
+        let c = &moved["clock"];
+        let remaining = c["remaining_ms"].as_i64().unwrap();
+        match clock["kind"].as_str().unwrap() {
+            "sudden_death" => assert!((800..=1400).contains(&remaining), "{moved}"),
+            // The increment is added: without it, at most 900 would be left.
+            "fischer" => assert!((1000..=1400).contains(&remaining), "{moved}"),
+            // One period overrun is used up.
+            "periods" => assert_eq!(
+                (remaining, c["periods_left"].as_i64().unwrap()),
+                (0, 1),
+                "{moved}"
+            ),
+            // 100 ms past the free time costs a whole 500 ms step.
+            "per_move_reserve" => assert_eq!(remaining, 500, "{moved}"),
+            "correspondence" => assert_eq!(remaining, 0, "{moved}"),
+            _ => unreachable!(),
+        }
+        let state = &ws.state;
+        assert_eq!(state["clocks"][0]["running"], false);
+        assert_eq!(state["clocks"][1]["running"], true);
+        assert_eq!(
+            state["clocks"][0]["remaining_ms"],
+            remaining,
+            "{}",
+            brief(state)
+        );
+        games.push((id, tokens, ws, v, clock.clone()));
+    }
+    for (id, _, ws, v, clock) in games.iter_mut() {
+        wait_flag(ws, 2).await;
+        assert_eq!(ws.version, *v + 1, "{clock}");
+        let got = server.game(id, None).await;
+        assert_eq!(got["result"]["token"], "1-0");
+    }
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn spectators_see_everything_and_cannot_act() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let created = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Alice"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens = [
+        created["token"].as_str().unwrap().to_string(),
+        created["invite_token"].as_str().unwrap().to_string(),
+    ];
+    // The spectator is there from the start.
+    let mut spectator = server.ws(&id, None, None).await;
+    assert_eq!(spectator.version, 2);
+    assert_eq!(spectator.state["you"], Value::Null);
+    server.join(&id, &tokens[1], "Bob").await;
+    let mut rng = Rng::new(3);
+    let mut played = Vec::new();
+    for _ in 0..8 {
+        let state = server.game(&id, None).await;
+        let seat = to_move(&state);
+        let text = pick_move(&state, &mut rng);
+        server.act_ok(&id, &tokens[seat - 1], mv(&text)).await;
+        played.push(text);
+    }
+    server
+        .act_ok(&id, &tokens[0], json!({"type": "offer_draw"}))
+        .await;
+    server
+        .act_ok(&id, &tokens[1], json!({"type": "decline_draw"}))
+        .await;
+    let last = server.game(&id, None).await["version"].as_i64().unwrap();
+    spectator.wait_version(last).await;
+    // Every event, in order, once.
+    let versions: Vec<i64> = spectator.events.iter().map(|(v, _)| *v).collect();
+    assert_eq!(versions, (3..=last).collect::<Vec<_>>());
+    let mut expected = vec!["joined".to_string(), "started".to_string()];
+    expected.extend(std::iter::repeat_n("moved".to_string(), 8));
+    expected.extend(["draw_offered".to_string(), "draw_declined".to_string()]);
+    assert_eq!(event_types(&spectator, 0), expected);
+    let notations: Vec<&str> = spectator
+        .events
+        .iter()
+        .filter(|(_, e)| e["type"] == "moved")
+        .map(|(_, e)| e["notation"].as_str().unwrap())
+        .collect();
+    assert_eq!(notations, played);
+    assert_eq!(spectator.state["you"], Value::Null);
+    assert!(
+        !spectator.state["legal_moves"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+
+    // Whatever the spectator sends is refused, and changes nothing.
+    let legal = spectator.state["legal_moves"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for action in [
+        mv(&legal),
+        json!({"type": "resign"}),
+        json!({"type": "offer_draw"}),
+        json!({"type": "claim_victory"}),
+    ] {
+        let answer = spectator.act(action.clone()).await;
+        assert_eq!(answer["type"], "refused", "{action}: {answer}");
+        assert_eq!(answer["status"], 403, "{action}: {answer}");
+    }
+    let answer = spectator.act(json!({"type": "dance"})).await;
+    assert_eq!(
+        (answer["type"].as_str(), answer["status"].as_u64()),
+        (Some("refused"), Some(400)),
+        "{answer}"
+    );
+    spectator.send_text("not json".into()).await;
+    let answer = spectator.recv().await;
+    assert_eq!(answer["status"], 400, "{answer}");
+    assert_eq!(server.game(&id, None).await["version"], last);
+
+    // Over HTTP: no token is 401, a wrong token 403, another game's token 403.
+    let (status, body) = server
+        .post_raw(
+            &format!("/api/games/{id}/action"),
+            mv(&legal).to_string(),
+            Some("application/json"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 401, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("token"), "{body}");
+    let (status, body) = server.act(&id, "0123456789abcdef", mv(&legal)).await;
+    assert_eq!(status, 403, "{body}");
+    let other = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Eve"}))
+        .await;
+    let eve = other["token"].as_str().unwrap();
+    let (status, body) = server.act(&id, eve, mv(&legal)).await;
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = server.get(&format!("/api/games/{id}"), Some(eve)).await;
+    assert_eq!(status, 403, "{body}");
+    // A WebSocket with a wrong token is refused before the upgrade.
+    let refused = Ws::connect(&server.ws_url(&id, Some(eve), None), None).await;
+    assert_eq!(refused.err().as_deref(), Some("HTTP 403"));
+    assert_eq!(server.game(&id, None).await["version"], last);
+    // The spectator saw nothing more.
+    spectator.assert_quiet(Duration::from_millis(200)).await;
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn reconnecting_presence_and_claiming() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    let tokens = [alice.clone(), bob.clone()];
+    let mut a = server.ws(&id, Some(&alice), None).await;
+    let mut b = server.ws(&id, Some(&bob), None).await;
+    // Alice sees Bob arrive.
+    let seen = a
+        .until(|m| m["type"] == "presence" && m["state"]["seats"][1]["connected"] == true)
+        .await;
+    assert_eq!(seen["state"]["seats"][0]["connected"], true);
+    assert_eq!(seen["state"]["you"], 1);
+    let mut rng = Rng::new(11);
+    let state = a.state.clone();
+    a.act_ok(mv(&pick_move(&state, &mut rng))).await;
+
+    // Bob leaves at version V.
+    let since = b.version.max(a.version);
+    b.wait_version(since).await;
+    b.close().await;
+    let away = a
+        .until(|m| m["type"] == "presence" && m["state"]["seats"][1]["connected"] == false)
+        .await;
+    let claim_in = away["state"]["seats"][1]["away_claim_in_ms"]
+        .as_i64()
+        .expect("a countdown");
+    assert!((0..=1000).contains(&claim_in), "{}", brief(&away));
+    assert_eq!(away["state"]["seats"][0]["away_claim_in_ms"], Value::Null);
+
+    // Moves happen while Bob is away (his over HTTP).
+    for _ in 0..4 {
+        let state = server.game(&id, None).await;
+        let seat = to_move(&state);
+        let text = pick_move(&state, &mut rng);
+        server.act_ok(&id, &tokens[seat - 1], mv(&text)).await;
+    }
+    let now = server.game(&id, None).await;
+    let current = now["version"].as_i64().unwrap();
+    assert_eq!(current, since + 4);
+    a.wait_version(current).await;
+
+    // Bob comes back with `since`: exactly the missed events.
+    let mut b = server.ws(&id, Some(&bob), Some(since)).await;
+    assert_eq!(b.first["type"], "catchup");
+    assert_eq!(b.version, current);
+    let missed: Vec<(i64, Value)> = b.events.clone();
+    let from_a: Vec<(i64, Value)> = a
+        .events
+        .iter()
+        .filter(|(v, _)| *v > since)
+        .cloned()
+        .collect();
+    assert_eq!(missed, from_a);
+    assert_eq!(b.first["state"]["moves"], now["moves"]);
+    assert_eq!(b.state["you"], 2);
+    // A `since` from the future or too far back gets a full sync.
+    let ws = server.ws(&id, None, Some(current + 10)).await;
+    assert_eq!(ws.first["type"], "sync");
+    ws.close().await;
+    // Alice sees Bob back; the game goes on.
+    a.until(|m| m["type"] == "presence" && m["state"]["seats"][1]["connected"] == true)
+        .await;
+    let (status, body) = server
+        .act(&id, &alice, json!({"type": "claim_victory"}))
+        .await;
+    assert_eq!(status, 409, "nothing to claim while Bob is here: {body}");
+    let state = b.state.clone();
+    let seat = to_move(&state);
+    let text = pick_move(&state, &mut rng);
+    let v = if seat == 2 {
+        b.act_ok(mv(&text)).await
+    } else {
+        a.act_ok(mv(&text)).await
+    };
+    assert_eq!(v, current + 1);
+    a.wait_version(v).await;
+    b.wait_version(v).await;
+    assert_eq!(a.events.last(), b.events.last());
+
+    // Bob leaves for good: claiming is refused during the countdown, then wins.
+    b.close().await;
+    a.until(|m| m["type"] == "presence" && m["state"]["seats"][1]["connected"] == false)
+        .await;
+    let left = Instant::now();
+    let answer = a.act(json!({"type": "claim_victory"})).await;
+    if left.elapsed() < Duration::from_millis(500) {
+        assert_eq!(answer["type"], "refused", "{answer}");
+        assert_eq!(answer["status"], 409, "{answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains("claimed after"),
+            "{answer}"
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let v = a.act_ok(json!({"type": "claim_victory"})).await;
+    assert_eq!(v, current + 2);
+    assert_eq!(
+        a.events.last().unwrap().1,
+        json!({"type": "claimed", "seat": 1})
+    );
+    let result = &a.state["result"];
+    assert_eq!(result["winner"], 1, "{result}");
+    assert!(
+        result["text"].as_str().unwrap().contains("left"),
+        "{result}"
+    );
+    // Bob, back too late, learns it from the catch-up.
+    let b = server.ws(&id, Some(&bob), Some(current + 1)).await;
+    assert_eq!(b.events.len(), 1);
+    assert_eq!(b.state["status"], "finished");
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn illegal_and_out_of_turn_moves() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    // Not Bob's turn (his own token, out of turn).
+    let (status, body) = server.act(&id, &bob, mv("Wd4,a1")).await;
+    refused(status, &body, 409, "not your turn");
+    // Gibberish and impossible moves are refused with a reason naming them.
+    let (status, body) = server.act(&id, &alice, mv("Qz9")).await;
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = server.act(&id, &alice, mv("Wd4,d5")).await;
+    refused(status, &body, 422, "Wd4,d5");
+    assert_eq!(server.game(&id, None).await["version"], 4);
+
+    server.act_ok(&id, &alice, mv("Wd4,a1")).await;
+    // Placing on an occupied ring.
+    let (status, body) = server.act(&id, &bob, mv("Bd4,g1")).await;
+    refused(status, &body, 422, "Bd4,g1");
+    // Removing a ring that is gone.
+    let (status, body) = server.act(&id, &bob, mv("Bd6,a1")).await;
+    refused(status, &body, 422, "Bd6,a1");
+    let (status, body) = server.act(&id, &alice, mv("Bd6,g1")).await;
+    refused(status, &body, 409, "not your turn");
+    let state = server.game(&id, None).await;
+    assert_eq!(state["version"], 5);
+    assert_eq!(state["moves"], json!(["Wd4,a1"]));
+
+    // Bob places next to Alice's marble: a capture is now compulsory.
+    server.act_ok(&id, &bob, mv("Wd5,g1")).await;
+    let state = server.game(&id, Some(&alice)).await;
+    let legal = state["legal_moves"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    assert!(
+        legal.iter().all(|m| m.as_str().unwrap().starts_with('x')),
+        "only captures: {legal:?}"
+    );
+    let (status, body) = server.act(&id, &alice, mv("Bc3,a2")).await;
+    refused(status, &body, 422, "Bc3,a2");
+    assert!(body["error"].as_str().unwrap().contains("captur"), "{body}");
+    // Over the WebSocket too, with the same answer.
+    let mut ws = server.ws(&id, Some(&alice), None).await;
+    let answer = ws.act(mv("Bc3,a2")).await;
+    assert_eq!(answer["type"], "refused", "{answer}");
+    assert_eq!(answer["status"], 422, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("Bc3,a2"),
+        "{answer}"
+    );
+    let answer = ws.act(json!({"type": "accept_takeback"})).await;
+    assert_eq!(answer["status"], 409, "nothing to accept: {answer}");
+    let after = server.game(&id, Some(&alice)).await;
+    assert_eq!(after["version"], state["version"]);
+    assert_eq!(after["moves"], state["moves"]);
+    assert_eq!(after["position"], state["position"]);
+
+    // The capture is played (in the short form without colours), then a takeback.
+    let capture = legal[0].as_str().unwrap().to_string();
+    let short: String = capture
+        .chars()
+        .filter(|c| !matches!(c, 'W' | 'G' | 'B'))
+        .collect();
+    assert_ne!(short, capture);
+    let v = ws.act_ok(mv(&short)).await;
+    assert_eq!(v, 7);
+    assert_eq!(ws.events.last().unwrap().1["notation"], capture.as_str());
+    let answer = ws.act(json!({"type": "request_takeback"})).await;
+    assert_eq!(answer["type"], "ack", "{answer}");
+    server
+        .act_ok(&id, &bob, json!({"type": "accept_takeback"}))
+        .await;
+    ws.wait_version(9).await;
+    assert_eq!(ws.state["moves"], json!(["Wd4,a1", "Wd5,g1"]));
+    assert_eq!(ws.state["legal_moves"], state["legal_moves"]);
+    // Aborting is too late once both have moved.
+    let (status, body) = server.act(&id, &bob, json!({"type": "abort"})).await;
+    assert_eq!(status, 409, "{body}");
+
+    // A finished game refuses moves.
+    server.act_ok(&id, &bob, json!({"type": "resign"})).await;
+    let (status, body) = server.act(&id, &alice, mv(&capture)).await;
+    refused(status, &body, 409, "over");
+    let (status, body) = server.act(&id, &bob, json!({"type": "resign"})).await;
+    assert_eq!(status, 409, "{body}");
+    let end = server.game(&id, None).await;
+    assert_eq!(end["result"]["winner"], 1);
+    assert_eq!(end["version"], 10);
+
+    // A rated game refuses takebacks; an abort before both moved is allowed.
+    let (id2, alice2, _) = server.invite_game(json!({"casual": false})).await;
+    server.act_ok(&id2, &alice2, mv("Wd4,a1")).await;
+    let (status, body) = server
+        .act(&id2, &alice2, json!({"type": "request_takeback"}))
+        .await;
+    refused(status, &body, 409, "rated");
+    server.act_ok(&id2, &alice2, json!({"type": "abort"})).await;
+    let aborted = server.game(&id2, None).await;
+    assert_eq!(aborted["status"], "finished");
+    assert_eq!(aborted["result"]["token"], "*");
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_and_nothing_panics() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let json_type = Some("application/json");
+    // Malformed JSON, not JSON, unknown fields, missing fields.
+    let (status, body) = server
+        .post_raw("/api/games", "{\"opponent\": ", json_type, None)
+        .await;
+    refused(status, &body, 400, "");
+    let (status, body) = server
+        .post_raw(
+            "/api/games",
+            r#"{"opponent": {"kind": "invite"}}"#,
+            Some("text/plain"),
+            None,
+        )
+        .await;
+    refused(status, &body, 415, "");
+    let (status, body) = server
+        .post(
+            "/api/games",
+            &json!({"opponent": {"kind": "invite"}, "colour": "red"}),
+            None,
+        )
+        .await;
+    refused(status, &body, 400, "colour");
+    let (status, body) = server.post("/api/games", &json!({"name": "x"}), None).await;
+    refused(status, &body, 400, "opponent");
+    let (status, body) = server
+        .post("/api/games", &json!({"opponent": {"kind": "robot"}}), None)
+        .await;
+    refused(status, &body, 400, "robot");
+    // A body over 256 KB.
+    let big = json!({"opponent": {"kind": "invite"}, "name": "x".repeat(300 * 1024)});
+    let (status, body) = server.post("/api/games", &big, None).await;
+    refused(status, &body, 413, "");
+    let (status, body) = server
+        .post(
+            "/api/import",
+            &json!({"text": "y".repeat(257 * 1024)}),
+            None,
+        )
+        .await;
+    refused(status, &body, 413, "");
+    // Bad settings, each named.
+    for (field, value, needle) in [
+        ("board", json!("99"), "board"),
+        ("board", json!("custom:a1,c5"), "board"),
+        ("board", json!("custom:a1,a1"), "board"),
+        ("rules", json!("chess"), "rules"),
+        ("rules", json!("custom:1/2"), "rules"),
+        ("position", json!("nonsense"), "position"),
+        (
+            "clock",
+            json!({"kind": "fischer", "base_ms": 0, "increment_ms": 1}),
+            "base_ms",
+        ),
+        (
+            "clock",
+            json!({"kind": "fischer", "base_ms": 1000, "increment_ms": -5}),
+            "increment_ms",
+        ),
+        (
+            "clock",
+            json!({"kind": "sudden_death", "total_ms": 1_000_000_000_000_i64}),
+            "total_ms",
+        ),
+        (
+            "clock",
+            json!({"kind": "periods", "main_ms": 0, "periods": 0, "period_ms": 1000}),
+            "periods",
+        ),
+        (
+            "clock",
+            json!({"kind": "per_move_reserve", "per_move_ms": 1000, "reserve_ms": 0, "step_ms": 0}),
+            "step_ms",
+        ),
+        (
+            "clock",
+            json!({"kind": "correspondence", "per_move_ms": -1}),
+            "per_move_ms",
+        ),
+        ("clock", json!({"kind": "hourglass"}), "hourglass"),
+        (
+            "clock",
+            json!({"kind": "fischer", "base_ms": 1000}),
+            "increment_ms",
+        ),
+        ("opponent", json!({"kind": "engine", "level": 11}), "level"),
+        ("opponent", json!({"kind": "engine", "level": 0}), "level"),
+        ("seat", json!("middle"), "middle"),
+        ("name", json!("x".repeat(41)), "name"),
+        ("best_of", json!(3), "best_of"),
+    ] {
+        let mut body = json!({"opponent": {"kind": "invite"}});
+        body[field] = value.clone();
+        let (status, answer) = server.post("/api/games", &body, None).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        refused(status, &answer, 400, needle);
+    }
+    let (status, body) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "invite"}, "best_of": 2}),
+            None,
+        )
+        .await;
+    refused(status, &body, 400, "best_of");
+    let (status, body) = server.get("/api/games?status=bogus", None).await;
+    refused(status, &body, 400, "bogus");
+    let (status, body) = server.get("/api/games?limit=many", None).await;
+    refused(status, &body, 400, "");
+
+    // Unknown and junk ids, on every route.
+    let (id, alice, _) = server.invite_game(json!({})).await;
+    for game in ["abcdefghijkm", "zz..", "a%20b", "x'%3B--", &"a".repeat(300)] {
+        for path in ["", "/record", "/sgf"] {
+            let (status, body) = server.get(&format!("/api/games/{game}{path}"), None).await;
+            refused(status, &body, 404, "");
+        }
+        let ws = Ws::connect(&server.ws_url(game, None, None), None).await;
+        assert_eq!(ws.err().as_deref(), Some("HTTP 404"), "{game}");
+        let (status, body) = server.act(game, &alice, mv("Wd4,a1")).await;
+        refused(status, &body, 404, "");
+        let (status, body) = server
+            .post(
+                &format!("/api/games/{game}/join"),
+                &json!({"name": "x"}),
+                None,
+            )
+            .await;
+        refused(status, &body, 404, "");
+        let (status, body) = server.get(&format!("/api/matches/{game}"), None).await;
+        refused(status, &body, 404, "");
+    }
+    let (status, body) = server.get("/api/nothing/here", None).await;
+    refused(status, &body, 404, "");
+
+    // Bad actions on a real game: malformed, unknown type, unknown field, huge.
+    for (body, expected) in [
+        ("{".to_string(), 400),
+        (r#"{"type": "dance"}"#.to_string(), 400),
+        (
+            r#"{"type": "move", "move": "Wd4,a1", "extra": 1}"#.to_string(),
+            400,
+        ),
+        (r#"{"type": "move"}"#.to_string(), 400),
+        (mv(&"W".repeat(300 * 1024)).to_string(), 413),
+    ] {
+        let (status, answer) = server
+            .post_raw(
+                &format!("/api/games/{id}/action"),
+                body.clone(),
+                json_type,
+                Some(&alice),
+            )
+            .await;
+        assert_eq!(status, expected, "{body:.80}: {answer}");
+        assert!(answer["error"].is_string(), "{answer}");
+    }
+    // A long move text is refused as illegal (not a crash).
+    let (status, answer) = server.act(&id, &alice, mv(&"Wd4".repeat(1000))).await;
+    assert_eq!(status, 422, "{answer}");
+    let (status, answer) = server.act(&id, &alice, mv("Wd4,a1\u{0}é∑")).await;
+    assert_eq!(status, 422, "{answer}");
+    // A bad WebSocket query and an oversized WebSocket message.
+    let url = format!("{}&since=abc", server.ws_url(&id, Some(&alice), None));
+    let ws = Ws::connect(&url, None).await;
+    assert_eq!(ws.err().as_deref(), Some("HTTP 400"));
+    let mut ws = server.ws(&id, Some(&alice), None).await;
+    ws.send_text(format!(
+        "{{\"type\": \"move\", \"move\": \"{}\"}}",
+        "W".repeat(100 * 1024)
+    ))
+    .await;
+    let answer = ws
+        .until(|m| m["type"] == "refused" || m["type"] == "ack")
+        .await;
+    assert_eq!(answer["type"], "refused", "{answer}");
+    assert_eq!(answer["status"], 422, "{answer}");
+    ws.close().await;
+    // Joining: an invitation game without the token, a wrong token.
+    let (status, body) = server
+        .post(
+            &format!("/api/games/{id}/join"),
+            &json!({"name": "Mallory"}),
+            None,
+        )
+        .await;
+    refused(status, &body, 403, "invitation");
+    let (status, body) = server
+        .post(
+            &format!("/api/games/{id}/join"),
+            &json!({"name": "Mallory", "token": "nope"}),
+            None,
+        )
+        .await;
+    refused(status, &body, 403, "");
+    // Importing junk.
+    let (status, body) = server
+        .post("/api/import", &json!({"text": "(;junk"}), None)
+        .await;
+    refused(status, &body, 422, "SGF");
+    let (status, body) = server
+        .post("/api/import", &json!({"text": "1. Zz9"}), None)
+        .await;
+    refused(status, &body, 422, "record");
+
+    // Nothing changed the game; the server is alive and never panicked.
+    let state = server.game(&id, None).await;
+    assert_eq!(state["version"], 4);
+    assert_eq!(state["moves"], json!([]));
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn acknowledged_moves_survive_a_kill() {
+    let (_dir, db) = temp_db();
+    // The engine thinks long enough to be thinking still when the server is killed.
+    let mut server = Server::start_with(&db, 10_000);
+    // A clocked game between two people, and an unclocked one against the engine.
+    let (id, alice, bob) = server
+        .invite_game(json!({"clock": {"kind": "sudden_death", "total_ms": 60_000}}))
+        .await;
+    let tokens = [alice.clone(), bob.clone()];
+    let mut rng = Rng::new(17);
+    let mut acknowledged = Vec::new();
+    let mut version = 4;
+    let mut state = server.game(&id, None).await;
+    let mut states = Vec::new();
+    for _ in 0..9 {
+        states.push(state.clone());
+        let seat = to_move(&state);
+        let text = pick_move(&state, &mut rng);
+        let (status, answer) = server.act(&id, &tokens[seat - 1], mv(&text)).await;
+        assert_eq!(status, 200, "{answer}");
+        version += 1;
+        assert_eq!(answer["version"], version);
+        acknowledged.push(text);
+        state = answer["state"].clone();
+    }
+    assert_eq!(state["status"], "live");
+    let mover = to_move(&state);
+    // The clock of the player to move at the start of this turn: as their last move left it.
+    let stopped = &states[8]["clocks"][mover - 1];
+    assert_eq!(stopped["running"], false);
+    let before = stopped["remaining_ms"].as_i64().unwrap();
+    assert!(before < 60_000);
+    let engine = server
+        .create(json!({"opponent": {"kind": "engine", "level": 10}, "name": "Eva"}))
+        .await;
+    let eid = engine["id"].as_str().unwrap().to_string();
+    let etoken = engine["token"].as_str().unwrap().to_string();
+    let estate = server.game(&eid, None).await;
+    let first = pick_move(&estate, &mut rng);
+    let ev = server.act_ok(&eid, &etoken, mv(&first)).await;
+    assert_eq!(ev, 4);
+    // The player to move thinks a while, then the server is killed and stays down a while.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        server.game(&eid, None).await["version"],
+        4,
+        "the engine is still thinking"
+    );
+    server.kill();
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+
+    let mut server = Server::start(&db);
+    let restarted = Instant::now();
+    let got = server.game(&id, Some(&tokens[mover - 1])).await;
+    assert_eq!(got["version"], version);
+    let moves: Vec<String> = serde_json::from_value(got["moves"].clone()).unwrap();
+    assert_eq!(moves, acknowledged);
+    assert_eq!(got["status"], "live");
+    assert_eq!(got["you"], mover);
+    assert_eq!(got["position"], state["position"]);
+    assert_eq!(got["seats"][0]["name"], "Alice");
+    // The turn restarted with the server: neither the thinking before the kill nor the time
+    // down is charged.
+    let clock = &got["clocks"][mover - 1];
+    assert_eq!(clock["running"], true);
+    let shown = clock["remaining_ms"].as_i64().unwrap();
+    let since_restart = restarted.elapsed().as_millis() as i64;
+    assert!(
+        shown <= before && shown >= before - since_restart - 200,
+        "the clock showed {before} ms before the kill and {shown} ms after"
+    );
+    assert_eq!(
+        got["clocks"][2 - mover]["remaining_ms"],
+        state["clocks"][2 - mover]["remaining_ms"]
+    );
+    // The same tokens still act; the game goes on, the move charged from the restart.
+    let mut ws = server.ws(&id, Some(&tokens[mover - 1]), None).await;
+    let text = pick_move(&got, &mut rng);
+    let v = ws.act_ok(mv(&text)).await;
+    assert_eq!(v, version + 1);
+    let moved = &ws.events.last().unwrap().1;
+    let charged = before - moved["clock"]["remaining_ms"].as_i64().unwrap();
+    assert!(
+        (0..restarted.elapsed().as_millis() as i64 + 200).contains(&charged),
+        "charged {charged} ms: {moved}"
+    );
+    // A move by the wrong seat is still refused (the tokens came back in the right seats).
+    let (status, body) = server.act(&id, &tokens[mover - 1], mv(&text)).await;
+    assert_eq!(status, 409, "{body}");
+
+    // The engine game came back too: the engine, which was thinking when the server died,
+    // moves by itself, and answers the next move.
+    let mut ews = server.ws(&eid, Some(&etoken), None).await;
+    if ews.version == 4 {
+        ews.wait_event("moved").await;
+    }
+    assert_eq!(ews.version, 5);
+    assert_eq!(ews.state["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(ews.state["moves"][0], first.as_str());
+    let state = ews.state.clone();
+    ews.act_ok(mv(&pick_move(&state, &mut rng))).await;
+    let reply = ews.wait_event("moved").await;
+    assert_eq!(reply["seat"], 2);
+    assert_eq!(ews.version, 7);
+
+    // Killed once more right after an acknowledged resignation: the result is kept.
+    server
+        .act_ok(&id, &tokens[0], json!({"type": "resign"}))
+        .await;
+    server.kill();
+    let mut server = Server::start(&db);
+    let end = server.game(&id, None).await;
+    assert_eq!(end["status"], "finished");
+    assert_eq!(end["result"]["winner"], 2);
+    assert_eq!(end["version"], version + 2);
+    let (_, list) = server.get("/api/games?status=finished", None).await;
+    assert!(
+        list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    );
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn an_abandoned_upgrade_leaves_no_presence_behind() {
+    use tokio::io::AsyncWriteExt;
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let (id, _alice, bob) = server.invite_game(json!({})).await;
+    // Bob's browser asks for the WebSocket and goes away before the answer.
+    for _ in 0..5 {
+        let mut tcp = tokio::net::TcpStream::connect(&server.addr).await.unwrap();
+        let request = format!(
+            "GET /api/games/{id}/ws?token={bob} HTTP/1.1\r\nHost: {}\r\nConnection: Upgrade\r\n\
+             Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+            server.addr
+        );
+        tcp.write_all(request.as_bytes()).await.unwrap();
+        drop(tcp);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let state = server.game(&id, None).await;
+    assert_eq!(state["seats"][1]["connected"], false, "{}", brief(&state));
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn open_games_rematches_and_matches_against_the_engine() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    // An open game is listed in the lobby; the first to join takes the free seat.
+    let created = server
+        .create(json!({"opponent": {"kind": "open"}, "name": "Olga", "seat": "second"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let olga = created["token"].as_str().unwrap().to_string();
+    assert_eq!(created["seat"], 2);
+    assert_eq!(created["invite_token"], Value::Null);
+    let (status, open) = server.get("/api/games?status=open", None).await;
+    assert_eq!(status, 200);
+    assert!(
+        open["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str()),
+        "{open}"
+    );
+    let (status, joined) = server
+        .post(
+            &format!("/api/games/{id}/join"),
+            &json!({"name": "Pete"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["seat"], 1);
+    let pete = joined["token"].as_str().unwrap().to_string();
+    assert_eq!(pete.len(), 48);
+    assert_ne!(pete, olga);
+    let (status, body) = server
+        .post(
+            &format!("/api/games/{id}/join"),
+            &json!({"name": "Quinn"}),
+            None,
+        )
+        .await;
+    refused(status, &body, 409, "taken");
+    let (_, open) = server.get("/api/games?status=open", None).await;
+    assert!(
+        !open["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    );
+    let (_, live) = server.get("/api/games?status=live", None).await;
+    assert!(
+        live["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    );
+
+    // A rematch once both ask: the seats swap, the tokens stay.
+    let mut ws = server.ws(&id, Some(&olga), None).await;
+    let state = server.game(&id, None).await;
+    server
+        .act_ok(&id, &pete, mv(&pick_move(&state, &mut Rng::new(2))))
+        .await;
+    server.act_ok(&id, &pete, json!({"type": "resign"})).await;
+    let (status, body) = server.act(&id, &pete, json!({"type": "rematch"})).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server.act(&id, &pete, json!({"type": "rematch"})).await;
+    refused(status, &body, 409, "already");
+    ws.act_ok(json!({"type": "rematch"})).await;
+    let next = ws.wait_event("next_game").await;
+    let rematch = next["game_id"].as_str().unwrap().to_string();
+    assert_eq!(ws.state["next_game"], rematch.as_str());
+    let r = server.game(&rematch, Some(&olga)).await;
+    assert_eq!(r["you"], 1);
+    assert_eq!(r["status"], "live");
+    assert_eq!(r["seats"][0]["name"], "Olga");
+    assert_eq!(server.game(&rematch, Some(&pete)).await["you"], 2);
+
+    // A best-of-3 match against the engine: the engine opens game 2 by itself.
+    let (status, created) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "engine", "level": 1}, "name": "Rita", "best_of": 3,
+                    "clock": {"kind": "fischer", "base_ms": 60_000, "increment_ms": 0}}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["invite_token"], Value::Null);
+    let mid = created["id"].as_str().unwrap().to_string();
+    let rita = created["token"].as_str().unwrap().to_string();
+    let m = wait_match(&server, &mid, |m| m["current_game"].is_string()).await;
+    assert_eq!(m["status"], "live");
+    assert_eq!(m["players"][1]["kind"], "engine");
+    let g1 = m["current_game"].as_str().unwrap().to_string();
+    let s1 = server.game(&g1, Some(&rita)).await;
+    assert_eq!(s1["you"], 1);
+    server
+        .act_ok(&g1, &rita, mv(&pick_move(&s1, &mut Rng::new(4))))
+        .await;
+    let mut ws1 = server.ws(&g1, Some(&rita), None).await;
+    if ws1.state["moves"].as_array().unwrap().len() < 2 {
+        ws1.wait_event("moved").await;
+    }
+    assert_eq!(ws1.state["moves"].as_array().unwrap().len(), 2);
+    ws1.act_ok(json!({"type": "resign"})).await;
+    let next = ws1.wait_event("next_game").await;
+    let g2 = next["game_id"].as_str().unwrap().to_string();
+    let mut ws2 = server.ws(&g2, Some(&rita), None).await;
+    assert_eq!(ws2.state["you"], 2);
+    assert_eq!(ws2.state["seats"][0]["kind"], "engine");
+    // Fresh clocks in the new game.
+    for seat in 0..2 {
+        let left = ws2.state["clocks"][seat]["remaining_ms"].as_i64().unwrap();
+        assert!((50_000..=60_000).contains(&left), "{}", brief(&ws2.state));
+    }
+    if ws2.state["moves"].as_array().unwrap().is_empty() {
+        ws2.wait_event("moved").await;
+    }
+    assert_eq!(to_move(&ws2.state), 2);
+    ws2.act_ok(json!({"type": "resign"})).await;
+    let m = wait_match(&server, &mid, |m| m["winner"] == 1).await;
+    assert_eq!(m["score"], json!([0, 2]));
+    assert_eq!(m["status"], "finished");
+    assert_eq!(m["games"].as_array().unwrap().len(), 2);
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn sockets_opened_during_play_see_each_event_once() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    let done = std::cell::Cell::new(false);
+    // The players make events as fast as they can (draw offers, declined) while others keep
+    // opening sockets: whatever a new socket's first message shows, the events after it
+    // follow on, none twice, none missing, and presence never shows an older state.
+    let play = async {
+        let mut last = 0;
+        for _ in 0..150 {
+            server
+                .act_ok(&id, &alice, json!({"type": "offer_draw"}))
+                .await;
+            last = server
+                .act_ok(&id, &bob, json!({"type": "decline_draw"}))
+                .await;
+        }
+        done.set(true);
+        last
+    };
+    let watch = |first: usize| {
+        let (done, server, id) = (&done, &server, &id);
+        let tokens = [alice.clone(), bob.clone()];
+        async move {
+            let mut opened = first;
+            while !done.get() {
+                let seat = opened % 3;
+                let token = (seat < 2).then(|| tokens[seat].as_str());
+                let mut ws = server.ws(id, token, None).await;
+                // A few messages of each socket, checked by `recv`.
+                for _ in 0..3 {
+                    let next = tokio::time::timeout(Duration::from_millis(300), ws.recv());
+                    if next.await.is_err() {
+                        break;
+                    }
+                }
+                ws.close().await;
+                opened += 1;
+            }
+            opened - first
+        }
+    };
+    let (last, a, b) = tokio::join!(play, watch(0), watch(1));
+    assert!(a + b > 10, "{a} + {b} sockets");
+    // A socket from the start sees every event once.
+    let ws = server.ws(&id, None, Some(0)).await;
+    assert_eq!(ws.events.len() as i64, last);
+    assert_eq!(last, 4 + 300);
+    server.assert_healthy().await;
+}
