@@ -1,10 +1,14 @@
 //! The SQLite backend: one file, written in WAL mode.
 //!
-//! Every commit is flushed to disk before it returns (`synchronous=FULL`), so a committed
-//! transaction survives a killed process and a lost machine alike. Writing transactions start
-//! with `BEGIN IMMEDIATE`: they take the database's single write lock before they read, so two
-//! writers never both read the same last version, and a writer that has to wait does so under
-//! the busy timeout instead of failing at once.
+//! Every commit is in the write-ahead log before it returns (`synchronous=NORMAL` in WAL mode):
+//! a committed transaction survives a killed or crashed process (the log is in the operating
+//! system's hands); the log is flushed to the disk at each checkpoint, so a power cut can lose
+//! the last commits before it. `synchronous=FULL` would flush every commit and survive a power
+//! cut too, at the price of one disk flush per move (about 300 moves a second in all on this
+//! machine instead of thousands; see docs/server.md). Writing transactions take turns on an
+//! in-process lock (SQLite has a single writer; waiting here is cheaper than SQLite's busy
+//! loop) and start with `BEGIN IMMEDIATE`, so two writers never both read the same last
+//! version, even from two processes.
 
 use std::time::Duration;
 
@@ -37,17 +41,18 @@ const MAX_CONNECTIONS: u32 = 8;
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 impl SqliteStore {
     /// Opens (creating it if missing) the database file at `path` and brings its schema up to
-    /// date. WAL journal, `synchronous=FULL`, foreign keys on, a 10 s busy timeout.
+    /// date. WAL journal, `synchronous=NORMAL`, foreign keys on, a 10 s busy timeout.
     pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
+            .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(BUSY_TIMEOUT);
         let pool = SqlitePoolOptions::new()
@@ -55,7 +60,10 @@ impl SqliteStore {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        Ok(SqliteStore { pool })
+        Ok(SqliteStore {
+            pool,
+            writer: Default::default(),
+        })
     }
 
     /// Closes every connection, waiting for those in use to come back.
@@ -111,6 +119,7 @@ fn match_row(row: &SqliteRow) -> Result<MatchRow, sqlx::Error> {
 impl Store for SqliteStore {
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
         check_versions(&game.id, 0, events)?;
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query(
             "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
@@ -140,6 +149,7 @@ impl Store for SqliteStore {
         update: &RowUpdate,
     ) -> Result<(), StoreError> {
         let tokens = seat_tokens(update)?;
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let last: Option<Option<i64>> = sqlx::query_scalar(
             "SELECT (SELECT MAX(version) FROM game_events WHERE game_id = games.id) \
