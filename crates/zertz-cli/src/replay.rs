@@ -524,10 +524,7 @@ fn print_record(name: &str, r: &Imported) {
     );
     let game = &r.game;
     for (i, (turn, position)) in game.turns().iter().zip(game.positions()).enumerate() {
-        let text = match turn {
-            zertz::Turn::Move(mv) => zertz::notation::official::move_text(position, mv),
-            zertz::Turn::Pass { .. } => "-".to_string(),
-        };
+        let text = zertz::notation::official::turn_text(position, turn);
         let after = &game.positions()[i + 1];
         println!(
             "  {:>3}. line {:>4}  P{} {:<28} captures P1 {} P2 {}  supply {}",

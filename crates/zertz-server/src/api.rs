@@ -55,19 +55,23 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The HTTP status of a refusal, shared by the HTTP answers and the WebSocket's `refused`.
+pub(crate) fn status_of(e: &HubError) -> StatusCode {
+    match e {
+        HubError::NotFound(_) => StatusCode::NOT_FOUND,
+        HubError::Forbidden(_) => StatusCode::FORBIDDEN,
+        HubError::Refused(Refusal::IllegalMove(_)) => StatusCode::UNPROCESSABLE_ENTITY,
+        HubError::Refused(Refusal::NotNow(_)) => StatusCode::CONFLICT,
+        HubError::Refused(Refusal::BadRequest(_)) | HubError::BadRequest(_) => {
+            StatusCode::BAD_REQUEST
+        }
+        HubError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
 impl From<HubError> for ApiError {
     fn from(e: HubError) -> ApiError {
-        let status = match &e {
-            HubError::NotFound(_) => StatusCode::NOT_FOUND,
-            HubError::Forbidden(_) => StatusCode::FORBIDDEN,
-            HubError::Refused(Refusal::IllegalMove(_)) => StatusCode::UNPROCESSABLE_ENTITY,
-            HubError::Refused(Refusal::NotNow(_)) => StatusCode::CONFLICT,
-            HubError::Refused(Refusal::BadRequest(_)) | HubError::BadRequest(_) => {
-                StatusCode::BAD_REQUEST
-            }
-            HubError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
-        };
-        ApiError(status, e.to_string())
+        ApiError(status_of(&e), e.to_string())
     }
 }
 
@@ -439,16 +443,8 @@ async fn import(body: Result<Json<ImportBody>, JsonRejection>) -> ApiResult<Resp
             .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("record: {e}")))?;
         (record.game, record.headers)
     };
+    let moves = crate::room::move_texts(&game);
     let positions = game.positions();
-    let moves: Vec<String> = game
-        .turns()
-        .iter()
-        .enumerate()
-        .map(|(i, t)| match t {
-            zertz::Turn::Move(mv) => zertz::notation::official::move_text(&positions[i], mv),
-            zertz::Turn::Pass { .. } => "-".into(),
-        })
-        .collect();
     Ok(Json(json!({
         "headers": headers,
         "start": game.start().to_string(),

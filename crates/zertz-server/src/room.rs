@@ -7,7 +7,7 @@
 use serde::Serialize;
 use zertz::notation::{self, official};
 use zertz::record::result_token;
-use zertz::{Game, Marbles, Outcome, Player, Position, Repetition, Rules, Turn, WinReason};
+use zertz::{Game, Marbles, Outcome, Player, Position, Repetition, Rules, WinReason};
 
 use crate::clock::ClockState;
 use crate::model::{Action, Event, GameSettings, SeatKind, seat_number, seat_player};
@@ -536,16 +536,7 @@ impl Room {
 
     /// The moves so far in official notation (`-` for a pass bought with a bribe).
     pub fn move_list(&self) -> Vec<String> {
-        let positions = self.game.positions();
-        self.game
-            .turns()
-            .iter()
-            .enumerate()
-            .map(|(i, t)| match t {
-                Turn::Move(mv) => official::move_text(&positions[i], mv),
-                Turn::Pass { .. } => "-".to_string(),
-            })
-            .collect()
+        move_texts(&self.game)
     }
 
     /// The outcome in words, for people.
@@ -579,4 +570,13 @@ pub struct ClockView {
 pub fn slashed(m: Marbles) -> String {
     use zertz::Colour::{Black, Grey, White};
     format!("{}/{}/{}", m.get(White), m.get(Grey), m.get(Black))
+}
+
+/// The turns of `game` in official notation (`-` for a bribed pass).
+pub fn move_texts(game: &Game) -> Vec<String> {
+    game.turns()
+        .iter()
+        .zip(game.positions())
+        .map(|(turn, position)| official::turn_text(position, turn))
+        .collect()
 }

@@ -151,7 +151,8 @@ impl GameView {
         });
         let clocks = [Player::One, Player::Two].map(|p| {
             let state = room.clocks[p.index()];
-            let running = live && p == mover && room.game.pending_bribe().is_none_or(|_| true);
+            // The mover's clock runs, also while their bribe waits for its answer.
+            let running = live && p == mover;
             let shown = if running {
                 room.settings
                     .clock

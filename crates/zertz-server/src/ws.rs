@@ -10,7 +10,7 @@ use tokio::sync::broadcast::{Receiver, error::RecvError};
 use zertz::Player;
 
 use crate::api::{outgoing_text, send_text};
-use crate::hub::{Hub, HubError, Live, Outgoing};
+use crate::hub::{Hub, Live, Outgoing};
 use crate::model::Action;
 
 /// Serves a connection until it closes.
@@ -112,16 +112,6 @@ async fn handle(
     };
     match hub.act(live.id(), token, action).await {
         Ok(version) => json!({"type": "ack", "version": version}).to_string(),
-        Err(e) => {
-            let status = match &e {
-                HubError::NotFound(_) => 404,
-                HubError::Forbidden(_) => 403,
-                HubError::Refused(crate::room::Refusal::IllegalMove(_)) => 422,
-                HubError::Refused(crate::room::Refusal::NotNow(_)) => 409,
-                HubError::Refused(_) | HubError::BadRequest(_) => 400,
-                HubError::Storage(_) => 503,
-            };
-            refused(status, e.to_string())
-        }
+        Err(e) => refused(crate::api::status_of(&e).as_u16(), e.to_string()),
     }
 }

@@ -214,10 +214,7 @@ impl fmt::Display for Record {
                     &mut line,
                 );
             }
-            let text = match turn {
-                Turn::Move(mv) => official::move_text(position, mv),
-                Turn::Pass { .. } => "-".to_string(),
-            };
+            let text = official::turn_text(position, turn);
             push(&text, &mut out, &mut line);
         }
         for b in bribes {

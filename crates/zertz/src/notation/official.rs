@@ -64,6 +64,15 @@ pub fn capture_text(position: &Position, c: &Capture) -> String {
     s
 }
 
+/// A turn of a game in official notation: the move as [`move_text`] writes it, or `-` for a pass
+/// bought with a bribe. `position` is the position the turn was played in.
+pub fn turn_text(position: &Position, turn: &crate::game::Turn) -> String {
+    match turn {
+        crate::game::Turn::Move(mv) => move_text(position, mv),
+        crate::game::Turn::Pass { .. } => "-".to_string(),
+    }
+}
+
 /// Parses a move in official notation and checks that it is legal in `position`.
 pub fn parse(position: &Position, text: &str) -> Result<Move, MoveParseError> {
     let (mv, written) = parse_parts(position, text)?;
