@@ -111,6 +111,8 @@ pub struct MatchView {
     pub repetition: String,
     /// Bribes allowed.
     pub bribes: bool,
+    /// Listed in the lobby for anyone to take (an invitation is not).
+    pub open: bool,
 }
 
 /// A participant as shown.
@@ -181,6 +183,7 @@ impl MatchState {
             start: self.template.start.clone(),
             repetition: self.template.repetition.clone(),
             bribes: self.template.bribes,
+            open: self.open,
         }
     }
 

@@ -68,6 +68,9 @@ pub struct GameView {
     pub match_game: Option<(String, u32)>,
     /// Server time when this view was made (ms since the epoch), for ticking the clocks.
     pub server_ms: i64,
+    /// Time into the current turn at `server_ms` (ms), while the game is live: with `clocks`,
+    /// lets a client tick clocks that charge per turn (per move + reserve).
+    pub turn_ms: Option<i64>,
 }
 
 /// A seat as shown.
@@ -220,6 +223,7 @@ impl GameView {
                 .as_ref()
                 .map(|m| (m.match_id.clone(), m.number)),
             server_ms: now_ms,
+            turn_ms: live.then(|| (now_ms - room.turn_started_ms).max(0)),
         }
     }
 }

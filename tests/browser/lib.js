@@ -1,0 +1,151 @@
+// Shared by the browser tests: a real `zertz serve` on a free port with a fresh database,
+// Debian's Chromium through playwright-core, and helpers that play moves the way a person does
+// (by clicking the supply and the rings).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '..', '..');
+export const output = path.join(here, 'output');
+mkdirSync(output, { recursive: true });
+
+/** The binary under test: $ZERTZ_BIN, or target/debug/zertz of the repository. */
+export const binary = process.env.ZERTZ_BIN || path.join(process.env.CARGO_TARGET_DIR || path.join(repo, 'target'), 'debug', 'zertz');
+
+/** Starts `zertz serve` on 127.0.0.1 with a new SQLite file; resolves to {url, stop, log}. */
+export async function startServer(extra = []) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zertz-browser-'));
+  const db = path.join(dir, 'test.db');
+  const child = spawn(binary, ['serve', '--addr', '127.0.0.1:0', '--db', db, '--engine-ms', '150', ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stderr.on('data', (d) => { log += d; });
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`zertz serve did not start; log:\n${log}`)), 20000);
+    child.on('error', (e) => reject(new Error(`cannot run ${binary}: ${e.message}`)));
+    child.on('exit', (code) => reject(new Error(`zertz serve exited (${code}); log:\n${log}`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const m = /listening on (http:\/\/[^/]+)\//.exec(line);
+      if (m) resolve(m[1]);
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+  });
+  return {
+    url,
+    log: () => log,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches Debian's Chromium, headless. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+}
+
+/** An HTTP call to the server (JSON in and out); throws on an error status. */
+export async function call(server, method, p, body, token) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(server.url + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** The game's state as a spectator sees it. */
+export const gameState = (server, id) => call(server, 'GET', `/api/games/${id}`);
+
+/** The game id of a game page. */
+export const gameId = (page) => decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+
+/** A small seeded random generator, so a failing game can be replayed. */
+export function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/**
+ * Picks a move that ends the game soon: the longest capture, else a placement that takes
+ * marbles by isolation, else one at random.
+ */
+export function pickMove(legal, random) {
+  const captures = legal.filter((m) => m.startsWith('x'));
+  if (captures.length) return captures.sort((a, b) => b.length - a.length)[0];
+  const isolating = legal.filter((m) => m.includes(' x '));
+  if (isolating.length) return isolating[Math.floor(random() * isolating.length)];
+  return legal[Math.floor(random() * legal.length)];
+}
+
+/** The clicks that enter a move given in official notation: [selector, …]. */
+export function clicksFor(move) {
+  const coords = (s) => [...s.matchAll(/[a-z]\d+/g)].map((m) => m[0]);
+  if (move.startsWith('x')) {
+    return coords(move.slice(1)).map((c) => `#board [data-coord="${c}"]`);
+  }
+  const main = move.split(' x ')[0];
+  const [at, remove] = coords(main);
+  const clicks = [`#supply [data-colour="${main[0]}"]`, `#board [data-coord="${at}"]`];
+  if (remove) clicks.push(`#board [data-coord="${remove}"]`);
+  return clicks;
+}
+
+/** The version the game page shows. */
+export async function shownVersion(page) {
+  return Number(await page.getAttribute('#status', 'data-version'));
+}
+
+/** Waits until the page shows at least `version`. */
+export async function waitVersion(page, version, timeout = 10000) {
+  await page.waitForFunction(
+    (v) => Number(document.querySelector('#status')?.dataset.version) >= v,
+    version,
+    { timeout },
+  );
+}
+
+/**
+ * Plays `move` on `page` by clicking (or tapping, with how = 'tap'), and waits until the page
+ * shows the next version.
+ */
+export async function clickMove(page, move, how = 'click') {
+  const before = await shownVersion(page);
+  for (const selector of clicksFor(move)) {
+    await page[how](selector);
+  }
+  await waitVersion(page, before + 1);
+  const error = await page.textContent('#message');
+  if (/refused/.test(error || '')) throw new Error(`move ${move} refused: ${error}`);
+}
+
+/** Saves a screenshot under output/. */
+export async function shot(page, name) {
+  const file = path.join(output, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+/** Puts a seat token into the browser's storage, as the page would after joining. */
+export async function storeSeat(page, server, id, token) {
+  await page.goto(`${server.url}/lobby`);
+  await page.evaluate(([i, t]) => localStorage.setItem(`zertz.seat.${i}`, t), [id, token]);
+}

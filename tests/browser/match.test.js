@@ -1,0 +1,110 @@
+// A best-of-3 match with bribes and seed 004's period clock, created and accepted in the
+// browser: game 1 is played by clicking (with a bribe proposed and rejected on the way), the
+// loser of game 1 resigns game 2 over HTTP, and the pages show the score and the end.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, call, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function named(name) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
+  await page.goto(`${server.url}/lobby`);
+  await page.evaluate((n) => localStorage.setItem('zertz.name', n), name);
+  return page;
+}
+
+test('a best-of-3 match through to its end', async () => {
+  const alice = await named('Alice');
+  await alice.goto(`${server.url}/`);
+  await alice.check('input[name=opponent][value=invite]');
+  await alice.selectOption('#rules', 'blitz');
+  await alice.selectOption('#clock', 'periods');
+  await alice.check('#bribes');
+  await alice.check('#match');
+  await alice.click('#start');
+  const link = await alice.inputValue('#invite-link');
+  assert.match(link, /\/match\/[^#]+#join=/);
+  await alice.click('#go');
+  await alice.waitForSelector('#match-view #invite-link');
+  const matchId = decodeURIComponent(new URL(alice.url()).pathname.split('/')[2]);
+
+  const bob = await named('Bob');
+  await bob.goto(link);
+  await bob.click('#current-game');
+  await bob.waitForSelector('#status[data-status=live]');
+  await alice.click('#current-game', { timeout: 10000 });
+  await alice.waitForSelector('#status[data-status=live]');
+  const id = gameId(alice);
+  assert.equal(gameId(bob), id);
+  assert.match(await alice.textContent('#match'), /Best of 3, game 1/);
+  assert.match(await alice.textContent('#players .player.you .clock'), /5 periods of 1:00/);
+
+  // Alice (first) offers an empty bribe to pass; Bob rejects it; Alice must move.
+  let state = await gameState(server, id);
+  assert.equal(state.to_move, 1);
+  await alice.click('#bribe-form button[type=submit]');
+  await bob.waitForSelector('#reject-bribe');
+  assert.match(await bob.textContent('#actions'), /offers you nothing to pass/);
+  await bob.click('#reject-bribe');
+  await waitVersion(alice, state.version + 2);
+  assert.match(await alice.textContent('#actions'), /\(2 left\)/);
+
+  const pages = { 1: alice, 2: bob };
+  const random = rng(5);
+  for (let moves = 0; ; moves += 1) {
+    state = await gameState(server, id);
+    if (state.status !== 'live') break;
+    assert.ok(moves < 120, 'game 1 ends');
+    await clickMove(pages[state.to_move], pickMove(state.legal_moves, random));
+  }
+  const winnerSeat = state.result.winner;
+  assert.ok(winnerSeat, `game 1 is won: ${state.result.text}`);
+  const winner = pages[winnerSeat];
+  const loser = pages[3 - winnerSeat];
+  const score = winnerSeat === 1 ? '1-0' : '0-1';
+  for (const page of [alice, bob]) {
+    await page.waitForSelector(`#match .score[data-score="${score}"]`, { timeout: 10000 });
+    await page.waitForSelector('#next-game');
+  }
+  await shot(winner, 'match-game1-end');
+
+  // Game 2 starts with the other player; the loser of game 1 resigns it at once.
+  const match = await call(server, 'GET', `/api/matches/${matchId}`);
+  const game2 = match.current_game;
+  assert.ok(game2 && game2 !== id);
+  await winner.click('#next-game');
+  await winner.waitForSelector('#status[data-status=live]');
+  assert.equal(gameId(winner), game2);
+  const loserToken = await loser.evaluate((m) => localStorage.getItem(`zertz.match.${m}`), matchId);
+  await call(server, 'POST', `/api/games/${game2}/action`, { type: 'resign' }, loserToken);
+  await winner.waitForSelector('#status[data-status=finished]');
+  assert.match(await winner.textContent('#status'), /You win!/);
+  const final = winnerSeat === 1 ? '2-0' : '0-2';
+  await winner.waitForSelector(`#match .score[data-score="${final}"]`, { timeout: 10000 });
+  await winner.waitForSelector('#match .match-over');
+  const champion = winnerSeat === 1 ? 'Alice' : 'Bob';
+  assert.match(await winner.textContent('#match .match-over'), new RegExp(`${champion} wins the match`));
+  assert.equal(await winner.locator('#next-game').count(), 0, 'no game after the end');
+  await shot(winner, 'match-end');
+
+  // The match page says so too.
+  await loser.goto(`${server.url}/match/${matchId}`);
+  await loser.waitForSelector('#match-winner');
+  assert.match(await loser.textContent('#match-winner'), new RegExp(`${champion} wins the match 2–0`));
+  assert.equal(await loser.locator('#match-view tbody tr').count(), 2);
+});

@@ -1,0 +1,75 @@
+// A phone-sized screen still plays: nothing wider than the screen, the board big enough to tap,
+// moves by tapping. And the 61-ring board loads fast and answers clicks at once.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, call, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('a 390x844 phone screen plays against the engine', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${server.url}/`);
+  await page.fill('#name', 'Gus');
+  await page.selectOption('#level', '1');
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  await page.waitForSelector('#status[data-status=live]');
+  const id = gameId(page);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no sideways scrolling (page is ${width} px wide)`);
+  const box = await page.locator('#board svg').boundingBox();
+  assert.ok(box.width >= 360, `the board uses the width of the screen (${box.width} px)`);
+  // A ring is big enough to hit with a finger (at least 40 px across at 37 rings).
+  const ring = await page.locator('#board [data-coord="d4"] .ring').boundingBox();
+  assert.ok(ring.width >= 40, `rings are ${ring.width} px`);
+
+  const random = rng(11);
+  for (let i = 0; i < 3; i += 1) {
+    const state = await gameState(server, id);
+    const move = pickMove(state.legal_moves, random);
+    await clickMove(page, move, 'tap');
+    await waitVersion(page, state.version + 2, 20000);
+  }
+  await shot(page, 'phone');
+  await page.screenshot({ path: new URL('./output/phone-full.png', import.meta.url).pathname, fullPage: true });
+});
+
+test('the 61-ring board loads in under a second and answers at once', async () => {
+  const g = await call(server, 'POST', '/api/games', { board: '61', opponent: { kind: 'engine', level: 1 }, name: 'Hana' });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  await storeSeat(page, server, g.id, g.token);
+  const t0 = Date.now();
+  await page.goto(`${server.url}/game/${g.id}`);
+  await page.waitForSelector('#status[data-status=live]');
+  const loaded = Date.now() - t0;
+  assert.ok(loaded < 1000, `the game page showed the game after ${loaded} ms`);
+  assert.equal(await page.locator('#board .place').count(), 61);
+  const clickTime = await page.evaluate(async () => {
+    const t = performance.now();
+    document.querySelector('#supply [data-colour="B"]').click();
+    document.querySelector('#board [data-coord="e5"]').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    return performance.now() - t;
+  });
+  assert.ok(clickTime < 100, `two clicks handled in ${clickTime.toFixed(1)} ms`);
+  assert.equal(await page.locator('#board .place.target.remove').count(), 24, 'the 24 edge rings are offered');
+  await shot(page, 'board-61');
+  const version = (await gameState(server, g.id)).version;
+  await page.click('#board [data-coord="a1"]');
+  await waitVersion(page, version + 1);
+  assert.deepEqual((await gameState(server, g.id)).moves[0], 'Be5,a1');
+});

@@ -1,0 +1,137 @@
+// Two people in two browser contexts play a whole Blitz game to a win by clicking; a third
+// watches. Midway one player reloads the page and another loses the connection: both go on
+// where they were. Then the archive replays the game and reads its record back.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion, call } from './lib.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function named(name) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
+  await page.goto(`${server.url}/lobby`);
+  await page.evaluate((n) => localStorage.setItem('zertz.name', n), name);
+  return page;
+}
+
+test('two people play a whole game by clicking, with a spectator, a reload and a dropped connection', async () => {
+  const alice = await named('Alice');
+  const started = Date.now();
+  await alice.goto(`${server.url}/`);
+  assert.ok(Date.now() - started < 1000, 'the home page loads in under a second');
+  await alice.check('input[name=opponent][value=invite]');
+  await alice.selectOption('#rules', 'blitz');
+  await alice.selectOption('#clock', 'fischer-5-5');
+  await alice.click('#start');
+  const link = await alice.inputValue('#invite-link');
+  assert.match(link, /\/game\/[^#]+#join=/);
+  await alice.click('#go');
+  await alice.waitForSelector('#status[data-status=open]');
+  assert.equal(await alice.inputValue('#invite-link'), link, 'the game page repeats the link while waiting');
+
+  const bob = await named('Bob');
+  await bob.goto(link);
+  await bob.waitForSelector('#status[data-status=live]');
+  await alice.waitForSelector('#status[data-status=live]');
+  assert.ok(!bob.url().includes('#join'), 'the token leaves the address bar');
+  const id = gameId(alice);
+
+  const watcher = await named('Carol');
+  await watcher.goto(`${server.url}/game/${id}`);
+  await watcher.waitForSelector('#status[data-status=live]');
+  assert.match(await watcher.textContent('#status'), /Watching/);
+
+  const pages = { 1: alice, 2: bob };
+  const random = rng(7);
+  let moves = 0;
+  for (;;) {
+    const state = await gameState(server, id);
+    if (state.status !== 'live') break;
+    assert.ok(moves < 120, 'the game ends');
+    const mover = pages[state.to_move];
+    assert.match(await mover.textContent('#status'), /Your turn/);
+    await clickMove(mover, pickMove(state.legal_moves, random));
+    moves += 1;
+    if (moves === 6) {
+      // A reload keeps the seat (the token is in localStorage) and the game where it was.
+      await bob.reload();
+      await bob.waitForSelector('#status[data-status=live]');
+      await waitVersion(bob, state.version + 1);
+      assert.equal(await bob.locator('#players .player.you .name').textContent(), 'Bob');
+    }
+    if (moves === 9) {
+      // A dropped connection reconnects by itself and catches up with `since`.
+      await alice.evaluate(() => window.zertzSocket.ws.close());
+    }
+    if (moves === 12) await shot(alice, 'two-players-midgame');
+  }
+
+  const end = await gameState(server, id);
+  assert.equal(end.status, 'finished');
+  assert.ok(end.result.winner === 1 || end.result.winner === 2, `a win, not ${end.result.text}`);
+  for (const page of [alice, bob, watcher]) {
+    await waitVersion(page, end.version);
+    assert.ok((await page.textContent('#status')).includes(end.result.text));
+    assert.equal(await page.locator('#moves ol.moves li').count(), end.moves.length + 1);
+  }
+  const winner = pages[end.result.winner];
+  assert.equal(await winner.locator('#players .player.you.won').count(), 1);
+  await winner.waitForSelector('#analysis:not([hidden]) ol.best li, #analysis:not([hidden]) p.error', { timeout: 15000 });
+  await shot(winner, 'two-players-end');
+
+  // Looking back at move 3 shows that position; the live game is one click away.
+  await watcher.click('#moves [data-turn="3"]');
+  await watcher.waitForSelector('#board[data-turn="3"]');
+  assert.match(await watcher.textContent('#lookback'), /after move 3/);
+  await watcher.click('#back-to-game');
+  await watcher.waitForSelector(`#board[data-turn="${end.moves.length}"]`);
+
+  // The archive lists the game, replays it, and offers its record and SGF.
+  await watcher.goto(`${server.url}/archive`);
+  await watcher.click(`tr[data-game="${id}"] button`);
+  await watcher.waitForSelector('#viewer:not([hidden])');
+  assert.equal(await watcher.getAttribute('#slider', 'max'), String(end.moves.length));
+  await watcher.click('#first');
+  await watcher.waitForSelector('#replay-board[data-turn="0"]');
+  await watcher.click('#next');
+  await watcher.waitForSelector('#replay-board[data-turn="1"]');
+  assert.match(await watcher.textContent('#turn'), new RegExp(end.moves[0]));
+  const positionAfterOne = await watcher.inputValue('#position-string');
+  assert.match(positionAfterOne, /^37 blitz /);
+  const [download] = await Promise.all([watcher.waitForEvent('download'), watcher.click('#export-record')]);
+  assert.equal(download.suggestedFilename(), `zertz-${id}.txt`);
+  // BoardSpace has no Blitz: the SGF is refused, and the page says why.
+  await watcher.click('#export-sgf');
+  await watcher.waitForFunction(() => /BoardSpace plays only the standard rule set/.test(document.querySelector('#message').textContent));
+  await shot(watcher, 'archive-replay');
+
+  // A record pasted in is read back by the server and shown.
+  const record = await (await fetch(`${server.url}/api/games/${id}/record`)).text();
+  await watcher.fill('#import-text', record);
+  await watcher.click('#import-button');
+  await watcher.waitForFunction(() => document.querySelector('#viewer-title').textContent.startsWith('Imported'));
+  assert.equal(await watcher.getAttribute('#slider', 'max'), String(end.moves.length));
+
+  // Nonsense is refused in words.
+  await watcher.fill('#import-text', 'this is not a game');
+  await watcher.click('#import-button');
+  await watcher.waitForFunction(() => document.querySelector('#message').textContent.includes('cannot be read'));
+
+  // The server agrees with what everyone saw.
+  const final = await call(server, 'GET', `/api/games/${id}`);
+  assert.deepEqual(final.moves, end.moves);
+});

@@ -1,0 +1,616 @@
+// The game page, /game/{id}: follows the game over its WebSocket, draws it, and lets a player
+// move by pointing or typing. The server's state is the truth: the page shows the last state
+// it received and changes nothing on its own; a refused action leaves the state as it was and
+// says why.
+
+import { api, ApiError, gameHistory, matchToken, playerName, saveSeatToken, seatToken, setting, saveSetting } from './api.js';
+import { BoardView } from './board.js';
+import { MoveInput, moveMarks } from './moves.js';
+import { playerCard, supplyView, tickClock, moveList, seatName } from './panels.js';
+import { COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
+import { GameSocket } from './socket.js';
+import { fill, h, header, say, copy, describeSettings } from './ui.js';
+
+const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+const $ = (name) => document.getElementById(name);
+const path = (tail = '') => `/api/games/${encodeURIComponent(id)}${tail}`;
+
+const page = {
+  state: null,
+  receivedAt: 0,
+  token: null,
+  socket: null,
+  pos: null,
+  input: null,
+  viewTurn: null, // null: following the game; n: showing the position after n turns
+  history: null,
+  match: null,
+  busy: false,
+  confirmResign: false,
+  clocks: [],
+  refreshedAt: 0,
+  analysis: new Map(),
+  notation: setting('notation', 'official'),
+  letters: setting('letters', 'false') === 'true',
+};
+
+let board;
+
+// ---- state ----
+
+/** Takes a state from the server (socket or HTTP answer); older versions are ignored. */
+function apply(state) {
+  const old = page.state;
+  if (old && state.version < old.version) return;
+  const moved = !old || state.version !== old.version;
+  page.state = state;
+  page.receivedAt = performance.now();
+  if (moved) {
+    page.pos = parsePosition(state.position);
+    page.input = new MoveInput(state.legal_moves, page.pos);
+    page.confirmResign = false;
+    if (page.viewTurn !== null && page.viewTurn > state.moves.length) page.viewTurn = null;
+    if (state.match_game && (!old || old.result !== state.result || old.next_game !== state.next_game)) loadMatch();
+  }
+  // A rematch (or the match's next game) keeps the seat tokens, so this browser keeps its seat.
+  if (state.next_game && page.token && state.you && !seatToken(state.next_game)) saveSeatToken(state.next_game, page.token);
+  render();
+  if (moved && state.status === 'finished' && (!old || old.status !== 'finished')) analyse();
+}
+
+/** Why the viewer cannot move now, in words; null when they can. */
+function whyNot() {
+  const s = page.state;
+  if (!s) return 'The game is still loading.';
+  if (page.viewTurn !== null) return `You are looking back at the position after move ${page.viewTurn}. Go back to the game to move.`;
+  if (s.status === 'open') return 'The game has not started: it waits for a second player.';
+  if (s.status === 'finished') return `The game is over: ${s.result ? s.result.text : 'finished'}.`;
+  if (!s.you) return 'You are watching this game; only its two players can move.';
+  if (s.pending_bribe) {
+    return s.pending_bribe.by === s.you
+      ? 'Your bribe waits for the answer of your opponent.'
+      : 'Your opponent offered a bribe to pass: accept or reject it first.';
+  }
+  if (s.to_move !== s.you) return `It is not your turn: ${seatName(s, s.to_move - 1)} is to move.`;
+  if (page.busy) return 'Your last action is still being sent.';
+  if (!s.legal_moves.length) return 'You have no legal move.';
+  return null;
+}
+
+const canMove = () => whyNot() === null;
+
+// ---- actions ----
+
+async function act(action, what) {
+  if (page.busy) return;
+  page.busy = true;
+  render();
+  try {
+    const res = await api('POST', path('/action'), action, page.token);
+    apply(res.state);
+    say('');
+  } catch (e) {
+    say(`${what} refused by the server: ${e.message}`, 'error');
+    await refresh();
+  } finally {
+    page.busy = false;
+    if (page.input) page.input.reset();
+    render();
+  }
+}
+
+const sendMove = (text) => act({ type: 'move', move: text }, `The move ${text} was`);
+
+/** Reads the state again over HTTP (after an error, or when a clock runs out). */
+async function refresh() {
+  try {
+    apply(await api('GET', path(), undefined, page.token));
+  } catch (e) {
+    say(`Cannot read the game: ${e.message}`, 'error');
+  }
+}
+
+function onBoardClick(coord) {
+  const why = whyNot();
+  if (why) {
+    say(why, 'error');
+    return;
+  }
+  handle(page.input.click(coord));
+}
+
+function onColour(colour) {
+  const why = whyNot();
+  if (why) {
+    say(why, 'error');
+    return;
+  }
+  handle(page.input.chooseColour(colour, hand()));
+}
+
+function handle(r) {
+  if (!r.ok) say(r.message, 'error');
+  else say('');
+  if (r.submit) sendMove(r.submit);
+  else render();
+}
+
+/** Where the mover's marbles come from: the supply, or their captures when it is empty. */
+function hand() {
+  const s = page.state;
+  return s.supply.every((n) => n === 0) ? 'captures' : 'supply';
+}
+
+// ---- looking back ----
+
+async function show(turn) {
+  const s = page.state;
+  if (!s) return;
+  const n = Math.max(0, Math.min(turn, s.moves.length));
+  page.viewTurn = n === s.moves.length ? null : n;
+  if (page.viewTurn !== null && (!page.history || page.history.positions.length !== s.moves.length + 1)) {
+    try {
+      page.history = await gameHistory(id);
+    } catch (e) {
+      say(`Cannot replay the game: ${e.message}`, 'error');
+      page.viewTurn = null;
+    }
+  }
+  if (page.input) page.input.reset();
+  render();
+  analyse();
+}
+
+function shownTurn() {
+  return page.viewTurn === null ? page.state.moves.length : page.viewTurn;
+}
+
+// ---- analysis (finished games) ----
+
+let analysisTimer = null;
+function analyse() {
+  const s = page.state;
+  if (!s || s.status !== 'finished' || !s.moves.length) return;
+  clearTimeout(analysisTimer);
+  analysisTimer = setTimeout(async () => {
+    const turn = page.viewTurn === null ? s.moves.length - 1 : page.viewTurn;
+    if (page.analysis.has(turn)) return renderAnalysis();
+    page.analysis.set(turn, { pending: true });
+    renderAnalysis();
+    try {
+      page.analysis.set(turn, await api('GET', path(`/analysis?turn=${turn}`)));
+    } catch (e) {
+      page.analysis.set(turn, { error: e.message });
+    }
+    renderAnalysis();
+  }, 250);
+}
+
+function renderAnalysis() {
+  const s = page.state;
+  const box = $('analysis');
+  if (!s || s.status !== 'finished' || !s.moves.length) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const turn = page.viewTurn === null ? s.moves.length - 1 : page.viewTurn;
+  const a = page.analysis.get(turn);
+  const played = s.moves[turn];
+  const lead = turn === 0 ? 'At the start' : `After move ${turn}`;
+  const body = [];
+  if (!a || a.pending) body.push(h('p', {}, 'The engine is thinking…'));
+  else if (a.error) body.push(h('p', { class: 'error' }, `No analysis: ${a.error}`));
+  else if (a.over) body.push(h('p', {}, 'The game is over in this position.'));
+  else {
+    body.push(h('p', {}, `${lead}, ${seatName(s, a.to_move - 1)} to move. Engine's score for them: `, h('b', {}, a.score), ` (depth ${a.depth}).`));
+    body.push(h('ol', { class: 'best' }, a.best.map((b) => h('li', {},
+      h('code', {}, b.move), ` ${b.score}`, b.line.length > 1 ? h('span', { class: 'line' }, ` — ${b.line.slice(1).join('  ')}`) : ''))));
+    if (played) {
+      const same = a.best.find((b) => b.move === played);
+      body.push(h('p', {}, 'Played: ', h('code', {}, played), same ? ` (${same.score}, among the engine's choices)` : ' (not among the engine\'s top moves)'));
+    }
+  }
+  fill(box, h('h3', {}, 'What the engine thinks'), body, h('p', { class: 'hint' }, 'Click a move in the list to see another position.'));
+}
+
+// ---- match ----
+
+async function loadMatch() {
+  const s = page.state;
+  if (!s || !s.match_game) return;
+  const [mid] = s.match_game;
+  try {
+    page.match = await api('GET', `/api/matches/${encodeURIComponent(mid)}`, undefined, matchToken(mid) || undefined);
+  } catch {
+    page.match = await api('GET', `/api/matches/${encodeURIComponent(mid)}`).catch(() => null);
+  }
+  renderMatch();
+}
+
+function renderMatch() {
+  const s = page.state;
+  const box = $('match');
+  if (!s || !s.match_game) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const [mid, number] = s.match_game;
+  const m = page.match;
+  const items = [h('h3', {}, 'Match')];
+  if (m) {
+    const name = (i) => (m.players[i].kind === 'engine' ? `Engine (level ${m.players[i].level})` : m.players[i].name || '?');
+    items.push(h('p', { class: 'score', 'data-score': `${m.score[0]}-${m.score[1]}` },
+      `${name(0)} `, h('b', {}, `${m.score[0]} – ${m.score[1]}`), ` ${name(1)}`));
+    items.push(h('p', {}, `Best of ${m.best_of}, game ${number}.`));
+    if (m.winner !== null && m.winner !== undefined) items.push(h('p', { class: 'match-over' }, `${name(m.winner)} wins the match.`));
+  }
+  if (s.next_game) {
+    items.push(h('p', {}, h('a', { class: 'button primary', id: 'next-game', href: `/game/${encodeURIComponent(s.next_game)}` }, 'Next game of the match →')));
+  }
+  items.push(h('p', {}, h('a', { href: `/match/${encodeURIComponent(mid)}` }, 'The match page')));
+  fill(box, items);
+}
+
+// ---- drawing ----
+
+function statusText() {
+  const s = page.state;
+  if (s.status === 'open') return 'Waiting for a second player to join.';
+  if (s.status === 'finished') {
+    const r = s.result;
+    if (!r) return 'The game is over.';
+    if (r.winner) return s.you === r.winner ? 'You win!' : `${seatName(s, r.winner - 1)} wins.`;
+    return r.token === '*' ? 'The game was called off.' : 'Drawn.';
+  }
+  const mover = seatName(s, s.to_move - 1);
+  if (s.pending_bribe) return `${seatName(s, s.pending_bribe.by - 1)} offers a bribe to pass.`;
+  if (s.you === s.to_move) return 'Your turn.';
+  if (s.you) return `${mover} is to move.`;
+  return `Watching: ${mover} is to move.`;
+}
+
+function render() {
+  const s = page.state;
+  if (!s) return;
+  const looking = page.viewTurn !== null && page.history;
+  const status = $('status');
+  status.textContent = statusText();
+  if (s.status === 'finished' && s.result) status.append(h('span', { class: 'why' }, s.result.text));
+  status.className = `status ${s.status}${s.status === 'live' && s.you === s.to_move ? ' your-turn' : ''}`;
+  status.dataset.status = s.status;
+  status.dataset.version = String(s.version);
+
+  // The board: the live position, or one from the history.
+  const live = !looking && canMove();
+  const offer = live ? page.input.offer() : { targets: new Set(), selected: [], phase: '' };
+  const pos = looking ? parsePosition(page.history.positions[page.viewTurn]) : page.pos;
+  const lastText = looking ? page.history.moves[page.viewTurn - 1] : s.moves[s.moves.length - 1];
+  board.render(pos, {
+    targets: offer.targets,
+    selected: offer.selected,
+    phase: offer.phase,
+    last: moveMarks(lastText),
+    notation: page.notation,
+    letters: page.letters,
+    interactive: live,
+    preview: offer.phase === 'remove' ? { at: page.input.at, colour: page.input.colour } : null,
+  });
+  $('board').dataset.turn = String(shownTurn());
+  $('board').classList.toggle('looking', Boolean(looking));
+
+  // Banner when looking back.
+  const banner = $('lookback');
+  if (looking) {
+    fill(banner, `Looking at the position after move ${page.viewTurn} of ${s.moves.length}. `,
+      h('button', { type: 'button', onclick: () => show(page.viewTurn - 1), disabled: page.viewTurn === 0 }, '◀'),
+      h('button', { type: 'button', onclick: () => show(page.viewTurn + 1) }, '▶'),
+      h('button', { type: 'button', class: 'primary', id: 'back-to-game', onclick: () => show(s.moves.length) }, 'Back to the game'));
+    banner.hidden = false;
+  } else banner.hidden = true;
+
+  $('prompt').textContent = live ? page.input.prompt() : '';
+
+  // Players: the viewer at the bottom, the opponent on top.
+  const order = s.you === 2 ? [0, 1] : [1, 0];
+  const cards = order.map((i) => ({ i, ...playerCard(s, i) }));
+  page.clocks = cards.map((c) => ({ el: c.clock, i: c.i }));
+  fill($('players'), cards.map((c) => c.el));
+  tick();
+
+  // Supply (or the mover's captures when it is empty).
+  const from = hand();
+  const counts = from === 'captures' ? s.captures[(s.you || s.to_move) - 1] : s.supply;
+  fill($('supply'), supplyView(counts, from, live ? offer.colour || null : null, onColour, s.status === 'live'));
+
+  renderActions();
+  renderMatch();
+  fill($('moves'), h('h3', {}, `Moves (${s.moves.length})`), moveList(s.moves, shownTurn(), show));
+  // Follow the last move inside the list (without scrolling the page).
+  if (page.viewTurn === null) $('moves').scrollTop = $('moves').scrollHeight;
+  renderAnalysis();
+  renderInfo();
+}
+
+function button(text, onclick, cls = '', attrs = {}) {
+  return h('button', { type: 'button', class: cls, onclick, disabled: page.busy, ...attrs }, text);
+}
+
+function renderActions() {
+  const s = page.state;
+  const box = $('actions');
+  const you = s.you;
+  const items = [];
+  if (s.status === 'open') {
+    if (!you) items.push(button('Join this game', joinOpen, 'primary', { id: 'join' }));
+    else {
+      const invite = localStorage.getItem(`zertz.invite.${id}`);
+      if (invite) {
+        const input = h('input', { readonly: true, value: invite, class: 'link', id: 'invite-link' });
+        items.push(h('p', {}, 'Send this link to your opponent:'), input, button('Copy link', () => copy(invite, input)));
+      } else items.push(h('p', {}, 'The game is listed in the lobby until someone accepts it.'));
+    }
+  }
+  if (s.status === 'live' && you) {
+    const other = you === 1 ? 2 : 1;
+    if (page.confirmResign) {
+      items.push(button('Really resign?', () => act({ type: 'resign' }, 'Resigning was'), 'danger', { id: 'resign-confirm' }));
+      items.push(button('No', () => { page.confirmResign = false; render(); }));
+    } else items.push(button('Resign', () => { page.confirmResign = true; render(); }, '', { id: 'resign' }));
+    if (s.draw_offer === other) {
+      items.push(button('Accept draw', () => act({ type: 'accept_draw' }, 'Accepting the draw was'), 'primary', { id: 'accept-draw' }));
+      items.push(button('Decline draw', () => act({ type: 'decline_draw' }, 'Declining the draw was')));
+    } else if (s.draw_offer === you) items.push(h('span', { class: 'note' }, 'Draw offered.'));
+    else items.push(button('Offer draw', () => act({ type: 'offer_draw' }, 'The draw offer was'), '', { id: 'offer-draw' }));
+    if (s.casual) {
+      if (s.takeback_request === other) {
+        items.push(button('Allow takeback', () => act({ type: 'accept_takeback' }, 'Allowing the takeback was'), 'primary', { id: 'accept-takeback' }));
+        items.push(button('Refuse takeback', () => act({ type: 'decline_takeback' }, 'Refusing the takeback was')));
+      } else if (s.takeback_request === you) items.push(h('span', { class: 'note' }, 'Takeback asked.'));
+      else if (s.moves.length) items.push(button('Ask takeback', () => act({ type: 'request_takeback' }, 'The takeback request was'), '', { id: 'takeback' }));
+    }
+    if (s.moves.length < 2) items.push(button('Abort', () => act({ type: 'abort' }, 'Aborting was'), '', { id: 'abort' }));
+    const away = s.seats[other - 1];
+    if (away.kind === 'human' && !away.connected && away.away_claim_in_ms !== null) {
+      items.push(away.away_claim_in_ms === 0
+        ? button('Claim the win', () => act({ type: 'claim_victory' }, 'The claim was'), 'primary')
+        : h('span', { class: 'note' }, `Opponent away: you may claim the game in ${Math.ceil(away.away_claim_in_ms / 1000)} s.`));
+    }
+    items.push(...bribeControls());
+  }
+  if (s.status === 'finished' && you && !s.match_game) {
+    if (s.next_game) items.push(h('a', { class: 'button primary', id: 'rematch-link', href: `/game/${encodeURIComponent(s.next_game)}` }, 'Go to the rematch →'));
+    else if (s.rematch[you - 1]) items.push(h('span', { class: 'note' }, 'Rematch asked; waiting for the opponent.'));
+    else items.push(button('Rematch', () => act({ type: 'rematch' }, 'The rematch request was'), 'primary', { id: 'rematch' }));
+  }
+  if (s.status === 'finished') {
+    items.push(h('a', { class: 'button', href: `/archive#game=${encodeURIComponent(id)}` }, 'Replay and export'));
+  }
+  fill(box, items);
+}
+
+function bribeControls() {
+  const s = page.state;
+  if (!s.bribes) return [];
+  const you = s.you;
+  const b = s.pending_bribe;
+  if (b && b.by !== you) {
+    return [h('div', { class: 'bribe' },
+      h('p', {}, `Your opponent offers you ${bribeWords(b.marbles)} to pass their turn.`),
+      button('Accept bribe', () => act({ type: 'answer_bribe', accept: true }, 'Accepting the bribe was'), 'primary', { id: 'accept-bribe' }),
+      button('Reject bribe', () => act({ type: 'answer_bribe', accept: false }, 'Rejecting the bribe was'), '', { id: 'reject-bribe' }))];
+  }
+  if (b) return [h('p', { class: 'note' }, `Your bribe of ${bribeWords(b.marbles)} waits for an answer.`)];
+  const left = s.bribes_left ? s.bribes_left[you - 1] : 0;
+  if (s.to_move !== you || left <= 0) return [h('p', { class: 'note' }, `Bribes left: ${left}.`)];
+  const field = (c) => h('input', { type: 'number', min: 0, max: 20, value: 0, 'data-bribe': c, 'aria-label': `${COLOUR_NAMES[c]} marbles` });
+  const inputs = ['W', 'G', 'B'].map(field);
+  const form = h('form', { class: 'bribe', id: 'bribe-form' },
+    h('span', {}, `Bribe to pass (${left} left): `),
+    ...inputs.flatMap((input, k) => [h('label', {}, 'WGB'[k], input)]),
+    h('button', { type: 'submit', disabled: page.busy }, 'Propose'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const marbles = inputs.map((i) => Math.max(0, Number(i.value) || 0)).join('/');
+    act({ type: 'propose_bribe', marbles }, `The bribe ${marbles} was`);
+  });
+  return [form];
+}
+
+function bribeWords(text) {
+  const n = text.split('/').map(Number);
+  const parts = ['white', 'grey', 'black'].map((c, k) => (n[k] ? `${n[k]} ${c}` : null)).filter(Boolean);
+  return parts.length ? parts.join(', ') : 'nothing';
+}
+
+function renderInfo() {
+  const s = page.state;
+  const rules = [];
+  if (s.repetition === 'forbidden') rules.push('no repetition');
+  if (s.bribes) rules.push('bribes');
+  if (!s.casual) rules.push('rated (no takebacks)');
+  const posText = page.viewTurn !== null && page.history ? page.history.positions[page.viewTurn] : s.position;
+  const input = h('input', { readonly: true, value: posText, class: 'link', id: 'position-string' });
+  fill($('info'),
+    h('p', {}, describeSettings(s.board, s.rules, s.clock_text, rules)),
+    h('div', { class: 'row' }, input, button('Copy position', () => copy(posText, input))));
+}
+
+// ---- clocks ----
+
+function tick() {
+  const s = page.state;
+  if (!s) return;
+  const elapsed = performance.now() - page.receivedAt;
+  let out = false;
+  for (const c of page.clocks) out = tickClock(c.el, s, c.i, elapsed) || out;
+  // A clock at zero (or a period used up): ask the server what it really shows.
+  if (out && s.status === 'live' && performance.now() - page.refreshedAt > 2000) {
+    page.refreshedAt = performance.now();
+    refresh();
+  }
+}
+
+// ---- joining ----
+
+async function joinOpen() {
+  try {
+    const r = await api('POST', path('/join'), { name: playerName() });
+    page.token = r.token;
+    saveSeatToken(id, r.token);
+    restartSocket();
+    await refresh();
+    say('You joined the game.', 'ok');
+  } catch (e) {
+    say(`Cannot join: ${e.message}`, 'error');
+  }
+}
+
+/** Takes the invited seat with the token from the link's `#join=…`. */
+async function joinInvited(token) {
+  try {
+    const r = await api('POST', path('/join'), { name: playerName(), token });
+    saveSeatToken(id, r.token);
+  } catch (e) {
+    // Already seated with this link (a reload before the address was cleaned)?
+    try {
+      const st = await api('GET', path(), undefined, token);
+      if (st.you) saveSeatToken(id, token);
+      else say(`Cannot join: ${e.message}`, 'error');
+    } catch {
+      say(`Cannot join: ${e.message}`, 'error');
+    }
+  }
+  history.replaceState(null, '', location.pathname);
+}
+
+/** The seat token of this browser for the game, checked with the server; and the state. */
+async function seatAndState() {
+  const stored = seatToken(id);
+  if (stored) {
+    try {
+      return { token: stored, state: await api('GET', path(), undefined, stored) };
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 403) throw e;
+      saveSeatToken(id, null);
+    }
+  }
+  const state = await api('GET', path());
+  if (state.match_game) {
+    const t = matchToken(state.match_game[0]);
+    if (t) {
+      const mine = await api('GET', path(), undefined, t).catch(() => null);
+      if (mine && mine.you) {
+        saveSeatToken(id, t);
+        return { token: t, state: mine };
+      }
+    }
+  }
+  return { token: null, state };
+}
+
+function restartSocket() {
+  if (page.socket) page.socket.close();
+  page.socket = new GameSocket(id, page.token, {
+    onState: (state) => apply(state),
+    onStatus: (status) => {
+      const el = $('connection');
+      el.hidden = status === 'open';
+      el.textContent = status === 'open' ? '' : 'Connection lost: reconnecting…';
+    },
+  });
+  page.socket.start(page.state ? page.state.version : null);
+  window.zertzSocket = page.socket;
+}
+
+// ---- start ----
+
+function hover(place) {
+  const el = $('hover');
+  if (!place) {
+    el.textContent = '';
+    return;
+  }
+  const pos = page.viewTurn !== null && page.history ? parsePosition(page.history.positions[page.viewTurn]) : page.pos;
+  const p = pos && pos.byCoord.get(place.coord);
+  if (!p) return;
+  const host = hostCoord(pos, p);
+  const what = p.marble ? `${COLOUR_NAMES[p.marble]} marble` : 'empty ring';
+  el.textContent = page.notation === 'host'
+    ? `${host} (official ${p.coord}) · ${what}`
+    : `${p.coord} (host ${host}) · ${what}`;
+}
+
+function setupControls() {
+  const form = $('typed');
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = $('move-text').value.trim();
+    if (!text) {
+      say('Type a move first, such as Wd4,d1 or x d1Gd3.', 'error');
+      return;
+    }
+    const why = whyNot();
+    if (why) {
+      say(why, 'error');
+      return;
+    }
+    $('move-text').value = '';
+    sendMove(text);
+  });
+  $('cancel').addEventListener('click', () => {
+    if (page.input) page.input.reset();
+    say('');
+    render();
+  });
+  const notation = $('notation');
+  notation.value = page.notation;
+  notation.addEventListener('change', () => {
+    page.notation = notation.value;
+    saveSetting('notation', page.notation);
+    render();
+  });
+  const letters = $('letters');
+  letters.checked = page.letters;
+  letters.addEventListener('change', () => {
+    page.letters = letters.checked;
+    saveSetting('letters', page.letters);
+    render();
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (!page.state) return;
+    if (e.key === 'Escape') {
+      page.input.reset();
+      say('');
+      render();
+    } else if (e.key === 'ArrowLeft') show(shownTurn() - 1);
+    else if (e.key === 'ArrowRight') show(shownTurn() + 1);
+  });
+}
+
+async function start() {
+  document.body.prepend(header('game'));
+  board = new BoardView($('board'), { onClick: onBoardClick, onHover: hover });
+  setupControls();
+  if (!id) {
+    say('No game given in the address.', 'error');
+    return;
+  }
+  const join = /(?:^#|&)join=([^&]+)/.exec(location.hash);
+  if (join) await joinInvited(decodeURIComponent(join[1]));
+  try {
+    const { token, state } = await seatAndState();
+    page.token = token;
+    apply(state);
+  } catch (e) {
+    say(e.status === 404 ? `There is no game ${id}.` : `Cannot load the game: ${e.message}`, 'error');
+    return;
+  }
+  restartSocket();
+  setInterval(tick, 200);
+  analyse();
+}
+
+start();

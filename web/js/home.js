@@ -1,0 +1,124 @@
+// The home page: one form to start a game against the engine, invite a friend, post an open
+// game, or create a best-of-N match, with board, rules, clock and house rules.
+
+import { api, playerName, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
+import { copy, fill, h, header, say } from './ui.js';
+
+/** The clock presets of the form, as the API's clock objects. */
+export const CLOCKS = {
+  none: null,
+  'fischer-5-5': { kind: 'fischer', base_ms: 300000, increment_ms: 5000 },
+  'fischer-15-10': { kind: 'fischer', base_ms: 900000, increment_ms: 10000 },
+  'sudden-10': { kind: 'sudden_death', total_ms: 600000 },
+  periods: { kind: 'periods', main_ms: 0, periods: 5, period_ms: 60000 },
+  reserve: { kind: 'per_move_reserve', per_move_ms: 60000, reserve_ms: 180000, step_ms: 15000 },
+  'corr-3': { kind: 'correspondence', per_move_ms: 3 * 86400000 },
+};
+
+const $ = (id) => document.getElementById(id);
+
+function body(form) {
+  const v = new FormData(form);
+  const opponent = v.get('opponent');
+  const b = {
+    board: v.get('board'),
+    rules: v.get('rules'),
+    no_repetition: v.get('no_repetition') === 'on',
+    bribes: v.get('bribes') === 'on',
+    casual: v.get('casual') === 'on',
+    opponent: opponent === 'engine' ? { kind: 'engine', level: Number(v.get('level')) } : { kind: opponent },
+    seat: v.get('seat'),
+    name: String(v.get('name') || '').trim(),
+  };
+  const clock = CLOCKS[v.get('clock')];
+  if (clock) b.clock = clock;
+  if (v.get('match') === 'on') {
+    b.best_of = Number(v.get('best_of'));
+    if (b.bribes) b.bribe_limit = Number(v.get('bribe_limit'));
+  }
+  return b;
+}
+
+function linkBox(text, url, go, goText) {
+  const input = h('input', { readonly: true, value: url, class: 'link', id: 'invite-link' });
+  const copied = h('span', { class: 'note' });
+  return [
+    h('p', {}, text),
+    h('div', { class: 'row' }, input, h('button', {
+      type: 'button',
+      onclick: async () => { copied.textContent = (await copy(url, input)) ? ' copied' : ' select and copy it'; },
+    }, 'Copy link'), copied),
+    h('p', {}, h('a', { class: 'button primary', href: go, id: 'go' }, goText)),
+  ];
+}
+
+async function submit(e) {
+  e.preventDefault();
+  const form = e.target;
+  const b = body(form);
+  if (!b.name) {
+    say('Give your name first.', 'error');
+    return;
+  }
+  setPlayerName(b.name);
+  const button = $('start');
+  button.disabled = true;
+  say('Creating…');
+  try {
+    if (b.best_of) await createMatch(b);
+    else await createGame(b);
+  } catch (err) {
+    say(`The server refused: ${err.message}`, 'error');
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function createGame(b) {
+  const r = await api('POST', '/api/games', b);
+  saveSeatToken(r.id, r.token);
+  const game = `/game/${encodeURIComponent(r.id)}`;
+  if (r.invite_url) {
+    const url = new URL(r.invite_url, location.origin).href;
+    localStorage.setItem(`zertz.invite.${r.id}`, url);
+    say('');
+    fill($('created'), linkBox('Game created. Send this link to your friend; whoever opens it takes the other seat:', url, game, 'Go to the game →'));
+    $('created').hidden = false;
+    return;
+  }
+  location.href = game;
+}
+
+async function createMatch(b) {
+  const r = await api('POST', '/api/matches', b);
+  saveMatchToken(r.id, r.token);
+  const page = `/match/${encodeURIComponent(r.id)}`;
+  if (r.invite_url) {
+    const url = new URL(r.invite_url, location.origin).href;
+    localStorage.setItem(`zertz.invite.match.${r.id}`, url);
+    say('');
+    fill($('created'), linkBox(`Match (best of ${b.best_of}) created. Send this link to your opponent:`, url, page, 'Go to the match →'));
+    $('created').hidden = false;
+    return;
+  }
+  // Against the engine the first game exists at once; an open match waits in the lobby.
+  const m = await api('GET', page.replace('/match/', '/api/matches/'), undefined, r.token);
+  location.href = m.current_game ? `/game/${encodeURIComponent(m.current_game)}` : page;
+}
+
+function sync() {
+  const engine = document.querySelector('input[name=opponent]:checked').value === 'engine';
+  $('level-label').hidden = !engine;
+  $('start').textContent = $('match').checked ? 'Create the match' : engine ? 'Play the engine' : 'Create the game';
+}
+
+function start() {
+  document.body.prepend(header('home'));
+  $('name').value = playerName();
+  const form = $('new-game');
+  form.addEventListener('submit', submit);
+  form.addEventListener('change', sync);
+  sync();
+}
+
+start();

@@ -1,0 +1,65 @@
+// Small DOM helpers shared by the pages: building elements, the header, messages in words.
+
+/** Creates an element: h('button', {class: 'x', onclick}, 'text', child…). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'html') el.innerHTML = v;
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** Replaces the children of `el`. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** The site header with its navigation; `here` names the current page. */
+export function header(here) {
+  const link = (href, text, key) => h('a', { href, class: here === key ? 'here' : null }, text);
+  return h('header', { class: 'site' },
+    h('a', { href: '/', class: 'brand' }, 'ZÈRTZ'),
+    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/archive', 'Archive', 'archive')));
+}
+
+/** Shows `text` in the page's message line (kind: 'error', 'info' or 'ok'). */
+export function say(text, kind = 'info') {
+  let el = document.getElementById('message');
+  if (!el) return;
+  el.textContent = text || '';
+  el.className = `message ${text ? kind : ''}`;
+}
+
+/** Copies text, falling back to selecting it in `input` when the clipboard is refused. */
+export async function copy(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (input) {
+      input.focus();
+      input.select();
+    }
+    return false;
+  }
+}
+
+/** A short description of a game's settings: "37 rings, standard, 5 min + 5 s a move". */
+export function describeSettings(board, rules, clockText, extra = []) {
+  const parts = [`${board} rings`, rules.startsWith('custom') ? 'custom rules' : rules, clockText, ...extra];
+  return parts.filter(Boolean).join(' · ');
+}
