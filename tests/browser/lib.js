@@ -16,7 +16,8 @@ export const output = path.join(here, 'output');
 mkdirSync(output, { recursive: true });
 
 /** The binary under test: $ZERTZ_BIN, or target/debug/zertz of the repository. */
-export const binary = process.env.ZERTZ_BIN || path.join(process.env.CARGO_TARGET_DIR || path.join(repo, 'target'), 'debug', 'zertz');
+export const binary = process.env.ZERTZ_BIN
+  || path.resolve(repo, process.env.CARGO_TARGET_DIR || 'target', 'debug', 'zertz');
 
 /** Starts `zertz serve` on 127.0.0.1 with a new SQLite file; resolves to {url, stop, log}. */
 export async function startServer(extra = []) {

@@ -1,0 +1,66 @@
+// An open game posted from the home page shows in the lobby, where another person accepts it;
+// the live game is then listed to watch. And the host notation can be switched on.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, gameId } from './lib.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function named(name) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 850 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
+  await page.goto(`${server.url}/lobby`);
+  await page.evaluate((n) => localStorage.setItem('zertz.name', n), name);
+  return page;
+}
+
+test('an open game is accepted from the lobby, then listed to watch', async () => {
+  const ida = await named('Ida');
+  await ida.goto(`${server.url}/`);
+  await ida.check('input[name=opponent][value=open]');
+  await ida.selectOption('#board', '48');
+  await ida.check('#no-repetition');
+  await ida.click('#start');
+  await ida.waitForURL(/\/game\//);
+  await ida.waitForSelector('#status[data-status=open]');
+  const id = gameId(ida);
+
+  const jon = await named('Jon');
+  await jon.goto(`${server.url}/lobby`);
+  const row = jon.locator(`#open-games tr[data-game="${id}"]`);
+  await row.waitFor();
+  assert.match(await row.textContent(), /Ida \(moves first\)/);
+  assert.match(await row.textContent(), /48 rings · standard · no clock · no repetition/);
+  await row.locator('button').click();
+  await jon.waitForURL(new RegExp(`/game/${id}$`));
+  await jon.waitForSelector('#status[data-status=live]');
+  assert.equal(await jon.locator('#board .place').count(), 48);
+  await ida.waitForSelector('#status[data-status=live]');
+  assert.match(await ida.textContent('#status'), /Your turn/);
+
+  await jon.goto(`${server.url}/lobby`);
+  await jon.locator(`#live-games tr[data-game="${id}"]`).waitFor();
+  assert.equal(await jon.locator(`#open-games tr[data-game="${id}"]`).count(), 0);
+
+  // Host notation: rows lettered from the right-hand column, numbered from the top.
+  await ida.selectOption('#notation', 'host');
+  assert.equal(await ida.getAttribute('#board [data-coord="h1"]', 'data-host'), 'A4');
+  assert.equal(await ida.getAttribute('#board [data-coord="a1"]', 'data-host'), 'H5');
+  await ida.hover('#board [data-coord="d4"]');
+  assert.match(await ida.textContent('#hover'), /^E5 \(official d4\)/);
+  const letters = await ida.locator('#board text.column').allTextContents();
+  assert.deepEqual(letters, ['H', 'G', 'F', 'E', 'D', 'C', 'B', 'A']);
+});
