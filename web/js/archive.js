@@ -3,14 +3,19 @@
 // The server replays every record (POST /api/import), so the positions are the rules library's.
 
 import { api, gameHistory } from './api.js';
-import { BoardView } from './board.js';
+import { BoardView, marbleIcon } from './board.js';
 import { moveMarks } from './moves.js';
 import { moveList } from './panels.js';
-import { COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
+import { COLOURS, COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
 import { copy, fill, h, header, say, describeSettings } from './ui.js';
 
 const $ = (name) => document.getElementById(name);
-const view = { moves: [], positions: [], turn: 0, pos: null };
+const view = { moves: [], positions: [], turn: 0, pos: null, names: ['Player 1', 'Player 2'] };
+
+/** Marble counts as icons: "○ 2 ◍ 0 ● 1". */
+function set(label, counts) {
+  return h('span', { class: 'set' }, `${label}: `, COLOURS.flatMap((c, k) => [h('span', { html: marbleIcon(c, 15) }), ` ${counts[k]} `]));
+}
 let board;
 
 function show(turn) {
@@ -22,10 +27,13 @@ function show(turn) {
   $('slider').value = String(view.turn);
   $('turn').textContent = view.turn ? `after move ${view.turn} of ${view.moves.length}: ${view.moves[view.turn - 1]}` : `start (${view.moves.length} moves)`;
   $('position-string').value = view.positions[view.turn];
+  fill($('counts'), set('Supply', view.pos.supply), set(view.names[0], view.pos.captures[0]), set(view.names[1], view.pos.captures[1]),
+    h('span', {}, `${view.names[view.pos.toMove - 1]} to move`));
   fill($('replay-moves'), h('h3', {}, 'Moves'), moveList(view.moves, view.turn, show));
 }
 
-function open(title, data, exports) {
+function open(title, data, exports, names = ['Player 1', 'Player 2']) {
+  view.names = names;
   view.moves = data.moves;
   view.positions = data.positions;
   $('viewer').hidden = false;
@@ -46,7 +54,7 @@ async function openGame(id) {
         h('a', { class: 'button', href: `/api/games/${g}/record`, download: `zertz-${id}.txt`, id: 'export-record', onclick: download }, 'Record'),
         h('a', { class: 'button', href: `/api/games/${g}/sgf`, download: `zertz-${id}.sgf`, id: 'export-sgf', onclick: download }, 'SGF (BoardSpace)'),
         h('a', { class: 'button', href: `/game/${g}` }, 'Game page and analysis')),
-    ]);
+    ], names);
     history.replaceState(null, '', `#game=${g}`);
   } catch (e) {
     say(`Cannot open the game: ${e.message}`, 'error');
@@ -91,7 +99,8 @@ async function importText(text) {
     const data = await api('POST', '/api/import', { text });
     const headers = Object.fromEntries(data.headers || []);
     const players = [headers.Player1, headers.Player2].filter(Boolean).join(' – ');
-    open(`Imported: ${players || 'a game'}${data.result ? ` (${data.result})` : ''}`, data, [h('p', { class: 'note' }, `${data.moves.length} moves, read back by the server.`)]);
+    const names = [headers.Player1 || 'Player 1', headers.Player2 || 'Player 2'];
+    open(`Imported: ${players || 'a game'}${data.result ? ` (${data.result})` : ''}`, data, [h('p', { class: 'note' }, `${data.moves.length} moves, read back by the server.`)], names);
     say('');
   } catch (e) {
     say(`The file cannot be read: ${e.message}`, 'error');

@@ -181,9 +181,15 @@ export class BoardView {
         if (p.x > r.right.x) r.right = p;
         rows.set(p.row, r);
       }
+      // Straight out to the side on an upright edge, up and out on a slanted one.
+      const at = (p, side) => {
+        const upright = !pos.byCell.has(`${p.x + side},${p.y + 1}`) && !pos.byCell.has(`${p.x + side},${p.y - 1}`);
+        return upright ? [p.x + side * 0.78, p.y] : [p.x + side * 0.75, p.y + 0.75];
+      };
       for (const [row, r] of rows) {
-        out.push(`<text x="${f(cx(r.left.x - 0.75))}" y="${f(cy(r.left.y + 0.75) + 7)}">${row}</text>`);
-        out.push(`<text x="${f(cx(r.right.x + 0.75))}" y="${f(cy(r.right.y + 0.75) + 7)}">${row}</text>`);
+        for (const [x, y] of [at(r.left, -1), at(r.right, 1)]) {
+          out.push(`<text x="${f(cx(x))}" y="${f(cy(y) + 6)}">${row}</text>`);
+        }
       }
     }
     out.push('</g>');
