@@ -19,11 +19,14 @@ mkdirSync(output, { recursive: true });
 export const binary = process.env.ZERTZ_BIN
   || path.resolve(repo, process.env.CARGO_TARGET_DIR || 'target', 'debug', 'zertz');
 
-/** Starts `zertz serve` on 127.0.0.1 with a new SQLite file; resolves to {url, stop, log}. */
-export async function startServer(extra = []) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'zertz-browser-'));
+/**
+ * Starts `zertz serve` on 127.0.0.1 with a new SQLite file (or the one in `dir`, on `port`,
+ * to restart a server); resolves to {url, dir, stop, kill, log}.
+ */
+export async function startServer({ port = 0, dir = null } = {}) {
+  dir = dir || mkdtempSync(path.join(tmpdir(), 'zertz-browser-'));
   const db = path.join(dir, 'test.db');
-  const child = spawn(binary, ['serve', '--addr', '127.0.0.1:0', '--db', db, '--engine-ms', '150', ...extra], {
+  const child = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--engine-ms', '150'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -40,12 +43,19 @@ export async function startServer(extra = []) {
       else reject(new Error(`unexpected first line: ${line}`));
     });
   });
+  const exited = () => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)));
   return {
     url,
+    dir,
     log: () => log,
+    /** Kills the server at once (SIGKILL), keeping its database. */
+    async kill() {
+      child.kill('SIGKILL');
+      await exited();
+    },
     async stop() {
       child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      await exited();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -64,3 +64,30 @@ test('an open game is accepted from the lobby, then listed to watch', async () =
   const letters = await ida.locator('#board text.column').allTextContents();
   assert.deepEqual(letters, ['H', 'G', 'F', 'E', 'D', 'C', 'B', 'A']);
 });
+
+test('an open match is accepted from the lobby and its first game starts', async () => {
+  const mia = await named('Mia');
+  await mia.goto(`${server.url}/`);
+  await mia.check('input[name=opponent][value=open]');
+  await mia.check('#match');
+  await mia.selectOption('#best-of', '5');
+  await mia.click('#start');
+  await mia.waitForURL(/\/match\//);
+  await mia.waitForSelector('text=Waiting for an opponent from the lobby');
+  const matchId = decodeURIComponent(new URL(mia.url()).pathname.split('/')[2]);
+
+  const ned = await named('Ned');
+  await ned.goto(`${server.url}/lobby`);
+  const row = ned.locator(`#open-matches tr[data-match="${matchId}"]`);
+  await row.waitFor();
+  assert.match(await row.textContent(), /Mia.*Best of 5/);
+  await row.locator('button').click();
+  await ned.waitForURL(/\/game\//);
+  await ned.waitForSelector('#status[data-status=live]');
+  assert.match(await ned.textContent('#match'), /Best of 5, game 1/);
+  assert.match(await ned.textContent('#players .player.you .name'), /Ned/);
+  // Mia's match page offers the game.
+  await mia.click('#current-game', { timeout: 10000 });
+  await mia.waitForSelector('#status[data-status=live]');
+  assert.match(await mia.textContent('#status'), /Your turn/);
+});
