@@ -68,6 +68,11 @@ test('wrong clicks in a placement turn explain themselves', async () => {
   await page.click('#board [data-coord="a2"]');
   assert.match(await message(page), /It is not your turn: Finn is to move/);
 
+  // The engine's analysis waits for the end of the game.
+  const res = await fetch(`${server.url}/api/games/${id}/analysis`);
+  assert.equal(res.status, 409);
+  assert.match((await res.json()).error, /once the game is over/);
+
   // A spectator cannot move.
   const watcher = await browser.newPage();
   await watcher.goto(`${server.url}/game/${id}`);

@@ -90,7 +90,8 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   }
   const winner = pages[end.result.winner];
   assert.equal(await winner.locator('#players .player.you.won').count(), 1);
-  await winner.waitForSelector('#analysis:not([hidden]) ol.best li, #analysis:not([hidden]) p.error', { timeout: 15000 });
+  await winner.waitForSelector('#analysis:not([hidden]) ol.best li', { timeout: 15000 });
+  assert.match(await winner.textContent('#analysis'), new RegExp(`After move ${end.moves.length - 1}, .* to move`));
   await shot(winner, 'two-players-end');
 
   // Looking back at move 3 shows that position; the live game is one click away.
@@ -123,6 +124,12 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   const record = await (await fetch(`${server.url}/api/games/${id}/record`)).text();
   await watcher.fill('#import-text', record);
   await watcher.click('#import-button');
+  await watcher.waitForFunction(() => document.querySelector('#viewer-title').textContent.startsWith('Imported'));
+  assert.equal(await watcher.getAttribute('#slider', 'max'), String(end.moves.length));
+
+  // So is a file chosen from the disk.
+  await watcher.goto(`${server.url}/archive`);
+  await watcher.setInputFiles('#import-file', { name: 'game.txt', mimeType: 'text/plain', buffer: Buffer.from(record) });
   await watcher.waitForFunction(() => document.querySelector('#viewer-title').textContent.startsWith('Imported'));
   assert.equal(await watcher.getAttribute('#slider', 'max'), String(end.moves.length));
 

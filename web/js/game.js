@@ -49,7 +49,12 @@ function apply(state) {
     page.pos = parsePosition(state.position);
     page.input = new MoveInput(state.legal_moves, page.pos);
     page.confirmResign = false;
-    if (page.viewTurn !== null && page.viewTurn > state.moves.length) page.viewTurn = null;
+    // Looking back while the game changed under the history (a move, a takeback): read it again.
+    const h = page.history;
+    if (h && (h.moves.length !== state.moves.length || h.moves.some((m, k) => m !== state.moves[k]))) {
+      page.history = null;
+      if (page.viewTurn !== null) setTimeout(() => show(page.viewTurn), 0);
+    }
     if (state.match_game && (!old || old.result !== state.result || old.next_game !== state.next_game)) loadMatch();
   }
   // A rematch (or the match's next game) keeps the seat tokens, so this browser keeps its seat.
