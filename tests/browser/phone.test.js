@@ -48,16 +48,17 @@ test('a 390x844 phone screen plays against the engine', async () => {
   await page.screenshot({ path: new URL('./output/phone-full.png', import.meta.url).pathname, fullPage: true });
 });
 
-test('the 61-ring board loads in under a second and answers at once', async () => {
+test('the 61-ring board loads in under a second and answers at once', async (t) => {
   const g = await call(server, 'POST', '/api/games', { board: '61', opponent: { kind: 'engine', level: 1 }, name: 'Hana' });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (e) => { throw e; });
   await storeSeat(page, server, g.id, g.token);
-  const t0 = Date.now();
   await page.goto(`${server.url}/game/${g.id}`);
   await page.waitForSelector('#status[data-status=live]');
-  const loaded = Date.now() - t0;
-  assert.ok(loaded < 1000, `the game page showed the game after ${loaded} ms`);
+  // From the start of the navigation to the game drawn, as the page measures it.
+  const shown = await page.evaluate(() => window.zertzShownAt);
+  t.diagnostic(`61-ring game shown ${shown.toFixed(0)} ms after the navigation started`);
+  assert.ok(shown < 1000, `the game page showed the game after ${shown} ms`);
   assert.equal(await page.locator('#board .place').count(), 61);
   const clickTime = await page.evaluate(async () => {
     const t = performance.now();
@@ -65,6 +66,7 @@ test('the 61-ring board loads in under a second and answers at once', async () =
     document.querySelector('#board [data-coord="e5"]').dispatchEvent(new MouseEvent('click', { bubbles: true }));
     return performance.now() - t;
   });
+  t.diagnostic(`two clicks handled in ${clickTime.toFixed(1)} ms`);
   assert.ok(clickTime < 100, `two clicks handled in ${clickTime.toFixed(1)} ms`);
   assert.equal(await page.locator('#board .place.target.remove').count(), 24, 'the 24 edge rings are offered');
   await shot(page, 'board-61');

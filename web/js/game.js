@@ -45,6 +45,7 @@ function apply(state) {
   const moved = !old || state.version !== old.version;
   page.state = state;
   page.receivedAt = performance.now();
+  if (!old) window.zertzShownAt = page.receivedAt; // time to the first state, for the tests
   if (moved) {
     page.pos = parsePosition(state.position);
     page.input = new MoveInput(state.legal_moves, page.pos);
@@ -137,7 +138,7 @@ function handle(r) {
   if (!r.ok) say(r.message, 'error');
   else say('');
   if (r.submit) sendMove(r.submit);
-  else render();
+  else renderInput();
 }
 
 /** Where the mover's marbles come from: the supply, or their captures when it is empty. */
@@ -276,17 +277,10 @@ function statusText() {
   return `Watching: ${mover} is to move.`;
 }
 
-function render() {
+/** The parts a click changes: the board, the prompt, the supply. */
+function renderInput() {
   const s = page.state;
-  if (!s) return;
   const looking = page.viewTurn !== null && page.history;
-  const status = $('status');
-  status.textContent = statusText();
-  if (s.status === 'finished' && s.result) status.append(h('span', { class: 'why' }, s.result.text));
-  status.className = `status ${s.status}${s.status === 'live' && s.you === s.to_move ? ' your-turn' : ''}`;
-  status.dataset.status = s.status;
-  status.dataset.version = String(s.version);
-
   // The board: the live position, or one from the history.
   const live = !looking && canMove();
   const offer = live ? page.input.offer() : { targets: new Set(), selected: [], phase: '' };
@@ -304,6 +298,25 @@ function render() {
   });
   $('board').dataset.turn = String(shownTurn());
   $('board').classList.toggle('looking', Boolean(looking));
+  $('prompt').textContent = live ? page.input.prompt() : '';
+  // Supply (or the mover's captures when it is empty).
+  const from = hand();
+  const counts = from === 'captures' ? s.captures[(s.you || s.to_move) - 1] : s.supply;
+  fill($('supply'), supplyView(counts, from, live ? offer.colour || null : null, onColour, s.status === 'live'));
+}
+
+function render() {
+  const s = page.state;
+  if (!s) return;
+  const looking = page.viewTurn !== null && page.history;
+  const status = $('status');
+  status.textContent = statusText();
+  if (s.status === 'finished' && s.result) status.append(h('span', { class: 'why' }, s.result.text));
+  status.className = `status ${s.status}${s.status === 'live' && s.you === s.to_move ? ' your-turn' : ''}`;
+  status.dataset.status = s.status;
+  status.dataset.version = String(s.version);
+
+  renderInput();
 
   // Banner when looking back.
   const banner = $('lookback');
@@ -315,19 +328,12 @@ function render() {
     banner.hidden = false;
   } else banner.hidden = true;
 
-  $('prompt').textContent = live ? page.input.prompt() : '';
-
   // Players: the viewer at the bottom, the opponent on top.
   const order = s.you === 2 ? [0, 1] : [1, 0];
   const cards = order.map((i) => ({ i, ...playerCard(s, i) }));
   page.clocks = cards.map((c) => ({ el: c.clock, i: c.i }));
   fill($('players'), cards.map((c) => c.el));
   tick();
-
-  // Supply (or the mover's captures when it is empty).
-  const from = hand();
-  const counts = from === 'captures' ? s.captures[(s.you || s.to_move) - 1] : s.supply;
-  fill($('supply'), supplyView(counts, from, live ? offer.colour || null : null, onColour, s.status === 'live'));
 
   renderActions();
   renderMatch();
