@@ -1,5 +1,5 @@
 // The buttons beside the board: a takeback asked and allowed, a draw offered and declined, then
-// offered and accepted.
+// offered and accepted; a game claimed from an opponent who left.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer();
+  server = await startServer({ args: ['--claim-after', '2'] });
   browser = await launch();
 });
 
@@ -57,4 +57,18 @@ test('takeback and draw, asked and answered with the buttons', async () => {
   assert.match(await lou.textContent('#status'), /Drawn/);
   const state = await call(server, 'GET', `/api/games/${g.id}`);
   assert.equal(state.result.token, '1/2-1/2');
+});
+
+test('the game of an opponent who left is claimed after the countdown', async () => {
+  const g = await call(server, 'POST', '/api/games', { opponent: { kind: 'invite' }, name: 'Max' });
+  const j = await call(server, 'POST', `/api/games/${g.id}/join`, { name: 'Nia', token: g.invite_token });
+  const max = await seated(g.id, g.token);
+  const nia = await seated(g.id, j.token);
+  await clickMove(max, 'Bd4,g1');
+  await waitVersion(nia, await shownVersion(max));
+  await nia.context().close();
+  await max.waitForSelector('#players .away');
+  await max.click('#claim', { timeout: 10000 });
+  await max.waitForSelector('#status[data-status=finished]');
+  assert.match(await max.textContent('#status'), /You win!/);
 });

@@ -23,10 +23,10 @@ export const binary = process.env.ZERTZ_BIN
  * Starts `zertz serve` on 127.0.0.1 with a new SQLite file (or the one in `dir`, on `port`,
  * to restart a server); resolves to {url, dir, stop, kill, log}.
  */
-export async function startServer({ port = 0, dir = null } = {}) {
+export async function startServer({ port = 0, dir = null, args = [] } = {}) {
   dir = dir || mkdtempSync(path.join(tmpdir(), 'zertz-browser-'));
   const db = path.join(dir, 'test.db');
-  const child = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--engine-ms', '150'], {
+  const child = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--engine-ms', '150', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -382,11 +382,11 @@ function renderActions() {
       else if (s.moves.length) items.push(button('Ask takeback', () => act({ type: 'request_takeback' }, 'The takeback request was'), '', { id: 'takeback' }));
     }
     if (s.moves.length < 2) items.push(button('Abort', () => act({ type: 'abort' }, 'Aborting was'), '', { id: 'abort' }));
-    const away = s.seats[other - 1];
-    if (away.kind === 'human' && !away.connected && away.away_claim_in_ms !== null) {
-      items.push(away.away_claim_in_ms === 0
-        ? button('Claim the win', () => act({ type: 'claim_victory' }, 'The claim was'), 'primary')
-        : h('span', { class: 'note' }, `Opponent away: you may claim the game in ${Math.ceil(away.away_claim_in_ms / 1000)} s.`));
+    const left = claimIn();
+    if (left !== null) {
+      items.push(left <= 0
+        ? button('Claim the win', () => act({ type: 'claim_victory' }, 'The claim was'), 'primary', { id: 'claim' })
+        : h('span', { class: 'note' }, `Your opponent left: you may claim the game in ${Math.ceil(left / 1000)} s.`));
     }
     items.push(...bribeControls());
   }
@@ -399,6 +399,15 @@ function renderActions() {
     items.push(h('a', { class: 'button', href: `/archive#game=${encodeURIComponent(id)}` }, 'Replay and export'));
   }
   fill(box, items);
+}
+
+/** Ms until the viewer may claim the game from an absent opponent (null: no countdown). */
+function claimIn() {
+  const s = page.state;
+  if (!s || s.status !== 'live' || !s.you) return null;
+  const away = s.seats[2 - s.you];
+  if (away.kind !== 'human' || away.connected || away.away_claim_in_ms === null || away.away_claim_in_ms === undefined) return null;
+  return away.away_claim_in_ms - (performance.now() - page.receivedAt);
 }
 
 function bribeControls() {
@@ -456,6 +465,13 @@ function tick() {
   const elapsed = performance.now() - page.receivedAt;
   let out = false;
   for (const c of page.clocks) out = tickClock(c.el, s, c.i, elapsed) || out;
+  // The countdown before an absent opponent's game may be claimed, once a second.
+  const left = claimIn();
+  const second = left === null ? null : Math.max(0, Math.ceil(left / 1000));
+  if (second !== page.claimSecond) {
+    page.claimSecond = second;
+    renderActions();
+  }
   // A clock at zero (or a period used up): ask the server what it really shows.
   if (out && s.status === 'live' && performance.now() - page.refreshedAt > 2000) {
     page.refreshedAt = performance.now();
