@@ -232,6 +232,12 @@ async function loadMatch() {
     page.match = await api('GET', `/api/matches/${encodeURIComponent(mid)}`).catch(() => null);
   }
   renderMatch();
+  // The match counts a finished game a moment after the game's last event: look again until
+  // it has (no event of this game will say so).
+  const entry = page.match && page.match.games.find((g) => g.id === id);
+  if (s.status === 'finished' && entry && !entry.result && (page.matchTries = (page.matchTries || 0) + 1) < 20) {
+    setTimeout(loadMatch, 500);
+  }
 }
 
 function renderMatch() {
