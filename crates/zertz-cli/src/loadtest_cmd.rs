@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// Options of `zertz loadtest`.
 #[derive(Args)]
@@ -41,7 +42,7 @@ pub struct LoadtestArgs {
 
 #[derive(Default)]
 struct Stats {
-    latencies_us: Mutex<Vec<u32>>,
+    latencies_us: std::sync::Mutex<Vec<u32>>,
     moves: AtomicU64,
     refused: AtomicU64,
     games_finished: AtomicU64,
@@ -70,7 +71,17 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
                 .unwrap_or_else(|| dir.join("load.db").display().to_string());
             _temp = TempDir(dir);
             let mut child = tokio::process::Command::new(std::env::current_exe()?)
-                .args(["serve", "--addr", "127.0.0.1:0", "--db", &db])
+                // Every simulated player comes from this one address: the per-address limit
+                // of HTTP requests is off; the per-connection limit of actions stays on.
+                .args([
+                    "serve",
+                    "--addr",
+                    "127.0.0.1:0",
+                    "--db",
+                    &db,
+                    "--http-rate",
+                    "0",
+                ])
                 .env("RUST_LOG", "warn")
                 .stdout(std::process::Stdio::piped())
                 .kill_on_drop(true)
@@ -137,14 +148,29 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         args.seconds
     );
     // Measure a clean window: forget what happened during the ramp.
-    stats.latencies_us.lock().await.clear();
+    stats
+        .latencies_us
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clear();
     stats.moves.store(0, Ordering::Relaxed);
+    let server_pid = server.as_ref().and_then(|c| c.id());
+    let cpu_before = (
+        cpu_seconds(server_pid),
+        cpu_seconds(Some(std::process::id())),
+    );
+    let load_before = load_average();
     let window = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let elapsed = window.elapsed().as_secs_f64();
+    let cpu_after = (
+        cpu_seconds(server_pid),
+        cpu_seconds(Some(std::process::id())),
+    );
     running.store(false, Ordering::Relaxed);
     stop.notify_waiters();
-    let mut lat = std::mem::take(&mut *stats.latencies_us.lock().await);
+    let mut lat =
+        std::mem::take(&mut *stats.latencies_us.lock().unwrap_or_else(|e| e.into_inner()));
     for t in tasks {
         t.abort();
     }
@@ -172,6 +198,21 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         pct(1.0)
     );
     println!(
+        "offered           ~{:.0} moves/s (each game moves every ~{} ms)",
+        args.games as f64 * 1000.0 / args.think_ms.max(1) as f64,
+        args.think_ms
+    );
+    let cores = |before: Option<f64>, after: Option<f64>| match (before, after) {
+        (Some(b), Some(a)) => format!("{:.2}", (a - b) / elapsed),
+        _ => "?".into(),
+    };
+    println!(
+        "CPU (cores)       server {}   loadtest {}   (load average before: {})",
+        cores(cpu_before.0, cpu_after.0),
+        cores(cpu_before.1, cpu_after.1),
+        load_before.unwrap_or_else(|| "?".into())
+    );
+    println!(
         "games finished    {}   refused moves {}   errors {}",
         stats.games_finished.load(Ordering::Relaxed),
         stats.refused.load(Ordering::Relaxed),
@@ -184,6 +225,28 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         bail!("no move was acknowledged");
     }
     Ok(())
+}
+
+/// User plus system CPU time of process `pid` so far, in seconds (Linux `/proc`; `None`
+/// elsewhere). Assumes the usual 100 clock ticks a second.
+fn cpu_seconds(pid: Option<u32>) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid?)).ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+/// The machine's 1, 5 and 15 minute load averages (Linux).
+fn load_average() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    Some(
+        text.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// Removes a temporary folder when dropped.
@@ -250,6 +313,28 @@ async fn one_game(
     Ok(())
 }
 
+/// The parts of a server message a simulated player reads; everything else in it is skipped
+/// without being built (the legal moves are borrowed from the message's text).
+#[derive(Deserialize)]
+struct Incoming<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: &'a str,
+    #[serde(borrow)]
+    state: Option<StateSeen<'a>>,
+}
+
+/// What a player needs of a game's state.
+#[derive(Deserialize)]
+struct StateSeen<'a> {
+    #[serde(borrow)]
+    status: &'a str,
+    version: i64,
+    you: Option<u8>,
+    to_move: u8,
+    #[serde(borrow)]
+    legal_moves: Vec<&'a str>,
+}
+
 /// One simulated player: moves when it is its turn, after a think time, and times the ack.
 async fn player(
     url: String,
@@ -258,7 +343,10 @@ async fn player(
     stats: Arc<Stats>,
     running: Arc<std::sync::atomic::AtomicBool>,
 ) -> anyhow::Result<()> {
-    let (mut socket, _) = tokio_tungstenite::connect_async(&url).await?;
+    // A small read buffer: tungstenite zero-fills all of it on every read.
+    let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async_with_config(&url, Some(config), false).await?;
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = move || {
         rng ^= rng << 13;
@@ -273,31 +361,24 @@ async fn player(
             Message::Close(_) => break,
             _ => continue,
         };
-        let v: Value = serde_json::from_str(&text)?;
-        let Some(state) = v.get("state") else {
+        let v: Incoming = serde_json::from_str(&text)?;
+        let Some(state) = v.state else {
             continue;
         };
-        if state["status"] == "finished" {
+        if state.status == "finished" || !running.load(Ordering::Relaxed) {
             break;
         }
-        if !running.load(Ordering::Relaxed) {
-            break;
-        }
-        let version = state["version"].as_i64().unwrap_or(0);
-        if state["status"] != "live"
-            || state["you"] != state["to_move"]
-            || version <= moved_at_version
+        if state.status != "live"
+            || state.you != Some(state.to_move)
+            || state.version <= moved_at_version
+            || state.legal_moves.is_empty()
         {
             continue;
         }
-        let moves = state["legal_moves"].as_array().cloned().unwrap_or_default();
-        if moves.is_empty() {
-            continue;
-        }
-        moved_at_version = version;
+        moved_at_version = state.version;
+        let mv = state.legal_moves[(next() % state.legal_moves.len() as u64) as usize].to_string();
         let think = think_ms / 2 + next() % (think_ms.max(1));
         tokio::time::sleep(Duration::from_millis(think)).await;
-        let mv = moves[(next() % moves.len() as u64) as usize].clone();
         let sent = Instant::now();
         socket
             .send(Message::Text(
@@ -315,16 +396,20 @@ async fn player(
                 Message::Close(_) => return Ok(()),
                 _ => continue,
             };
-            let r: Value = serde_json::from_str(&text)?;
-            finished |= r["state"]["status"] == "finished";
-            match r["type"].as_str() {
-                Some("ack") => {
+            let r: Incoming = serde_json::from_str(&text)?;
+            finished |= r.state.as_ref().is_some_and(|s| s.status == "finished");
+            match r.kind {
+                "ack" => {
                     let us = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-                    stats.latencies_us.lock().await.push(us);
+                    stats
+                        .latencies_us
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(us);
                     stats.moves.fetch_add(1, Ordering::Relaxed);
                     break;
                 }
-                Some("refused") => {
+                "refused" => {
                     stats.refused.fetch_add(1, Ordering::Relaxed);
                     break;
                 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 use zertz_server::Config;
+use zertz_server::limit::Rate;
 
 /// Options of `zertz serve`.
 #[derive(Args)]
@@ -24,6 +25,20 @@ pub struct ServeArgs {
     /// Seconds a player may be away before the opponent may claim the game.
     #[arg(long, default_value_t = 60)]
     claim_after: u64,
+    /// HTTP requests a second per client address (WebSocket upgrades included), on average;
+    /// more get 429 Too Many Requests. 0: no limit.
+    #[arg(long, default_value_t = 50.0)]
+    http_rate: f64,
+    /// Largest burst of HTTP requests from one address.
+    #[arg(long, default_value_t = 500.0)]
+    http_burst: f64,
+    /// Actions a second per WebSocket connection, on average; more are refused with status
+    /// 429. 0: no limit.
+    #[arg(long, default_value_t = 20.0)]
+    action_rate: f64,
+    /// Largest burst of actions on one WebSocket connection.
+    #[arg(long, default_value_t = 50.0)]
+    action_burst: f64,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -37,6 +52,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let mut config = Config {
         claim_after: Duration::from_secs(args.claim_after),
         engine_move_time: Duration::from_millis(args.engine_ms),
+        http_rate: Rate::new(args.http_rate, args.http_burst),
+        action_rate: Rate::new(args.action_rate, args.action_burst),
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

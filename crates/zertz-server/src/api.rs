@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -11,10 +11,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
-use zertz::{Layout, Player, Position, RuleSet};
+use zertz::{Layout, Position, RuleSet};
 
 use crate::clock::ClockSpec;
-use crate::hub::{Hub, HubError, Outgoing};
+use crate::hub::{Hub, HubError};
 use crate::model::{Action, GameSettings, SeatKind};
 use crate::room::Refusal;
 use crate::view::GameView;
@@ -558,33 +558,9 @@ async fn ws(
     let (live, seat, receiver) = hub.connect(&id, q.token.as_deref()).await?;
     Ok(upgrade
         .max_message_size(MAX_BODY)
+        // Actions are small; tungstenite zero-fills the whole read buffer on every read.
+        .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
             crate::ws::serve(hub, live, seat, q.token, q.since, receiver, socket).await;
         }))
-}
-
-/// A message for one connection: the outgoing event with the connection's own seat.
-pub(crate) fn outgoing_text(out: &Outgoing, you: Option<Player>) -> String {
-    let you = you.map(|p| p.number());
-    match out {
-        Outgoing::Event {
-            version,
-            event,
-            state,
-        } => {
-            let mut state = (**state).clone();
-            state.you = you;
-            json!({"type": "event", "version": version, "event": event, "state": state}).to_string()
-        }
-        Outgoing::Presence { state } => {
-            let mut state = (**state).clone();
-            state.you = you;
-            json!({"type": "presence", "version": state.version, "state": state}).to_string()
-        }
-    }
-}
-
-/// Sends a text frame.
-pub(crate) async fn send_text(socket: &mut WebSocket, text: String) -> bool {
-    socket.send(Message::Text(text.into())).await.is_ok()
 }

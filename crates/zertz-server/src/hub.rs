@@ -6,13 +6,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{Mutex, Semaphore, broadcast};
 use tokio::task::AbortHandle;
 use zertz::Player;
 
 use crate::model::{Action, Event, GameSettings, SeatKind, seat_number};
-use crate::room::{Refusal, Room, status};
-use crate::store::{EventRow, GameRow, RowUpdate, Store, StoreError};
+use crate::room::{LegalMoves, Refusal, Room, status};
+use crate::store::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, Store, StoreError};
 use crate::token;
 use crate::view::{GameView, Presence, legal_move_texts};
 
@@ -25,6 +26,10 @@ pub struct Config {
     pub engine_move_time: Duration,
     /// Engine searches running at once (the rest wait their turn).
     pub engine_slots: usize,
+    /// HTTP requests (WebSocket upgrades included) per client address.
+    pub http_rate: crate::limit::Rate,
+    /// Actions per WebSocket connection.
+    pub action_rate: crate::limit::Rate,
 }
 
 impl Default for Config {
@@ -35,6 +40,8 @@ impl Default for Config {
             engine_slots: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1),
+            http_rate: crate::limit::Rate::new(50.0, 500.0),
+            action_rate: crate::limit::Rate::new(20.0, 50.0),
         }
     }
 }
@@ -76,30 +83,107 @@ impl From<StoreError> for HubError {
     }
 }
 
-/// A message to the connections of a game.
+/// A message to the connections of a game, serialised once and shared by all of them.
 #[derive(Clone, Debug)]
 pub enum Outgoing {
     /// A stored event and the state after it.
-    Event {
-        /// Its version.
-        version: i64,
-        /// The event.
-        event: Event,
-        /// The state after it (the `you` field is the connection's own business).
-        state: Arc<GameView>,
-    },
-    /// Presence changed (not stored, no version).
-    Presence {
-        /// The state with the new presence.
-        state: Arc<GameView>,
-    },
+    Event(Arc<Broadcast>),
+    /// Presence changed (not stored, no new version).
+    Presence(Arc<Broadcast>),
+}
+
+impl Outgoing {
+    /// The message.
+    pub fn broadcast(&self) -> &Broadcast {
+        match self {
+            Outgoing::Event(b) | Outgoing::Presence(b) => b,
+        }
+    }
+}
+
+/// The JSON text of one message for every kind of viewer. The state is serialised once; the
+/// text for seat 1, seat 2 or a spectator differs only in the state's `you`, spliced in, and
+/// each is made once (on first use) and then shared by every connection of that viewer.
+#[derive(Debug)]
+pub struct Broadcast {
+    /// The game's version the message brings a client to.
+    pub version: i64,
+    /// The text up to the value of the state's `you`.
+    head: String,
+    /// The text after it.
+    tail: String,
+    /// The text for player one, player two, and spectators.
+    texts: [std::sync::OnceLock<Utf8Bytes>; 3],
+}
+
+/// How a view's `you` is serialised when nobody is viewing.
+const NO_VIEWER: &str = "\"you\":null";
+
+impl Broadcast {
+    /// The message `{"type": kind, "version", ["event",] "state"}` with `state` (whose `you`
+    /// must be `None`).
+    pub fn new(kind: &str, event: Option<&Event>, state: &GameView) -> Broadcast {
+        #[derive(serde::Serialize)]
+        struct Message<'a> {
+            r#type: &'a str,
+            version: i64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            event: Option<&'a Event>,
+            state: &'a GameView,
+        }
+        // Room for the legal moves and the rest, so the text is not regrown as it is written.
+        let mut buffer = Vec::with_capacity(state.legal_moves.json().len() + 4096);
+        let message = Message {
+            r#type: kind,
+            version: state.version,
+            event,
+            state,
+        };
+        let text = match serde_json::to_writer(&mut buffer, &message) {
+            Ok(()) => String::from_utf8(buffer).unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        // Inside a JSON string every quote is escaped, so an unescaped `"you":` can only be
+        // the key itself; the state's fields before `you` hold no key of that name.
+        let (head, tail) = match text.find(NO_VIEWER) {
+            Some(i) => (
+                text[..i + NO_VIEWER.len() - 4].to_string(),
+                text[i + NO_VIEWER.len()..].to_string(),
+            ),
+            None => (text, String::new()),
+        };
+        Broadcast {
+            version: state.version,
+            head,
+            tail,
+            texts: Default::default(),
+        }
+    }
+
+    /// The text for `viewer` (a seat, or a spectator).
+    pub fn text_for(&self, viewer: Option<Player>) -> Utf8Bytes {
+        let i = viewer.map_or(2, |p| p.index());
+        self.texts[i]
+            .get_or_init(|| {
+                if self.tail.is_empty() {
+                    return Utf8Bytes::from(self.head.as_str());
+                }
+                let you = viewer.map_or("null", |p| if p.index() == 0 { "1" } else { "2" });
+                let mut text = String::with_capacity(self.head.len() + you.len() + self.tail.len());
+                text.push_str(&self.head);
+                text.push_str(you);
+                text.push_str(&self.tail);
+                Utf8Bytes::from(text)
+            })
+            .clone()
+    }
 }
 
 struct LiveGame {
     room: Room,
     tokens: [Option<String>; 2],
     presence: Presence,
-    legal: Vec<String>,
+    legal: LegalMoves,
     timer: Option<AbortHandle>,
     engine_thinking: bool,
 }
@@ -109,6 +193,27 @@ pub struct Live {
     id: String,
     state: Mutex<LiveGame>,
     sender: broadcast::Sender<Outgoing>,
+}
+
+/// Events applied to a copy of a room, with the rows that store them.
+struct Change {
+    events: Vec<Event>,
+    /// The room after all of them.
+    next: Room,
+    /// The rooms after each but the last.
+    partial: Vec<Room>,
+    rows: Vec<EventRow>,
+    update: RowUpdate,
+}
+
+/// A game made but not stored yet (see [`Hub::prepare_game`]).
+pub(crate) struct NewGame {
+    room: Room,
+    /// Its row.
+    pub(crate) row: GameRow,
+    /// Its first events.
+    pub(crate) events: Vec<EventRow>,
+    tokens: [Option<String>; 2],
 }
 
 /// What a game's creator gets back.
@@ -194,9 +299,22 @@ impl Hub {
         &self,
         settings: GameSettings,
         names: [Option<String>; 2],
-        mut tokens: [Option<String>; 2],
+        tokens: [Option<String>; 2],
         match_id: Option<String>,
     ) -> Result<(String, [Option<String>; 2]), HubError> {
+        let new = self.prepare_game(settings, names, tokens, match_id)?;
+        self.store.create_game(&new.row, &new.events).await?;
+        Ok(self.open_game(new).await)
+    }
+
+    /// A new game, made but not stored yet: its room, its row and first events, its tokens.
+    pub(crate) fn prepare_game(
+        &self,
+        settings: GameSettings,
+        names: [Option<String>; 2],
+        mut tokens: [Option<String>; 2],
+        match_id: Option<String>,
+    ) -> Result<NewGame, HubError> {
         let id = token::game_id();
         let now = now_ms();
         let mut room = Room::new(&id, settings.clone(), now).map_err(HubError::BadRequest)?;
@@ -247,11 +365,22 @@ impl Hub {
             result: None,
             updated_ms: now,
         };
-        self.store.create_game(&row, &rows).await?;
-        let live = self.install(room, tokens.clone());
+        Ok(NewGame {
+            room,
+            row,
+            events: rows,
+            tokens,
+        })
+    }
+
+    /// Puts a game that is stored into memory and sets it going (clock, engine). Returns its id
+    /// and tokens.
+    pub(crate) async fn open_game(&self, new: NewGame) -> (String, [Option<String>; 2]) {
+        let id = new.row.id;
+        let live = self.install(new.room, new.tokens.clone());
         let mut state = live.state.lock().await;
         self.after_change(&live, &mut state);
-        Ok((id, tokens))
+        (id, new.tokens)
     }
 
     fn install(&self, room: Room, tokens: [Option<String>; 2]) -> Arc<Live> {
@@ -294,9 +423,7 @@ impl Hub {
         }
         let mut room = Room::replay(id, &log).map_err(HubError::Storage)?;
         // Time while the server was down is not charged: the turn in progress restarts now.
-        if !room.is_over() {
-            room.turn_started_ms = now_ms();
-        }
+        room.restart_clocks(now_ms());
         Ok(self.install(room, row.tokens))
     }
 
@@ -441,6 +568,21 @@ impl Hub {
         events: Vec<Event>,
         seat: Option<(usize, String)>,
     ) -> Result<(), HubError> {
+        let change = self.prepare_change(state, events, seat)?;
+        self.store
+            .append(&live.id, &change.rows, &change.update)
+            .await?;
+        self.publish(live, state, change);
+        Ok(())
+    }
+
+    /// The rooms after `events` (which stay to be stored) and the rows to store.
+    fn prepare_change(
+        &self,
+        state: &LiveGame,
+        events: Vec<Event>,
+        seat: Option<(usize, String)>,
+    ) -> Result<Change, HubError> {
         let now = now_ms();
         let mut next = state.room.clone();
         let first = next.version() + 1;
@@ -467,29 +609,84 @@ impl Hub {
             result: next.result().filter(|_| !state.room.is_over()),
             seat,
         };
-        self.store.append(&live.id, &rows, &update).await?;
+        Ok(Change {
+            events,
+            next,
+            partial,
+            rows,
+            update,
+        })
+    }
+
+    /// Puts a stored change into memory, broadcasts its events and reacts to it.
+    fn publish(&self, live: &Arc<Live>, state: &mut LiveGame, change: Change) {
+        let Change {
+            events,
+            next,
+            partial,
+            rows,
+            ..
+        } = change;
+        let first = rows.first().map_or(next.version(), |r| r.version);
         state.room = next;
         state.legal = legal_move_texts(&state.room);
-        let view = Arc::new(self.make_view(state, None));
-        for (i, e) in events.into_iter().enumerate() {
-            let state = match partial.get(i) {
-                Some(room) => Arc::new(GameView::of(
+        let claim_after = self.config.claim_after.as_millis() as i64;
+        let listening = live.sender.receiver_count() > 0;
+        for (i, e) in events.iter().enumerate().filter(|_| listening) {
+            let view = match partial.get(i) {
+                Some(room) => GameView::of(
                     room,
                     None,
                     &state.presence,
                     now_ms(),
-                    self.config.claim_after.as_millis() as i64,
+                    claim_after,
                     &legal_move_texts(room),
-                )),
-                None => view.clone(),
+                ),
+                None => self.make_view(state, None),
             };
-            let _ = live.sender.send(Outgoing::Event {
-                version: first + i as i64,
-                event: e,
-                state,
-            });
+            debug_assert_eq!(view.version, first + i as i64);
+            let _ = live.sender.send(Outgoing::Event(Arc::new(Broadcast::new(
+                "event",
+                Some(e),
+                &view,
+            ))));
         }
         self.after_change(live, state);
+    }
+
+    /// Stores a step of a match in one transaction (the match's new state `row`, its next game
+    /// `new`, and the `next_game` event of the game that just `ended`), then opens the new game
+    /// and announces it. A crash cannot leave the step half done.
+    pub(crate) async fn store_match_step(
+        &self,
+        row: MatchRow,
+        new: NewGame,
+        ended: Option<&Arc<Live>>,
+    ) -> Result<(), HubError> {
+        let new_game = Some((new.row.clone(), new.events.clone()));
+        let Some(live) = ended else {
+            let step = MatchStep {
+                state: row,
+                new_game,
+                append: None,
+            };
+            self.store.advance_match(&step).await?;
+            self.open_game(new).await;
+            return Ok(());
+        };
+        let mut state = live.state.lock().await;
+        let event = Event::NextGame {
+            game_id: new.row.id.clone(),
+        };
+        let change = self.prepare_change(&state, vec![event], None)?;
+        let step = MatchStep {
+            state: row,
+            new_game,
+            append: Some((live.id.clone(), change.rows.clone())),
+        };
+        self.store.advance_match(&step).await?;
+        self.open_game(new).await;
+        self.publish(live, &mut state, change);
         Ok(())
     }
 
@@ -512,6 +709,20 @@ impl Hub {
             });
             state.timer = Some(task.abort_handle());
         }
+        // An engine answers a draw offer or a takeback request at once: it declines.
+        if let Some((seat, action)) = engine_decline(&state.room) {
+            let live2 = live.clone();
+            let hub = hub.clone();
+            let version = state.room.version();
+            tokio::spawn(async move {
+                let mut state = live2.state.lock().await;
+                if state.room.version() == version
+                    && let Err(e) = hub.act_locked(&live2, &mut state, seat, &action).await
+                {
+                    tracing::warn!(game = %live2.id, "engine answer refused: {e}");
+                }
+            });
+        }
         if let Some((seat, level)) = state.room.engine_to_act()
             && !state.engine_thinking
         {
@@ -519,6 +730,8 @@ impl Hub {
             let live2 = live.clone();
             let game = state.room.game.clone();
             let version = state.room.version();
+            // Offers and answers that leave the game as it is do not spoil the search.
+            let thinking_on = turn_key(&state.room);
             let mut budget = self.config.engine_move_time;
             if let Some(left) = state.room.time_left(now_ms()) {
                 budget = budget.min(Duration::from_millis((left / 10).max(10) as u64));
@@ -539,7 +752,7 @@ impl Hub {
                 };
                 let mut state = live2.state.lock().await;
                 state.engine_thinking = false;
-                if state.room.version() == version
+                if turn_key(&state.room) == thinking_on
                     && let Some(action) = action
                     && let Err(e) = hub.act_locked(&live2, &mut state, seat, &action).await
                 {
@@ -595,7 +808,10 @@ impl Hub {
                 self.after_change(live, &mut state);
                 return;
             }
-            let seat = seat_number(state.room.game.to_move());
+            let Some(runner) = state.room.clock_runner() else {
+                return;
+            };
+            let seat = seat_number(runner);
             if let Err(e) = self
                 .commit(live, &mut state, vec![Event::Flagged { seat }], None)
                 .await
@@ -663,9 +879,13 @@ impl Hub {
     }
 
     fn presence_changed(&self, live: &Live, state: &LiveGame) {
-        let _ = live.sender.send(Outgoing::Presence {
-            state: Arc::new(self.make_view(state, None)),
-        });
+        if live.sender.receiver_count() == 0 {
+            return;
+        }
+        let view = self.make_view(state, None);
+        let _ = live.sender.send(Outgoing::Presence(Arc::new(Broadcast::new(
+            "presence", None, &view,
+        ))));
     }
 
     /// The state and the events after `since` (all if `since` is 0), for a (re)connecting
@@ -741,6 +961,37 @@ pub fn clean_name(name: &str) -> Result<String, HubError> {
     Ok(name.to_string())
 }
 
+/// What identifies the decision an engine is thinking about: the turns played, the position,
+/// and whether a bribe waits for its answer.
+fn turn_key(room: &Room) -> (usize, u64, bool, bool) {
+    (
+        room.game.turns().len(),
+        room.game.position().hash(),
+        room.game.pending_bribe().is_some(),
+        room.is_over(),
+    )
+}
+
+/// The answer an engine seat owes now: it declines a draw offer or a takeback request from
+/// its opponent.
+fn engine_decline(room: &Room) -> Option<(Player, Action)> {
+    if room.is_over() {
+        return None;
+    }
+    for engine in Player::BOTH {
+        if !matches!(room.settings.seats[engine.index()], SeatKind::Engine { .. }) {
+            continue;
+        }
+        if room.draw_offer == Some(engine.other()) {
+            return Some((engine, Action::DeclineDraw));
+        }
+        if room.takeback_request == Some(engine.other()) {
+            return Some((engine, Action::DeclineTakeback));
+        }
+    }
+    None
+}
+
 /// What the engine does when it must act: answer a bribe (it declines: it plays on), or move.
 fn engine_action(game: &zertz::Game, level: u8, budget: Duration, seed: u64) -> Option<Action> {
     use zertz_engine::{Kind, Limits, Player as Bot, SearchOptions, Think};
@@ -755,4 +1006,68 @@ fn engine_action(game: &zertz::Game, level: u8, budget: Duration, seed: u64) -> 
     Some(Action::Move {
         text: zertz::notation::official::move_text(game.position(), &mv),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ClockSpec;
+    use zertz::{Layout, Position, RuleSet};
+
+    #[test]
+    fn a_broadcast_is_the_view_of_each_viewer() {
+        let start = Position::new(
+            Layout::from_spec("37").unwrap(),
+            "standard".parse::<RuleSet>().unwrap(),
+        );
+        let settings = GameSettings {
+            start: start.to_string(),
+            repetition: "threefold".into(),
+            bribes: false,
+            clock: ClockSpec::Unlimited,
+            casual: true,
+            seats: [SeatKind::Human, SeatKind::Human],
+            open: false,
+            match_game: None,
+        };
+        let mut room = Room::new("g", settings, 0).unwrap();
+        // A name that looks like the key being spliced.
+        let tricky = r#"x","you":null,"y"#.to_string();
+        for e in [
+            Event::Joined {
+                seat: 1,
+                name: tricky.clone(),
+            },
+            Event::Joined {
+                seat: 2,
+                name: "\"you\":null".into(),
+            },
+            Event::Started,
+        ] {
+            room.apply(e, 0).unwrap();
+        }
+        let legal = legal_move_texts(&room);
+        let view = GameView::of(&room, None, &Presence::default(), 5, 1000, &legal);
+        let event = Event::Started;
+        let b = Broadcast::new("event", Some(&event), &view);
+        for viewer in [Some(Player::One), Some(Player::Two), None] {
+            let text = b.text_for(viewer);
+            let got: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let mut want_view = view.clone();
+            want_view.you = viewer.map(seat_number);
+            let want = serde_json::json!({
+                "type": "event",
+                "version": view.version,
+                "event": event,
+                "state": want_view,
+            });
+            assert_eq!(got, want);
+            // Made once per viewer, then shared.
+            assert_eq!(b.text_for(viewer).as_str(), text.as_str());
+        }
+        let got: serde_json::Value = serde_json::from_str(&b.text_for(Some(Player::Two))).unwrap();
+        assert_eq!(got["state"]["seats"][0]["name"], tricky.as_str());
+        assert_eq!(got["state"]["you"], 2);
+        assert_eq!(got["state"]["legal_moves"].as_array().unwrap().len(), 1944);
+    }
 }

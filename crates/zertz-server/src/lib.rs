@@ -10,6 +10,7 @@ pub mod analysis_api;
 pub mod api;
 pub mod clock;
 pub mod hub;
+pub mod limit;
 pub mod matches;
 pub mod model;
 pub mod room;
@@ -42,6 +43,14 @@ pub async fn serve(
         .merge(web::router());
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);
-    axum::serve(listener, app).await?;
+    let app = app.layer(axum::middleware::from_fn_with_state(
+        limit::PerAddress::new(hub.config().http_rate),
+        limit::by_address,
+    ));
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await?;
     Ok(())
 }

@@ -198,16 +198,20 @@ impl MatchState {
     }
 }
 
+/// The stored form of a match.
+fn match_row(m: &MatchState, created_ms: i64) -> MatchRow {
+    MatchRow {
+        id: m.id.clone(),
+        created_ms,
+        state: serde_json::to_string(m).unwrap_or_default(),
+        status: m.status().to_string(),
+        updated_ms: now_ms(),
+    }
+}
+
 impl Hub {
     async fn save(&self, m: &MatchState, created_ms: i64) -> Result<(), HubError> {
-        let row = MatchRow {
-            id: m.id.clone(),
-            created_ms,
-            state: serde_json::to_string(m).unwrap_or_default(),
-            status: m.status().to_string(),
-            updated_ms: now_ms(),
-        };
-        self.store().save_match(&row).await?;
+        self.store().save_match(&match_row(m, created_ms)).await?;
         Ok(())
     }
 
@@ -281,7 +285,7 @@ impl Hub {
         self.save(&m, created).await?;
         let id = m.id.clone();
         if m.status() == "live" {
-            self.start_next_game(m, created).await?;
+            self.start_next_game(m, created, None).await?;
         }
         Ok((id, creator_token, opponent_token))
     }
@@ -322,12 +326,19 @@ impl Hub {
         m.players[i].token = Some(token.clone());
         self.save(&m, created).await?;
         if m.status() == "live" && m.games.is_empty() {
-            self.start_next_game(m, created).await?;
+            self.start_next_game(m, created, None).await?;
         }
         Ok((i, token))
     }
 
-    async fn start_next_game(&self, mut m: MatchState, created: i64) -> Result<String, HubError> {
+    /// Starts the next game of `m`; with `ended`, the game that just ended gets its `next_game`
+    /// event in the same transaction (see [`Hub::store_match_step`]).
+    async fn start_next_game(
+        &self,
+        mut m: MatchState,
+        created: i64,
+        ended: Option<&std::sync::Arc<Live>>,
+    ) -> Result<String, HubError> {
         let first = m.next_first();
         let order = [first, 1 - first];
         let mut settings = m.template.clone();
@@ -344,18 +355,19 @@ impl Hub {
             SeatKind::Engine { .. } => None,
         });
         let tokens = order.map(|i| m.players[i].token.clone());
-        // The match records the game before it exists, so a crash in between is repaired by
-        // `resume_matches` (an entry whose game is missing is created again).
-        let (game_id, _) = self
-            .create_game(settings, names, tokens, Some(m.id.clone()))
-            .await?;
+        // The match's new state, the game and the previous game's `next_game` are stored in one
+        // transaction: a crash leaves either all of them or none (and then `resume_matches`
+        // takes the step again).
+        let new = self.prepare_game(settings, names, tokens, Some(m.id.clone()))?;
+        let game_id = new.row.id.clone();
         m.games.push(MatchGameEntry {
             id: game_id.clone(),
             first,
             result: None,
             winner: None,
         });
-        self.save(&m, created).await?;
+        self.store_match_step(match_row(&m, created), new, ended)
+            .await?;
         Ok(game_id)
     }
 
@@ -398,10 +410,9 @@ impl Hub {
             return Ok(());
         }
         // Aborted games and draws are replayed; the match goes on.
-        let next = self.start_next_game(m, created).await?;
         let live = self.get(live.id()).await?;
-        self.append_event(&live, Event::NextGame { game_id: next })
-            .await
+        self.start_next_game(m, created, Some(&live)).await?;
+        Ok(())
     }
 
     /// Matches whose current game ended while the server was down get their next game.
@@ -410,12 +421,25 @@ impl Hub {
             let (m, created) = self.load_match(&row.id).await?;
             match m.games.last() {
                 None => {
-                    self.start_next_game(m, created).await?;
+                    self.start_next_game(m, created, None).await?;
                 }
                 Some(g) if g.result.is_none() => {
                     let live = self.get(&g.id).await?;
                     if self.room(&g.id).await?.is_over() {
                         self.match_game_over(&m.id, &live).await?;
+                    } else if let Some(previous) = m.games.iter().rev().nth(1) {
+                        // Matches stored before the step was one transaction may have lost
+                        // the previous game's pointer to this one: put it back.
+                        let before = self.get(&previous.id).await?;
+                        if self.room(&previous.id).await?.next_game.is_none() {
+                            self.append_event(
+                                &before,
+                                Event::NextGame {
+                                    game_id: g.id.clone(),
+                                },
+                            )
+                            .await?;
+                        }
                     }
                 }
                 Some(_) => {}

@@ -98,6 +98,10 @@ pub enum Event {
         /// The proposer's clock after the pass, when accepted.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clock: Option<ClockState>,
+        /// The answerer's clock after the decision, charged like a turn of theirs (absent
+        /// without a clock, and in games stored before the answerer's clock ran).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        responder_clock: Option<ClockState>,
     },
     /// A draw was offered.
     DrawOffered {

@@ -5,6 +5,7 @@
 //! back after a restart.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use zertz::notation::{self, official};
 use zertz::record::result_token;
 use zertz::{Game, Marbles, Outcome, Player, Position, Repetition, Rules, WinReason};
@@ -47,7 +48,12 @@ pub struct Room {
     /// Both clocks at the start of each turn: `clock_history[i]` before turn `i`.
     clock_history: Vec<[ClockState; 2]>,
     /// When the current turn began (ms since the epoch), for the clock of the player to move.
+    /// While a bribe waits for its answer the proposer's clock is stopped: when the bribe is
+    /// rejected, this moves forward by the time the answer took.
     pub turn_started_ms: i64,
+    /// When the bribe waiting for its answer was proposed: the responder's clock runs from
+    /// then (the decision is theirs), the proposer's is stopped.
+    pub bribe_at_ms: Option<i64>,
     /// A draw offer waiting for an answer.
     pub draw_offer: Option<Player>,
     /// A takeback request waiting for an answer.
@@ -106,6 +112,7 @@ impl Room {
             clocks: [initial; 2],
             clock_history: vec![[initial; 2]],
             turn_started_ms: at_ms,
+            bribe_at_ms: None,
             draw_offer: None,
             takeback_request: None,
             rematch: [false; 2],
@@ -174,15 +181,69 @@ impl Room {
         }
     }
 
-    /// How long the player to move may still think, in ms from `now_ms` (`None` without a
-    /// clock or when no clock runs).
-    pub fn time_left(&self, now_ms: i64) -> Option<i64> {
+    /// The player whose clock runs: the player to move, or, while a bribe waits for its
+    /// answer, the player who must answer it. `None` before the start and after the end.
+    pub fn clock_runner(&self) -> Option<Player> {
         if !self.started || self.is_over() {
             return None;
         }
-        let mover = self.game.to_move();
-        let allowance = self.settings.clock.allowance(&self.clocks[mover.index()])?;
-        Some(allowance - (now_ms - self.turn_started_ms))
+        Some(match self.game.pending_bribe() {
+            Some(b) => b.by.other(),
+            None => self.game.to_move(),
+        })
+    }
+
+    /// How long the running clock has been running at `now_ms`: since the turn began (less the
+    /// time a rejected bribe waited), or since the pending bribe was proposed.
+    pub fn running_ms(&self, now_ms: i64) -> i64 {
+        let since = match (self.game.pending_bribe(), self.bribe_at_ms) {
+            (Some(_), Some(at)) => at,
+            _ => self.turn_started_ms,
+        };
+        (now_ms - since).max(0)
+    }
+
+    /// The time the mover had used of their turn when they proposed the pending bribe.
+    fn used_before_bribe(&self) -> i64 {
+        self.bribe_at_ms
+            .map_or(0, |at| (at - self.turn_started_ms).max(0))
+    }
+
+    /// What `player`'s clock shows at `now_ms`, and whether it runs. The running clock counts
+    /// down; a proposer waiting for the answer to a bribe shows the time used before it.
+    pub fn clock_shown(&self, player: Player, now_ms: i64) -> (ClockState, bool) {
+        let state = self.clocks[player.index()];
+        let clock = &self.settings.clock;
+        if self.clock_runner() == Some(player) {
+            (clock.showing(&state, self.running_ms(now_ms)), true)
+        } else if !self.is_over() && self.game.pending_bribe().is_some_and(|b| b.by == player) {
+            (clock.showing(&state, self.used_before_bribe()), false)
+        } else {
+            (state, false)
+        }
+    }
+
+    /// How long the player whose clock runs may still think, in ms from `now_ms` (`None`
+    /// without a clock or when no clock runs).
+    pub fn time_left(&self, now_ms: i64) -> Option<i64> {
+        let runner = self.clock_runner()?;
+        let allowance = self
+            .settings
+            .clock
+            .allowance(&self.clocks[runner.index()])?;
+        Some(allowance - self.running_ms(now_ms))
+    }
+
+    /// A restart: time while the server was down is not charged, so the turn in progress (and
+    /// the wait for a bribe's answer) starts afresh at `now_ms`.
+    pub fn restart_clocks(&mut self, now_ms: i64) {
+        if self.is_over() {
+            return;
+        }
+        self.turn_started_ms = now_ms;
+        if self.game.pending_bribe().is_some() {
+            self.bribe_at_ms = Some(now_ms);
+        }
     }
 
     /// The bribes `player` may still propose, when bribes are on.
@@ -220,10 +281,10 @@ impl Room {
                 "the game has not started: it is waiting for a second player".into(),
             ));
         }
-        // A mover whose time is gone loses, whatever they send.
+        // A player whose running clock is out loses, whatever they send.
         if let Some(left) = self.time_left(now_ms)
             && left <= 0
-            && self.game.to_move() == seat
+            && self.clock_runner() == Some(seat)
         {
             return Ok(vec![Event::Flagged { seat: n }]);
         }
@@ -373,19 +434,35 @@ impl Room {
                         "the bribe is yours: the opponent answers it".into(),
                     ));
                 }
+                // The decision is charged to the responder like a turn of theirs.
+                let answered_in = self.running_ms(now_ms);
+                let Some(responder_clock) = self
+                    .settings
+                    .clock
+                    .charge(&self.clocks[seat.index()], answered_in)
+                else {
+                    return Ok(vec![Event::Flagged { seat: n }]);
+                };
                 let clock = if *accept {
                     let mut probe = self.game.clone();
                     probe
                         .answer_bribe(true)
                         .map_err(|e| Refusal::IllegalMove(e.to_string()))?;
-                    self.charge(b.by, now_ms)
+                    // The proposer's turn ends, charged the time used before proposing.
+                    self.settings
+                        .clock
+                        .charge(&self.clocks[b.by.index()], self.used_before_bribe())
                 } else {
                     None
                 };
+                // (Without a clock there is nothing to record.)
+                let responder_clock = (self.settings.clock != crate::clock::ClockSpec::Unlimited)
+                    .then_some(responder_clock);
                 Ok(vec![Event::BribeAnswered {
                     seat: n,
                     accepted: *accept,
                     clock,
+                    responder_clock,
                 }])
             }
         }
@@ -465,17 +542,31 @@ impl Room {
             Event::BribeProposed { marbles, .. } => {
                 let bribe = Marbles::parse_slashed(marbles)?;
                 self.game.propose_bribe(bribe).map_err(|e| e.to_string())?;
+                self.bribe_at_ms = Some(at_ms);
             }
             Event::BribeAnswered {
-                accepted, clock, ..
+                accepted,
+                clock,
+                responder_clock,
+                ..
             } => {
                 let proposer = self.game.pending_bribe().ok_or("no bribe pending")?.by;
                 self.game
                     .answer_bribe(*accepted)
                     .map_err(|e| e.to_string())?;
+                if let Some(c) = responder_clock {
+                    self.clocks[proposer.other().index()] = *c;
+                }
+                let waited = self
+                    .bribe_at_ms
+                    .take()
+                    .map_or(0, |proposed| (at_ms - proposed).max(0));
                 if *accepted {
                     let clock = clock.unwrap_or(self.clocks[proposer.index()]);
                     self.end_turn(proposer, clock, at_ms);
+                } else {
+                    // The proposer's turn goes on: their clock was stopped while they waited.
+                    self.turn_started_ms += waited;
                 }
             }
             Event::DrawOffered { seat } => self.draw_offer = Some(seat_of(*seat)?),
@@ -491,6 +582,7 @@ impl Room {
                 }
                 self.clock_history.truncate(self.game.turns().len() + 1);
                 self.clocks = *clocks;
+                self.bribe_at_ms = None;
                 self.takeback_request = None;
                 self.draw_offer = None;
                 self.turn_started_ms = at_ms;
@@ -518,6 +610,7 @@ impl Room {
         }
         if self.is_over() {
             // Frozen clocks: the player to move is charged up to the end.
+            self.bribe_at_ms = None;
             self.draw_offer = None;
             self.takeback_request = None;
         }
@@ -555,6 +648,113 @@ impl Room {
     }
 }
 
+/// The legal moves of the player to move in official notation, computed once per position and
+/// shared (cheaply cloned) by every view of it; kept as the JSON array clients receive, so it
+/// is written once and copied as it is into every message.
+#[derive(Clone, Debug, Default)]
+pub struct LegalMoves {
+    /// The JSON array (`None`: no move).
+    json: Option<std::sync::Arc<RawValue>>,
+    len: usize,
+}
+
+impl LegalMoves {
+    /// The legal moves of `game` now (none when it is over or a bribe awaits its answer).
+    ///
+    /// The same texts as [`official::move_text`] gives, written straight into one buffer:
+    /// placements from a table of the layout's coordinates (the isolation suffix from the
+    /// position after the move, as the library finds it), captures by the library.
+    pub fn of(game: &Game) -> LegalMoves {
+        let position = game.position();
+        let layout = position.layout();
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return LegalMoves::default();
+        }
+        let coords: Vec<String> = layout
+            .places()
+            .map(|p| layout.coord(p).to_string())
+            .collect();
+        let mut json = String::with_capacity(2 + moves.len() * 10);
+        json.push('[');
+        for (i, mv) in moves.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            json.push('"');
+            match mv {
+                zertz::Move::Place(p) => {
+                    json.push(p.colour.letter());
+                    json.push_str(&coords[p.at.index()]);
+                    if let Some(r) = p.remove {
+                        json.push(',');
+                        json.push_str(&coords[r.index()]);
+                    }
+                    let mut after = *position;
+                    let played = after.play_unchecked(mv);
+                    if played.isolated.iter().any(|&set| set != 0) {
+                        json.push_str(&official::isolation_suffix(layout, &played.isolated));
+                    }
+                }
+                zertz::Move::Capture(_) => json.push_str(&official::move_text(position, mv)),
+            }
+            json.push('"');
+        }
+        json.push(']');
+        match RawValue::from_string(json) {
+            Ok(raw) => LegalMoves {
+                json: Some(std::sync::Arc::from(raw)),
+                len: moves.len(),
+            },
+            // Coordinates and move letters never need escaping; should a text ever do, the
+            // library's texts go through the serialiser instead.
+            Err(_) => {
+                let texts: Vec<String> = moves
+                    .iter()
+                    .map(|mv| official::move_text(position, mv))
+                    .collect();
+                let json = serde_json::to_string(&texts).unwrap_or_else(|_| "[]".into());
+                match RawValue::from_string(json) {
+                    Ok(raw) => LegalMoves {
+                        json: Some(std::sync::Arc::from(raw)),
+                        len: texts.len(),
+                    },
+                    Err(_) => LegalMoves::default(),
+                }
+            }
+        }
+    }
+
+    /// How many moves.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// No legal move.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves as a JSON array of strings.
+    pub fn json(&self) -> &str {
+        self.json.as_ref().map_or("[]", |raw| raw.get())
+    }
+
+    /// The moves, one string each.
+    pub fn to_vec(&self) -> Vec<String> {
+        serde_json::from_str(self.json()).unwrap_or_default()
+    }
+}
+
+impl Serialize for LegalMoves {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.json {
+            Some(raw) => raw.serialize(serializer),
+            None => serializer.collect_seq(std::iter::empty::<&str>()),
+        }
+    }
+}
+
 /// A seat's clock as shown to clients.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct ClockView {
@@ -579,4 +779,164 @@ pub fn move_texts(game: &Game) -> Vec<String> {
         .zip(game.positions())
         .map(|(turn, position)| official::turn_text(position, turn))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ClockSpec;
+    use zertz::{Layout, RuleSet};
+
+    fn room(clock: ClockSpec) -> Room {
+        let start = Position::new(
+            Layout::from_spec("37").unwrap(),
+            "standard".parse::<RuleSet>().unwrap(),
+        );
+        let settings = GameSettings {
+            start: start.to_string(),
+            repetition: "threefold".into(),
+            bribes: true,
+            clock,
+            casual: true,
+            seats: [SeatKind::Human, SeatKind::Human],
+            open: false,
+            match_game: None,
+        };
+        let mut room = Room::new("g", settings, 0).unwrap();
+        for e in [
+            Event::Joined {
+                seat: 1,
+                name: "a".into(),
+            },
+            Event::Joined {
+                seat: 2,
+                name: "b".into(),
+            },
+            Event::Started,
+        ] {
+            room.apply(e, 0).unwrap();
+        }
+        room
+    }
+
+    fn act(room: &mut Room, seat: Player, action: Action, at: i64) -> Vec<Event> {
+        let events = room.decide(seat, &action, at).unwrap();
+        for e in &events {
+            room.apply(e.clone(), at).unwrap();
+        }
+        events
+    }
+
+    fn bribe() -> Action {
+        Action::ProposeBribe {
+            marbles: "0/0/0".into(),
+        }
+    }
+
+    #[test]
+    fn the_answerer_s_clock_runs_while_a_bribe_waits() {
+        let mut r = room(ClockSpec::SuddenDeath { total_ms: 60_000 });
+        act(&mut r, Player::One, bribe(), 10_000);
+        // The proposer's clock stops at what it showed; the answerer's runs.
+        assert_eq!(r.clock_runner(), Some(Player::Two));
+        let (one, one_runs) = r.clock_shown(Player::One, 25_000);
+        let (two, two_runs) = r.clock_shown(Player::Two, 25_000);
+        assert_eq!((one.remaining_ms, one_runs), (50_000, false));
+        assert_eq!((two.remaining_ms, two_runs), (45_000, true));
+        assert_eq!(r.time_left(25_000), Some(45_000));
+
+        // Rejected after 15 s: the answerer paid 15 s, the proposer goes on from 50 s.
+        let events = act(
+            &mut r,
+            Player::Two,
+            Action::AnswerBribe { accept: false },
+            25_000,
+        );
+        assert!(matches!(
+            events[..],
+            [Event::BribeAnswered {
+                accepted: false,
+                clock: None,
+                responder_clock: Some(ClockState {
+                    remaining_ms: 45_000,
+                    ..
+                }),
+                ..
+            }]
+        ));
+        assert_eq!(r.clock_runner(), Some(Player::One));
+        assert_eq!(r.clock_shown(Player::One, 30_000).0.remaining_ms, 45_000);
+        assert_eq!(r.clock_shown(Player::Two, 30_000).0.remaining_ms, 45_000);
+
+        // Accepted after 2 s: the proposer's turn ends charged 15 s in all, the answerer
+        // pays 2 s, and the other player is to move with a fresh turn.
+        act(&mut r, Player::One, bribe(), 30_000);
+        act(
+            &mut r,
+            Player::Two,
+            Action::AnswerBribe { accept: true },
+            32_000,
+        );
+        assert_eq!(r.clocks[0].remaining_ms, 45_000);
+        assert_eq!(r.clocks[1].remaining_ms, 43_000);
+        assert_eq!(r.game.to_move(), Player::Two);
+        assert_eq!(r.clock_shown(Player::Two, 33_000).0.remaining_ms, 42_000);
+
+        // Replaying the log gives the same clocks.
+        let again = Room::replay("g", &r.log).unwrap();
+        assert_eq!(again.clocks, r.clocks);
+        assert_eq!(again.turn_started_ms, r.turn_started_ms);
+    }
+
+    #[test]
+    fn an_answerer_who_runs_out_loses() {
+        let mut r = room(ClockSpec::SuddenDeath { total_ms: 60_000 });
+        act(&mut r, Player::One, bribe(), 1_000);
+        assert_eq!(r.time_left(61_000), Some(0));
+        // Whatever the answerer sends after their time ran out loses on time.
+        let events = r
+            .decide(Player::Two, &Action::AnswerBribe { accept: true }, 61_000)
+            .unwrap();
+        assert!(matches!(events[..], [Event::Flagged { seat: 2 }]));
+        // The proposer never runs out while waiting.
+        assert_eq!(r.clock_shown(Player::One, 500_000).0.remaining_ms, 59_000);
+    }
+
+    #[test]
+    fn a_restart_does_not_charge_the_wait() {
+        let mut r = room(ClockSpec::SuddenDeath { total_ms: 60_000 });
+        act(&mut r, Player::One, bribe(), 10_000);
+        r.restart_clocks(1_000_000);
+        assert_eq!(r.time_left(1_000_000), Some(60_000));
+        assert_eq!(r.clock_shown(Player::One, 1_000_000).0.remaining_ms, 60_000);
+    }
+
+    #[test]
+    fn legal_moves_are_the_library_s_texts() {
+        let r = room(ClockSpec::Unlimited);
+        let mut game = r.game.clone();
+        let mut seed = 7u64;
+        // Along a random game: every position's texts match the library's, captures and
+        // isolations included.
+        for _ in 0..200 {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let fast = LegalMoves::of(&game);
+            let slow: Vec<String> = moves
+                .iter()
+                .map(|mv| official::move_text(game.position(), mv))
+                .collect();
+            assert_eq!(fast.to_vec(), slow);
+            assert_eq!(fast.len(), slow.len());
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mv = moves[(seed % moves.len() as u64) as usize];
+            game.play(&mv).unwrap();
+        }
+        assert!(LegalMoves::default().is_empty());
+        assert_eq!(serde_json::to_string(&LegalMoves::default()).unwrap(), "[]");
+    }
 }

@@ -2,7 +2,6 @@
 //! choose a move, including the legal moves, so no client re-implements the rules.
 
 use serde::Serialize;
-use zertz::notation::official;
 use zertz::{Colour, Marbles, Player};
 
 use crate::model::{SeatKind, seat_number};
@@ -49,7 +48,7 @@ pub struct GameView {
     pub moves: Vec<String>,
     /// The legal moves of the player to move, in official notation (empty when the game is
     /// not live or a bribe awaits its answer).
-    pub legal_moves: Vec<String>,
+    pub legal_moves: crate::room::LegalMoves,
     /// A draw offered by this seat.
     pub draw_offer: Option<u8>,
     /// A takeback asked by this seat.
@@ -68,8 +67,9 @@ pub struct GameView {
     pub match_game: Option<(String, u32)>,
     /// Server time when this view was made (ms since the epoch), for ticking the clocks.
     pub server_ms: i64,
-    /// Time into the current turn at `server_ms` (ms), while the game is live: with `clocks`,
-    /// lets a client tick clocks that charge per turn (per move + reserve).
+    /// Time the running clock has run at `server_ms` (ms), while the game is live: into the
+    /// current turn, or into the answer to a pending bribe. With `clocks`, lets a client tick
+    /// clocks that charge per turn (per move + reserve).
     pub turn_ms: Option<i64>,
 }
 
@@ -130,7 +130,7 @@ impl GameView {
         presence: &Presence,
         now_ms: i64,
         claim_after_ms: i64,
-        legal_moves: &[String],
+        legal_moves: &crate::room::LegalMoves,
     ) -> GameView {
         let position = room.game.position();
         let live = room.status() == crate::room::status::LIVE;
@@ -153,16 +153,9 @@ impl GameView {
             }
         });
         let clocks = [Player::One, Player::Two].map(|p| {
-            let state = room.clocks[p.index()];
-            // The mover's clock runs, also while their bribe waits for its answer.
-            let running = live && p == mover;
-            let shown = if running {
-                room.settings
-                    .clock
-                    .showing(&state, now_ms - room.turn_started_ms)
-            } else {
-                state
-            };
+            // The mover's clock runs; while a bribe waits for its answer, the answerer's runs
+            // and the proposer's is stopped.
+            let (shown, running) = room.clock_shown(p, now_ms);
             ClockView {
                 remaining_ms: shown.remaining_ms,
                 periods_left: shown.periods_left,
@@ -192,9 +185,9 @@ impl GameView {
             clocks,
             moves: room.move_list(),
             legal_moves: if live {
-                legal_moves.to_vec()
+                legal_moves.clone()
             } else {
-                Vec::new()
+                crate::room::LegalMoves::default()
             },
             draw_offer: room.draw_offer.map(seat_number),
             takeback_request: room.takeback_request.map(seat_number),
@@ -223,17 +216,12 @@ impl GameView {
                 .as_ref()
                 .map(|m| (m.match_id.clone(), m.number)),
             server_ms: now_ms,
-            turn_ms: live.then(|| (now_ms - room.turn_started_ms).max(0)),
+            turn_ms: live.then(|| room.running_ms(now_ms)),
         }
     }
 }
 
 /// The legal moves of the player to move, in official notation.
-pub fn legal_move_texts(room: &Room) -> Vec<String> {
-    let position = room.game.position();
-    room.game
-        .legal_moves()
-        .iter()
-        .map(|mv| official::move_text(position, mv))
-        .collect()
+pub fn legal_move_texts(room: &Room) -> crate::room::LegalMoves {
+    crate::room::LegalMoves::of(&room.game)
 }

@@ -3,15 +3,18 @@
 //! `refused`.
 
 use std::sync::Arc;
+use std::time::Instant;
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use serde::Serialize;
 use serde_json::json;
 use tokio::sync::broadcast::{Receiver, error::RecvError};
 use zertz::Player;
 
-use crate::api::{outgoing_text, send_text};
 use crate::hub::{Hub, Live, Outgoing};
-use crate::model::Action;
+use crate::limit::Bucket;
+use crate::model::{Action, Event};
+use crate::view::GameView;
 
 /// Serves a connection until it closes.
 pub async fn serve(
@@ -24,32 +27,34 @@ pub async fn serve(
     mut socket: WebSocket,
 ) {
     let you = seat.map(|p| p.number());
+    let rate = hub.config().action_rate;
+    let mut bucket = Bucket::new(rate, Instant::now());
     // The version the client has: what the receiver still holds from before the catch-up
     // (committed between the subscription and the catch-up) is not sent again.
     let (first, mut sent) = catch_up(&hub, &live, seat, since).await;
-    if send_text(&mut socket, first).await {
+    if send(&mut socket, first.into()).await {
         loop {
             tokio::select! {
                 out = receiver.recv() => {
                     let text = match out {
-                        Ok(Outgoing::Event { version, .. }) if version <= sent => continue,
+                        Ok(Outgoing::Event(b)) if b.version <= sent => continue,
                         // Presence from before the catch-up, which already shows it.
-                        Ok(Outgoing::Presence { state }) if state.version < sent => continue,
+                        Ok(Outgoing::Presence(b)) if b.version < sent => continue,
                         Ok(out) => {
-                            if let Outgoing::Event { version, .. } = &out {
-                                sent = *version;
+                            if let Outgoing::Event(b) = &out {
+                                sent = b.version;
                             }
-                            outgoing_text(&out, seat)
+                            out.broadcast().text_for(seat)
                         }
                         // Too far behind: a full resync.
                         Err(RecvError::Lagged(_)) => {
                             let (text, version) = catch_up(&hub, &live, seat, None).await;
                             sent = version;
-                            text
+                            text.into()
                         }
                         Err(RecvError::Closed) => break,
                     };
-                    if !send_text(&mut socket, text).await {
+                    if !send(&mut socket, text).await {
                         break;
                     }
                 }
@@ -59,8 +64,18 @@ pub async fn serve(
                         Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                         Some(Ok(_)) => continue,
                     };
-                    let reply = handle(&hub, &live, you, token.as_deref(), text.as_str()).await;
-                    if !send_text(&mut socket, reply).await {
+                    let reply = match bucket.take(rate, Instant::now()) {
+                        Ok(()) => handle(&hub, &live, you, token.as_deref(), text.as_str()).await,
+                        Err(wait) => refused(
+                            429,
+                            format!(
+                                "too many actions on this connection: at most {}; try again in {} ms",
+                                rate.describe(),
+                                wait.as_millis().max(1)
+                            ),
+                        ),
+                    };
+                    if !send(&mut socket, reply.into()).await {
                         break;
                     }
                 }
@@ -68,6 +83,25 @@ pub async fn serve(
         }
     }
     hub.leave(&live, seat).await;
+}
+
+/// A missed event in a `catchup` message.
+#[derive(Serialize)]
+struct Missed<'a> {
+    version: i64,
+    event: &'a Event,
+}
+
+/// The first message of a connection: `catchup` or `sync`.
+#[derive(Serialize)]
+struct First<'a> {
+    r#type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    since: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    events: Option<Vec<Missed<'a>>>,
+    version: i64,
+    state: &'a GameView,
 }
 
 /// The first message of a connection (or a resync) and the version it brings the client to.
@@ -79,18 +113,31 @@ async fn catch_up(
 ) -> (String, i64) {
     let (state, missed) = hub.catch_up(live, seat, since).await;
     let version = state.version;
-    let text = match missed {
-        Some(events) => {
-            let events: Vec<_> = events
-                .into_iter()
-                .map(|(version, event)| json!({"version": version, "event": event}))
-                .collect();
-            json!({"type": "catchup", "since": since, "events": events, "version": state.version, "state": state})
-                .to_string()
-        }
-        None => json!({"type": "sync", "version": state.version, "state": state}).to_string(),
+    let first = match &missed {
+        Some(events) => First {
+            r#type: "catchup",
+            since,
+            events: Some(
+                events
+                    .iter()
+                    .map(|(version, event)| Missed {
+                        version: *version,
+                        event,
+                    })
+                    .collect(),
+            ),
+            version,
+            state: &state,
+        },
+        None => First {
+            r#type: "sync",
+            since: None,
+            events: None,
+            version,
+            state: &state,
+        },
     };
-    (text, version)
+    (serde_json::to_string(&first).unwrap_or_default(), version)
 }
 
 async fn handle(
@@ -100,9 +147,6 @@ async fn handle(
     token: Option<&str>,
     text: &str,
 ) -> String {
-    let refused = |status: u16, message: String| {
-        json!({"type": "refused", "status": status, "error": message}).to_string()
-    };
     let action: Action = match serde_json::from_str(text) {
         Ok(a) => a,
         Err(e) => return refused(400, format!("message: {e}")),
@@ -114,4 +158,14 @@ async fn handle(
         Ok(version) => json!({"type": "ack", "version": version}).to_string(),
         Err(e) => refused(crate::api::status_of(&e).as_u16(), e.to_string()),
     }
+}
+
+/// The answer to an action that was not carried out.
+fn refused(status: u16, message: String) -> String {
+    json!({"type": "refused", "status": status, "error": message}).to_string()
+}
+
+/// Sends a text frame; false when the connection is gone.
+async fn send(socket: &mut WebSocket, text: Utf8Bytes) -> bool {
+    socket.send(Message::Text(text)).await.is_ok()
 }

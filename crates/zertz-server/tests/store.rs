@@ -17,8 +17,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::Connection;
 use zertz_server::store::{
-    self, EventRow, GameRow, GameSummary, MatchRow, PostgresStore, RowUpdate, SqliteStore, Store,
-    StoreError,
+    self, EventRow, GameRow, GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate,
+    SqliteStore, Store, StoreError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -185,6 +185,7 @@ store_tests!(
     durable_across_reopen,
     concurrent_appends_different_games,
     concurrent_appends_same_game,
+    match_step_all_or_nothing,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -793,6 +794,95 @@ async fn concurrent_appends_same_game(env: &Env) {
         );
         assert_eq!(row.updated_ms, version * 100 + w as i64);
     }
+}
+
+/// A match's step (its state, its next game, the ended game's pointer to it) is stored whole
+/// or not at all.
+async fn match_step_all_or_nothing(env: &Env) {
+    let s = env.store();
+    s.create_game(&game("g1", "finished", 1_000), &events(1..=3, 1_000))
+        .await
+        .unwrap();
+    let m1 = MatchRow {
+        id: "m1".into(),
+        created_ms: 100,
+        state: r#"{"games":["g1"]}"#.into(),
+        status: "live".into(),
+        updated_ms: 100,
+    };
+    s.save_match(&m1).await.unwrap();
+
+    // The step: the match moves on, game g2 is created, g1 points to it.
+    let m1b = MatchRow {
+        state: r#"{"games":["g1","g2"]}"#.into(),
+        updated_ms: 200,
+        ..m1.clone()
+    };
+    let step = MatchStep {
+        state: m1b.clone(),
+        new_game: Some((game("g2", "live", 2_000), events(1..=2, 2_000))),
+        append: Some(("g1".into(), vec![event(4, 2_500)])),
+    };
+    s.advance_match(&step).await.unwrap();
+    assert_eq!(s.load_match("m1").await.unwrap(), m1b);
+    let (g2, g2_events) = s.load_game("g2").await.unwrap();
+    assert_eq!(g2.match_id, None);
+    assert_eq!(versions(&g2_events), [1, 2]);
+    let (g1, g1_events) = s.load_game("g1").await.unwrap();
+    assert_eq!(versions(&g1_events), [1, 2, 3, 4]);
+    assert_eq!(g1.updated_ms, 2_500);
+    assert_eq!(g1.status, "finished");
+
+    // A step whose append conflicts writes nothing: not the new game, not the match.
+    let m1c = MatchRow {
+        state: r#"{"games":["g1","g2","g3"]}"#.into(),
+        updated_ms: 300,
+        ..m1.clone()
+    };
+    let late = MatchStep {
+        state: m1c.clone(),
+        new_game: Some((game("g3", "live", 3_000), events(1..=1, 3_000))),
+        append: Some(("g1".into(), vec![event(4, 3_000)])),
+    };
+    assert_conflict(s.advance_match(&late).await, "g1", 4);
+    assert!(matches!(
+        s.load_game("g3").await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert_eq!(s.load_match("m1").await.unwrap(), m1b);
+    assert_eq!(versions(&s.load_game("g1").await.unwrap().1), [1, 2, 3, 4]);
+
+    // A step whose new game's id is taken writes nothing either.
+    let taken = MatchStep {
+        state: m1c.clone(),
+        new_game: Some((game("g2", "live", 3_000), events(1..=1, 3_000))),
+        append: Some(("g2".into(), vec![event(3, 3_000)])),
+    };
+    assert_conflict(s.advance_match(&taken).await, "g2", 1);
+    assert_eq!(s.load_match("m1").await.unwrap(), m1b);
+    assert_eq!(versions(&s.load_game("g2").await.unwrap().1), [1, 2]);
+
+    // An append to a game that does not exist: not found, nothing written.
+    let missing = MatchStep {
+        state: m1c.clone(),
+        new_game: None,
+        append: Some(("nope".into(), vec![event(1, 3_000)])),
+    };
+    assert!(matches!(
+        s.advance_match(&missing).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert_eq!(s.load_match("m1").await.unwrap(), m1b);
+
+    // A step without a game (the first game of a match is made with `new_game` only, the last
+    // step saves the state alone).
+    let only_state = MatchStep {
+        state: m1c.clone(),
+        new_game: None,
+        append: None,
+    };
+    s.advance_match(&only_state).await.unwrap();
+    assert_eq!(s.load_match("m1").await.unwrap(), m1c);
 }
 
 // ---------------------------------------------------------------------------------------------

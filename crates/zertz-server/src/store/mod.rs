@@ -33,6 +33,9 @@ pub enum StoreError {
     /// Migrations failed.
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The SQLite writer said no (or is gone).
+    #[error("database: {0}")]
+    Write(String),
 }
 
 /// A game as stored when it is created.
@@ -113,6 +116,20 @@ pub struct MatchRow {
     pub updated_ms: i64,
 }
 
+/// One step of a match, stored in one transaction so that no crash can leave it half done: the
+/// match's new state, the next game it starts (its row and first events), and the events
+/// appended to the game that just ended (its `next_game`). All or nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchStep {
+    /// The match as it is after the step (created or replaced).
+    pub state: MatchRow,
+    /// The game the step creates, with its first events (versions from 1).
+    pub new_game: Option<(GameRow, Vec<EventRow>)>,
+    /// Events appended to an existing game (versions following its last one); its row's
+    /// `updated_ms` follows them.
+    pub append: Option<(String, Vec<EventRow>)>,
+}
+
 /// The storage the service runs on. Every method is one transaction: when it returns `Ok`,
 /// the change is durable.
 #[async_trait]
@@ -142,6 +159,10 @@ pub trait Store: Send + Sync + 'static {
 
     /// Creates or replaces a match.
     async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError>;
+
+    /// Stores a step of a match atomically (see [`MatchStep`]): on any error (a taken game id
+    /// or version is a `Conflict`, a missing game `NotFound`) nothing of it is written.
+    async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError>;
 
     /// A match.
     async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError>;

@@ -17,7 +17,7 @@ use super::common::{
     check_versions, game_not_found, insert_event_error, insert_game_error, limit as clamp_limit,
     match_not_found, seat_tokens,
 };
-use super::{EventRow, GameRow, GameSummary, MatchRow, RowUpdate, Store, StoreError};
+use super::{EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, Store, StoreError};
 
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -78,6 +78,88 @@ async fn insert_events(
     Ok(())
 }
 
+/// Inserts a game row and its first events, inside the caller's transaction.
+async fn create_game_in(
+    conn: &mut sqlx::PgConnection,
+    game: &GameRow,
+    events: &[EventRow],
+) -> Result<(), StoreError> {
+    check_versions(&game.id, 0, events)?;
+    sqlx::query(
+        "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
+         result, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(&game.id)
+    .bind(&game.match_id)
+    .bind(game.created_ms)
+    .bind(&game.settings)
+    .bind(&game.tokens[0])
+    .bind(&game.tokens[1])
+    .bind(&game.status)
+    .bind(&game.result)
+    .bind(game.updated_ms)
+    .execute(&mut *conn)
+    .await
+    .map_err(|e| insert_game_error(e, &game.id, events))?;
+    insert_events(conn, &game.id, events).await
+}
+
+/// Appends events to a game and updates its row, inside the caller's transaction.
+async fn append_in(
+    conn: &mut sqlx::PgConnection,
+    game: &str,
+    events: &[EventRow],
+    update: &RowUpdate,
+) -> Result<(), StoreError> {
+    let tokens = seat_tokens(update)?;
+    let found = sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
+        .bind(game)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if found.is_none() {
+        return Err(game_not_found(game));
+    }
+    let last: Option<i64> =
+        sqlx::query_scalar("SELECT MAX(version) FROM game_events WHERE game_id = $1")
+            .bind(game)
+            .fetch_one(&mut *conn)
+            .await?;
+    check_versions(game, last.unwrap_or(0), events)?;
+    insert_events(conn, game, events).await?;
+    sqlx::query(
+        "UPDATE games SET status = COALESCE($1, status), result = COALESCE($2, result), \
+         token_one = COALESCE($3, token_one), token_two = COALESCE($4, token_two), \
+         updated_ms = COALESCE($5, updated_ms) WHERE id = $6",
+    )
+    .bind(&update.status)
+    .bind(&update.result)
+    .bind(tokens[0])
+    .bind(tokens[1])
+    .bind(events.last().map(|e| e.at_ms))
+    .bind(game)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Creates or replaces a match, on `conn`.
+async fn save_match_in(conn: &mut sqlx::PgConnection, m: &MatchRow) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO matches (id, created_ms, state, status, updated_ms) \
+         VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (id) DO UPDATE SET created_ms = excluded.created_ms, \
+         state = excluded.state, status = excluded.status, updated_ms = excluded.updated_ms",
+    )
+    .bind(&m.id)
+    .bind(m.created_ms)
+    .bind(&m.state)
+    .bind(&m.status)
+    .bind(m.updated_ms)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 fn game_summary(row: &PgRow) -> Result<GameSummary, sqlx::Error> {
     Ok(GameSummary {
         id: row.try_get("id")?,
@@ -105,23 +187,7 @@ impl Store for PostgresStore {
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
         check_versions(&game.id, 0, events)?;
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
-             result, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )
-        .bind(&game.id)
-        .bind(&game.match_id)
-        .bind(game.created_ms)
-        .bind(&game.settings)
-        .bind(&game.tokens[0])
-        .bind(&game.tokens[1])
-        .bind(&game.status)
-        .bind(&game.result)
-        .bind(game.updated_ms)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| insert_game_error(e, &game.id, events))?;
-        insert_events(&mut tx, &game.id, events).await?;
+        create_game_in(&mut tx, game, events).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -132,35 +198,9 @@ impl Store for PostgresStore {
         events: &[EventRow],
         update: &RowUpdate,
     ) -> Result<(), StoreError> {
-        let tokens = seat_tokens(update)?;
+        seat_tokens(update)?;
         let mut tx = self.pool.begin().await?;
-        let found = sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
-            .bind(game)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if found.is_none() {
-            return Err(game_not_found(game));
-        }
-        let last: Option<i64> =
-            sqlx::query_scalar("SELECT MAX(version) FROM game_events WHERE game_id = $1")
-                .bind(game)
-                .fetch_one(&mut *tx)
-                .await?;
-        check_versions(game, last.unwrap_or(0), events)?;
-        insert_events(&mut tx, game, events).await?;
-        sqlx::query(
-            "UPDATE games SET status = COALESCE($1, status), result = COALESCE($2, result), \
-             token_one = COALESCE($3, token_one), token_two = COALESCE($4, token_two), \
-             updated_ms = COALESCE($5, updated_ms) WHERE id = $6",
-        )
-        .bind(&update.status)
-        .bind(&update.result)
-        .bind(tokens[0])
-        .bind(tokens[1])
-        .bind(events.last().map(|e| e.at_ms))
-        .bind(game)
-        .execute(&mut *tx)
-        .await?;
+        append_in(&mut tx, game, events, update).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -238,19 +278,20 @@ impl Store for PostgresStore {
     }
 
     async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO matches (id, created_ms, state, status, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (id) DO UPDATE SET created_ms = excluded.created_ms, \
-             state = excluded.state, status = excluded.status, updated_ms = excluded.updated_ms",
-        )
-        .bind(&m.id)
-        .bind(m.created_ms)
-        .bind(&m.state)
-        .bind(&m.status)
-        .bind(m.updated_ms)
-        .execute(&self.pool)
-        .await?;
+        let mut conn = self.pool.acquire().await?;
+        save_match_in(&mut conn, m).await
+    }
+
+    async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if let Some((game, events)) = &step.new_game {
+            create_game_in(&mut tx, game, events).await?;
+        }
+        if let Some((game, events)) = &step.append {
+            append_in(&mut tx, game, events, &RowUpdate::default()).await?;
+        }
+        save_match_in(&mut tx, &step.state).await?;
+        tx.commit().await?;
         Ok(())
     }
 

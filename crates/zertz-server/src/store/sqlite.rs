@@ -4,32 +4,47 @@
 //! a committed transaction survives a killed or crashed process (the log is in the operating
 //! system's hands); the log is flushed to the disk at each checkpoint, so a power cut can lose
 //! the last commits before it. `synchronous=FULL` would flush every commit and survive a power
-//! cut too, at the price of one disk flush per move (about 300 moves a second in all on this
-//! machine instead of thousands; see docs/server.md). Writing transactions take turns on an
-//! in-process lock (SQLite has a single writer; waiting here is cheaper than SQLite's busy
-//! loop) and start with `BEGIN IMMEDIATE`, so two writers never both read the same last
-//! version, even from two processes.
+//! cut too, at the price of one disk flush per commit (see docs/server.md).
+//!
+//! **Group commit.** SQLite has a single writer, so every write goes to one writer thread that
+//! owns one connection. It takes every write waiting in its queue (up to [`MAX_BATCH`]), runs
+//! them in one transaction, each inside its own savepoint (a write that fails is rolled back
+//! alone and gets its own error), commits once, and only then answers each caller. Under load
+//! many moves of different games share one commit; alone, a write is committed at once. The
+//! transaction starts with `BEGIN IMMEDIATE`, so two writers never both read the same last
+//! version, even from two processes. A checkpointer thread copies the log into the database
+//! file in the background (`PRAGMA wal_checkpoint(PASSIVE)` every second), so that the writer
+//! never stalls on a checkpoint's disk flush. Reads go through a pool of connections and run
+//! beside the writer (WAL).
 
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use rusqlite::{OptionalExtension, params};
 use sqlx::Row;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
     SqliteSynchronous,
 };
+use tokio::sync::oneshot;
 
 use super::common::{
-    check_versions, game_not_found, insert_event_error, insert_game_error, limit as clamp_limit,
-    match_not_found, seat_tokens,
+    check_versions, conflict, game_not_found, limit as clamp_limit, match_not_found, seat_tokens,
 };
-use super::{EventRow, GameRow, GameSummary, MatchRow, RowUpdate, Store, StoreError};
+use super::{EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, Store, StoreError};
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Connections in the pool: readers run side by side (WAL), writers take turns.
+/// Connections in the read pool (readers run side by side in WAL mode).
 const MAX_CONNECTIONS: u32 = 8;
+
+/// Most writes committed in one transaction.
+pub const MAX_BATCH: usize = 512;
+
+/// How often the checkpointer copies the log into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
 /// Games and matches in one SQLite file.
 ///
@@ -41,12 +56,36 @@ const MAX_CONNECTIONS: u32 = 8;
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
+    writer: Arc<Writer>,
+}
+
+/// The queue to the writer thread, the thread, and the switch of the checkpointer.
+#[derive(Debug)]
+struct Writer {
+    queue: Mutex<Option<mpsc::Sender<Job>>>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    stop_checkpoints: Mutex<Option<mpsc::Sender<()>>>,
+}
+
+/// A write for the writer thread, owned (it crosses threads).
+#[derive(Debug)]
+enum Write {
+    CreateGame(GameRow, Vec<EventRow>),
+    Append(String, Vec<EventRow>, RowUpdate),
+    SaveMatch(MatchRow),
+    Step(MatchStep),
+}
+
+/// A write and where its outcome goes once committed (or not).
+struct Job {
+    write: Write,
+    done: oneshot::Sender<Result<(), StoreError>>,
 }
 
 impl SqliteStore {
     /// Opens (creating it if missing) the database file at `path` and brings its schema up to
-    /// date. WAL journal, `synchronous=NORMAL`, foreign keys on, a 10 s busy timeout.
+    /// date. WAL journal, `synchronous=NORMAL`, foreign keys on, a 10 s busy timeout; starts
+    /// the writer and checkpointer threads.
     pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
         let options = SqliteConnectOptions::new()
             .filename(path)
@@ -60,37 +99,298 @@ impl SqliteStore {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+        let path = path.to_string();
+        let (writer, checkpointer) = tokio::task::spawn_blocking(move || {
+            Ok::<_, rusqlite::Error>((connect(&path, false)?, connect(&path, true)?))
+        })
+        .await
+        .map_err(|e| StoreError::Write(format!("opening the writer: {e}")))?
+        .map_err(write_error)?;
+        let (queue, jobs) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("zertz-sqlite-writer".into())
+            .spawn(move || write_loop(writer, jobs))
+            .map_err(|e| StoreError::Write(format!("starting the writer: {e}")))?;
+        let (stop, stopped) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("zertz-sqlite-checkpoint".into())
+            .spawn(move || checkpoint_loop(checkpointer, stopped))
+            .map_err(|e| StoreError::Write(format!("starting the checkpointer: {e}")))?;
         Ok(SqliteStore {
             pool,
-            writer: Default::default(),
+            writer: Arc::new(Writer {
+                queue: Mutex::new(Some(queue)),
+                thread: Mutex::new(Some(thread)),
+                stop_checkpoints: Mutex::new(Some(stop)),
+            }),
         })
     }
 
-    /// Closes every connection, waiting for those in use to come back.
+    /// Closes every connection, waiting for those in use to come back; the writer finishes
+    /// the writes it was given first. Writes after this fail.
     pub async fn close(&self) {
+        // The writer ends once its queue is closed and empty.
+        drop(
+            self.writer
+                .queue
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+        );
+        let thread = self
+            .writer
+            .thread
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(thread) = thread {
+            let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+        }
+        drop(
+            self.writer
+                .stop_checkpoints
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+        );
         self.pool.close().await;
+    }
+
+    /// Hands `write` to the writer thread and waits until it is committed (or refused).
+    async fn write(&self, write: Write) -> Result<(), StoreError> {
+        let (done, outcome) = oneshot::channel();
+        {
+            let queue = self.writer.queue.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(queue) = queue.as_ref() else {
+                return Err(StoreError::Write("the store is closed".into()));
+            };
+            queue
+                .send(Job { write, done })
+                .map_err(|_| StoreError::Write("the writer thread stopped".into()))?;
+        }
+        outcome
+            .await
+            .map_err(|_| StoreError::Write("the writer thread stopped".into()))?
     }
 }
 
+/// A connection of the writer (or the checkpointer) thread.
+fn connect(path: &str, checkpointer: bool) -> Result<rusqlite::Connection, rusqlite::Error> {
+    let conn = rusqlite::Connection::open(path)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    if !checkpointer {
+        // Checkpoints are the checkpointer's business, never the writer's.
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    }
+    Ok(conn)
+}
+
+/// A rusqlite error as a store error.
+fn write_error(e: rusqlite::Error) -> StoreError {
+    StoreError::Write(e.to_string())
+}
+
+/// True when `e` is a taken primary key or unique value.
+fn is_unique_violation(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+            || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
+}
+
+/// The writer thread: batches of waiting writes, one transaction each.
+fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while let Ok(first) = jobs.recv() {
+        batch.push(first);
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        commit_batch(&conn, &mut batch);
+    }
+}
+
+/// Runs one statement without parameters, prepared once per connection.
+fn exec(conn: &rusqlite::Connection, sql: &str) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+}
+
+/// Runs `batch` in one transaction and answers each job once it is committed.
+fn commit_batch(conn: &rusqlite::Connection, batch: &mut Vec<Job>) {
+    if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
+        let message = e.to_string();
+        for job in batch.drain(..) {
+            let _ = job.done.send(Err(StoreError::Write(message.clone())));
+        }
+        return;
+    }
+    let mut outcomes = Vec::with_capacity(batch.len());
+    for job in batch.iter() {
+        let outcome = exec(conn, "SAVEPOINT job")
+            .map_err(write_error)
+            .and_then(|()| run(conn, &job.write));
+        let closed = match &outcome {
+            Ok(()) => exec(conn, "RELEASE job"),
+            Err(_) => exec(conn, "ROLLBACK TO job").and_then(|()| exec(conn, "RELEASE job")),
+        };
+        outcomes.push(closed.map_err(write_error).and(outcome));
+    }
+    match exec(conn, "COMMIT") {
+        Ok(()) => {
+            for (job, outcome) in batch.drain(..).zip(outcomes) {
+                let _ = job.done.send(outcome);
+            }
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            let message = format!("commit failed, nothing was written: {e}");
+            for job in batch.drain(..) {
+                let _ = job.done.send(Err(StoreError::Write(message.clone())));
+            }
+        }
+    }
+}
+
+/// One write, inside the batch's transaction.
+fn run(conn: &rusqlite::Connection, write: &Write) -> Result<(), StoreError> {
+    match write {
+        Write::CreateGame(game, events) => create_game(conn, game, events),
+        Write::Append(game, events, update) => append(conn, game, events, update),
+        Write::SaveMatch(m) => save_match(conn, m),
+        Write::Step(step) => {
+            if let Some((game, events)) = &step.new_game {
+                create_game(conn, game, events)?;
+            }
+            if let Some((game, events)) = &step.append {
+                append(conn, game, events, &RowUpdate::default())?;
+            }
+            save_match(conn, &step.state)
+        }
+    }
+}
+
+fn create_game(
+    conn: &rusqlite::Connection,
+    game: &GameRow,
+    events: &[EventRow],
+) -> Result<(), StoreError> {
+    check_versions(&game.id, 0, events)?;
+    conn.prepare_cached(
+        "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
+         result, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .and_then(|mut insert| {
+        insert.execute(params![
+            game.id,
+            game.match_id,
+            game.created_ms,
+            game.settings,
+            game.tokens[0],
+            game.tokens[1],
+            game.status,
+            game.result,
+            game.updated_ms
+        ])
+    })
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict(&game.id, events.first().map_or(1, |e| e.version))
+        } else {
+            write_error(e)
+        }
+    })?;
+    insert_events(conn, &game.id, events)
+}
+
+fn append(
+    conn: &rusqlite::Connection,
+    game: &str,
+    events: &[EventRow],
+    update: &RowUpdate,
+) -> Result<(), StoreError> {
+    let tokens = seat_tokens(update)?;
+    let last: Option<Option<i64>> = conn
+        .prepare_cached(
+            "SELECT (SELECT MAX(version) FROM game_events WHERE game_id = games.id) \
+             FROM games WHERE id = ?",
+        )
+        .and_then(|mut select| select.query_row([game], |row| row.get(0)).optional())
+        .map_err(write_error)?;
+    let Some(last) = last else {
+        return Err(game_not_found(game));
+    };
+    check_versions(game, last.unwrap_or(0), events)?;
+    insert_events(conn, game, events)?;
+    conn.prepare_cached(
+        "UPDATE games SET status = COALESCE(?, status), result = COALESCE(?, result), \
+         token_one = COALESCE(?, token_one), token_two = COALESCE(?, token_two), \
+         updated_ms = COALESCE(?, updated_ms) WHERE id = ?",
+    )
+    .and_then(|mut set| {
+        set.execute(params![
+            update.status,
+            update.result,
+            tokens[0],
+            tokens[1],
+            events.last().map(|e| e.at_ms),
+            game
+        ])
+    })
+    .map_err(write_error)?;
+    Ok(())
+}
+
 /// Inserts the events of `game`, mapping a taken version to a conflict.
-async fn insert_events(
-    conn: &mut sqlx::SqliteConnection,
+fn insert_events(
+    conn: &rusqlite::Connection,
     game: &str,
     events: &[EventRow],
 ) -> Result<(), StoreError> {
-    for event in events {
-        sqlx::query(
+    let mut insert = conn
+        .prepare_cached(
             "INSERT INTO game_events (game_id, version, at_ms, payload) VALUES (?, ?, ?, ?)",
         )
-        .bind(game)
-        .bind(event.version)
-        .bind(event.at_ms)
-        .bind(&event.payload)
-        .execute(&mut *conn)
-        .await
-        .map_err(|e| insert_event_error(e, game, event.version))?;
+        .map_err(write_error)?;
+    for event in events {
+        insert
+            .execute(params![game, event.version, event.at_ms, event.payload])
+            .map_err(|e| {
+                if is_unique_violation(&e) {
+                    conflict(game, event.version)
+                } else {
+                    write_error(e)
+                }
+            })?;
     }
     Ok(())
+}
+
+fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO matches (id, created_ms, state, status, updated_ms) \
+         VALUES (?, ?, ?, ?, ?) \
+         ON CONFLICT (id) DO UPDATE SET created_ms = excluded.created_ms, \
+         state = excluded.state, status = excluded.status, updated_ms = excluded.updated_ms",
+    )
+    .and_then(|mut upsert| {
+        upsert.execute(params![m.id, m.created_ms, m.state, m.status, m.updated_ms])
+    })
+    .map_err(write_error)?;
+    Ok(())
+}
+
+/// The checkpointer thread: a passive checkpoint every second until the store closes.
+fn checkpoint_loop(conn: rusqlite::Connection, stop: mpsc::Receiver<()>) {
+    while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::warn!("SQLite checkpoint: {e}");
+        }
+    }
 }
 
 fn game_summary(row: &SqliteRow) -> Result<GameSummary, sqlx::Error> {
@@ -119,27 +419,8 @@ fn match_row(row: &SqliteRow) -> Result<MatchRow, sqlx::Error> {
 impl Store for SqliteStore {
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
         check_versions(&game.id, 0, events)?;
-        let _writer = self.writer.lock().await;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query(
-            "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
-             result, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&game.id)
-        .bind(&game.match_id)
-        .bind(game.created_ms)
-        .bind(&game.settings)
-        .bind(&game.tokens[0])
-        .bind(&game.tokens[1])
-        .bind(&game.status)
-        .bind(&game.result)
-        .bind(game.updated_ms)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| insert_game_error(e, &game.id, events))?;
-        insert_events(&mut tx, &game.id, events).await?;
-        tx.commit().await?;
-        Ok(())
+        self.write(Write::CreateGame(game.clone(), events.to_vec()))
+            .await
     }
 
     async fn append(
@@ -148,36 +429,13 @@ impl Store for SqliteStore {
         events: &[EventRow],
         update: &RowUpdate,
     ) -> Result<(), StoreError> {
-        let tokens = seat_tokens(update)?;
-        let _writer = self.writer.lock().await;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let last: Option<Option<i64>> = sqlx::query_scalar(
-            "SELECT (SELECT MAX(version) FROM game_events WHERE game_id = games.id) \
-             FROM games WHERE id = ?",
-        )
-        .bind(game)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(last) = last else {
-            return Err(game_not_found(game));
-        };
-        check_versions(game, last.unwrap_or(0), events)?;
-        insert_events(&mut tx, game, events).await?;
-        sqlx::query(
-            "UPDATE games SET status = COALESCE(?, status), result = COALESCE(?, result), \
-             token_one = COALESCE(?, token_one), token_two = COALESCE(?, token_two), \
-             updated_ms = COALESCE(?, updated_ms) WHERE id = ?",
-        )
-        .bind(&update.status)
-        .bind(&update.result)
-        .bind(tokens[0])
-        .bind(tokens[1])
-        .bind(events.last().map(|e| e.at_ms))
-        .bind(game)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
+        seat_tokens(update)?;
+        self.write(Write::Append(
+            game.to_string(),
+            events.to_vec(),
+            update.clone(),
+        ))
+        .await
     }
 
     async fn load_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError> {
@@ -250,20 +508,11 @@ impl Store for SqliteStore {
     }
 
     async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO matches (id, created_ms, state, status, updated_ms) \
-             VALUES (?, ?, ?, ?, ?) \
-             ON CONFLICT (id) DO UPDATE SET created_ms = excluded.created_ms, \
-             state = excluded.state, status = excluded.status, updated_ms = excluded.updated_ms",
-        )
-        .bind(&m.id)
-        .bind(m.created_ms)
-        .bind(&m.state)
-        .bind(&m.status)
-        .bind(m.updated_ms)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.write(Write::SaveMatch(m.clone())).await
+    }
+
+    async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError> {
+        self.write(Write::Step(step.clone())).await
     }
 
     async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError> {
