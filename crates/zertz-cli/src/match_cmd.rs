@@ -64,7 +64,8 @@ pub struct MatchArgs {
     /// Hash table size of each engine, in MB.
     #[arg(long, default_value_t = 32)]
     hash: usize,
-    /// Search parameter for player A, `NAME=VALUE` (repeatable): sacrifice_cost, reductions.
+    /// Search parameter for player A, `NAME=VALUE` (repeatable): sacrifice_cost, capture_cost,
+    /// reductions.
     #[arg(long = "a-set")]
     a_set: Vec<String>,
     /// Search parameter for player B, as for `--a-set`.

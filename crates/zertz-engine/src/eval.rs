@@ -12,7 +12,7 @@ use std::fmt;
 
 use zertz::{Colour, Marbles, Player, Position};
 
-use crate::isolation::isolations;
+use crate::isolation::{Isolation, isolations};
 
 /// The largest "marbles still needed" the set tables distinguish (more counts as this many).
 pub const MAX_NEED: usize = 8;
@@ -37,6 +37,9 @@ pub struct Weights {
     /// Value to the player to move of an odd number of quiet rings (who makes the last quiet
     /// placement matters once every other placement gives something away).
     pub parity: i32,
+    /// Share (per mille) of the opponent's best immediate isolation counted against the player
+    /// to move: a threat that a reply may not parry (0 leaves it out).
+    pub threat: i32,
 }
 
 impl Default for Weights {
@@ -61,6 +64,7 @@ impl Weights {
             isolation: 650,
             quiet: 0,
             parity: 0,
+            threat: 0,
         }
     }
 }
@@ -94,6 +98,7 @@ impl Weights {
         out.push(("isolation".into(), self.isolation));
         out.push(("quiet".into(), self.quiet));
         out.push(("parity".into(), self.parity));
+        out.push(("threat".into(), self.threat));
         out
     }
 
@@ -123,6 +128,7 @@ impl Weights {
             (Some("isolation"), None, None) => self.isolation = value,
             (Some("quiet"), None, None) => self.quiet = value,
             (Some("parity"), None, None) => self.parity = value,
+            (Some("threat"), None, None) => self.threat = value,
             _ => return false,
         }
         true
@@ -243,18 +249,29 @@ pub fn evaluate(w: &Weights, position: &Position) -> i32 {
     if w.quiet != 0 || w.parity != 0 {
         score += tempo_terms(w, quiet_rings(position));
     }
-    if w.isolation != 0 {
-        score += w.isolation * best_isolation_gain(w, position, me, &avail) / 1000;
+    if w.isolation != 0 || w.threat != 0 {
+        let isolations = isolations(position);
+        if !isolations.is_empty() {
+            score += w.isolation * best_isolation_gain(w, position, &isolations, me, &avail) / 1000;
+            if w.threat != 0 {
+                score -= w.threat
+                    * best_isolation_gain(w, position, &isolations, me.other(), &avail)
+                    / 1000;
+            }
+        }
     }
     score
 }
 
-/// How much the best isolation available now would add to the value of `me`'s captures.
-fn best_isolation_gain(w: &Weights, position: &Position, me: Player, avail: &[u32; 3]) -> i32 {
-    let isolations = isolations(position);
-    if isolations.is_empty() {
-        return 0;
-    }
+/// How much the best of `isolations` would add to the value of `me`'s captures (`me` may be
+/// the player not to move: what they threaten).
+fn best_isolation_gain(
+    w: &Weights,
+    position: &Position,
+    isolations: &[Isolation],
+    me: Player,
+    avail: &[u32; 3],
+) -> i32 {
     let before = position.captures(me);
     let base = captures_value(w, position, before, avail);
     let source = position.placement_source();

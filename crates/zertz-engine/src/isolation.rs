@@ -104,13 +104,20 @@ pub fn isolations(position: &Position) -> Vec<Isolation> {
 }
 
 /// True when placing a marble on `at` and removing `remove` leaves the opponent a capture, in a
-/// position with no capture pending. Any new jump must involve the new marble, as the jumper or
-/// the jumped, landing on an empty ring that is not the one removed.
+/// position with no capture pending.
 pub fn gives_capture(position: &Position, at: zertz::Place, remove: Option<zertz::Place>) -> bool {
+    let removed = remove.map(|r| r.bit()).unwrap_or(0);
+    capture_landings(position, at) & !removed != 0
+}
+
+/// The rings a capture could land on after a marble is placed on `at` (before any ring is
+/// removed), in a position with no capture pending. Any new jump must involve the new marble,
+/// as the jumper or the jumped, and land on an empty ring.
+pub fn capture_landings(position: &Position, at: zertz::Place) -> u64 {
     let layout = position.layout();
     let occupied = position.occupied() | at.bit();
-    let removed = remove.map(|r| r.bit()).unwrap_or(0);
-    let landing = position.rings() & !occupied & !removed;
+    let empty = position.rings() & !occupied;
+    let mut landings = 0;
     for d in zertz::Direction::ALL {
         let Some(n) = layout.neighbour(at, d) else {
             continue;
@@ -120,17 +127,13 @@ pub fn gives_capture(position: &Position, at: zertz::Place, remove: Option<zertz
         }
         // The new marble jumps over `n`...
         if let Some(beyond) = layout.neighbour(n, d) {
-            if landing & beyond.bit() != 0 {
-                return true;
-            }
+            landings |= empty & beyond.bit();
         }
         // ...or the marble on `n` jumps over the new one.
         let back = zertz::Direction::ALL[(d as usize + 3) % 6];
         if let Some(beyond) = layout.neighbour(at, back) {
-            if landing & beyond.bit() != 0 {
-                return true;
-            }
+            landings |= empty & beyond.bit();
         }
     }
-    false
+    landings
 }

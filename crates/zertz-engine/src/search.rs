@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use zertz::{Game, Move, Position, Repetition};
 
-use crate::eval::{Weights, evaluate, static_value, tempo_allowance};
-use crate::isolation::{Isolation, gives_capture, isolations};
+use crate::eval::{Weights, evaluate, quiet_rings, static_value, tempo_allowance};
+use crate::isolation::{Isolation, capture_landings, isolations};
 use crate::limits::{Budget, Limits};
 use crate::moves::{HISTORY_SLOTS, MoveCode, history_slot};
 use crate::score::{Score, WIN};
@@ -90,12 +90,21 @@ pub struct SearchOptions {
     /// Depth a sacrifice (a placement that leaves the opponent a capture) costs, in quarter
     /// turns: less than a turn searches forcing lines deeper.
     pub sacrifice_cost: i32,
+    /// Depth a capture costs while depth remains, in quarter turns. A capture is a turn, but a
+    /// forced one: at 0 a sacrifice and its capture cost one turn together, so the side that
+    /// sacrifices gets more placements before the horizon than its opponent.
+    pub capture_cost: i32,
     /// Late-move reductions on or off.
     pub reductions: bool,
+    /// Null-move pruning on or off: when even passing keeps the score above beta, the node is
+    /// cut after a shallower search (not when a capture is pending or every placement might
+    /// give something away).
+    pub null_move: bool,
 }
 
 impl SearchOptions {
-    /// Sets a search parameter by name (`threads`, `sacrifice_cost`, `reductions`), for
+    /// Sets a search parameter by name (`threads`, `sacrifice_cost`, `capture_cost`,
+    /// `reductions`), for
     /// experiments from the command line. Returns false for an unknown name or bad value.
     pub fn set(&mut self, name: &str, value: &str) -> bool {
         match name {
@@ -104,7 +113,12 @@ impl SearchOptions {
                 .parse()
                 .map(|v: i32| self.sacrifice_cost = v.clamp(0, ONE_TURN))
                 .is_ok(),
+            "capture_cost" => value
+                .parse()
+                .map(|v: i32| self.capture_cost = v.clamp(0, ONE_TURN))
+                .is_ok(),
             "reductions" => value.parse().map(|v| self.reductions = v).is_ok(),
+            "null_move" => value.parse().map(|v| self.null_move = v).is_ok(),
             _ => false,
         }
     }
@@ -118,7 +132,9 @@ impl Default for SearchOptions {
             eval_noise: 0,
             noise_seed: 0,
             sacrifice_cost: ONE_TURN,
+            capture_cost: 0,
             reductions: true,
+            null_move: false,
         }
     }
 }
@@ -147,7 +163,11 @@ struct Worker<'a> {
     weights: &'a Weights,
     noise: (i32, u64),
     sacrifice_cost: i32,
+    capture_cost: i32,
     reductions: bool,
+    null_move: bool,
+    /// Plies reached by a null move (no two in a row).
+    null_at: [bool; MAX_PLY + 1],
     main: bool,
     nodes: u64,
     flushed: u64,
@@ -206,7 +226,10 @@ impl<'a> Worker<'a> {
             weights: &options.weights,
             noise: (options.eval_noise, options.noise_seed),
             sacrifice_cost: options.sacrifice_cost,
+            capture_cost: options.capture_cost,
             reductions: options.reductions,
+            null_move: options.null_move,
+            null_at: [false; MAX_PLY + 1],
             main,
             nodes: 0,
             flushed: 0,
@@ -274,17 +297,12 @@ impl<'a> Worker<'a> {
     /// killers, then history.
     fn order_scores(
         &self,
-        position: &Position,
         moves: &[Move],
+        isos: &[Isolation],
         tt_move: MoveCode,
         ply: usize,
         scores: &mut Vec<i64>,
     ) {
-        let isos = if moves.first().is_some_and(|m| !m.is_capture()) {
-            isolations(position)
-        } else {
-            Vec::new()
-        };
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         scores.clear();
         scores.extend(moves.iter().map(|m| {
@@ -296,7 +314,7 @@ impl<'a> Worker<'a> {
             match m {
                 Move::Capture(c) => (1 << 32) + (c.len() as i64) * 10_000 + h,
                 Move::Place(_) => {
-                    let taken = isolating(m, &isos);
+                    let taken = isolating(m, isos);
                     if taken != 0 {
                         (1 << 34) + (taken.count_ones() as i64) * 10_000
                     } else if code == killers[0] {
@@ -329,6 +347,18 @@ impl<'a> Worker<'a> {
                 k[1] = k[0];
                 k[0] = code;
             }
+        }
+    }
+
+    /// The depth a move costs: a placement a turn (a sacrifice `sacrifice_cost`), a capture
+    /// `capture_cost` while depth remains and nothing below the horizon (quiescence).
+    fn cost(&self, mv: &Move, forcing: bool, depth: i32) -> i32 {
+        if mv.is_capture() {
+            if depth > 0 { self.capture_cost } else { 0 }
+        } else if forcing {
+            self.sacrifice_cost
+        } else {
+            ONE_TURN
         }
     }
 
@@ -383,14 +413,56 @@ impl<'a> Worker<'a> {
             }
         }
 
+        if self.null_move
+            && !pv_node
+            && !capture_pending
+            && ply > 0
+            && depth >= 2 * ONE_TURN
+            && !self.null_at[ply]
+            && beta.abs() < WIN - 1000
+            && self.noise.0 == 0
+            && !position.supply().is_empty()
+            && quiet_rings(position) > 0
+            && self.eval(position) >= beta
+        {
+            // Passing is not a move in ZÈRTZ, but while a quiet ring is left a player can
+            // nearly always move without loss: if the opponent cannot reach beta even with a
+            // free turn, the real moves will not let them either.
+            if let Ok(null) = position.pass_with_bribe(zertz::Marbles::default()) {
+                let reduction = if depth >= 4 * ONE_TURN {
+                    2 * ONE_TURN
+                } else {
+                    ONE_TURN
+                };
+                self.null_at[ply + 1] = true;
+                let score = -self.search(
+                    &null,
+                    depth - ONE_TURN - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                );
+                self.null_at[ply + 1] = false;
+                if self.shared.stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    return beta;
+                }
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.moves[ply]);
         position.legal_moves_into(&mut moves);
         if moves.is_empty() {
             self.moves[ply] = moves;
             return -(WIN - ply as i32);
         }
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.order_scores(position, &moves, tt_move, ply, &mut scores);
+        let isos = if moves[0].is_capture() {
+            Vec::new()
+        } else {
+            isolations(position)
+        };
 
         // At the frontier, a placement that neither isolates nor gives the opponent a capture
         // changes neither player's captures: the position after it is worth at most the static
@@ -410,30 +482,34 @@ impl<'a> Worker<'a> {
         let frontier_futile = frontier && bound <= alpha;
         let sacrifices_futile = frontier && bound + SACRIFICE_MARGIN <= alpha;
         if frontier_futile {
-            let mut keep = 0;
-            for i in 0..moves.len() {
-                let worth = scores[i] >= 1 << 34
-                    || match &moves[i] {
-                        Move::Place(p) => {
-                            !sacrifices_futile && gives_capture(position, p.at, p.remove)
-                        }
-                        Move::Capture(_) => true,
-                    };
-                if worth {
-                    moves.swap(keep, i);
-                    scores.swap(keep, i);
-                    keep += 1;
+            // Where a capture would land after a placement on each ring (0: none), computed
+            // once per ring rather than once per move.
+            let mut landings = [0u64; 64];
+            if !sacrifices_futile {
+                let layout = position.layout();
+                for at in zertz::Bits(position.empty()) {
+                    if let Some(place) = layout.place_at_index(at as usize) {
+                        landings[at as usize] = capture_landings(position, place);
+                    }
                 }
             }
-            moves.truncate(keep);
-            scores.truncate(keep);
+            moves.retain(|m| match m {
+                Move::Place(p) => {
+                    let removed = p.remove.map_or(0, |r| r.bit());
+                    landings[p.at.index()] & !removed != 0
+                        || MoveCode::of(m) == tt_move
+                        || isolating(m, &isos) != 0
+                }
+                Move::Capture(_) => true,
+            });
             if moves.is_empty() {
                 // Every placement fails low: the bound is the static one.
                 self.moves[ply] = moves;
-                self.scores[ply] = scores;
                 return alpha;
             }
         }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.order_scores(&moves, &isos, tt_move, ply, &mut scores);
 
         let original_alpha = alpha;
         let mut best = -WIN - 1;
@@ -471,13 +547,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let forcing = !mv.is_capture() && child.has_capture();
-            let cost = if mv.is_capture() {
-                0
-            } else if forcing {
-                self.sacrifice_cost
-            } else {
-                ONE_TURN
-            };
+            let cost = self.cost(mv, forcing, depth);
             let new_depth = depth - cost;
             // Late quiet placements are searched shallower first.
             let quiet = !mv.is_capture() && !forcing && scores[i] < (1 << 30) - 1;
@@ -718,13 +788,7 @@ fn root_iteration(
     for (i, mv) in moves.iter().enumerate() {
         let mut child = *root;
         child.play_unchecked(mv);
-        let cost = if mv.is_capture() {
-            0
-        } else if child.has_capture() {
-            worker.sacrifice_cost
-        } else {
-            ONE_TURN
-        };
+        let cost = worker.cost(mv, child.has_capture(), depth);
         let score = if i == 0 {
             -worker.search(&child, depth - cost, -beta, -alpha, 1)
         } else {
