@@ -35,6 +35,9 @@ pub struct AnalyseArgs {
     /// Hash table, in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Search parameter `NAME=VALUE` (repeatable), as for `zertz match --a-set`.
+    #[arg(long = "set")]
+    set: Vec<String>,
 }
 
 fn line(position: &Position, moves: &[Move]) -> String {
@@ -78,10 +81,18 @@ fn load(what: &str) -> anyhow::Result<(Game, bool)> {
 /// Runs `zertz analyse`.
 pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     let (game, whole) = load(&args.what)?;
-    let options = SearchOptions {
+    let mut options = SearchOptions {
         threads: args.threads.max(1),
         ..SearchOptions::default()
     };
+    for setting in &args.set {
+        let (name, value) = setting
+            .split_once('=')
+            .context("a search parameter is NAME=VALUE")?;
+        if !options.set(name.trim(), value.trim()) {
+            anyhow::bail!("unknown search parameter or bad value: `{setting}`");
+        }
+    }
     let engine = Engine::new(options, args.hash);
     let default_ms = if whole { 500 } else { 3000 };
     let limits = Limits {
