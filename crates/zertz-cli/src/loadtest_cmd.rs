@@ -47,6 +47,8 @@ struct Stats {
     refused: AtomicU64,
     games_finished: AtomicU64,
     errors: AtomicU64,
+    /// WebSocket connections opened so far (two per game started).
+    connected: AtomicU64,
 }
 
 /// Runs `zertz loadtest`.
@@ -111,8 +113,15 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
     let stop = Arc::new(tokio::sync::Notify::new());
     let running = Arc::new(std::sync::atomic::AtomicBool::new(true));
     eprintln!(
-        "loadtest: {} games on {base}, think time ~{} ms, board {}",
-        args.games, args.think_ms, args.board
+        "loadtest: {} games on {base}{}, think time ~{} ms, board {}",
+        args.games,
+        if server.is_some() {
+            " (a server of its own, without the per-address HTTP limit)"
+        } else {
+            ""
+        },
+        args.think_ms,
+        args.board
     );
     let started = Instant::now();
     let mut tasks = Vec::new();
@@ -141,7 +150,17 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+    // Measure once every game is being played: both players connected.
+    let wanted = 2 * args.games as u64;
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while stats.connected.load(Ordering::Relaxed) < wanted && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let ramp = started.elapsed();
+    let connected = stats.connected.load(Ordering::Relaxed);
+    if connected < wanted {
+        eprintln!("loadtest: only {connected} of {wanted} players connected after the ramp");
+    }
     eprintln!(
         "loadtest: all games started in {:.1} s; measuring {} s",
         ramp.as_secs_f64(),
@@ -347,6 +366,7 @@ async fn player(
     let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
     let (mut socket, _) =
         tokio_tungstenite::connect_async_with_config(&url, Some(config), false).await?;
+    stats.connected.fetch_add(1, Ordering::Relaxed);
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = move || {
         rng ^= rng << 13;

@@ -45,10 +45,16 @@ impl Server {
 
     /// Starts `zertz serve` as [`Server::start`] does, with engine moves of `engine_ms`.
     pub fn start_with(db: &Path, engine_ms: u64) -> Server {
+        Server::start_args(db, engine_ms, &[])
+    }
+
+    /// Starts `zertz serve` as [`Server::start_with`] does, with `extra` arguments.
+    pub fn start_args(db: &Path, engine_ms: u64, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_zertz"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
             .args(["--engine-ms", &engine_ms.to_string(), "--claim-after", "1"])
+            .args(extra)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

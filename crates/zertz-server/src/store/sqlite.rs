@@ -184,6 +184,9 @@ fn connect(path: &str, checkpointer: bool) -> Result<rusqlite::Connection, rusql
     if !checkpointer {
         // Checkpoints are the checkpointer's business, never the writer's.
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        // The pages a write touches (index and event pages of thousands of live games) stay
+        // in memory: 64 MB instead of the default 2 MB.
+        conn.pragma_update(None, "cache_size", -65536)?;
     }
     Ok(conn)
 }
