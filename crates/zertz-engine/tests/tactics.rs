@@ -14,7 +14,7 @@ use zertz::{Game, Move, Player, Position, Rules};
 use zertz_engine::{Engine, Limits, Score, SearchOptions};
 
 /// The engine's limit per position, in nodes (one thread: deterministic).
-const ENGINE_NODES: u64 = 2_000_000;
+const ENGINE_NODES: u64 = 6_000_000;
 
 struct Case {
     position: Position,
@@ -173,6 +173,7 @@ fn the_engine_finds_every_forced_win() {
                 c.source
             ),
         }
+        eprintln!("{}: win found in {} nodes", c.source, r.nodes);
         let best = r.best.expect("a move");
         // The move found must itself keep the win: prove it with the independent search.
         let mut after = c.position;
