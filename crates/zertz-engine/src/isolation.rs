@@ -137,3 +137,42 @@ pub fn capture_landings(position: &Position, at: zertz::Place) -> u64 {
     }
     landings
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::Rng;
+    use zertz::Move;
+
+    /// `gives_capture` agrees with playing the placement and asking the rules library, on every
+    /// placement of positions along random games (only positions with no capture pending).
+    #[test]
+    fn gives_capture_agrees_with_the_rules() {
+        let mut rng = Rng::new(5);
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut position = Position::standard();
+            while position.winner_by_captures().is_none() {
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if !position.has_capture() {
+                    for mv in &moves {
+                        let Move::Place(p) = mv else { continue };
+                        let mut after = position;
+                        after.play_unchecked(mv);
+                        assert_eq!(
+                            gives_capture(&position, p.at, p.remove),
+                            after.has_capture(),
+                            "{position} {mv:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+                position.play_unchecked(&moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(checked > 10_000, "only {checked} placements checked");
+    }
+}
