@@ -1071,3 +1071,85 @@ mod tests {
         assert_eq!(got["state"]["legal_moves"].as_array().unwrap().len(), 1944);
     }
 }
+
+#[cfg(test)]
+mod engine_tests {
+    use super::*;
+    use crate::clock::ClockSpec;
+    use zertz::{Layout, Position, RuleSet};
+
+    /// Waits until the game's log holds an event of `kind` (as its JSON `type`).
+    async fn wait_for(hub: &Hub, id: &str, kind: &str) -> Event {
+        for _ in 0..400 {
+            let room = hub.room(id).await.unwrap();
+            if let Some((_, e)) = room
+                .log
+                .iter()
+                .rev()
+                .find(|(_, e)| serde_json::to_value(e).unwrap()["type"] == kind)
+            {
+                return e.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("no `{kind}` event in game {id}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engines_decline_draws_and_takebacks_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("z.db");
+        let store = crate::store::SqliteStore::open(path.to_str().unwrap())
+            .await
+            .unwrap();
+        let hub = Hub::new(
+            Box::new(store),
+            Config {
+                engine_move_time: Duration::from_millis(20),
+                ..Config::default()
+            },
+        );
+        let start = Position::new(
+            Layout::from_spec("37").unwrap(),
+            "standard".parse::<RuleSet>().unwrap(),
+        );
+        let settings = GameSettings {
+            start: start.to_string(),
+            repetition: "threefold".into(),
+            bribes: false,
+            clock: ClockSpec::Unlimited,
+            casual: true,
+            seats: [SeatKind::Human, SeatKind::Engine { level: 1 }],
+            open: false,
+            match_game: None,
+        };
+        let (id, tokens) = hub
+            .create_game(settings, [Some("Ann".into()), None], [None, None], None)
+            .await
+            .unwrap();
+        let token = tokens[0].clone().unwrap();
+
+        // A draw offered to the engine is declined by an event of its own.
+        hub.act(&id, &token, Action::OfferDraw).await.unwrap();
+        let declined = wait_for(&hub, &id, "draw_declined").await;
+        assert!(matches!(declined, Event::DrawDeclined { seat: 2 }));
+        assert_eq!(hub.room(&id).await.unwrap().draw_offer, None);
+
+        // A move, the engine's answer, then a takeback request: declined too.
+        let text = legal_move_texts(&hub.room(&id).await.unwrap()).to_vec()[0].clone();
+        hub.act(&id, &token, Action::Move { text }).await.unwrap();
+        for _ in 0..400 {
+            if hub.room(&id).await.unwrap().game.turns().len() == 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        assert_eq!(hub.room(&id).await.unwrap().game.turns().len(), 2);
+        hub.act(&id, &token, Action::RequestTakeback).await.unwrap();
+        let declined = wait_for(&hub, &id, "takeback_declined").await;
+        assert!(matches!(declined, Event::TakebackDeclined { seat: 2 }));
+        let room = hub.room(&id).await.unwrap();
+        assert_eq!(room.takeback_request, None);
+        assert_eq!(room.game.turns().len(), 2, "nothing was taken back");
+    }
+}
