@@ -108,12 +108,12 @@ impl Outgoing {
 pub struct Broadcast {
     /// The game's version the message brings a client to.
     pub version: i64,
-    /// The text up to the value of the state's `you`.
-    head: String,
-    /// The text after it.
-    tail: String,
-    /// The text for player one, player two, and spectators.
-    texts: [std::sync::OnceLock<Utf8Bytes>; 3],
+    /// The text for spectators (`"you":null`), shared as it is.
+    spectators: Utf8Bytes,
+    /// Where the value `null` of the state's `you` starts in it.
+    you_at: Option<usize>,
+    /// The text for player one and player two.
+    texts: [std::sync::OnceLock<Utf8Bytes>; 2],
 }
 
 /// How a view's `you` is serialised when nobody is viewing.
@@ -145,34 +145,29 @@ impl Broadcast {
         };
         // Inside a JSON string every quote is escaped, so an unescaped `"you":` can only be
         // the key itself; the state's fields before `you` hold no key of that name.
-        let (head, tail) = match text.find(NO_VIEWER) {
-            Some(i) => (
-                text[..i + NO_VIEWER.len() - 4].to_string(),
-                text[i + NO_VIEWER.len()..].to_string(),
-            ),
-            None => (text, String::new()),
-        };
+        let you_at = text.find(NO_VIEWER).map(|i| i + NO_VIEWER.len() - 4);
         Broadcast {
             version: state.version,
-            head,
-            tail,
+            spectators: Utf8Bytes::from(text),
+            you_at,
             texts: Default::default(),
         }
     }
 
     /// The text for `viewer` (a seat, or a spectator).
     pub fn text_for(&self, viewer: Option<Player>) -> Utf8Bytes {
-        let i = viewer.map_or(2, |p| p.index());
-        self.texts[i]
+        let (Some(p), Some(at)) = (viewer, self.you_at) else {
+            return self.spectators.clone();
+        };
+        self.texts[p.index()]
             .get_or_init(|| {
-                if self.tail.is_empty() {
-                    return Utf8Bytes::from(self.head.as_str());
-                }
-                let you = viewer.map_or("null", |p| if p.index() == 0 { "1" } else { "2" });
-                let mut text = String::with_capacity(self.head.len() + you.len() + self.tail.len());
-                text.push_str(&self.head);
+                let whole = self.spectators.as_str();
+                let (head, tail) = (&whole[..at], &whole[at + 4..]);
+                let you = if p.index() == 0 { "1" } else { "2" };
+                let mut text = String::with_capacity(whole.len() - 3);
+                text.push_str(head);
                 text.push_str(you);
-                text.push_str(&self.tail);
+                text.push_str(tail);
                 Utf8Bytes::from(text)
             })
             .clone()
@@ -568,11 +563,27 @@ impl Hub {
         events: Vec<Event>,
         seat: Option<(usize, String)>,
     ) -> Result<(), HubError> {
+        let started = std::time::Instant::now();
         let change = self.prepare_change(state, events, seat)?;
+        let prepared = started.elapsed();
         self.store
             .append(&live.id, &change.rows, &change.update)
             .await?;
+        let stored = started.elapsed();
         self.publish(live, state, change);
+        if let Some(slow) = crate::store::slow_ms()
+            && started.elapsed() >= slow
+        {
+            let ms = |d: Duration| d.as_secs_f64() * 1e3;
+            tracing::warn!(
+                game = %live.id,
+                "slow commit: {:.1} ms (prepared {:.1}, stored {:.1}, published {:.1})",
+                ms(started.elapsed()),
+                ms(prepared),
+                ms(stored - prepared),
+                ms(started.elapsed() - stored)
+            );
+        }
         Ok(())
     }
 

@@ -5,7 +5,6 @@
 //! back after a restart.
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use zertz::notation::{self, official};
 use zertz::record::result_token;
 use zertz::{Game, Marbles, Outcome, Player, Position, Repetition, Rules, WinReason};
@@ -653,9 +652,30 @@ impl Room {
 /// is written once and copied as it is into every message.
 #[derive(Clone, Debug, Default)]
 pub struct LegalMoves {
-    /// The JSON array (`None`: no move).
-    json: Option<std::sync::Arc<RawValue>>,
+    /// The JSON array (`None`: no move). Written here from coordinates and move letters,
+    /// which never need escaping, so it is not parsed again to be checked (debug builds do).
+    json: Option<std::sync::Arc<String>>,
     len: usize,
+}
+
+/// The texts of the places of `layout` (`a1`, `b2`…), by place index: made once per layout.
+fn coord_texts(layout: &zertz::Layout) -> std::sync::Arc<[String]> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static TEXTS: OnceLock<Mutex<HashMap<u32, Arc<[String]>>>> = OnceLock::new();
+    let mut texts = TEXTS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    texts
+        .entry(layout.id())
+        .or_insert_with(|| {
+            layout
+                .places()
+                .map(|p| layout.coord(p).to_string())
+                .collect()
+        })
+        .clone()
 }
 
 impl LegalMoves {
@@ -671,10 +691,11 @@ impl LegalMoves {
         if moves.is_empty() {
             return LegalMoves::default();
         }
-        let coords: Vec<String> = layout
-            .places()
-            .map(|p| layout.coord(p).to_string())
-            .collect();
+        let coords = coord_texts(layout);
+        let (rings, empty) = (position.rings(), position.empty());
+        // Whether the rings without the one removed (by index; 64: none removed) are in one
+        // piece, found once per ring removed.
+        let mut whole: [Option<bool>; 65] = [None; 65];
         let mut json = String::with_capacity(2 + moves.len() * 10);
         json.push('[');
         for (i, mv) in moves.iter().enumerate() {
@@ -690,10 +711,21 @@ impl LegalMoves {
                         json.push(',');
                         json.push_str(&coords[r.index()]);
                     }
-                    let mut after = *position;
-                    let played = after.play_unchecked(mv);
-                    if played.isolated.iter().any(|&set| set != 0) {
-                        json.push_str(&official::isolation_suffix(layout, &played.isolated));
+                    // A group is isolated (and taken) only when it has no empty ring left: on a
+                    // board in one piece after the removal with an empty ring left, nothing
+                    // is. Otherwise the library plays the move and says what it takes.
+                    let removed = p.remove.map_or(0, |r| r.bit());
+                    let left = rings & !removed;
+                    let in_one_piece = *whole[p.remove.map_or(64, |r| r.index())]
+                        .get_or_insert_with(|| {
+                            layout.flood(left & left.wrapping_neg(), left) == left
+                        });
+                    if !in_one_piece || empty & !p.at.bit() & !removed == 0 {
+                        let mut after = *position;
+                        let played = after.play_unchecked(mv);
+                        if played.isolated.iter().any(|&set| set != 0) {
+                            json.push_str(&official::isolation_suffix(layout, &played.isolated));
+                        }
                     }
                 }
                 zertz::Move::Capture(_) => json.push_str(&official::move_text(position, mv)),
@@ -701,27 +733,13 @@ impl LegalMoves {
             json.push('"');
         }
         json.push(']');
-        match RawValue::from_string(json) {
-            Ok(raw) => LegalMoves {
-                json: Some(std::sync::Arc::from(raw)),
-                len: moves.len(),
-            },
-            // Coordinates and move letters never need escaping; should a text ever do, the
-            // library's texts go through the serialiser instead.
-            Err(_) => {
-                let texts: Vec<String> = moves
-                    .iter()
-                    .map(|mv| official::move_text(position, mv))
-                    .collect();
-                let json = serde_json::to_string(&texts).unwrap_or_else(|_| "[]".into());
-                match RawValue::from_string(json) {
-                    Ok(raw) => LegalMoves {
-                        json: Some(std::sync::Arc::from(raw)),
-                        len: texts.len(),
-                    },
-                    Err(_) => LegalMoves::default(),
-                }
-            }
+        debug_assert!(
+            serde_json::from_str::<Vec<&str>>(&json).is_ok(),
+            "legal moves written as invalid JSON: {json}"
+        );
+        LegalMoves {
+            json: Some(std::sync::Arc::new(json)),
+            len: moves.len(),
         }
     }
 
@@ -737,7 +755,7 @@ impl LegalMoves {
 
     /// The moves as a JSON array of strings.
     pub fn json(&self) -> &str {
-        self.json.as_ref().map_or("[]", |raw| raw.get())
+        self.json.as_deref().map_or("[]", String::as_str)
     }
 
     /// The moves, one string each.
@@ -746,10 +764,21 @@ impl LegalMoves {
     }
 }
 
+/// The name by which `serde_json` recognises a raw JSON text to copy as it is (what its
+/// `RawValue` serialises as); other serialisers see a struct with one field.
+const RAW_JSON: &str = "$serde_json::private::RawValue";
+
 impl Serialize for LegalMoves {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
         match &self.json {
-            Some(raw) => raw.serialize(serializer),
+            // As `serde_json::value::RawValue` does, without parsing the text again to build
+            // one (a `RawValue` is checked when made: ~20 KB per position).
+            Some(json) => {
+                let mut raw = serializer.serialize_struct(RAW_JSON, 1)?;
+                raw.serialize_field(RAW_JSON, json.as_str())?;
+                raw.end()
+            }
             None => serializer.collect_seq(std::iter::empty::<&str>()),
         }
     }
@@ -914,29 +943,73 @@ mod tests {
     #[test]
     fn legal_moves_are_the_library_s_texts() {
         let r = room(ClockSpec::Unlimited);
-        let mut game = r.game.clone();
+        let game = r.game.clone();
         let mut seed = 7u64;
-        // Along a random game: every position's texts match the library's, captures and
-        // isolations included.
-        for _ in 0..200 {
-            let moves = game.legal_moves();
-            if moves.is_empty() {
-                break;
+        // Along random games to their end, on several boards: every position's texts match
+        // the library's, captures and isolations included.
+        let mut isolating = 0;
+        for (i, board) in ["37", "48", "61", "37", "40"]
+            .iter()
+            .cycle()
+            .take(60)
+            .enumerate()
+        {
+            let start = Position::new(
+                Layout::from_spec(board).unwrap(),
+                "standard".parse::<RuleSet>().unwrap(),
+            );
+            let mut game = if i == 0 {
+                game.clone()
+            } else {
+                Game::from_position(start, Rules::default())
+            };
+            for _ in 0..200 {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let fast = LegalMoves::of(&game);
+                let slow: Vec<String> = moves
+                    .iter()
+                    .map(|mv| official::move_text(game.position(), mv))
+                    .collect();
+                assert_eq!(fast.to_vec(), slow);
+                assert_eq!(fast.len(), slow.len());
+                isolating += moves
+                    .iter()
+                    .filter(|mv| {
+                        let mut after = *game.position();
+                        after.play_unchecked(mv).isolated_places() != 0
+                    })
+                    .count();
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mv = moves[(seed % moves.len() as u64) as usize];
+                game.play(&mv).unwrap();
             }
-            let fast = LegalMoves::of(&game);
-            let slow: Vec<String> = moves
-                .iter()
-                .map(|mv| official::move_text(game.position(), mv))
-                .collect();
-            assert_eq!(fast.to_vec(), slow);
-            assert_eq!(fast.len(), slow.len());
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mv = moves[(seed % moves.len() as u64) as usize];
-            game.play(&mv).unwrap();
         }
+        assert!(
+            isolating > 100,
+            "only {isolating} isolating moves were checked"
+        );
         assert!(LegalMoves::default().is_empty());
         assert_eq!(serde_json::to_string(&LegalMoves::default()).unwrap(), "[]");
+        // Serialised as the array itself, inside a value too.
+        let legal = LegalMoves::of(&r.game);
+        #[derive(Serialize)]
+        struct Holder<'a> {
+            legal_moves: &'a LegalMoves,
+            n: usize,
+        }
+        let text = serde_json::to_string(&Holder {
+            legal_moves: &legal,
+            n: 1,
+        })
+        .unwrap();
+        assert_eq!(text, format!(r#"{{"legal_moves":{},"n":1}}"#, legal.json()));
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["legal_moves"].as_array().unwrap().len(), legal.len());
+        assert_eq!(serde_json::to_value(&legal).unwrap(), back["legal_moves"]);
     }
 }

@@ -64,7 +64,8 @@ pub async fn serve(
                         Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                         Some(Ok(_)) => continue,
                     };
-                    let reply = match bucket.take(rate, Instant::now()) {
+                    let received = Instant::now();
+                    let reply = match bucket.take(rate, received) {
                         Ok(()) => handle(&hub, &live, you, token.as_deref(), text.as_str()).await,
                         Err(wait) => refused(
                             429,
@@ -75,8 +76,19 @@ pub async fn serve(
                             ),
                         ),
                     };
+                    let handled = received.elapsed();
                     if !send(&mut socket, reply.into()).await {
                         break;
+                    }
+                    if let Some(slow) = crate::store::slow_ms()
+                        && received.elapsed() >= slow
+                    {
+                        tracing::warn!(
+                            game = %live.id(),
+                            "slow action: answered in {:.1} ms (handled in {:.1} ms)",
+                            received.elapsed().as_secs_f64() * 1e3,
+                            handled.as_secs_f64() * 1e3
+                        );
                     }
                 }
             }

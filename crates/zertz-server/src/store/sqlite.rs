@@ -12,13 +12,24 @@
 //! alone and gets its own error), commits once, and only then answers each caller. Under load
 //! many moves of different games share one commit; alone, a write is committed at once. The
 //! transaction starts with `BEGIN IMMEDIATE`, so two writers never both read the same last
-//! version, even from two processes. A checkpointer thread copies the log into the database
-//! file in the background (`PRAGMA wal_checkpoint(PASSIVE)` every second), so that the writer
-//! never stalls on a checkpoint's disk flush. Reads go through a pool of connections and run
-//! beside the writer (WAL).
+//! version, even from two processes. A batch is first run without savepoints (nearly every
+//! write succeeds, and a savepoint costs a copy of every page it touches); only when one of its
+//! writes fails is the batch rolled back and run again with one savepoint per write.
+//!
+//! **Checkpoints.** A checkpointer thread copies the log into the database file in the
+//! background (`PRAGMA wal_checkpoint(PASSIVE)` twice a second), so that the writer never
+//! waits for the bulk of a checkpoint's copying and disk flushes. But SQLite starts the log
+//! afresh (writing over it from its beginning) only when a write transaction begins with
+//! every frame of the log copied, which never happens while the writer commits all the time:
+//! the log would grow without end (about 45 MB a second at 2,500 moves a second), and every
+//! frame written past its end costs the kernel fresh zeroed pages. So once the checkpointer has
+//! copied most of the log, the writer copies the few frames committed since, between two
+//! batches, and its next commit starts the log afresh: the log stays a few MB, written over
+//! in place.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
@@ -44,7 +55,15 @@ const MAX_CONNECTIONS: u32 = 8;
 pub const MAX_BATCH: usize = 512;
 
 /// How often the checkpointer copies the log into the database file.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+/// Frames in the log from which, after a checkpoint, the writer finishes it and so restarts
+/// the log (below this the log is small enough to keep growing for a while).
+const RESTART_FRAMES: i64 = 1024;
+
+/// The largest the log file is left at when it restarts (it is cut back to this if a long
+/// reader let it grow larger).
+const JOURNAL_SIZE_LIMIT: i64 = 64 << 20;
 
 /// Games and matches in one SQLite file.
 ///
@@ -66,6 +85,10 @@ struct Writer {
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
     stop_checkpoints: Mutex<Option<mpsc::Sender<()>>>,
 }
+
+/// Set by the checkpointer when it has copied most of a long log: the writer then copies the
+/// rest between two batches, so that its next commit restarts the log.
+type FinishCheckpoint = Arc<AtomicBool>;
 
 /// A write for the writer thread, owned (it crosses threads).
 #[derive(Debug)]
@@ -107,14 +130,16 @@ impl SqliteStore {
         .map_err(|e| StoreError::Write(format!("opening the writer: {e}")))?
         .map_err(write_error)?;
         let (queue, jobs) = mpsc::channel();
+        let finish = FinishCheckpoint::default();
+        let finish2 = finish.clone();
         let thread = std::thread::Builder::new()
             .name("zertz-sqlite-writer".into())
-            .spawn(move || write_loop(writer, jobs))
+            .spawn(move || write_loop(writer, jobs, finish2))
             .map_err(|e| StoreError::Write(format!("starting the writer: {e}")))?;
         let (stop, stopped) = mpsc::channel();
         std::thread::Builder::new()
             .name("zertz-sqlite-checkpoint".into())
-            .spawn(move || checkpoint_loop(checkpointer, stopped))
+            .spawn(move || checkpoint_loop(checkpointer, stopped, finish))
             .map_err(|e| StoreError::Write(format!("starting the checkpointer: {e}")))?;
         Ok(SqliteStore {
             pool,
@@ -182,8 +207,10 @@ fn connect(path: &str, checkpointer: bool) -> Result<rusqlite::Connection, rusql
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     if !checkpointer {
-        // Checkpoints are the checkpointer's business, never the writer's.
+        // Checkpoints are the checkpointer's business; the writer only finishes them (see
+        // the module's documentation).
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        conn.pragma_update(None, "journal_size_limit", JOURNAL_SIZE_LIMIT)?;
         // The pages a write touches (index and event pages of thousands of live games) stay
         // in memory: 64 MB instead of the default 2 MB.
         conn.pragma_update(None, "cache_size", -65536)?;
@@ -203,8 +230,10 @@ fn is_unique_violation(e: &rusqlite::Error) -> bool {
             || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
 }
 
-/// The writer thread: batches of waiting writes, one transaction each.
-fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>) {
+/// The writer thread: batches of waiting writes, one transaction each; between two batches,
+/// the end of a checkpoint when the checkpointer asks for it.
+fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>, finish: FinishCheckpoint) {
+    let slow = slow_ms();
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while let Ok(first) = jobs.recv() {
         batch.push(first);
@@ -214,8 +243,54 @@ fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
+        let started = Instant::now();
+        let n = batch.len();
         commit_batch(&conn, &mut batch);
+        if let Some(slow) = slow
+            && started.elapsed() >= slow
+        {
+            tracing::warn!(
+                "SQLite writer: a batch of {n} writes took {:.1} ms",
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        if finish.swap(false, Ordering::AcqRel) {
+            // The checkpointer has just copied most of the log: copy what was committed
+            // since (a few hundred frames at most), so that the next commit restarts it.
+            let started = Instant::now();
+            let result = checkpoint(&conn);
+            if let Err(e) = &result {
+                tracing::warn!("SQLite checkpoint (writer): {e}");
+            }
+            if let Some(slow) = slow
+                && started.elapsed() >= slow
+            {
+                tracing::warn!(
+                    "SQLite writer: finishing a checkpoint took {:.1} ms ({result:?})",
+                    started.elapsed().as_secs_f64() * 1e3
+                );
+            }
+        }
     }
+}
+
+/// With `ZERTZ_SLOW_MS=N` in the environment, the SQLite writer and the WebSocket actions log
+/// (at `warn`) every step that takes N ms or more: a tool to find where latency comes from.
+pub(crate) fn slow_ms() -> Option<Duration> {
+    static SLOW: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    *SLOW.get_or_init(|| {
+        std::env::var("ZERTZ_SLOW_MS")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .map(Duration::from_millis)
+    })
+}
+
+/// A passive checkpoint: `(frames in the log, frames copied into the database)`.
+fn checkpoint(conn: &rusqlite::Connection) -> Result<(i64, i64), rusqlite::Error> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+        Ok((row.get(1)?, row.get(2)?))
+    })
 }
 
 /// Runs one statement without parameters, prepared once per connection.
@@ -223,14 +298,45 @@ fn exec(conn: &rusqlite::Connection, sql: &str) -> Result<(), rusqlite::Error> {
     conn.prepare_cached(sql)?.execute([]).map(|_| ())
 }
 
-/// Runs `batch` in one transaction and answers each job once it is committed.
+/// Answers every job of `batch` with the same error.
+fn fail_all(batch: &mut Vec<Job>, message: String) {
+    for job in batch.drain(..) {
+        let _ = job.done.send(Err(StoreError::Write(message.clone())));
+    }
+}
+
+/// Runs `batch` in one transaction and answers each job once it is committed. First without
+/// savepoints; if a write fails, the whole transaction is rolled back and the batch is run
+/// again with a savepoint per write, so that only the failed write is refused.
 fn commit_batch(conn: &rusqlite::Connection, batch: &mut Vec<Job>) {
     if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
-        let message = e.to_string();
-        for job in batch.drain(..) {
-            let _ = job.done.send(Err(StoreError::Write(message.clone())));
+        return fail_all(batch, e.to_string());
+    }
+    if batch.iter().all(|job| run(conn, &job.write).is_ok()) {
+        match exec(conn, "COMMIT") {
+            Ok(()) => {
+                for job in batch.drain(..) {
+                    let _ = job.done.send(Ok(()));
+                }
+            }
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                fail_all(batch, format!("commit failed, nothing was written: {e}"));
+            }
         }
         return;
+    }
+    if let Err(e) = conn.execute_batch("ROLLBACK") {
+        return fail_all(batch, format!("rollback failed, nothing was written: {e}"));
+    }
+    commit_batch_savepoints(conn, batch);
+}
+
+/// Runs `batch` in one transaction, each write in its own savepoint (a write that fails is
+/// rolled back alone and gets its error), and answers each job once it is committed.
+fn commit_batch_savepoints(conn: &rusqlite::Connection, batch: &mut Vec<Job>) {
+    if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
+        return fail_all(batch, e.to_string());
     }
     let mut outcomes = Vec::with_capacity(batch.len());
     for job in batch.iter() {
@@ -251,10 +357,7 @@ fn commit_batch(conn: &rusqlite::Connection, batch: &mut Vec<Job>) {
         }
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK");
-            let message = format!("commit failed, nothing was written: {e}");
-            for job in batch.drain(..) {
-                let _ = job.done.send(Err(StoreError::Write(message.clone())));
-            }
+            fail_all(batch, format!("commit failed, nothing was written: {e}"));
         }
     }
 }
@@ -387,11 +490,27 @@ fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<(), StoreErro
     Ok(())
 }
 
-/// The checkpointer thread: a passive checkpoint every second until the store closes.
-fn checkpoint_loop(conn: rusqlite::Connection, stop: mpsc::Receiver<()>) {
+/// The checkpointer thread: a passive checkpoint every [`CHECKPOINT_EVERY`] until the store
+/// closes; after one that copied a long log, it asks the writer to finish it.
+fn checkpoint_loop(conn: rusqlite::Connection, stop: mpsc::Receiver<()>, finish: FinishCheckpoint) {
+    let slow = slow_ms();
     while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
-        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-            tracing::warn!("SQLite checkpoint: {e}");
+        let started = Instant::now();
+        match checkpoint(&conn) {
+            Ok((log, copied)) => {
+                if log >= RESTART_FRAMES && copied > 0 {
+                    finish.store(true, Ordering::Release);
+                }
+                if let Some(slow) = slow
+                    && started.elapsed() >= slow
+                {
+                    tracing::warn!(
+                        "SQLite checkpointer: {:.1} ms, {copied} of {log} frames copied",
+                        started.elapsed().as_secs_f64() * 1e3
+                    );
+                }
+            }
+            Err(e) => tracing::warn!("SQLite checkpoint: {e}"),
         }
     }
 }
