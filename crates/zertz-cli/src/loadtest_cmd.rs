@@ -351,7 +351,55 @@ struct StateSeen<'a> {
     you: Option<u8>,
     to_move: u8,
     #[serde(borrow)]
-    legal_moves: Vec<&'a str>,
+    legal_moves: PickOne<'a>,
+}
+
+/// One of the legal moves of a message, drawn uniformly at random while the list is read
+/// (reservoir sampling), with how many there were: nothing is collected.
+#[derive(Default)]
+struct PickOne<'a> {
+    chosen: Option<&'a str>,
+    len: u64,
+}
+
+thread_local! {
+    /// The random numbers of [`PickOne`] (xorshift; any seed but 0).
+    static PICK: std::cell::Cell<u64> = const { std::cell::Cell::new(0x2545_F491_4F6C_DD1D) };
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for PickOne<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PickOne<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of moves")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut pick = PickOne::default();
+                while let Some(mv) = seq.next_element::<&'de str>()? {
+                    pick.len += 1;
+                    // The n-th move replaces the one kept with probability 1/n.
+                    let r = PICK.with(|c| {
+                        let mut x = c.get();
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        c.set(x);
+                        x
+                    });
+                    if r % pick.len == 0 {
+                        pick.chosen = Some(mv);
+                    }
+                }
+                Ok(pick)
+            }
+        }
+        deserializer.deserialize_seq(Visitor)
+    }
 }
 
 /// One simulated player: moves when it is its turn, after a think time, and times the ack.
@@ -391,12 +439,14 @@ async fn player(
         if state.status != "live"
             || state.you != Some(state.to_move)
             || state.version <= moved_at_version
-            || state.legal_moves.is_empty()
         {
             continue;
         }
+        let Some(mv) = state.legal_moves.chosen else {
+            continue;
+        };
         moved_at_version = state.version;
-        let mv = state.legal_moves[(next() % state.legal_moves.len() as u64) as usize].to_string();
+        let mv = mv.to_string();
         let think = think_ms / 2 + next() % (think_ms.max(1));
         tokio::time::sleep(Duration::from_millis(think)).await;
         let sent = Instant::now();

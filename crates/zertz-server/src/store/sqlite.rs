@@ -17,15 +17,16 @@
 //! writes fails is the batch rolled back and run again with one savepoint per write.
 //!
 //! **Checkpoints.** A checkpointer thread copies the log into the database file in the
-//! background (`PRAGMA wal_checkpoint(PASSIVE)` twice a second), so that the writer never
-//! waits for the bulk of a checkpoint's copying and disk flushes. But SQLite starts the log
+//! background (`PRAGMA wal_checkpoint(PASSIVE)` every second, in a few passes when the log is
+//! long), so that the writer never waits for the bulk of a checkpoint's copying and disk
+//! flushes. But SQLite starts the log
 //! afresh (writing over it from its beginning) only when a write transaction begins with
 //! every frame of the log copied, which never happens while the writer commits all the time:
 //! the log would grow without end (about 45 MB a second at 2,500 moves a second), and every
 //! frame written past its end costs the kernel fresh zeroed pages. So once the checkpointer has
-//! copied most of the log, the writer copies the few frames committed since, between two
-//! batches, and its next commit starts the log afresh: the log stays a few MB, written over
-//! in place.
+//! copied most of a long log, the writer copies the few frames committed since, between two
+//! batches (a short stop: a few hundred frames and two disk flushes), and its next commit
+//! starts the log afresh: the log stays some tens of MB, written over in place.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -55,15 +56,20 @@ const MAX_CONNECTIONS: u32 = 8;
 pub const MAX_BATCH: usize = 512;
 
 /// How often the checkpointer copies the log into the database file.
-const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
-/// Frames in the log from which, after a checkpoint, the writer finishes it and so restarts
-/// the log (below this the log is small enough to keep growing for a while).
-const RESTART_FRAMES: i64 = 1024;
+/// Frames in the log (4 KB each) from which, after a checkpoint, the writer finishes it and so
+/// restarts the log (below this the log is small enough to keep growing for a while).
+const RESTART_FRAMES: i64 = 4096;
+
+/// Passes of the checkpointer before it asks the writer to finish: each copies what was
+/// committed during the one before, so that the writer, which stops committing while it
+/// finishes, has little left to copy.
+const PASSES: usize = 3;
 
 /// The largest the log file is left at when it restarts (it is cut back to this if a long
 /// reader let it grow larger).
-const JOURNAL_SIZE_LIMIT: i64 = 64 << 20;
+const JOURNAL_SIZE_LIMIT: i64 = 128 << 20;
 
 /// Games and matches in one SQLite file.
 ///
@@ -495,22 +501,31 @@ fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<(), StoreErro
 fn checkpoint_loop(conn: rusqlite::Connection, stop: mpsc::Receiver<()>, finish: FinishCheckpoint) {
     let slow = slow_ms();
     while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
-        let started = Instant::now();
-        match checkpoint(&conn) {
-            Ok((log, copied)) => {
-                if log >= RESTART_FRAMES && copied > 0 {
-                    finish.store(true, Ordering::Release);
+        for pass in 1..=PASSES {
+            let started = Instant::now();
+            match checkpoint(&conn) {
+                Ok((log, copied)) => {
+                    if let Some(slow) = slow
+                        && started.elapsed() >= slow
+                    {
+                        tracing::warn!(
+                            "SQLite checkpointer: pass {pass}, {:.1} ms, {copied} of {log} \
+                             frames copied",
+                            started.elapsed().as_secs_f64() * 1e3
+                        );
+                    }
+                    if log < RESTART_FRAMES || copied == 0 {
+                        break;
+                    }
+                    if pass == PASSES {
+                        finish.store(true, Ordering::Release);
+                    }
                 }
-                if let Some(slow) = slow
-                    && started.elapsed() >= slow
-                {
-                    tracing::warn!(
-                        "SQLite checkpointer: {:.1} ms, {copied} of {log} frames copied",
-                        started.elapsed().as_secs_f64() * 1e3
-                    );
+                Err(e) => {
+                    tracing::warn!("SQLite checkpoint: {e}");
+                    break;
                 }
             }
-            Err(e) => tracing::warn!("SQLite checkpoint: {e}"),
         }
     }
 }
