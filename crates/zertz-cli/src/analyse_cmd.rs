@@ -35,7 +35,7 @@ pub struct AnalyseArgs {
     /// Hash table, in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// Search parameter `NAME=VALUE` (repeatable), as for `zertz match --a-set`.
+    /// Search parameter or evaluation weight `NAME=VALUE` (repeatable), as for `zertz match --a-set`.
     #[arg(long = "set")]
     set: Vec<String>,
 }
@@ -90,7 +90,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             .split_once('=')
             .context("a search parameter is NAME=VALUE")?;
         if !options.set(name.trim(), value.trim()) {
-            anyhow::bail!("unknown search parameter or bad value: `{setting}`");
+            anyhow::bail!("unknown search parameter or weight, or bad value: `{setting}`");
         }
     }
     let engine = Engine::new(options, args.hash);

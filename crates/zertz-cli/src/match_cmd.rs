@@ -64,8 +64,9 @@ pub struct MatchArgs {
     /// Hash table size of each engine, in MB.
     #[arg(long, default_value_t = 32)]
     hash: usize,
-    /// Search parameter for player A, `NAME=VALUE` (repeatable): sacrifice_cost, capture_cost,
-    /// reductions.
+    /// Search parameter or evaluation weight for player A, `NAME=VALUE` (repeatable):
+    /// sacrifice_cost, capture_cost, reductions, null_move, or a weight named as in the weights
+    /// file (`single.black.1=600`), applied after `--a-weights`.
     #[arg(long = "a-set")]
     a_set: Vec<String>,
     /// Search parameter for player B, as for `--a-set`.
@@ -112,7 +113,7 @@ fn factory(
             .split_once('=')
             .context("a search parameter is NAME=VALUE")?;
         if !options.set(name.trim(), value.trim()) {
-            bail!("unknown search parameter or bad value: `{setting}`");
+            bail!("unknown search parameter or weight, or bad value: `{setting}`");
         }
     }
     Ok(Box::new(move |seed| {

@@ -108,8 +108,9 @@ pub struct SearchOptions {
 
 impl SearchOptions {
     /// Sets a search parameter by name (`threads`, `sacrifice_cost`, `capture_cost`,
-    /// `reductions`), for
-    /// experiments from the command line. Returns false for an unknown name or bad value.
+    /// `reductions`, `null_move`) or an evaluation weight by its name in the weights file
+    /// (`single.black.1`, `tempo`…), for experiments from the command line. Returns false for
+    /// an unknown name or bad value.
     pub fn set(&mut self, name: &str, value: &str) -> bool {
         match name {
             "threads" => value.parse().map(|v| self.threads = v).is_ok(),
@@ -123,7 +124,9 @@ impl SearchOptions {
                 .is_ok(),
             "reductions" => value.parse().map(|v| self.reductions = v).is_ok(),
             "null_move" => value.parse().map(|v| self.null_move = v).is_ok(),
-            _ => false,
+            weight => value
+                .parse()
+                .is_ok_and(|v: i32| self.weights.set(weight, v)),
         }
     }
 }
