@@ -1,27 +1,16 @@
 // A game against the engine started from the home page: moves by clicking, the engine's
 // replies, resigning, and a rematch the engine accepts.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
+import { serverAndBrowser, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('a game against the engine, by clicking, then resign and rematch', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.fill('#name', 'Dana');
   await page.selectOption('#level', '1');
   await page.selectOption('#clock', 'reserve');
@@ -35,14 +24,14 @@ test('a game against the engine, by clicking, then resign and rematch', async ()
 
   const random = rng(3);
   for (let i = 0; i < 3; i += 1) {
-    const state = await gameState(server, id);
+    const state = await gameState(env.server, id);
     assert.equal(state.to_move, 1);
     await clickMove(page, pickMove(state.legal_moves, random));
     // The engine answers by itself.
     await waitVersion(page, state.version + 2, 20000);
     assert.match(await page.textContent('#status'), /Your turn/);
   }
-  const state = await gameState(server, id);
+  const state = await gameState(env.server, id);
   assert.equal(state.moves.length, 6);
   assert.equal(await page.locator('#moves ol.moves li').count(), 7);
   await shot(page, 'engine-game');

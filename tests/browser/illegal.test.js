@@ -1,29 +1,18 @@
 // Clicks and typing that do not make a legal move are refused with an explanation, and the
 // page keeps showing what the server says.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, call, storeSeat, shownVersion, shot, waitVersion } from './lib.js';
+import { serverAndBrowser, call, storeSeat, shownVersion, shot, waitVersion } from './lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** A live game between two people from `position` (or the standard start): {id, tokens}. */
 async function liveGame(position) {
   const body = { opponent: { kind: 'invite' }, name: 'Erin' };
   if (position) body.position = position;
-  const g = await call(server, 'POST', '/api/games', body);
-  const joined = await call(server, 'POST', `/api/games/${g.id}/join`, { name: 'Finn', token: g.invite_token });
+  const g = await call(env.server, 'POST', '/api/games', body);
+  const joined = await call(env.server, 'POST', `/api/games/${g.id}/join`, { name: 'Finn', token: g.invite_token });
   return { id: g.id, tokens: [g.token, joined.token] };
 }
 
@@ -31,9 +20,9 @@ const message = (page) => page.textContent('#message');
 
 test('wrong clicks in a placement turn explain themselves', async () => {
   const { id, tokens } = await liveGame();
-  const page = await browser.newPage({ viewport: { width: 1200, height: 850 } });
-  await storeSeat(page, server, id, tokens[0]);
-  await page.goto(`${server.url}/game/${id}`);
+  const page = await env.browser.newPage({ viewport: { width: 1200, height: 850 } });
+  await storeSeat(page, env.server, id, tokens[0]);
+  await page.goto(`${env.server.url}/game/${id}`);
   await page.waitForSelector('#status[data-status=live]');
   const version = await shownVersion(page);
 
@@ -50,13 +39,13 @@ test('wrong clicks in a placement turn explain themselves', async () => {
   await page.click('#board [data-coord="d4"]');
   assert.match(await message(page), /d4 holds a marble|^$/);
 
-  // Typed nonsense goes to the server, which says what is wrong; nothing changes.
+  // Typed nonsense goes to the env.server, which says what is wrong; nothing changes.
   await page.click('#cancel');
   await page.fill('#move-text', 'Wz9,a1');
   await page.press('#move-text', 'Enter');
   await page.waitForFunction(() => /refused by the server/.test(document.querySelector('#message').textContent));
   assert.equal(await shownVersion(page), version);
-  const server1 = await call(server, 'GET', `/api/games/${id}`);
+  const server1 = await call(env.server, 'GET', `/api/games/${id}`);
   assert.equal(server1.version, version);
   assert.equal(server1.moves.length, 0);
 
@@ -69,13 +58,13 @@ test('wrong clicks in a placement turn explain themselves', async () => {
   assert.match(await message(page), /It is not your turn: Finn is to move/);
 
   // The engine's analysis waits for the end of the game.
-  const res = await fetch(`${server.url}/api/games/${id}/analysis`);
+  const res = await fetch(`${env.server.url}/api/games/${id}/analysis`);
   assert.equal(res.status, 409);
   assert.match((await res.json()).error, /once the game is over/);
 
   // A spectator cannot move.
-  const watcher = await browser.newPage();
-  await watcher.goto(`${server.url}/game/${id}`);
+  const watcher = await env.browser.newPage();
+  await watcher.goto(`${env.server.url}/game/${id}`);
   await watcher.waitForSelector('#status[data-status=live]');
   await watcher.click('#supply [data-colour="G"]');
   assert.match(await message(watcher), /You are watching this game/);
@@ -84,9 +73,9 @@ test('wrong clicks in a placement turn explain themselves', async () => {
 test('a compulsory capture: wrong clicks refused, the chain entered step by step', async () => {
   // White d4 and grey d5 next to each other: either may jump the other.
   const { id, tokens } = await liveGame('37 standard ..../...../....../...WG../....../...../.... 5/7/10 0/0/0 0/0/0 1');
-  const page = await browser.newPage({ viewport: { width: 1200, height: 850 } });
-  await storeSeat(page, server, id, tokens[0]);
-  await page.goto(`${server.url}/game/${id}`);
+  const page = await env.browser.newPage({ viewport: { width: 1200, height: 850 } });
+  await storeSeat(page, env.server, id, tokens[0]);
+  await page.goto(`${env.server.url}/game/${id}`);
   await page.waitForSelector('#status[data-status=live]');
   const version = await shownVersion(page);
   assert.match(await page.textContent('#prompt'), /A capture is compulsory/);
@@ -102,7 +91,7 @@ test('a compulsory capture: wrong clicks refused, the chain entered step by step
   assert.equal(await shownVersion(page), version);
   await page.click('#board [data-coord="d6"]');
   await waitVersion(page, version + 1);
-  const state = await call(server, 'GET', `/api/games/${id}`);
+  const state = await call(env.server, 'GET', `/api/games/${id}`);
   assert.deepEqual(state.moves, ['x d4Gd6']);
   assert.deepEqual(state.captures[0], [0, 1, 0]);
   assert.match(await page.textContent('#players .player.you'), /1\/5/);

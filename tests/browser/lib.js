@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -159,4 +160,35 @@ export async function shot(page, name) {
 export async function storeSeat(page, server, id, token) {
   await page.goto(`${server.url}/lobby`);
   await page.evaluate(([i, t]) => localStorage.setItem(`zertz.seat.${i}`, t), [id, token]);
+}
+
+/**
+ * Registers the hooks of a test file: one `zertz serve` (started with `options`, as for
+ * `startServer`) and one browser shared by its tests, closed at the end. Returns an object
+ * whose `server` and `browser` are set once the hooks have run.
+ */
+export function serverAndBrowser(options = {}) {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer(options);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}
+
+/**
+ * A page for a person called `name`, in a browser context of its own (so its own seat tokens
+ * in localStorage), opened on the lobby with the name remembered. A page error fails the test.
+ */
+export async function personPage(env, name, viewport) {
+  const context = await env.browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
+  await page.goto(`${env.server.url}/lobby`);
+  await page.evaluate((n) => localStorage.setItem('zertz.name', n), name);
+  return page;
 }

@@ -1,35 +1,17 @@
 // An open game posted from the home page shows in the lobby, where another person accepts it;
 // the live game is then listed to watch. And the host notation can be switched on.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, gameId } from './lib.js';
+import { serverAndBrowser, personPage, gameId } from './lib.js';
 
-let server;
-let browser;
+const env = serverAndBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function named(name) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 850 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
-  await page.goto(`${server.url}/lobby`);
-  await page.evaluate((n) => localStorage.setItem('zertz.name', n), name);
-  return page;
-}
+const named = (name) => personPage(env, name, { width: 1200, height: 850 });
 
 test('an open game is accepted from the lobby, then listed to watch', async () => {
   const ida = await named('Ida');
-  await ida.goto(`${server.url}/`);
+  await ida.goto(`${env.server.url}/`);
   await ida.check('input[name=opponent][value=open]');
   await ida.selectOption('#board', '48');
   await ida.check('#no-repetition');
@@ -39,7 +21,7 @@ test('an open game is accepted from the lobby, then listed to watch', async () =
   const id = gameId(ida);
 
   const jon = await named('Jon');
-  await jon.goto(`${server.url}/lobby`);
+  await jon.goto(`${env.server.url}/lobby`);
   const row = jon.locator(`#open-games tr[data-game="${id}"]`);
   await row.waitFor();
   assert.match(await row.textContent(), /Ida \(moves first\)/);
@@ -51,7 +33,7 @@ test('an open game is accepted from the lobby, then listed to watch', async () =
   await ida.waitForSelector('#status[data-status=live]');
   assert.match(await ida.textContent('#status'), /Your turn/);
 
-  await jon.goto(`${server.url}/lobby`);
+  await jon.goto(`${env.server.url}/lobby`);
   await jon.locator(`#live-games tr[data-game="${id}"]`).waitFor();
   assert.equal(await jon.locator(`#open-games tr[data-game="${id}"]`).count(), 0);
 
@@ -67,7 +49,7 @@ test('an open game is accepted from the lobby, then listed to watch', async () =
 
 test('an open match is accepted from the lobby and its first game starts', async () => {
   const mia = await named('Mia');
-  await mia.goto(`${server.url}/`);
+  await mia.goto(`${env.server.url}/`);
   await mia.check('input[name=opponent][value=open]');
   await mia.check('#match');
   await mia.selectOption('#best-of', '5');
@@ -77,7 +59,7 @@ test('an open match is accepted from the lobby and its first game starts', async
   const matchId = decodeURIComponent(new URL(mia.url()).pathname.split('/')[2]);
 
   const ned = await named('Ned');
-  await ned.goto(`${server.url}/lobby`);
+  await ned.goto(`${env.server.url}/lobby`);
   const row = ned.locator(`#open-matches tr[data-match="${matchId}"]`);
   await row.waitFor();
   assert.match(await row.textContent(), /Mia.*Best of 5/);

@@ -2,35 +2,17 @@
 // browser: game 1 is played by clicking (with a bribe proposed and rejected on the way), the
 // loser of game 1 resigns game 2 over HTTP, and the pages show the score and the end.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, call, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
+import { serverAndBrowser, personPage, call, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
 
-let server;
-let browser;
+const env = serverAndBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function named(name) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
-  await page.goto(`${server.url}/lobby`);
-  await page.evaluate((n) => localStorage.setItem('zertz.name', n), name);
-  return page;
-}
+const named = (name) => personPage(env, name, { width: 1280, height: 900 });
 
 test('a best-of-3 match through to its end', async () => {
   const alice = await named('Alice');
-  await alice.goto(`${server.url}/`);
+  await alice.goto(`${env.server.url}/`);
   await alice.check('input[name=opponent][value=invite]');
   await alice.selectOption('#rules', 'blitz');
   await alice.selectOption('#clock', 'periods');
@@ -55,7 +37,7 @@ test('a best-of-3 match through to its end', async () => {
   assert.match(await alice.textContent('#players .player.you .clock'), /5 periods of 1:00/);
 
   // Alice (first) offers an empty bribe to pass; Bob rejects it; Alice must move.
-  let state = await gameState(server, id);
+  let state = await gameState(env.server, id);
   assert.equal(state.to_move, 1);
   await alice.click('#bribe-form button[type=submit]');
   await bob.waitForSelector('#reject-bribe');
@@ -67,7 +49,7 @@ test('a best-of-3 match through to its end', async () => {
   const pages = { 1: alice, 2: bob };
   const random = rng(5);
   for (let moves = 0; ; moves += 1) {
-    state = await gameState(server, id);
+    state = await gameState(env.server, id);
     if (state.status !== 'live') break;
     assert.ok(moves < 120, 'game 1 ends');
     await clickMove(pages[state.to_move], pickMove(state.legal_moves, random));
@@ -84,14 +66,14 @@ test('a best-of-3 match through to its end', async () => {
   await shot(winner, 'match-game1-end');
 
   // Game 2 starts with the other player; the loser of game 1 resigns it at once.
-  const match = await call(server, 'GET', `/api/matches/${matchId}`);
+  const match = await call(env.server, 'GET', `/api/matches/${matchId}`);
   const game2 = match.current_game;
   assert.ok(game2 && game2 !== id);
   await winner.click('#next-game');
   await winner.waitForSelector('#status[data-status=live]');
   assert.equal(gameId(winner), game2);
   const loserToken = await loser.evaluate((m) => localStorage.getItem(`zertz.match.${m}`), matchId);
-  await call(server, 'POST', `/api/games/${game2}/action`, { type: 'resign' }, loserToken);
+  await call(env.server, 'POST', `/api/games/${game2}/action`, { type: 'resign' }, loserToken);
   await winner.waitForSelector('#status[data-status=finished]');
   assert.match(await winner.textContent('#status'), /You win!/);
   const final = winnerSeat === 1 ? '2-0' : '0-2';
@@ -103,7 +85,7 @@ test('a best-of-3 match through to its end', async () => {
   await shot(winner, 'match-end');
 
   // The match page says so too.
-  await loser.goto(`${server.url}/match/${matchId}`);
+  await loser.goto(`${env.server.url}/match/${matchId}`);
   await loser.waitForSelector('#match-winner');
   assert.match(await loser.textContent('#match-winner'), new RegExp(`${champion} wins the match 2–0`));
   assert.equal(await loser.locator('#match-view tbody tr').count(), 2);

@@ -1,28 +1,17 @@
 // A phone-sized screen still plays: nothing wider than the screen, the board big enough to tap,
 // moves by tapping. And the 61-ring board loads fast and answers clicks at once.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, call, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
+import { serverAndBrowser, call, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('a 390x844 phone screen plays against the engine', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.fill('#name', 'Gus');
   await page.selectOption('#level', '1');
   await page.click('#start');
@@ -39,7 +28,7 @@ test('a 390x844 phone screen plays against the engine', async () => {
 
   const random = rng(11);
   for (let i = 0; i < 3; i += 1) {
-    const state = await gameState(server, id);
+    const state = await gameState(env.server, id);
     const move = pickMove(state.legal_moves, random);
     await clickMove(page, move, 'tap');
     await waitVersion(page, state.version + 2, 20000);
@@ -49,11 +38,11 @@ test('a 390x844 phone screen plays against the engine', async () => {
 });
 
 test('the 61-ring board loads in under a second and answers at once', async (t) => {
-  const g = await call(server, 'POST', '/api/games', { board: '61', opponent: { kind: 'engine', level: 1 }, name: 'Hana' });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const g = await call(env.server, 'POST', '/api/games', { board: '61', opponent: { kind: 'engine', level: 1 }, name: 'Hana' });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (e) => { throw e; });
-  await storeSeat(page, server, g.id, g.token);
-  await page.goto(`${server.url}/game/${g.id}`);
+  await storeSeat(page, env.server, g.id, g.token);
+  await page.goto(`${env.server.url}/game/${g.id}`);
   await page.waitForSelector('#status[data-status=live]');
   // From the start of the navigation to the game drawn, as the page measures it.
   const shown = await page.evaluate(() => window.zertzShownAt);
@@ -70,8 +59,8 @@ test('the 61-ring board loads in under a second and answers at once', async (t) 
   assert.ok(clickTime < 100, `two clicks handled in ${clickTime.toFixed(1)} ms`);
   assert.equal(await page.locator('#board .place.target.remove').count(), 24, 'the 24 edge rings are offered');
   await shot(page, 'board-61');
-  const version = (await gameState(server, g.id)).version;
+  const version = (await gameState(env.server, g.id)).version;
   await page.click('#board [data-coord="a1"]');
   await waitVersion(page, version + 1);
-  assert.deepEqual((await gameState(server, g.id)).moves[0], 'Be5,a1');
+  assert.deepEqual((await gameState(env.server, g.id)).moves[0], 'Be5,a1');
 });

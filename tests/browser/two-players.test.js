@@ -2,35 +2,17 @@
 // watches. Midway one player reloads the page and another loses the connection: both go on
 // where they were. Then the archive replays the game and reads its record back.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion, call } from './lib.js';
+import { serverAndBrowser, personPage, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion, call } from './lib.js';
 
-let server;
-let browser;
+const env = serverAndBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function named(name) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
-  await page.goto(`${server.url}/lobby`);
-  await page.evaluate((n) => localStorage.setItem('zertz.name', n), name);
-  return page;
-}
+const named = (name) => personPage(env, name, { width: 1280, height: 860 });
 
 test('two people play a whole game by clicking, with a spectator, a reload and a dropped connection', async () => {
   const alice = await named('Alice');
-  await alice.goto(`${server.url}/`);
+  await alice.goto(`${env.server.url}/`);
   const loaded = await alice.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd);
   assert.ok(loaded < 1000, `the home page loads in under a second (${loaded} ms)`);
   await alice.check('input[name=opponent][value=invite]');
@@ -51,7 +33,7 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   const id = gameId(alice);
 
   const watcher = await named('Carol');
-  await watcher.goto(`${server.url}/game/${id}`);
+  await watcher.goto(`${env.server.url}/game/${id}`);
   await watcher.waitForSelector('#status[data-status=live]');
   assert.match(await watcher.textContent('#status'), /Watching/);
 
@@ -59,7 +41,7 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   const random = rng(7);
   let moves = 0;
   for (;;) {
-    const state = await gameState(server, id);
+    const state = await gameState(env.server, id);
     if (state.status !== 'live') break;
     assert.ok(moves < 120, 'the game ends');
     const mover = pages[state.to_move];
@@ -80,7 +62,7 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
     if (moves === 12) await shot(alice, 'two-players-midgame');
   }
 
-  const end = await gameState(server, id);
+  const end = await gameState(env.server, id);
   assert.equal(end.status, 'finished');
   assert.ok(end.result.winner === 1 || end.result.winner === 2, `a win, not ${end.result.text}`);
   for (const page of [alice, bob, watcher]) {
@@ -102,7 +84,7 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   await watcher.waitForSelector(`#board[data-turn="${end.moves.length}"]`);
 
   // The archive lists the game, replays it, and offers its record and SGF.
-  await watcher.goto(`${server.url}/archive`);
+  await watcher.goto(`${env.server.url}/archive`);
   await watcher.click(`tr[data-game="${id}"] button`);
   await watcher.waitForSelector('#viewer:not([hidden])');
   assert.equal(await watcher.getAttribute('#slider', 'max'), String(end.moves.length));
@@ -121,14 +103,14 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   await shot(watcher, 'archive-replay');
 
   // A record pasted in is read back by the server and shown.
-  const record = await (await fetch(`${server.url}/api/games/${id}/record`)).text();
+  const record = await (await fetch(`${env.server.url}/api/games/${id}/record`)).text();
   await watcher.fill('#import-text', record);
   await watcher.click('#import-button');
   await watcher.waitForFunction(() => document.querySelector('#viewer-title').textContent.startsWith('Imported'));
   assert.equal(await watcher.getAttribute('#slider', 'max'), String(end.moves.length));
 
   // So is a file chosen from the disk.
-  await watcher.goto(`${server.url}/archive`);
+  await watcher.goto(`${env.server.url}/archive`);
   await watcher.setInputFiles('#import-file', { name: 'game.txt', mimeType: 'text/plain', buffer: Buffer.from(record) });
   await watcher.waitForFunction(() => document.querySelector('#viewer-title').textContent.startsWith('Imported'));
   assert.equal(await watcher.getAttribute('#slider', 'max'), String(end.moves.length));
@@ -139,6 +121,6 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   await watcher.waitForFunction(() => document.querySelector('#message').textContent.includes('cannot be read'));
 
   // The server agrees with what everyone saw.
-  const final = await call(server, 'GET', `/api/games/${id}`);
+  const final = await call(env.server, 'GET', `/api/games/${id}`);
   assert.deepEqual(final.moves, end.moves);
 });

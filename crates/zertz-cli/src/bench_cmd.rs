@@ -13,7 +13,7 @@ use zertz_engine::{Engine, Limits, SearchOptions};
 #[derive(Args)]
 pub struct BenchArgs {
     /// Depth in placement turns for the midgame positions (the openings get one less).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 4)]
     depth: u32,
     /// Search threads.
     #[arg(long, default_value_t = 1)]
