@@ -32,9 +32,14 @@ pub struct LoadtestArgs {
     /// one and a half times this).
     #[arg(long, default_value_t = 2000)]
     think_ms: u64,
-    /// Seconds of measurement after every game has started.
+    /// Seconds of measurement, after every game has started and the warm-up.
     #[arg(long, default_value_t = 60)]
     seconds: u64,
+    /// Seconds of play between the moment every game has started and the start of the
+    /// measurement: the server first catches up with the backlog of opening thousands of
+    /// connections, which is not the steady load being measured.
+    #[arg(long, default_value_t = 5)]
+    warmup: u64,
     /// Board of the games.
     #[arg(long, default_value = "37")]
     board: String,
@@ -162,11 +167,13 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         eprintln!("loadtest: only {connected} of {wanted} players connected after the ramp");
     }
     eprintln!(
-        "loadtest: all games started in {:.1} s; measuring {} s",
+        "loadtest: all games started in {:.1} s; warming up {} s, then measuring {} s",
         ramp.as_secs_f64(),
+        args.warmup,
         args.seconds
     );
-    // Measure a clean window: forget what happened during the ramp.
+    tokio::time::sleep(Duration::from_secs(args.warmup)).await;
+    // Measure a clean window: forget what happened during the ramp and the warm-up.
     stats
         .latencies_us
         .lock()
@@ -203,7 +210,10 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
     };
     let moves = stats.moves.load(Ordering::Relaxed);
     println!("games             {}", args.games);
-    println!("window            {elapsed:.1} s");
+    println!(
+        "window            {elapsed:.1} s (after {} s of warm-up)",
+        args.warmup
+    );
     println!(
         "moves acknowledged {moves} ({:.0} moves/s)",
         moves as f64 / elapsed
