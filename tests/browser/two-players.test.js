@@ -45,6 +45,8 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
     if (state.status !== 'live') break;
     assert.ok(moves < 120, 'the game ends');
     const mover = pages[state.to_move];
+    // The server has the move; the mover's page may still be receiving it.
+    await waitVersion(mover, state.version);
     assert.match(await mover.textContent('#status'), /Your turn/);
     await clickMove(mover, pickMove(state.legal_moves, random));
     moves += 1;
