@@ -1234,6 +1234,17 @@ async fn bad_input_is_refused_and_nothing_panics() {
             "per_move_ms",
         ),
         ("clock", json!({"kind": "hourglass"}), "hourglass"),
+        // Unknown fields are refused, not dropped: an increment on a sudden-death clock.
+        (
+            "clock",
+            json!({"kind": "sudden_death", "total_ms": 300, "increment_ms": 5}),
+            "unknown field `increment_ms`",
+        ),
+        (
+            "clock",
+            json!({"kind": "unlimited", "total_ms": 300}),
+            "unknown field `total_ms`",
+        ),
         (
             "clock",
             json!({"kind": "fischer", "base_ms": 1000}),

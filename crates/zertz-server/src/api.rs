@@ -191,7 +191,7 @@ impl NewGame {
                 Position::new(layout, set)
             }
         };
-        let clock = self.clock.unwrap_or(ClockSpec::Unlimited);
+        let clock = self.clock.unwrap_or(ClockSpec::Unlimited {});
         clock.validate().map_err(|e| bad(e.to_string()))?;
         let opponent = match self.opponent {
             Opponent::Engine { level } => {

@@ -4,11 +4,15 @@
 use serde::{Deserialize, Serialize};
 
 /// A time control, the same for both players.
+///
+/// Unknown fields are refused (`{"kind": "sudden_death", "total_ms": 300, "increment_ms": 5}`
+/// would otherwise be read as sudden death with the increment silently dropped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClockSpec {
-    /// No clock.
-    Unlimited,
+    /// No clock. (A variant with braces, not a unit variant: serde refuses unknown fields
+    /// only in variants with fields, so `{"kind": "unlimited", "total_ms": 300}` would pass.)
+    Unlimited {},
     /// One amount of time for the whole game.
     SuddenDeath {
         /// Time for the game, in ms.
@@ -89,7 +93,7 @@ impl ClockSpec {
             }
         };
         match *self {
-            ClockSpec::Unlimited => Ok(()),
+            ClockSpec::Unlimited {} => Ok(()),
             ClockSpec::SuddenDeath { total_ms } => positive("total_ms", total_ms),
             ClockSpec::Fischer {
                 base_ms,
@@ -128,7 +132,7 @@ impl ClockSpec {
     /// The clock of each player at the start of a game.
     pub fn initial(&self) -> ClockState {
         match *self {
-            ClockSpec::Unlimited | ClockSpec::Correspondence { .. } => ClockState::default(),
+            ClockSpec::Unlimited {} | ClockSpec::Correspondence { .. } => ClockState::default(),
             ClockSpec::SuddenDeath { total_ms } => ClockState {
                 remaining_ms: total_ms,
                 periods_left: 0,
@@ -154,7 +158,7 @@ impl ClockSpec {
     /// losing on time; `None` without a clock.
     pub fn allowance(&self, state: &ClockState) -> Option<i64> {
         match *self {
-            ClockSpec::Unlimited => None,
+            ClockSpec::Unlimited {} => None,
             ClockSpec::SuddenDeath { .. } | ClockSpec::Fischer { .. } => Some(state.remaining_ms),
             ClockSpec::Periods { period_ms, .. } => {
                 Some(state.remaining_ms + i64::from(state.periods_left) * period_ms)
@@ -183,7 +187,7 @@ impl ClockSpec {
             return None;
         }
         Some(match *self {
-            ClockSpec::Unlimited | ClockSpec::Correspondence { .. } => *state,
+            ClockSpec::Unlimited {} | ClockSpec::Correspondence { .. } => *state,
             ClockSpec::SuddenDeath { .. } => ClockState {
                 remaining_ms: state.remaining_ms - elapsed,
                 ..*state
@@ -227,7 +231,7 @@ impl ClockSpec {
     pub fn showing(&self, state: &ClockState, elapsed_ms: i64) -> ClockState {
         let elapsed = elapsed_ms.max(0);
         match *self {
-            ClockSpec::Unlimited => *state,
+            ClockSpec::Unlimited {} => *state,
             ClockSpec::SuddenDeath { .. } | ClockSpec::Fischer { .. } => ClockState {
                 remaining_ms: (state.remaining_ms - elapsed).max(0),
                 ..*state
@@ -281,7 +285,7 @@ impl ClockSpec {
             }
         };
         match *self {
-            ClockSpec::Unlimited => "no clock".into(),
+            ClockSpec::Unlimited {} => "no clock".into(),
             ClockSpec::SuddenDeath { total_ms } => format!("{} for the game", s(total_ms)),
             ClockSpec::Fischer {
                 base_ms,
@@ -425,9 +429,32 @@ mod tests {
 
     #[test]
     fn unlimited_never_flags() {
-        let c = ClockSpec::Unlimited;
+        let c = ClockSpec::Unlimited {};
         assert_eq!(c.allowance(&c.initial()), None);
         assert!(c.charge(&c.initial(), i64::MAX / 2).is_some());
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let read = |text: &str| serde_json::from_str::<ClockSpec>(text);
+        let e = read(r#"{"kind":"sudden_death","total_ms":300,"increment_ms":5}"#).unwrap_err();
+        assert!(e.to_string().contains("increment_ms"), "{e}");
+        let e = read(r#"{"kind":"unlimited","total_ms":300}"#).unwrap_err();
+        assert!(e.to_string().contains("total_ms"), "{e}");
+        let e = read(r#"{"kind":"fischer","base_ms":1,"increment_ms":2,"periods":3}"#).unwrap_err();
+        assert!(e.to_string().contains("periods"), "{e}");
+        // What the server writes reads back.
+        for spec in [
+            ClockSpec::Unlimited {},
+            ClockSpec::SuddenDeath { total_ms: 300 },
+            ClockSpec::PerMoveReserve {
+                per_move_ms: 1,
+                reserve_ms: 2,
+                step_ms: 3,
+            },
+        ] {
+            assert_eq!(read(&serde_json::to_string(&spec).unwrap()).unwrap(), spec);
+        }
     }
 
     #[test]

@@ -455,8 +455,9 @@ impl Room {
                     None
                 };
                 // (Without a clock there is nothing to record.)
-                let responder_clock = (self.settings.clock != crate::clock::ClockSpec::Unlimited)
-                    .then_some(responder_clock);
+                let responder_clock = (self.settings.clock
+                    != crate::clock::ClockSpec::Unlimited {})
+                .then_some(responder_clock);
                 Ok(vec![Event::BribeAnswered {
                     seat: n,
                     accepted: *accept,
@@ -942,7 +943,7 @@ mod tests {
 
     #[test]
     fn legal_moves_are_the_library_s_texts() {
-        let r = room(ClockSpec::Unlimited);
+        let r = room(ClockSpec::Unlimited {});
         let game = r.game.clone();
         let mut seed = 7u64;
         // Along random games to their end, on several boards: every position's texts match
