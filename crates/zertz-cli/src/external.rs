@@ -1,5 +1,11 @@
 //! An external engine: a program that speaks the protocol of docs/protocol.md, driven as a
 //! match contestant. Its word is never trusted: the match checks every move it sends.
+//!
+//! The engine is given each game once, with `newgame`, and then the moves as they are played,
+//! with `play`: a `newgame` empties its transposition table, so sending the whole game before
+//! every move would throw away what it learned on the previous one. When the engine's
+//! position and the match's disagree (a `play` refused, or answered with another position),
+//! the game is sent again whole.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -7,9 +13,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
 use zertz::notation::official;
-use zertz::{Game, Move, Turn};
-use zertz_engine::Think;
+use zertz::{Game, Move, Repetition, Turn};
 use zertz_engine::arena::Contestant;
+use zertz_engine::{Clock, Limits, Think};
 
 /// A running external engine.
 pub struct External {
@@ -18,14 +24,25 @@ pub struct External {
     stdin: ChildStdin,
     lines: Receiver<String>,
     name: String,
+    /// The game the engine holds, as far as the match knows (`None`: a `newgame` is due).
+    held: Option<Game>,
+    /// The engine's `repetition` option as last set (the protocol's default is threefold).
+    repetition: Repetition,
 }
 
 /// How long an answer may take beyond the time given for the move.
 const GRACE: Duration = Duration::from_secs(10);
+/// How long a move limited only by depth or nodes may take: a slow engine is not a broken
+/// one, but a hung one must not stop the match for ever.
+const UNTIMED: Duration = Duration::from_secs(600);
+/// How long `bestmove` without any limit may take: the protocol's default is 5 seconds.
+const DEFAULT_MOVE: Duration = Duration::from_secs(60);
 
 impl External {
-    /// Starts `command` (run by the shell) and checks that it answers `info`.
-    pub fn start(command: &str) -> Result<External, String> {
+    /// Starts `command` (run by the shell), checks that it answers `info`, and asks for a
+    /// table of `hash_mb` MB and `threads` search threads (an engine that refuses them keeps
+    /// its own).
+    pub fn start(command: &str, hash_mb: usize, threads: usize) -> Result<External, String> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
@@ -55,11 +72,16 @@ impl External {
             stdin,
             lines: rx,
             name: command.to_string(),
+            held: None,
+            repetition: Repetition::ThreefoldDraw,
         };
         let info = engine.ask("info", GRACE)?;
         if let Some(id) = info.iter().find_map(|l| l.strip_prefix("id ")) {
             engine.name = id.to_string();
         }
+        // Preferences, not rules of the game: a refusal is not a reason to stop the match.
+        engine.ask(&format!("options set hash {hash_mb}"), GRACE)?;
+        engine.ask(&format!("options set threads {threads}"), GRACE)?;
         Ok(engine)
     }
 
@@ -75,8 +97,9 @@ impl External {
                 Ok(line) => answer.push(line),
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(format!(
-                        "`{}` did not answer `{command}` in time",
-                        self.command
+                        "`{}` did not answer `{command}` within {} s",
+                        self.command,
+                        timeout.as_secs()
                     ));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
@@ -89,15 +112,91 @@ impl External {
         }
     }
 
-    fn check(answer: &[String], command: &str) -> Result<(), String> {
-        match answer
+    /// The refusal in an answer, if any.
+    fn refusal(answer: &[String]) -> Option<&String> {
+        answer
             .iter()
             .find(|l| l.starts_with("err") || l.starts_with("invalidmove"))
-        {
+    }
+
+    fn check(answer: &[String], command: &str) -> Result<(), String> {
+        match Self::refusal(answer) {
             Some(line) => Err(format!("`{command}` answered `{line}`")),
             None => Ok(()),
         }
     }
+
+    /// Brings the engine to `game`'s position: the moves it has not seen yet with `play`, or
+    /// the whole game with `newgame` when it holds another game or disagrees.
+    fn sync(&mut self, game: &Game) -> Result<(), String> {
+        if let Some(played) = self.held.as_ref().and_then(|held| continues(held, game)) {
+            if self.play_moves(game, played)? {
+                self.held = Some(game.clone());
+                return Ok(());
+            }
+        }
+        self.held = None;
+        let repetition = game.rules().repetition;
+        if repetition != self.repetition {
+            let command = format!("options set repetition {}", repetition.name());
+            let answer = self.ask(&command, GRACE)?;
+            Self::check(&answer, &command)?;
+            self.repetition = repetition;
+        }
+        let command = format!("newgame {}", setup(game)?);
+        let answer = self.ask(&command, GRACE)?;
+        Self::check(&answer, "newgame")?;
+        let expected = game.position().to_string();
+        if answer.first() != Some(&expected) {
+            return Err(format!(
+                "after `newgame` the engine holds {answer:?}, not `{expected}`"
+            ));
+        }
+        self.held = Some(game.clone());
+        Ok(())
+    }
+
+    /// Plays `game`'s turns from index `from` on the engine. False when the engine refuses one
+    /// or answers another position than the rules library: the game must be sent again.
+    fn play_moves(&mut self, game: &Game, from: usize) -> Result<bool, String> {
+        for i in from..game.turns().len() {
+            let Turn::Move(mv) = game.turns()[i] else {
+                return Ok(false);
+            };
+            let text = official::move_text(&game.positions()[i], &mv);
+            let answer = self.ask(&format!("play {text}"), GRACE)?;
+            let expected = game.positions()[i + 1].to_string();
+            if Self::refusal(&answer).is_some() || answer.first() != Some(&expected) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The number of turns of `game` that `held` has already played, when `game` continues it
+/// (same start, same rules, `held`'s turns first).
+fn continues(held: &Game, game: &Game) -> Option<usize> {
+    let played = held.turns().len();
+    (held.start() == game.start()
+        && held.rules() == game.rules()
+        && game.turns().get(..played) == Some(held.turns()))
+    .then_some(played)
+}
+
+/// The argument of `newgame` for the whole game: its start, then every move.
+fn setup(game: &Game) -> Result<String, String> {
+    let mut setup = game.start().to_string();
+    for (turn, position) in game.turns().iter().zip(game.positions()) {
+        match turn {
+            Turn::Move(mv) => {
+                setup.push_str("; ");
+                setup.push_str(&official::move_text(position, mv));
+            }
+            Turn::Pass { .. } => return Err("passes cannot be sent to an engine".into()),
+        }
+    }
+    Ok(setup)
 }
 
 impl Drop for External {
@@ -110,20 +209,72 @@ impl Drop for External {
     }
 }
 
-/// The limits of a move in the protocol's words.
-fn limit_words(think: &Think) -> String {
-    let l = &think.limits;
+/// A whole number of milliseconds, at least `min` (the protocol's smallest value of the field).
+fn ms(d: Duration, min: u128) -> u128 {
+    d.as_millis().max(min)
+}
+
+/// The limits of a move in the protocol's words (`time 1000 nodes 5000 clock fischer 60000 0`).
+pub fn limit_words(limits: &Limits) -> String {
     let mut words = Vec::new();
-    if let Some(t) = l.movetime {
-        words.push(format!("time {}", t.as_millis()));
+    if let Some(t) = limits.movetime {
+        words.push(format!("time {}", ms(t, 1)));
     }
-    if let Some(d) = l.depth {
+    if let Some(d) = limits.depth {
         words.push(format!("depth {d}"));
     }
-    if let Some(n) = l.nodes {
+    if let Some(n) = limits.nodes {
         words.push(format!("nodes {n}"));
     }
+    match limits.clock {
+        Some(Clock::Fischer {
+            remaining,
+            increment,
+        }) => words.push(format!(
+            "clock fischer {} {}",
+            ms(remaining, 1),
+            ms(increment, 0)
+        )),
+        Some(Clock::Periods { period, left }) => {
+            words.push(format!("clock periods {} {}", ms(period, 1), left.max(1)));
+        }
+        Some(Clock::Reserve {
+            per_move,
+            reserve,
+            step,
+        }) => words.push(format!(
+            "clock reserve {} {} {}",
+            ms(per_move, 0),
+            ms(reserve, 0),
+            ms(step, 1)
+        )),
+        Some(Clock::PerMove { limit }) => words.push(format!("clock permove {}", ms(limit, 1))),
+        None => {}
+    }
     words.join(" ")
+}
+
+/// The longest a `bestmove` with these limits may rightly take: all the time the engine has
+/// (it may budget differently from this engine), then [`GRACE`] for the answer.
+pub fn answer_time(limits: &Limits) -> Duration {
+    let clock = limits.clock.map(|c| match c {
+        Clock::Fischer { remaining, .. } => remaining,
+        Clock::Periods { period, left } => period * left.max(1),
+        Clock::Reserve {
+            per_move, reserve, ..
+        } => per_move + reserve,
+        Clock::PerMove { limit } => limit,
+    });
+    let time = match (limits.movetime, clock) {
+        (Some(t), Some(c)) => Some(t.min(c)),
+        (t, c) => t.or(c),
+    };
+    let untimed = if limits.depth.is_some() || limits.nodes.is_some() {
+        UNTIMED
+    } else {
+        DEFAULT_MOVE
+    };
+    time.unwrap_or(untimed) + GRACE
 }
 
 impl Contestant for External {
@@ -131,31 +282,107 @@ impl Contestant for External {
         self.name.clone()
     }
 
-    fn new_game(&mut self, _game: &Game) {}
+    fn new_game(&mut self, _game: &Game) {
+        // The first move of the game sends it with `newgame`, which also empties the table.
+        self.held = None;
+    }
 
     fn choose(&mut self, game: &Game, think: &Think) -> Result<Move, String> {
-        // The whole game is sent each time: the engine sees the history (for repetition).
-        let mut setup = game.start().to_string();
-        for (turn, position) in game.turns().iter().zip(game.positions()) {
-            match turn {
-                Turn::Move(mv) => {
-                    setup.push_str("; ");
-                    setup.push_str(&official::move_text(position, mv));
-                }
-                Turn::Pass { .. } => return Err("passes cannot be sent to an engine".into()),
-            }
-        }
-        let command = format!("newgame {setup}");
-        let answer = self.ask(&command, GRACE)?;
-        Self::check(&answer, "newgame")?;
-        let timeout = think.limits.movetime.unwrap_or(Duration::from_secs(60)) + GRACE;
-        let command = format!("bestmove {}", limit_words(think));
-        let answer = self.ask(command.trim(), timeout)?;
+        self.sync(game)?;
+        let command = format!("bestmove {}", limit_words(&think.limits));
+        let answer = self.ask(command.trim(), answer_time(&think.limits))?;
         Self::check(&answer, "bestmove")?;
         let text = answer
             .iter()
             .find_map(|l| l.strip_prefix("bestmove "))
             .ok_or_else(|| format!("no bestmove in the answer {answer:?}"))?;
         official::parse(game.position(), text.trim()).map_err(|e| format!("sent {text}: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_in_the_protocol_words() {
+        let limits = Limits {
+            depth: Some(3),
+            nodes: Some(5000),
+            movetime: Some(Duration::from_millis(250)),
+            clock: Some(Clock::Reserve {
+                per_move: Duration::from_secs(60),
+                reserve: Duration::from_secs(180),
+                step: Duration::from_secs(15),
+            }),
+            infinite: false,
+        };
+        assert_eq!(
+            limit_words(&limits),
+            "time 250 depth 3 nodes 5000 clock reserve 60000 180000 15000"
+        );
+        // The protocol's least values: a Fischer clock with under a millisecond left still
+        // says 1, and sub-millisecond times are never written as 0.
+        let nearly_out = Limits {
+            clock: Some(Clock::Fischer {
+                remaining: Duration::from_micros(300),
+                increment: Duration::ZERO,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(limit_words(&nearly_out), "clock fischer 1 0");
+        assert_eq!(
+            limit_words(&Limits {
+                clock: Some(Clock::Periods {
+                    period: Duration::from_secs(30),
+                    left: 2
+                }),
+                ..Limits::default()
+            }),
+            "clock periods 30000 2"
+        );
+        assert_eq!(limit_words(&Limits::default()), "");
+    }
+
+    #[test]
+    fn answers_may_take_the_whole_clock() {
+        let periods = Limits {
+            clock: Some(Clock::Periods {
+                period: Duration::from_secs(30),
+                left: 3,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(answer_time(&periods), Duration::from_secs(90) + GRACE);
+        let both = Limits {
+            movetime: Some(Duration::from_secs(2)),
+            ..periods
+        };
+        assert_eq!(answer_time(&both), Duration::from_secs(2) + GRACE);
+        assert_eq!(answer_time(&Limits::nodes(10)), UNTIMED + GRACE);
+        assert_eq!(answer_time(&Limits::default()), DEFAULT_MOVE + GRACE);
+    }
+
+    #[test]
+    fn a_game_continues_another_only_from_its_turns() {
+        let mut held = Game::standard();
+        let mut game = held.clone();
+        for text in ["Wd4,a1", "Be3,g1"] {
+            let mv = official::parse(game.position(), text).unwrap();
+            game.play(&mv).unwrap();
+        }
+        assert_eq!(continues(&held, &game), Some(0));
+        let mv = official::parse(held.position(), "Wd4,a1").unwrap();
+        held.play(&mv).unwrap();
+        assert_eq!(continues(&held, &game), Some(1));
+        assert_eq!(continues(&game, &held), None);
+        let mut other = Game::standard();
+        let mv = official::parse(other.position(), "Wd4,a2").unwrap();
+        other.play(&mv).unwrap();
+        assert_eq!(continues(&other, &game), None);
+        assert_eq!(
+            setup(&game).unwrap(),
+            format!("{}; Wd4,a1; Be3,g1", Game::standard().position())
+        );
     }
 }

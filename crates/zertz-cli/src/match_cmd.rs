@@ -1,5 +1,8 @@
 //! `zertz match`: plays two players against each other and reports the score, the Elo
 //! difference with its error margin, and an SPRT verdict when bounds are given.
+//!
+//! Progress goes to standard error: a bar on a terminal, otherwise a plain line about every
+//! tenth of the match, so that a run in the background or under CI still shows it is alive.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -11,6 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use zertz::record::Record;
 use zertz::{Layout, Repetition, RuleSet, Rules};
 use zertz_engine::arena::{Builtin, Contestant, MatchConfig, Sprt, run_match};
+use zertz_engine::search::MAX_DEPTH;
 use zertz_engine::{Kind, Limits, Player, SearchOptions, Think};
 
 use crate::external::External;
@@ -61,9 +65,13 @@ pub struct MatchArgs {
     /// SPRT type I and type II error.
     #[arg(long, default_value_t = 0.05)]
     sprt_error: f64,
-    /// Hash table size of each engine, in MB.
+    /// Hash table size of each engine, in MB (1 to 4096).
     #[arg(long, default_value_t = 32)]
     hash: usize,
+    /// Search threads of each engine (engine levels and external engines; 1 to 64). More than
+    /// one makes the games differ from run to run.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Search parameter or evaluation weight for player A, `NAME=VALUE` (repeatable):
     /// sacrifice_cost, capture_cost, reductions, null_move, or a weight named as in the weights
     /// file (`single.black.1=600`), applied after `--a-weights`.
@@ -94,15 +102,22 @@ fn factory(
     weights: Option<&PathBuf>,
     settings: &[String],
     hash: usize,
+    threads: usize,
 ) -> anyhow::Result<ContestantFactory> {
     if let Some(command) = spec.strip_prefix("cmd:") {
-        let command = command.to_string();
+        let command = command.trim().to_string();
+        if command.is_empty() {
+            bail!("`{spec}`: an external engine is `cmd:PROGRAM ARGS`");
+        }
         return Ok(Box::new(move |_seed| {
-            External::start(&command).map(|e| Box::new(e) as Box<dyn Contestant>)
+            External::start(&command, hash, threads).map(|e| Box::new(e) as Box<dyn Contestant>)
         }));
     }
     let kind: Kind = spec.parse().map_err(|e: String| anyhow::anyhow!(e))?;
-    let mut options = SearchOptions::default();
+    let mut options = SearchOptions {
+        threads,
+        ..SearchOptions::default()
+    };
     if let Some(path) = weights {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
@@ -153,6 +168,34 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     if args.openings == 0 {
         bail!("--openings must be at least 1");
     }
+    if let Some(t) = &sprt {
+        if t.elo0 >= t.elo1 {
+            bail!(
+                "--sprt {}: ELO0 must be below ELO1",
+                args.sprt.as_deref().unwrap_or("")
+            );
+        }
+    }
+    if !(args.sprt_error > 0.0 && args.sprt_error < 0.5) {
+        bail!("--sprt-error must be above 0 and below 0.5");
+    }
+    if args.movetime == Some(0) || args.nodes == Some(0) {
+        bail!("--movetime and --nodes must be at least 1");
+    }
+    if let Some(d) = args.depth {
+        if !(1..=MAX_DEPTH).contains(&d) {
+            bail!("--depth must be from 1 to {MAX_DEPTH}");
+        }
+    }
+    if args.concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    if !(1..=4096).contains(&args.hash) {
+        bail!("--hash must be from 1 to 4096 (MB)");
+    }
+    if !(1..=64).contains(&args.threads) {
+        bail!("--threads must be from 1 to 64");
+    }
     let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -170,10 +213,25 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         max_turns: 400,
         sprt,
     };
-    let a = factory(&args.a, args.a_weights.as_ref(), &args.a_set, args.hash)?;
-    let b = factory(&args.b, args.b_weights.as_ref(), &args.b_set, args.hash)?;
+    let a = factory(
+        &args.a,
+        args.a_weights.as_ref(),
+        &args.a_set,
+        args.hash,
+        args.threads,
+    )
+    .context("--a")?;
+    let b = factory(
+        &args.b,
+        args.b_weights.as_ref(),
+        &args.b_set,
+        args.hash,
+        args.threads,
+    )
+    .context("--b")?;
     let total = args.openings * 2;
-    let bar = if std::io::stderr().is_terminal() {
+    let terminal = std::io::stderr().is_terminal();
+    let bar = if terminal {
         let bar = ProgressBar::new(total as u64);
         bar.set_style(
             ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed_precise}  {msg}")
@@ -184,15 +242,26 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         ProgressBar::hidden()
     };
     let started = Instant::now();
+    // Without a terminal, a line about every tenth of the match.
+    let every = total.div_ceil(10).max(1);
     let progress = |_g: &zertz_engine::arena::MatchGame, t: &zertz_engine::arena::Tally| {
-        bar.set_message(format!(
+        let tally = format!(
             "+{} ={} -{}  {:.1}%",
             t.wins,
             t.draws,
             t.losses,
             100.0 * t.score()
-        ));
-        bar.inc(1);
+        );
+        if terminal {
+            bar.set_message(tally);
+            bar.inc(1);
+        } else if t.games() % every == 0 || t.games() == total {
+            eprintln!(
+                "{}/{total} games  {tally}  {:.0} s",
+                t.games(),
+                started.elapsed().as_secs_f64()
+            );
+        }
     };
     let (games, tally) =
         run_match(&config, a.as_ref(), b.as_ref(), &progress).map_err(|e| anyhow::anyhow!(e))?;
@@ -202,7 +271,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         let mut file = std::fs::File::create(path)
             .with_context(|| format!("cannot write {}", path.display()))?;
         for (i, g) in games.iter().enumerate() {
-            let (p1, p2) = if g.a_first {
+            let (p1, p2) = if g.a_side == zertz::Player::One {
                 (&args.a, &args.b)
             } else {
                 (&args.b, &args.a)

@@ -82,8 +82,13 @@ pub struct Sprt {
 pub struct MatchGame {
     /// Index of the opening.
     pub opening: usize,
-    /// True when player A moved first.
+    /// True when player A moved first from the opening (the two games of an opening have A
+    /// first in one and B first in the other).
     pub a_first: bool,
+    /// The side A played. Moving first from the opening is not being player 1: after an odd
+    /// number of opening plies player 2 is to move, so the record's Player1 is whoever did not
+    /// move first.
+    pub a_side: Side,
     /// The game, as played.
     pub game: Game,
     /// Its result from A's point of view: 1, ½ or 0.
@@ -122,10 +127,12 @@ impl Tally {
     pub fn elo(&self) -> (f64, f64, f64) {
         let n = self.games() as f64;
         let s = self.score();
+        // Wilson's interval ends at exactly 0 or 1 when every game has the same result, but
+        // in floating point it may fall a hair short (6 straight wins gave +6261 for +inf).
         let elo = |s: f64| {
-            if s <= 0.0 {
+            if s <= 1e-9 {
                 f64::NEG_INFINITY
-            } else if s >= 1.0 {
+            } else if s >= 1.0 - 1e-9 {
                 f64::INFINITY
             } else {
                 -400.0 * (1.0 / s - 1.0).log10()
@@ -175,12 +182,18 @@ impl Tally {
             return (0.0, None);
         }
         let s = self.score();
-        let (w, d, l) = (
-            self.wins as f64 / n,
-            self.draws as f64 / n,
-            self.losses as f64 / n,
+        // The variance of a game's score, estimated as if one more win and one more loss had
+        // been seen. Without them a run of equal results has no variance at all and a single
+        // won game would "prove" any Elo gain; with them it takes a handful of straight wins
+        // to accept a large gain, and the estimate barely moves once many games are in.
+        let m = n + 2.0;
+        let (rw, rd, rl) = (
+            (self.wins as f64 + 1.0) / m,
+            self.draws as f64 / m,
+            (self.losses as f64 + 1.0) / m,
         );
-        let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)).max(1e-9);
+        let rs = rw + rd / 2.0;
+        let var = (rw * (1.0 - rs).powi(2) + rd * (0.5 - rs).powi(2) + rl * rs.powi(2)).max(1e-9);
         let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
         let (s0, s1) = (expected(t.elo0), expected(t.elo1));
         let llr = (s1 - s0) * (2.0 * s - s0 - s1) * n / (2.0 * var);
@@ -205,11 +218,21 @@ impl Tally {
     }
 }
 
-/// The openings of a match: `count` positions reached by `plies` random legal moves.
-pub fn openings(config: &MatchConfig) -> Vec<Game> {
+/// Random openings tried per opening wanted before giving up: on a board so small that most
+/// random first plies end the game, a match must fail with a reason instead of looping.
+const OPENING_TRIES: usize = 100;
+
+/// The openings of a match: `config.openings` unfinished games, each reached by
+/// `config.opening_plies` random legal moves. An error when too few random openings leave the
+/// game unfinished (a tiny board, or more plies than its games last).
+pub fn openings(config: &MatchConfig) -> Result<Vec<Game>, String> {
     let mut rng = Rng::new(config.seed);
     let mut out = Vec::with_capacity(config.openings);
-    while out.len() < config.openings {
+    let tries = config.openings.saturating_mul(OPENING_TRIES).max(1000);
+    for _ in 0..tries {
+        if out.len() >= config.openings {
+            break;
+        }
         let mut game = Game::new(config.layout, config.rules);
         for _ in 0..config.opening_plies {
             let moves = game.legal_moves();
@@ -225,7 +248,16 @@ pub fn openings(config: &MatchConfig) -> Vec<Game> {
             out.push(game);
         }
     }
-    out
+    if out.len() < config.openings {
+        return Err(format!(
+            "cannot make {} openings of {} random plies: {} of {tries} random openings ended \
+             the game (the board is too small for that many opening plies)",
+            config.openings,
+            config.opening_plies,
+            tries - out.len()
+        ));
+    }
+    Ok(out)
 }
 
 /// Plays one game from `opening` between `first` and `second`; the rules library is the judge.
@@ -294,7 +326,7 @@ pub fn run_match(
     b: &Factory,
     progress: &(dyn Fn(&MatchGame, &Tally) + Sync),
 ) -> Result<(Vec<MatchGame>, Tally), String> {
-    let openings = openings(config);
+    let openings = openings(config)?;
     let jobs: Vec<(usize, bool)> = (0..openings.len())
         .flat_map(|i| [(i, true), (i, false)])
         .collect();
@@ -358,6 +390,7 @@ pub fn run_match(
                     let record = MatchGame {
                         opening,
                         a_first,
+                        a_side,
                         game,
                         score_a,
                         ending,
@@ -449,8 +482,163 @@ mod tests {
             draws: 0,
             losses: 0,
         };
+        for n in 1..=50 {
+            let all = Tally {
+                wins: n,
+                draws: 0,
+                losses: 0,
+            };
+            assert_eq!(all.elo().2, f64::INFINITY, "{n} wins");
+            let none = Tally {
+                wins: 0,
+                draws: 0,
+                losses: n,
+            };
+            assert_eq!(none.elo().1, f64::NEG_INFINITY, "{n} losses");
+        }
         let lo400 = many.elo().1;
         assert!(lo400 > 800.0 && lo400 < 850.0, "{lo400}");
+    }
+
+    /// Plays the first legal move whose placement is of its colour (else the first move): a
+    /// player whose every choice can be recognised afterwards.
+    struct Fond(zertz::Colour);
+
+    impl Fond {
+        fn pick(&self, game: &Game) -> Option<Move> {
+            let moves = game.legal_moves();
+            let fond = moves
+                .iter()
+                .find(|m| matches!(m, Move::Place(p) if p.colour == self.0));
+            fond.or(moves.first()).copied()
+        }
+    }
+
+    impl Contestant for Fond {
+        fn name(&self) -> String {
+            format!("fond of {}", self.0.name())
+        }
+        fn new_game(&mut self, _game: &Game) {}
+        fn choose(&mut self, game: &Game, _think: &Think) -> Result<Move, String> {
+            self.pick(game).ok_or_else(|| "no move".to_string())
+        }
+    }
+
+    #[test]
+    fn a_side_is_the_side_a_played_after_odd_and_even_openings() {
+        for plies in [1, 2, 3] {
+            let config = MatchConfig {
+                openings: 3,
+                opening_plies: plies,
+                max_turns: 30,
+                seed: 5,
+                ..MatchConfig::default()
+            };
+            let a = |_| Ok(Box::new(Fond(zertz::Colour::White)) as Box<dyn Contestant>);
+            let b = |_| Ok(Box::new(Fond(zertz::Colour::Black)) as Box<dyn Contestant>);
+            let (games, tally) = run_match(&config, &a, &b, &|_, _| {}).unwrap();
+            assert_eq!(games.len(), 6);
+            assert_eq!(tally.games(), 6);
+            let (fa, fb) = (Fond(zertz::Colour::White), Fond(zertz::Colour::Black));
+            let mut distinct = 0;
+            for g in &games {
+                let opening_to_move = if plies % 2 == 0 { Side::One } else { Side::Two };
+                let expected = if g.a_first {
+                    opening_to_move
+                } else {
+                    opening_to_move.other()
+                };
+                assert_eq!(g.a_side, expected, "plies {plies}, opening {}", g.opening);
+                // Replay the game after the opening: every move is the choice of the
+                // contestant of the side that made it.
+                let mut replay = Game::from_position(*g.game.start(), g.game.rules());
+                for (i, turn) in g.game.turns().iter().enumerate() {
+                    let zertz::Turn::Move(mv) = turn else {
+                        panic!("no pass in a match")
+                    };
+                    if i >= plies {
+                        let chooser = if replay.to_move() == g.a_side {
+                            &fa
+                        } else {
+                            &fb
+                        };
+                        let other = if replay.to_move() == g.a_side {
+                            &fb
+                        } else {
+                            &fa
+                        };
+                        assert_eq!(chooser.pick(&replay), Some(*mv), "turn {i}");
+                        distinct += usize::from(other.pick(&replay) != Some(*mv));
+                    }
+                    replay.play(mv).unwrap();
+                }
+                let winner = g.game.outcome().and_then(|o| o.winner());
+                let expected_score = match winner {
+                    Some(w) if w == g.a_side => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.5,
+                };
+                assert_eq!(g.score_a, expected_score);
+            }
+            // The two players' choices differ often enough for the check to mean something.
+            assert!(distinct > 20, "{distinct}");
+        }
+    }
+
+    #[test]
+    fn openings_on_a_board_too_small_are_an_error() {
+        // On two rings the first placement isolates the other ring or captures itself: every
+        // one-ply opening ends the game.
+        let config = MatchConfig {
+            layout: Layout::from_spec("a1-2").unwrap(),
+            openings: 2,
+            opening_plies: 1,
+            ..MatchConfig::default()
+        };
+        let error = openings(&config).unwrap_err();
+        assert!(
+            error.contains("cannot make 2 openings of 1 random plies"),
+            "{error}"
+        );
+        let fail = |_| Err::<Box<dyn Contestant>, _>("not needed".to_string());
+        assert_eq!(
+            run_match(&config, &fail, &fail, &|_, _| {}).unwrap_err(),
+            error
+        );
+        // Without opening plies the start itself is the opening.
+        let config = MatchConfig {
+            opening_plies: 0,
+            ..config
+        };
+        assert_eq!(openings(&config).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn sprt_needs_more_than_one_game() {
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 200.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let one = Tally {
+            wins: 1,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(one.sprt(&t).1, None);
+        let run = |wins, losses| {
+            Tally {
+                wins,
+                draws: 0,
+                losses,
+            }
+            .sprt(&t)
+            .1
+        };
+        assert_eq!(run(20, 0), Some(true));
+        assert_eq!(run(0, 20), Some(false));
+        assert_eq!(run(1, 1), None);
     }
 
     #[test]

@@ -1,0 +1,388 @@
+//! `zertz match`, run as the real binary: the printed score and Elo against the games it wrote
+//! with `--out` (replayed by the rules library, each opening twice with the players swapped,
+//! the right names as Player1 and Player2), an external engine driven through the protocol
+//! (the same binary as `zertz engine`), an SPRT that stops early, and refused arguments.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use zertz::record::Record;
+use zertz::{Game, Player, Turn};
+
+const BIN: &str = env!("CARGO_BIN_EXE_zertz");
+
+/// Runs `zertz match ARGS`; gives stdout, stderr and the exit code.
+fn run(args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run zertz match");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A unique scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zertz-match-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// The records of an `--out` file, each replayed by the rules library.
+fn records(path: &Path) -> Vec<Record> {
+    let text = std::fs::read_to_string(path).expect("read the records");
+    let mut chunks: Vec<String> = Vec::new();
+    for line in text.lines() {
+        // Every record starts with its Board header.
+        if line.starts_with("[Board ") || chunks.is_empty() {
+            chunks.push(String::new());
+        }
+        let chunk = chunks.last_mut().expect("a chunk");
+        chunk.push_str(line);
+        chunk.push('\n');
+    }
+    chunks
+        .iter()
+        .map(|c| Record::parse(c).unwrap_or_else(|e| panic!("{e}:\n{c}")))
+        .collect()
+}
+
+/// Replays a record's turns one by one on a fresh game from its start: every move legal, the
+/// same end.
+fn replay(record: &Record) -> Game {
+    let mut game = Game::from_position(*record.game.start(), record.game.rules());
+    for turn in record.game.turns() {
+        let Turn::Move(mv) = turn else {
+            panic!("a match has no passes")
+        };
+        game.play(mv).expect("every move of a record is legal");
+    }
+    assert_eq!(game.position(), record.game.position());
+    game
+}
+
+/// The numbers of the summary: wins, draws, losses, the score in percent and the Elo text.
+struct Summary {
+    games: usize,
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    score: String,
+    elo: String,
+}
+
+fn summary(out: &str, a: &str, b: &str) -> Summary {
+    let mut lines = out.lines();
+    let head = lines.next().expect("a first line");
+    let games = head
+        .strip_prefix(&format!("{a} vs {b}: "))
+        .and_then(|rest| rest.split(" games").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("first line: {head}"));
+    let tally = lines.next().expect("the tally line");
+    let words: Vec<&str> = tally.split_whitespace().collect();
+    assert_eq!(
+        [words[0], words[2], words[4], words[6]],
+        ["wins", "draws", "losses", "score"],
+        "{tally}"
+    );
+    let elo = lines.next().expect("the Elo line");
+    Summary {
+        games,
+        wins: words[1].parse().expect("wins"),
+        draws: words[3].parse().expect("draws"),
+        losses: words[5].parse().expect("losses"),
+        score: words[7].to_string(),
+        elo: elo
+            .strip_prefix("  Elo difference ")
+            .unwrap_or_else(|| panic!("Elo line: {elo}"))
+            .to_string(),
+    }
+}
+
+/// The Elo difference of a score, as the summary writes it.
+fn elo_text(score: f64) -> String {
+    if score >= 1.0 {
+        "+inf".into()
+    } else if score <= 0.0 {
+        "-inf".into()
+    } else {
+        format!("{:+.0}", -400.0 * (1.0 / score - 1.0).log10())
+    }
+}
+
+fn elo_value(text: &str) -> f64 {
+    match text {
+        "+inf" => f64::INFINITY,
+        "-inf" => f64::NEG_INFINITY,
+        t => t.parse().unwrap_or_else(|_| panic!("an Elo number: {t}")),
+    }
+}
+
+#[test]
+fn a_small_match_reports_and_records_every_game() {
+    let dir = scratch("small");
+    let out_file = dir.join("games.zertz");
+    // Three opening plies: after them player 2 is to move, so the player who moves first from
+    // the opening is player 2 in the record.
+    let (out, err, code) = run(&[
+        "--a",
+        "level10",
+        "--b",
+        "random",
+        "--openings",
+        "3",
+        "--opening-plies",
+        "3",
+        "--nodes",
+        "2000",
+        "--seed",
+        "3",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let s = summary(&out, "level10", "random");
+    assert_eq!(s.games, 6, "{out}");
+    assert_eq!(s.wins + s.draws + s.losses, 6, "{out}");
+    let score = (s.wins as f64 + s.draws as f64 / 2.0) / 6.0;
+    assert_eq!(s.score, format!("{:.1}%", 100.0 * score), "{out}");
+    // `+NNN (95%: LOW to HIGH)`, the centre from the score, inside its interval.
+    let (centre, interval) = s.elo.split_once(" (95%: ").expect("an interval");
+    assert_eq!(centre, elo_text(score), "{out}");
+    let (low, high) = interval
+        .trim_end_matches(')')
+        .split_once(" to ")
+        .expect("LOW to HIGH");
+    let (low, high, centre) = (elo_value(low), elo_value(high), elo_value(centre));
+    assert!(low <= centre && centre <= high && low < high, "{out}");
+    assert!(out.contains("average game length "), "{out}");
+    // Not a terminal: plain progress lines on stderr, the last with every game.
+    assert!(err.contains("6/6 games  +"), "{err}");
+
+    let records = records(&out_file);
+    assert_eq!(records.len(), 6);
+    // The tally of the records, by the names they give, is the tally printed.
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let mut by_opening: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        let game = replay(r);
+        assert!(game.is_over(), "record {i} is unfinished");
+        assert_eq!(r.header("Round"), Some((i + 1).to_string().as_str()));
+        let names = [r.header("Player1"), r.header("Player2")];
+        assert!(
+            names == [Some("level10"), Some("random")]
+                || names == [Some("random"), Some("level10")],
+            "{names:?}"
+        );
+        match game.outcome().and_then(|o| o.winner()) {
+            None => draws += 1,
+            Some(w) => {
+                let winner = names[w.index()].unwrap();
+                if winner == "level10" {
+                    wins += 1;
+                } else {
+                    losses += 1;
+                }
+            }
+        }
+        by_opening
+            .entry(r.header("Event").expect("an Event").to_string())
+            .or_default()
+            .push(r);
+    }
+    assert_eq!((wins, draws, losses), (s.wins, s.draws, s.losses), "{out}");
+    assert_eq!(by_opening.len(), 3, "{:?}", by_opening.keys());
+    for (event, pair) in &by_opening {
+        assert_eq!(pair.len(), 2, "{event}");
+        let (first, second) = (&pair[0].game, &pair[1].game);
+        // The same three opening plies, then the players swapped.
+        assert_eq!(first.turns()[..3], second.turns()[..3], "{event}");
+        assert_eq!(first.positions()[3].to_move(), Player::Two);
+        assert_eq!(pair[0].header("Player1"), pair[1].header("Player2"));
+        // The first game of an opening is the one where A moves first from it: as player 2.
+        assert_eq!(pair[0].header("Player2"), Some("level10"), "{event}");
+        // With the players swapped the games go differently after the opening.
+        assert_ne!(first.turns(), second.turns(), "{event}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_external_engine_is_given_each_game_once_then_its_moves() {
+    let dir = scratch("external");
+    let log = dir.join("commands.log");
+    let out_file = dir.join("games.zertz");
+    // The external engine is this binary's `zertz engine`, behind `tee` so that the test
+    // sees every command the match sends it.
+    let spec = format!("cmd:tee -a '{}' | '{BIN}' engine", log.display());
+    let (out, err, code) = run(&[
+        "--a",
+        &spec,
+        "--b",
+        "level1",
+        "--openings",
+        "1",
+        "--nodes",
+        "1500",
+        "--no-repetition",
+        "--seed",
+        "8",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let s = summary(&out, &spec, "level1");
+    assert_eq!(s.games, 2, "{out}");
+    let records = records(&out_file);
+    assert_eq!(records.len(), 2);
+    let mut engine_moves = 0;
+    // Moves the engine is told with `play`: in each game, those between its first move (when
+    // it gets the game with `newgame`) and its last.
+    let mut told = 0;
+    for r in &records {
+        let game = replay(r);
+        assert!(game.is_over());
+        assert_eq!(game.rules().repetition, zertz::Repetition::Forbidden);
+        let ending = r.header("Ending").unwrap_or("");
+        assert!(
+            !ending.contains("failed") && !ending.contains("illegal"),
+            "{ending}"
+        );
+        let side = if r.header("Player1") == Some(spec.as_str()) {
+            Player::One
+        } else {
+            assert_eq!(r.header("Player2"), Some(spec.as_str()));
+            Player::Two
+        };
+        // The external engine's moves after the two opening plies.
+        let turns: Vec<usize> = (2..game.turns().len())
+            .filter(|&i| game.positions()[i].to_move() == side)
+            .collect();
+        engine_moves += turns.len();
+        told += turns.last().unwrap() - turns.first().unwrap();
+    }
+    let log = std::fs::read_to_string(&log).expect("the log of commands");
+    let count = |prefix: &str| log.lines().filter(|l| l.starts_with(prefix)).count();
+    // One engine per game: each is told the rule, given its game once, then only moves.
+    assert_eq!(count("info"), 2, "{log}");
+    assert_eq!(count("options set repetition forbidden"), 2, "{log}");
+    assert_eq!(count("options set hash 32"), 2, "{log}");
+    assert_eq!(count("newgame "), 2, "{log}");
+    assert_eq!(count("bestmove nodes 1500"), engine_moves, "{log}");
+    assert_eq!(count("bestmove"), engine_moves, "{log}");
+    assert_eq!(count("play "), told, "{log}");
+    assert_eq!(count("quit"), 2, "{log}");
+
+    // A time per move is sent as the protocol's `time`.
+    let log = dir.join("timed.log");
+    let spec = format!("cmd:tee -a '{}' | '{BIN}' engine", log.display());
+    let (_, err, code) = run(&[
+        "--a",
+        &spec,
+        "--b",
+        "random",
+        "--openings",
+        "1",
+        "--movetime",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let log = std::fs::read_to_string(&log).expect("the log of commands");
+    let bestmoves: Vec<&str> = log.lines().filter(|l| l.starts_with("bestmove")).collect();
+    assert!(!bestmoves.is_empty());
+    assert!(bestmoves.iter().all(|l| *l == "bestmove time 20"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_sprt_stops_the_match_when_it_is_decided() {
+    // Level 10 against random: a few straight wins decide a gain of 200 Elo (H1) long before
+    // the 100 games are played; the other way round, a loss of 200 (H0).
+    for (a, b, verdict) in [
+        ("level10", "random", "H1 accepted"),
+        ("random", "level10", "H0 accepted"),
+    ] {
+        let (out, err, code) = run(&[
+            "--a",
+            a,
+            "--b",
+            b,
+            "--openings",
+            "50",
+            "--nodes",
+            "1000",
+            "--sprt",
+            "0,200",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+        assert_eq!(v["sprt"]["verdict"], verdict, "{out}");
+        let games = v["games"].as_u64().expect("games");
+        assert!((2..100).contains(&games), "{out}");
+        let llr = v["sprt"]["llr"].as_f64().expect("llr");
+        let bound = if verdict == "H1 accepted" {
+            v["sprt"]["upper"].as_f64().unwrap()
+        } else {
+            -v["sprt"]["lower"].as_f64().unwrap()
+        };
+        assert!(llr.abs() >= bound, "{out}");
+        let (wins, losses) = (v["wins"].as_u64().unwrap(), v["losses"].as_u64().unwrap());
+        assert_eq!(wins + losses + v["draws"].as_u64().unwrap(), games);
+    }
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_reason() {
+    let base = ["--a", "random", "--b", "random", "--openings", "1"];
+    let cases: &[(&[&str], &str)] = &[
+        (&["--openings", "0"], "--openings must be at least 1"),
+        (&["--a", "nobody"], "unknown player `nobody`"),
+        (&["--b", "level11"], "a level is 1 to 10"),
+        (&["--sprt", "5"], "--sprt is ELO0,ELO1"),
+        (&["--sprt", "10,0"], "ELO0 must be below ELO1"),
+        (&["--sprt", "0,10", "--sprt-error", "0.7"], "--sprt-error"),
+        (&["--board", "99"], "bad --board"),
+        (&["--rules", "fast"], "bad --rules"),
+        (&["--a-set", "nonsense=1"], "unknown search parameter"),
+        (&["--a-set", "nonsense"], "NAME=VALUE"),
+        (&["--movetime", "0"], "at least 1"),
+        (&["--depth", "31"], "--depth must be from 1 to 30"),
+        (&["--hash", "0"], "--hash must be from 1 to 4096"),
+        (&["--threads", "0"], "--threads must be from 1 to 64"),
+        (&["--a-weights", "/nonexistent/weights.txt"], "cannot read"),
+        (&["--a", "cmd:"], "an external engine is `cmd:PROGRAM ARGS`"),
+        (
+            &["--a", "cmd:/nonexistent/engine"],
+            "exited while answering `info`",
+        ),
+        // Every one-ply opening on two rings ends the game: refused, not an endless search.
+        (
+            &["--board", "a1-2", "--opening-plies", "1"],
+            "cannot make 1 openings of 1 random plies",
+        ),
+    ];
+    for (args, message) in cases {
+        // The base arguments that the case does not give itself.
+        let mut all: Vec<&str> = args.to_vec();
+        for pair in base.chunks(2) {
+            if !args.contains(&pair[0]) {
+                all.extend_from_slice(pair);
+            }
+        }
+        let (out, err, code) = run(&all);
+        assert_ne!(code, 0, "{args:?} accepted:\n{out}");
+        assert!(
+            err.contains(message),
+            "{args:?}: `{message}` not in:\n{err}"
+        );
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+}
