@@ -122,6 +122,35 @@ impl Player {
         }
     }
 
+    /// A player of `kind` whose engine (for engine levels) has `engine`'s options and shares
+    /// its transposition table instead of allocating one of its own: the protocol keeps one
+    /// table for its analysis engine and its level player, so `hash` is what it holds.
+    pub fn sharing(kind: Kind, seed: u64, engine: &Engine) -> Player {
+        let engine = match kind {
+            Kind::Level(_) => Some(Engine {
+                options: engine.options.clone(),
+                tt: engine.tt.clone(),
+            }),
+            _ => None,
+        };
+        Player {
+            kind,
+            rng: Rng::new(seed),
+            engine,
+        }
+    }
+
+    /// The engine of an engine level (`None` for the other players).
+    pub fn engine(&self) -> Option<&Engine> {
+        self.engine.as_ref()
+    }
+
+    /// Restarts the random choices from `seed`, as a new player would make them (the table is
+    /// left as it is: [`Player::new_game`] empties it).
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
     /// Which player this is.
     pub fn kind(&self) -> Kind {
         self.kind

@@ -21,6 +21,7 @@ use zertz::notation::{self, MoveParseError, official};
 use zertz::perft::perft;
 use zertz::{Game, Layout, Move, Position, Repetition, RuleSet, Rules};
 
+use crate::players::level_settings;
 use crate::search::{Info, MAX_DEPTH};
 use crate::{Clock, Engine, Kind, Limits, Player, SearchOptions, Think};
 
@@ -101,9 +102,14 @@ const OPTION_NAMES: [&str; 5] = ["hash", "threads", "level", "repetition", "seed
 /// The engine and the level player; handed to the search thread while it runs.
 struct Tools {
     engine: Engine,
-    /// The player of `level` < 10, made on the first `bestmove` after a new game or an option
-    /// change (so its random choices start again from `seed`).
+    /// The player of `level` < 10, made on the first `bestmove` after an option change. It
+    /// shares the engine's transposition table (one table of `hash` MB, not two); a new game
+    /// empties that table and restarts the player's random choices from `seed`.
     player: Option<Player>,
+    /// True when the table holds entries of a level whose evaluation has noise: they must not
+    /// steer a search at full strength, nor the other way round, so it is emptied when the
+    /// next search is of the other kind.
+    noisy: bool,
 }
 
 struct Running {
@@ -196,6 +202,19 @@ impl Session {
     /// True while a search runs (it may have just finished and not been collected yet).
     pub fn searching(&self) -> bool {
         self.running.is_some()
+    }
+
+    /// The megabytes held by transposition tables, a table shared by the analysis engine and
+    /// the level player counted once (0 before the first search, and while one runs).
+    pub fn table_megabytes(&self) -> usize {
+        let Some(tools) = &self.tools else {
+            return 0;
+        };
+        let own = tools.engine.hash_mb();
+        match tools.player.as_ref().and_then(Player::engine) {
+            Some(player) if !Arc::ptr_eq(&player.tt, &tools.engine.tt) => own + player.hash_mb(),
+            _ => own,
+        }
     }
 
     /// Handles one line given as bytes: refuses it when longer than [`MAX_LINE`] or not UTF-8,
@@ -360,6 +379,7 @@ impl Session {
                 hash,
             ),
             player: None,
+            noisy: false,
         })
     }
 
@@ -377,22 +397,16 @@ impl Session {
         }
         let level = self.options.level;
         let use_player = !analyse && level < 10;
-        if use_player {
-            let (seed, hash, threads) = (
-                self.options.seed,
-                self.options.hash.min(self.caps.hash_mb).max(1),
-                self.threads(),
-            );
-            let tools = self.tools();
-            if tools.player.is_none() {
-                let options = SearchOptions {
-                    threads,
-                    ..SearchOptions::default()
-                };
-                tools.player = Some(Player::new(Kind::Level(level), seed, options, hash));
-            }
+        let seed = self.options.seed;
+        let tools = self.tools();
+        if use_player && tools.player.is_none() {
+            tools.player = Some(Player::sharing(Kind::Level(level), seed, &tools.engine));
         }
-        self.tools();
+        let noisy = use_player && level_settings(level).noise != 0;
+        if noisy != tools.noisy {
+            tools.engine.clear();
+            tools.noisy = noisy;
+        }
         let Some(mut tools) = self.tools.take() else {
             return err("the engine is not available");
         };
@@ -499,8 +513,11 @@ impl Session {
         }
         self.game = game;
         if let Some(tools) = &mut self.tools {
+            // The table is shared with the player: emptied once, never made again here.
             tools.engine.clear();
-            tools.player = None;
+            if let Some(player) = &mut tools.player {
+                player.reseed(self.options.seed);
+            }
         }
         lines(vec![self.game.position().to_string()])
     }
@@ -956,6 +973,87 @@ mod tests {
         assert!(parse_limits("clock fischer 1000 0 clock permove 5").is_err());
         assert!(parse_limits("clock reserve 1 2").is_err());
         assert!(parse_limits("depth 0").is_err());
+    }
+
+    /// The `bestmove` of an answer, without the `info` lines.
+    fn bestmove(out: &Buffer) -> String {
+        let lines = take(out);
+        let best: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("bestmove "))
+            .collect();
+        assert_eq!(best.len(), 1, "{lines:?}");
+        best[0].clone()
+    }
+
+    #[test]
+    fn the_level_player_shares_the_engines_table() {
+        let (mut s, out) = session();
+        assert_eq!(s.table_megabytes(), 0);
+        s.handle("options set hash 16");
+        s.handle("options set level 5");
+        s.handle("bestmove depth 1");
+        s.wait();
+        bestmove(&out);
+        // One table of 16 MB for the engine and the level player, not two.
+        assert_eq!(s.table_megabytes(), 16);
+        let table = {
+            let tools = s.tools.as_ref().unwrap();
+            let player = tools.player.as_ref().unwrap().engine().unwrap();
+            assert!(Arc::ptr_eq(&player.tt, &tools.engine.tt));
+            Arc::as_ptr(&tools.engine.tt)
+        };
+        // A new game empties the table but makes no new one, and analysis uses it too.
+        s.handle("newgame");
+        s.handle("analyse depth 1");
+        s.wait();
+        bestmove(&out);
+        s.handle("bestmove depth 1");
+        s.wait();
+        bestmove(&out);
+        assert_eq!(s.table_megabytes(), 16);
+        assert_eq!(Arc::as_ptr(&s.tools.as_ref().unwrap().engine.tt), table);
+        // A new size replaces the one table.
+        s.handle("options set hash 8");
+        s.handle("bestmove depth 1");
+        s.wait();
+        bestmove(&out);
+        assert_eq!(s.table_megabytes(), 8);
+    }
+
+    #[test]
+    fn a_new_game_gives_the_same_move_whatever_came_before() {
+        // Level 2 has noise in its evaluation, so its move depends on the seed's draws, and
+        // its table entries are not those of a full-strength search.
+        let first = {
+            let (mut s, out) = session();
+            s.handle("options set level 2");
+            s.handle("newgame 37 standard; Wd4,a1");
+            take(&out);
+            s.handle("bestmove");
+            s.wait();
+            bestmove(&out)
+        };
+        let (mut s, out) = session();
+        s.handle("options set level 2");
+        s.handle("newgame 37 standard; Wd4,a1");
+        s.handle("bestmove");
+        s.wait();
+        s.handle("analyse nodes 3000");
+        s.wait();
+        s.handle("play Gc3,g4");
+        s.handle("bestmove");
+        s.wait();
+        assert!(s.tools.as_ref().unwrap().noisy);
+        take(&out);
+        s.handle("newgame 37 standard; Wd4,a1");
+        take(&out);
+        s.handle("bestmove");
+        s.wait();
+        assert_eq!(bestmove(&out), first);
+        s.handle("analyse depth 1");
+        s.wait();
+        assert!(!s.tools.as_ref().unwrap().noisy);
     }
 
     #[test]
