@@ -65,6 +65,9 @@ pub struct Budget {
 const FOREVER: Duration = Duration::from_secs(1_000_000_000);
 /// Kept back from every hard limit for the time it takes to answer.
 const MARGIN: Duration = Duration::from_millis(20);
+/// Free time per move below which every move overruns it anyway (the answer alone takes a
+/// few milliseconds), so a reserve step is spent whatever the engine does.
+const TOO_SHORT: Duration = Duration::from_millis(100);
 
 impl Limits {
     /// Search to a fixed depth (in turns).
@@ -121,8 +124,18 @@ impl Limits {
                 let hard = (base * 3).min(remaining / 4);
                 tighten(base / 2, hard);
             }
-            Some(Clock::Periods { period, .. }) => tighten(period * 2 / 5, period * 4 / 5),
-            Some(Clock::Reserve { per_move, .. }) => tighten(per_move / 2, per_move * 9 / 10),
+            Some(Clock::Periods { period, left }) => {
+                let (soft, hard) = periods_budget(period, left);
+                tighten(soft, hard);
+            }
+            Some(Clock::Reserve {
+                per_move,
+                reserve,
+                step,
+            }) => {
+                let (soft, hard) = reserve_budget(per_move, reserve, step);
+                tighten(soft, hard);
+            }
             Some(Clock::PerMove { limit }) => {
                 let cap = Duration::from_secs(60);
                 tighten((limit / 2).min(cap / 2), (limit * 9 / 10).min(cap));
@@ -131,6 +144,48 @@ impl Limits {
         }
         b
     }
+}
+
+/// Periods: every move is planned within one period, and only a move whose last iteration
+/// runs long may use one period up, and only while three or more are left (so that two are
+/// always in hand: the last is never put at risk by choice). With one or two left the move
+/// stays inside its period.
+fn periods_budget(period: Duration, left: u32) -> (Duration, Duration) {
+    let soft = period * 2 / 5;
+    let hard = if left >= 3 {
+        // Less than two periods: an overrun uses up one period, never two.
+        period * 9 / 5
+    } else {
+        period * 4 / 5
+    };
+    (soft, hard)
+}
+
+/// The whole steps of `reserve` a move may spend: never the last one, and at most a quarter of
+/// them (rounded up) on one move. Every started step is charged whole, so only whole steps
+/// count. When the free time is too short to answer in, the move overruns it whatever it
+/// does, so one step is allowed even if it is the last.
+fn usable_steps(per_move: Duration, reserve: Duration, step: Duration) -> u32 {
+    if step.is_zero() {
+        return 0;
+    }
+    let steps = u32::try_from(reserve.as_nanos() / step.as_nanos()).unwrap_or(u32::MAX);
+    let mut usable = if steps >= 2 { steps.div_ceil(4) } else { 0 };
+    if per_move < TOO_SHORT && steps >= 1 {
+        usable = usable.max(1);
+    }
+    usable
+}
+
+/// Time per move plus a reserve charged in steps: plan within the free time (as before the
+/// reserve existed), but let a move whose last iteration runs long dip into the reserve, by at
+/// most [`usable_steps`] whole steps; the hard limit keeps the overrun within them, so the
+/// reserve never runs out. With next to no free time, the planned time comes from the reserve.
+fn reserve_budget(per_move: Duration, reserve: Duration, step: Duration) -> (Duration, Duration) {
+    let extra = step * usable_steps(per_move, reserve, step);
+    let soft = per_move / 2 + extra / 8;
+    let hard = (per_move + extra) * 9 / 10;
+    (soft, hard)
 }
 
 #[cfg(test)]
@@ -145,7 +200,7 @@ mod tests {
         let periods = Limits {
             clock: Some(Clock::Periods {
                 period: Duration::from_secs(60),
-                left: 5,
+                left: 1,
             }),
             ..Limits::default()
         };
@@ -159,5 +214,168 @@ mod tests {
         };
         assert!(fischer.budget(p).hard <= Duration::from_millis(2500));
         assert_eq!(Limits::depth(3).budget(p).hard, FOREVER);
+    }
+
+    fn clocked(clock: Clock) -> Budget {
+        Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        }
+        .budget(Player::Two)
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// Whole steps a move of `elapsed` is charged beyond `per_move` (a started step counts).
+    fn charged(elapsed: Duration, per_move: Duration, step: Duration) -> u128 {
+        let over = elapsed.saturating_sub(per_move).as_nanos();
+        over.div_ceil(step.as_nanos())
+    }
+
+    #[test]
+    fn periods_stay_in_the_last_two_and_may_use_one_of_several() {
+        let period = Duration::from_secs(60);
+        for left in [0, 1, 2] {
+            let b = clocked(Clock::Periods { period, left });
+            assert!(b.soft <= b.hard && b.hard < period, "{left}: {b:?}");
+            // A fifth of the period is kept for the answer to arrive.
+            assert!(b.hard <= period * 4 / 5, "{left}: {b:?}");
+        }
+        for left in [3, 5, 100] {
+            let b = clocked(Clock::Periods { period, left });
+            // A long last iteration may run into the next period, never past it.
+            assert!(
+                b.hard > period && b.hard + MARGIN < period * 2,
+                "{left}: {b:?}"
+            );
+            // New iterations are still planned inside the first period.
+            assert!(b.soft < period / 2, "{left}: {b:?}");
+        }
+        // A short period: the same shares, never nothing.
+        let b = clocked(Clock::Periods {
+            period: ms(10),
+            left: 1,
+        });
+        assert!(b.hard >= ms(1) && b.hard < ms(10), "{b:?}");
+    }
+
+    #[test]
+    fn a_reserve_is_dipped_into_by_whole_steps_and_never_emptied_by_choice() {
+        let (per_move, step) = (Duration::from_secs(60), Duration::from_secs(15));
+        // Full reserve: a long move may use some of it, in whole steps, at most a quarter.
+        let full = clocked(Clock::Reserve {
+            per_move,
+            reserve: Duration::from_secs(180),
+            step,
+        });
+        assert!(full.hard > per_move, "{full:?}");
+        assert!(charged(full.hard + MARGIN, per_move, step) <= 3, "{full:?}");
+        assert!(full.soft < per_move, "{full:?}");
+        // Two steps left: one may go; one step (or part of one) left: none.
+        let two = clocked(Clock::Reserve {
+            per_move,
+            reserve: Duration::from_secs(30),
+            step,
+        });
+        assert!(two.hard > per_move, "{two:?}");
+        assert_eq!(charged(two.hard + MARGIN, per_move, step), 1, "{two:?}");
+        for reserve in [ms(0), ms(1), ms(14_999), ms(15_000), ms(29_999)] {
+            let b = clocked(Clock::Reserve {
+                per_move,
+                reserve,
+                step,
+            });
+            assert!(b.hard < per_move, "{reserve:?}: {b:?}");
+            assert_eq!(charged(b.hard + MARGIN, per_move, step), 0, "{reserve:?}");
+        }
+        // No free time at all: every move overruns anyway, so one step is used, never more
+        // than the reserve holds; with no whole step left, as little time as can be.
+        let b = clocked(Clock::Reserve {
+            per_move: Duration::ZERO,
+            reserve: ms(15_000),
+            step,
+        });
+        assert!(b.hard > Duration::from_secs(10) && b.hard < step, "{b:?}");
+        assert!(b.soft > Duration::ZERO && b.soft <= b.hard, "{b:?}");
+        let b = clocked(Clock::Reserve {
+            per_move: Duration::ZERO,
+            reserve: ms(14_000),
+            step,
+        });
+        assert_eq!(b.hard, ms(1), "{b:?}");
+    }
+
+    #[test]
+    fn reserves_of_every_size_are_never_overrun() {
+        for per_move in [0, 50, 99, 100, 1_000, 60_000] {
+            for step in [1, 10, 1_000, 15_000] {
+                for reserve in [0, 1, 9, 10, 11, 999, 1_000, 2_500, 15_000, 180_000] {
+                    let (per_move, step, reserve) = (ms(per_move), ms(step), ms(reserve));
+                    let b = clocked(Clock::Reserve {
+                        per_move,
+                        reserve,
+                        step,
+                    });
+                    let whole = reserve.as_nanos() / step.as_nanos();
+                    let used = charged(b.hard + MARGIN, per_move, step);
+                    let case = format!("{per_move:?} {reserve:?} {step:?}: {b:?}");
+                    assert!(b.soft <= b.hard, "{case}");
+                    if per_move >= TOO_SHORT {
+                        // Never the last step, never more than a quarter (rounded up).
+                        assert!(used < whole.max(1), "{case}");
+                        assert!(used <= whole.div_ceil(4), "{case}");
+                    } else if b.hard > ms(1) {
+                        assert!(used <= whole, "{case}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fischer_with_little_time_left() {
+        for remaining in [1, 5, 20, 50, 200, 1_000] {
+            for increment in [0, 100, 5_000] {
+                let b = clocked(Clock::Fischer {
+                    remaining: ms(remaining),
+                    increment: ms(increment),
+                });
+                let case = format!("{remaining} ms + {increment} ms: {b:?}");
+                assert!(b.soft <= b.hard && b.hard >= ms(1), "{case}");
+                // A quarter of what is left at most (or the least search there is).
+                assert!(b.hard <= ms(remaining / 4).max(ms(1)), "{case}");
+            }
+        }
+        // Plenty of time: about a thirtieth of it planned, far more allowed on a long move.
+        let b = clocked(Clock::Fischer {
+            remaining: Duration::from_secs(300),
+            increment: Duration::from_secs(2),
+        });
+        assert!(b.soft > Duration::from_secs(2) && b.soft < Duration::from_secs(10));
+        assert!(
+            b.hard > b.soft * 2 && b.hard < Duration::from_secs(75),
+            "{b:?}"
+        );
+    }
+
+    #[test]
+    fn correspondence_and_movetime_caps() {
+        let b = clocked(Clock::PerMove {
+            limit: Duration::from_secs(86_400),
+        });
+        assert!(b.hard <= Duration::from_secs(60), "{b:?}");
+        // The tighter of a time per move and a clock.
+        let both = Limits {
+            movetime: Some(Duration::from_secs(1)),
+            clock: Some(Clock::Periods {
+                period: Duration::from_secs(60),
+                left: 5,
+            }),
+            ..Limits::default()
+        }
+        .budget(Player::One);
+        assert!(both.hard < Duration::from_secs(1), "{both:?}");
     }
 }
