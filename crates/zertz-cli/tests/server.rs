@@ -1712,3 +1712,70 @@ async fn sockets_opened_during_play_see_each_event_once() {
     assert_eq!(last, 4 + 300);
     server.assert_healthy().await;
 }
+
+#[tokio::test]
+async fn late_moves_binary_messages_and_oversized_messages() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    // A move that arrives after the mover's time ran out is refused (409), and the game is
+    // lost on time: by the server's timer, or by the late move itself when it gets there
+    // first. Sent at several moments just past the end of the time, to meet both.
+    for late_ms in [0, 2, 5, 10, 20] {
+        let created = server
+            .create(json!({"opponent": {"kind": "invite"}, "name": "Alice",
+                           "clock": {"kind": "sudden_death", "total_ms": 300}}))
+            .await;
+        let id = created["id"].as_str().unwrap().to_string();
+        let alice = created["token"].as_str().unwrap().to_string();
+        let invite = created["invite_token"].as_str().unwrap().to_string();
+        let mut ws = server.ws(&id, Some(&alice), None).await;
+        server.join(&id, &invite, "Bob").await;
+        // The clock started before the join was answered.
+        tokio::time::sleep(Duration::from_millis(300 + late_ms)).await;
+        let answer = ws.act(mv("Wd4,a1")).await;
+        assert_eq!(answer["type"], "refused", "{answer}");
+        assert_eq!(answer["status"], 409, "{answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(
+            error.contains("time ran out") || error.contains("on time"),
+            "{answer}"
+        );
+        let state = server.game(&id, None).await;
+        assert_eq!(state["status"], "finished");
+        assert_eq!(state["result"]["token"], "0-1", "{}", brief(&state));
+        assert_eq!(state["moves"], json!([]));
+        ws.wait_version(state["version"].as_i64().unwrap()).await;
+        let kinds = event_types(&ws, 0);
+        assert_eq!(
+            kinds.last().map(String::as_str),
+            Some("flagged"),
+            "{kinds:?}"
+        );
+        assert!(!kinds.iter().any(|k| k == "moved"), "{kinds:?}");
+    }
+
+    // A binary message is answered, not ignored; the connection stays open.
+    let (id, alice, _) = server.invite_game(json!({})).await;
+    let mut ws = server.ws(&id, Some(&alice), None).await;
+    ws.send_binary(mv("Wd4,a1").to_string().into_bytes()).await;
+    let answer = ws
+        .until(|m| m["type"] == "refused" || m["type"] == "ack")
+        .await;
+    assert_eq!(answer["type"], "refused", "{answer}");
+    assert_eq!(answer["status"], 400, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("binary"),
+        "{answer}"
+    );
+    assert_eq!(ws.act_ok(mv("Wd4,a1")).await, 5);
+
+    // A message over the limit (256 KB) closes the connection with 1009 and the reason.
+    ws.send_text(mv(&"W".repeat(300 * 1024)).to_string()).await;
+    let (code, reason) = ws.closed().await.expect("a close frame");
+    assert_eq!(code, 1009, "{reason}");
+    assert!(reason.contains("too big"), "{reason}");
+    assert!(reason.contains("262144"), "{reason}");
+    // Nothing was played; the server is fine.
+    assert_eq!(server.game(&id, None).await["version"], 5);
+    server.assert_healthy().await;
+}

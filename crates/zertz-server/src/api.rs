@@ -557,7 +557,10 @@ async fn ws(
     // Check the game and the token before upgrading, so errors are plain HTTP answers.
     let (live, seat, receiver) = hub.connect(&id, q.token.as_deref()).await?;
     Ok(upgrade
-        .max_message_size(MAX_BODY)
+        // Messages over the limit are refused by `ws::serve` with a close frame that says so;
+        // the library's own limits are set higher, so that such a frame is read to its end.
+        .max_message_size(crate::ws::MAX_FRAME)
+        .max_frame_size(crate::ws::MAX_FRAME)
         // Actions are small; tungstenite zero-fills the whole read buffer on every read.
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {

@@ -550,7 +550,17 @@ impl Hub {
             }
             _ => state.room.decide(seat, action, now)?,
         };
+        // Whatever a player sends after their time ran out loses the game on time (the flag
+        // is stored like the timer's would be), and the action itself is refused.
+        let out_of_time =
+            matches!(events[..], [Event::Flagged { seat: s }] if s == seat_number(seat));
         self.commit(live, state, events, None).await?;
+        if out_of_time {
+            return Err(Refusal::NotNow(
+                "your time ran out before this arrived: the game is lost on time".into(),
+            )
+            .into());
+        }
         Ok(state.room.version())
     }
 
@@ -767,7 +777,13 @@ impl Hub {
                     && let Some(action) = action
                     && let Err(e) = hub.act_locked(&live2, &mut state, seat, &action).await
                 {
-                    tracing::warn!(game = %live2.id, "engine action refused: {e}");
+                    // An engine that ran out of time lost the game by its own flag: nothing
+                    // went wrong. Any other refusal is a bug worth seeing.
+                    if state.room.is_over() {
+                        tracing::debug!(game = %live2.id, "engine action refused: {e}");
+                    } else {
+                        tracing::warn!(game = %live2.id, "engine action refused: {e}");
+                    }
                 }
                 // Whatever happened meanwhile, look again.
                 hub.after_change(&live2, &mut state);
@@ -1080,6 +1096,72 @@ mod tests {
         assert_eq!(got["state"]["seats"][0]["name"], tricky.as_str());
         assert_eq!(got["state"]["you"], 2);
         assert_eq!(got["state"]["legal_moves"].as_array().unwrap().len(), 1944);
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+    use crate::clock::ClockSpec;
+    use zertz::{Layout, Position, RuleSet};
+
+    /// On this test's runtime (one thread) the flag timer cannot run before the late move is
+    /// handled: the refusal comes from the check of the move itself, not from the timer.
+    #[tokio::test]
+    async fn a_move_after_the_time_ran_out_is_refused_and_the_flag_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("z.db");
+        let store = crate::store::SqliteStore::open(path.to_str().unwrap())
+            .await
+            .unwrap();
+        let hub = Hub::new(Box::new(store), Config::default());
+        let start = Position::new(
+            Layout::from_spec("37").unwrap(),
+            "standard".parse::<RuleSet>().unwrap(),
+        );
+        let settings = GameSettings {
+            start: start.to_string(),
+            repetition: "threefold".into(),
+            bribes: false,
+            clock: ClockSpec::SuddenDeath { total_ms: 50 },
+            casual: true,
+            seats: [SeatKind::Human, SeatKind::Human],
+            open: false,
+            match_game: None,
+        };
+        let (id, tokens) = hub
+            .create_game(
+                settings,
+                [Some("Ann".into()), Some("Ben".into())],
+                [None, None],
+                None,
+            )
+            .await
+            .unwrap();
+        let ann = tokens[0].clone().unwrap();
+        // Blocks the runtime's only thread past the end of Ann's time.
+        std::thread::sleep(Duration::from_millis(120));
+        let move_text = "Wd4,a1".to_string();
+        let e = hub
+            .act(&id, &ann, Action::Move { text: move_text })
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&e, HubError::Refused(Refusal::NotNow(m)) if m.contains("time ran out")),
+            "{e:?}"
+        );
+        let room = hub.room(&id).await.unwrap();
+        assert!(matches!(
+            room.log.last(),
+            Some((_, Event::Flagged { seat: 1 }))
+        ));
+        assert!(room.game.turns().is_empty(), "the move was not played");
+        assert_eq!(room.result().as_deref(), Some("0-1"));
+        // Stored, not only in memory.
+        let (row, events) = hub.store().load_game(&id).await.unwrap();
+        assert_eq!(row.result.as_deref(), Some("0-1"));
+        let last: Event = serde_json::from_str(&events.last().unwrap().payload).unwrap();
+        assert_eq!(last, Event::Flagged { seat: 1 });
     }
 }
 

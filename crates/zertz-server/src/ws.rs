@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use serde::Serialize;
 use serde_json::json;
 use tokio::sync::broadcast::{Receiver, error::RecvError};
@@ -59,12 +59,34 @@ pub async fn serve(
                     }
                 }
                 incoming = socket.recv() => {
+                    let received = Instant::now();
                     let text = match incoming {
                         Some(Ok(Message::Text(text))) => text,
-                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                        Some(Ok(Message::Binary(_))) => {
+                            let reply = refused(
+                                400,
+                                "binary messages are not understood: send each action as a \
+                                 JSON text message"
+                                    .into(),
+                            );
+                            if !send(&mut socket, reply.into()).await {
+                                break;
+                            }
+                            continue;
+                        }
+                        Some(Ok(Message::Close(_))) | None => break,
+                        Some(Err(e)) => {
+                            if is_too_big(&e) {
+                                close_too_big(&mut socket).await;
+                            }
+                            break;
+                        }
                         Some(Ok(_)) => continue,
                     };
-                    let received = Instant::now();
+                    if text.len() > MAX_MESSAGE {
+                        close_too_big(&mut socket).await;
+                        break;
+                    }
                     let reply = match bucket.take(rate, received) {
                         Ok(()) => handle(&hub, &live, you, token.as_deref(), text.as_str()).await,
                         Err(wait) => refused(
@@ -175,6 +197,31 @@ async fn handle(
 /// The answer to an action that was not carried out.
 fn refused(status: u16, message: String) -> String {
     json!({"type": "refused", "status": status, "error": message}).to_string()
+}
+
+/// The largest message a client may send (an action is a few dozen bytes).
+pub const MAX_MESSAGE: usize = crate::api::MAX_BODY;
+
+/// The largest frame read whole. Frames between [`MAX_MESSAGE`] and this are read to their end
+/// and then refused with a close frame, which the client receives for sure; a longer frame is
+/// refused from its header, and its unread rest may make the operating system reset the
+/// connection before the close frame gets through.
+pub const MAX_FRAME: usize = 4 * MAX_MESSAGE;
+
+/// Whether a read failed because the frame was over [`MAX_FRAME`]. (axum hides the WebSocket
+/// library's error type; its text is all there is.)
+fn is_too_big(e: &axum::Error) -> bool {
+    let text = e.to_string();
+    text.contains("Space limit exceeded") || text.contains("too long")
+}
+
+/// Closes the connection with 1009 (message too big) and says what the limit is.
+async fn close_too_big(socket: &mut WebSocket) {
+    let frame = CloseFrame {
+        code: close_code::SIZE,
+        reason: format!("message too big: at most {MAX_MESSAGE} bytes").into(),
+    };
+    let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
 /// Sends a text frame; false when the connection is gone.

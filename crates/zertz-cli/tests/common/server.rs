@@ -455,6 +455,31 @@ impl Ws {
             .expect("send on the WebSocket");
     }
 
+    /// Sends a binary message.
+    pub async fn send_binary(&mut self, data: Vec<u8>) {
+        self.stream
+            .send(Message::Binary(data.into()))
+            .await
+            .expect("send on the WebSocket");
+    }
+
+    /// Reads until the server closes the connection: the code and reason of its close frame
+    /// (`None` when it closed without one). Other messages are skipped.
+    pub async fn closed(&mut self) -> Option<(u16, String)> {
+        loop {
+            let next = tokio::time::timeout(MESSAGE_TIMEOUT, self.stream.next())
+                .await
+                .expect("the server closes the WebSocket in time");
+            match next {
+                Some(Ok(Message::Close(frame))) => {
+                    return frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
     /// Sends an action and returns its answer (`ack` or `refused`); events read meanwhile are
     /// checked and kept.
     pub async fn act(&mut self, action: Value) -> Value {
