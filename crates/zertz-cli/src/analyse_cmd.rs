@@ -10,6 +10,7 @@ use zertz::notation::official;
 use zertz::record::Record;
 use zertz::{Game, Move, Position, Rules, boardspace};
 use zertz_engine::analysis::{analyse_position, review};
+use zertz_engine::search::MAX_DEPTH;
 use zertz_engine::{Engine, Limits, SearchOptions};
 
 /// Options of `zertz analyse`.
@@ -17,13 +18,14 @@ use zertz_engine::{Engine, Limits, SearchOptions};
 pub struct AnalyseArgs {
     /// A position string (quoted), or a file: a game record or a BoardSpace `.sgf`.
     what: String,
-    /// Time per position, in milliseconds (default 3000 for a position, 500 per move of a game).
+    /// Time per position, in milliseconds, for its search and the scoring of its top moves
+    /// together: the search gets half (default 3000 for a position, 500 per move of a game).
     #[arg(long)]
     time: Option<u64>,
     /// Depth per position, in placement turns.
     #[arg(long)]
     depth: Option<u32>,
-    /// Positions searched per position.
+    /// Positions searched per position, all its searches together.
     #[arg(long)]
     nodes: Option<u64>,
     /// How many top moves to list for a position.
@@ -80,9 +82,18 @@ fn load(what: &str) -> anyhow::Result<(Game, bool)> {
 
 /// Runs `zertz analyse`.
 pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
+    if args.time == Some(0) || args.nodes == Some(0) {
+        anyhow::bail!("--time and --nodes must be at least 1");
+    }
+    if args.depth.is_some_and(|d| !(1..=MAX_DEPTH).contains(&d)) {
+        anyhow::bail!("--depth must be from 1 to {MAX_DEPTH}");
+    }
+    if !(1..=64).contains(&args.threads) || !(1..=4096).contains(&args.hash) {
+        anyhow::bail!("--threads must be from 1 to 64 and --hash from 1 to 4096 (MB)");
+    }
     let (game, whole) = load(&args.what)?;
     let mut options = SearchOptions {
-        threads: args.threads.max(1),
+        threads: args.threads,
         ..SearchOptions::default()
     };
     for setting in &args.set {

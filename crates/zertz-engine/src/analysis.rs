@@ -1,7 +1,13 @@
 //! Analysis: the top moves of a position with their scores, and a move-by-move review of a game
 //! that marks the mistakes.
+//!
+//! An analysis is several searches: the main one, then one per move it scores. The time and
+//! nodes it is given are for all of them together (the main search gets half, the moves share
+//! the rest as it comes), so that `--time 1000` takes about a second, not a second and then
+//! as long as the top moves' searches happen to take.
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use zertz::{Game, Move, Turn};
 
@@ -30,7 +36,63 @@ pub struct PositionAnalysis {
     pub top: Vec<RankedMove>,
 }
 
-/// Searches `game`'s position and then scores its `count` most promising moves one by one.
+/// What is left of an analysis's time and nodes, shared out among its searches.
+#[derive(Clone, Copy, Debug)]
+struct Allowance {
+    /// When the whole analysis must be over (`None`: no time limit).
+    deadline: Option<Instant>,
+    /// Nodes left (`None`: no node limit).
+    nodes: Option<u64>,
+}
+
+impl Allowance {
+    /// No limit: the searches of the moves go to their depth.
+    const UNLIMITED: Allowance = Allowance {
+        deadline: None,
+        nodes: None,
+    };
+
+    /// Splits `limits` between a main search, which gets half the time and half the nodes
+    /// (and any depth or clock as given), and what is kept for the searches after it.
+    fn split(limits: &Limits) -> (Limits, Allowance) {
+        let mut main = limits.clone();
+        main.movetime = limits
+            .movetime
+            .map(|t| (t / 2).max(Duration::from_millis(1)));
+        main.nodes = limits.nodes.map(|n| (n / 2).max(1));
+        let allowance = Allowance {
+            deadline: limits.movetime.map(|t| Instant::now() + t),
+            nodes: limits.nodes,
+        };
+        (main, allowance)
+    }
+
+    /// Takes `nodes` searched off what is left.
+    fn spend(&mut self, nodes: u64) {
+        if let Some(left) = &mut self.nodes {
+            *left = left.saturating_sub(nodes);
+        }
+    }
+
+    /// The limits of the next of `searches` searches still to come, each `depth` turns deep
+    /// at most: an equal share of the time and nodes left (never nothing: a search always
+    /// gets at least its first move scored).
+    fn share(&self, depth: u32, searches: usize) -> Limits {
+        let searches = searches.max(1) as u32;
+        Limits {
+            depth: Some(depth),
+            nodes: self.nodes.map(|n| (n / u64::from(searches)).max(1)),
+            movetime: self.deadline.map(|d| {
+                (d.saturating_duration_since(Instant::now()) / searches)
+                    .max(Duration::from_millis(1))
+            }),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Searches `game`'s position and then scores its `count` most promising moves one by one,
+/// all within `limits` (see the module's introduction).
 pub fn analyse_position(
     engine: &Engine,
     game: &Game,
@@ -39,7 +101,9 @@ pub fn analyse_position(
     report: &mut dyn FnMut(&Info),
 ) -> PositionAnalysis {
     let stop = AtomicBool::new(false);
-    let search = engine.search(game, limits, &stop, report);
+    let (main, mut allowance) = Allowance::split(limits);
+    let search = engine.search(game, &main, &stop, report);
+    allowance.spend(search.nodes);
     let mut candidates: Vec<Move> = search.root_scores.iter().map(|(m, _, _)| *m).collect();
     // The main search orders its root moves best first; the best move leads.
     if let Some(best) = search.best {
@@ -48,15 +112,27 @@ pub fn analyse_position(
     }
     candidates.truncate(count.max(1));
     let depth = search.depth.max(1);
-    let top = rank(engine, game, &candidates, depth);
+    let top = rank_within(engine, game, &candidates, depth, allowance);
     PositionAnalysis { search, top }
 }
 
 /// Scores each move of `moves` with a search of the position after it, `depth` turns deep in
 /// all (one less below the move when it is a placement).
 pub fn rank(engine: &Engine, game: &Game, moves: &[Move], depth: u32) -> Vec<RankedMove> {
+    rank_within(engine, game, moves, depth, Allowance::UNLIMITED)
+}
+
+/// [`rank`], the searches sharing `allowance` (a search cut short scores its move from the
+/// depth it reached).
+fn rank_within(
+    engine: &Engine,
+    game: &Game,
+    moves: &[Move],
+    depth: u32,
+    mut allowance: Allowance,
+) -> Vec<RankedMove> {
     let mut out = Vec::new();
-    for mv in moves {
+    for (i, mv) in moves.iter().enumerate() {
         let mut child = game.clone();
         if child.play(mv).is_err() {
             continue;
@@ -74,7 +150,9 @@ pub fn rank(engine: &Engine, game: &Game, moves: &[Move], depth: u32) -> Vec<Ran
                 depth.saturating_sub(1).max(1)
             };
             let stop = AtomicBool::new(false);
-            let r = engine.search(&child, &Limits::depth(below), &stop, &mut |_| {});
+            let limits = allowance.share(below, moves.len() - i);
+            let r = engine.search(&child, &limits, &stop, &mut |_| {});
+            allowance.spend(r.nodes);
             let score = match r.score {
                 Score::Value(v) => Score::Value(-v),
                 Score::Win(n) => Score::Loss(n),
@@ -151,7 +229,8 @@ pub fn judge(played: Score, best: Score) -> Mark {
     }
 }
 
-/// Reviews every move of `game` (passes are skipped) with `limits` per position, calling
+/// Reviews every move of `game` (passes are skipped) with `limits` per position (for the
+/// search of the position and the scoring of the best and the played move together), calling
 /// `progress` after each.
 pub fn review(
     engine: &Engine,
@@ -171,7 +250,9 @@ pub fn review(
         };
         let moves = replay.legal_moves();
         let stop = AtomicBool::new(false);
-        let search = engine.search(&replay, limits, &stop, &mut |_| {});
+        let (main, mut allowance) = Allowance::split(limits);
+        let search = engine.search(&replay, &main, &stop, &mut |_| {});
+        allowance.spend(search.nodes);
         let depth = search.depth.max(1);
         let best = search.best.unwrap_or(played);
         let list: Vec<Move> = if best == played {
@@ -179,7 +260,7 @@ pub fn review(
         } else {
             vec![best, played]
         };
-        let ranked = rank(engine, &replay, &list, depth);
+        let ranked = rank_within(engine, &replay, &list, depth, allowance);
         let score_of = |m: Move| {
             ranked
                 .iter()
@@ -208,4 +289,57 @@ pub fn review(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SearchOptions;
+
+    #[test]
+    fn the_main_search_gets_half_and_the_moves_share_the_rest() {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(1000)),
+            nodes: Some(10_000),
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let (main, mut left) = Allowance::split(&limits);
+        assert_eq!(main.movetime, Some(Duration::from_millis(500)));
+        assert_eq!((main.nodes, main.depth), (Some(5000), Some(4)));
+        left.spend(6000);
+        let first = left.share(3, 4);
+        assert_eq!((first.nodes, first.depth), (Some(1000), Some(3)));
+        let time = first.movetime.unwrap();
+        assert!(time <= Duration::from_millis(250) && time > Duration::from_millis(200));
+        // Overspent: every search still gets the least there is.
+        left.spend(1_000_000);
+        let last = left.share(3, 2);
+        assert_eq!(last.nodes, Some(1));
+        // Without limits the moves are searched to their depth only.
+        let (main, left) = Allowance::split(&Limits::depth(2));
+        assert_eq!(main, Limits::depth(2));
+        assert_eq!(left.share(2, 3), Limits::depth(2));
+    }
+
+    #[test]
+    fn a_winning_capture_leads_the_top_moves() {
+        // Player 1 holds three white marbles: taking the white one on d2 wins; taking the grey
+        // one on f2 does not.
+        let position: zertz::Position =
+            "37 standard ..../...../....../WW...../....../GG.../.... 1/6/10 3/0/0 0/0/0 1"
+                .parse()
+                .unwrap();
+        let game = Game::from_position(position, zertz::Rules::default());
+        let engine = Engine::new(SearchOptions::default(), 1);
+        let a = analyse_position(&engine, &game, &Limits::nodes(2000), 5, &mut |_| {});
+        assert_eq!(a.search.score, Score::Win(1));
+        assert_eq!(a.top.len(), game.legal_moves().len());
+        assert_eq!(a.top.len(), 2);
+        assert_eq!(a.top[0].score, Score::Win(1));
+        assert_eq!(Some(a.top[0].mv), a.search.best);
+        let after = position.play(&a.top[0].mv).unwrap();
+        assert_eq!(after.winner_by_captures(), Some(zertz::Player::One));
+        assert!(matches!(a.top[1].score, Score::Value(_)), "{:?}", a.top[1]);
+    }
 }
