@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use zertz_engine::Weights;
-use zertz_engine::tuning::{TuneConfig, tune};
+use zertz_engine::tuning::{TuneConfig, pattern_matches, tune};
 
 /// Options of `zertz tune`.
 #[derive(Args)]
@@ -14,10 +14,14 @@ pub struct TuneArgs {
     /// Where to write the tuned weights (rewritten after every iteration).
     #[arg(long)]
     out: PathBuf,
-    /// Weights to start from (default: the hand-set baseline the built-in weights were tuned
-    /// from).
-    #[arg(long)]
+    /// Weights file to start from, as written by `zertz tune` or `crates/zertz-engine/weights.txt`
+    /// (default: the hand-set baseline the built-in weights were tuned from).
+    #[arg(long, visible_alias = "start", value_name = "FILE")]
     from: Option<PathBuf>,
+    /// Weights held at their starting value, by name: comma-separated globs (`single.*,each.*`)
+    /// or prefixes (`single`, `single.black`); repeatable.
+    #[arg(long, value_name = "PATTERNS")]
+    fixed: Vec<String>,
     /// Iterations.
     #[arg(long, default_value_t = 200)]
     iterations: usize,
@@ -40,6 +44,9 @@ pub struct TuneArgs {
 
 /// Runs `zertz tune`.
 pub fn run(args: TuneArgs) -> anyhow::Result<()> {
+    if args.iterations == 0 || args.openings == 0 || args.nodes == 0 || args.concurrency == 0 {
+        anyhow::bail!("--iterations, --openings, --nodes and --concurrency must be at least 1");
+    }
     let start = match &args.from {
         Some(path) => Weights::parse(
             &std::fs::read_to_string(path)
@@ -47,13 +54,29 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         )?,
         None => Weights::baseline(),
     };
+    let names = start.named();
+    let mut fixed = Vec::new();
+    for pattern in args.fixed.iter().flat_map(|p| p.split(',')) {
+        let pattern = pattern.trim();
+        if pattern.is_empty() {
+            continue;
+        }
+        if !names.iter().any(|(name, _)| pattern_matches(pattern, name)) {
+            anyhow::bail!(
+                "--fixed `{pattern}` names no weight (the names are those of the weights file: \
+                 single.white.1 … single.black.8, each.1 … each.8, material.white, tempo, …)"
+            );
+        }
+        fixed.push(pattern.to_string());
+    }
     let config = TuneConfig {
         iterations: args.iterations,
-        openings: args.openings.max(1),
+        openings: args.openings,
         nodes: args.nodes,
-        concurrency: args.concurrency.max(1),
+        concurrency: args.concurrency,
         seed: args.seed,
         rate: args.rate,
+        fixed,
         ..TuneConfig::default()
     };
     let command = std::env::args().collect::<Vec<_>>().join(" ");

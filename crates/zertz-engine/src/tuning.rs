@@ -4,7 +4,8 @@
 //! Each iteration perturbs every weight at once by plus or minus its step, plays a few games
 //! between the two perturbed versions (same openings, colours swapped, fixed nodes per move), and
 //! moves the weights toward the version that scored better. Everything is seeded: the same
-//! command gives the same weights on any machine.
+//! command gives the same weights on any machine. Weights named in [`TuneConfig::fixed`] are
+//! neither perturbed nor moved: they keep the value they start with.
 
 use zertz::{Layout, Rules};
 
@@ -31,6 +32,8 @@ pub struct TuneConfig {
     pub rate: f64,
     /// Board of the games.
     pub layout: &'static Layout,
+    /// Weights held at their starting value, as patterns ([`pattern_matches`]).
+    pub fixed: Vec<String>,
 }
 
 impl Default for TuneConfig {
@@ -43,6 +46,7 @@ impl Default for TuneConfig {
             seed: 1,
             rate: 1.0,
             layout: Layout::standard(),
+            fixed: Vec::new(),
         }
     }
 }
@@ -56,6 +60,28 @@ pub struct Step {
     pub score: f64,
     /// Weights after the step.
     pub weights: Weights,
+}
+
+/// True when `pattern` names the weight `name`: a glob over the whole name (`*` any run of
+/// characters: `single.*.1`, `each.*`), or, without a `*`, the name itself or a prefix of it
+/// that ends where a part of the name does (`single`, `single.black`, but not `sing`).
+pub fn pattern_matches(pattern: &str, name: &str) -> bool {
+    if pattern.contains('*') {
+        return glob(pattern.as_bytes(), name.as_bytes());
+    }
+    name.strip_prefix(pattern)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+}
+
+/// `*` matches any run of bytes; every other byte itself.
+fn glob(pattern: &[u8], text: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => text.is_empty(),
+        Some((b'*', rest)) => (0..=text.len()).any(|i| glob(rest, &text[i..])),
+        Some((c, rest)) => text
+            .split_first()
+            .is_some_and(|(t, tail)| t == c && glob(rest, tail)),
+    }
 }
 
 /// The perturbation step of a weight: a tenth of its size, at least 2.
@@ -83,11 +109,54 @@ fn contestant(weights: Weights, seed: u64) -> Box<dyn Contestant> {
 
 /// Tunes `start`, calling `progress` after every iteration. Returns the final weights.
 pub fn tune(start: &Weights, config: &TuneConfig, progress: &mut dyn FnMut(&Step)) -> Weights {
+    let mut play = |plus: &Weights, minus: &Weights, seed: u64| {
+        let match_config = MatchConfig {
+            layout: config.layout,
+            rules: Rules::default(),
+            openings: config.openings,
+            opening_plies: 2,
+            think: Think {
+                limits: Limits::nodes(config.nodes),
+            },
+            concurrency: config.concurrency,
+            seed,
+            max_turns: 300,
+            sprt: None,
+        };
+        let (wp, wm) = (plus.clone(), minus.clone());
+        let a = move |seed: u64| Ok(contestant(wp.clone(), seed));
+        let b = move |seed: u64| Ok(contestant(wm.clone(), seed));
+        match run_match(&match_config, &a, &b, &|_, _| {}) {
+            Ok((_, tally)) => tally.score(),
+            Err(_) => 0.5,
+        }
+    };
+    tune_with(start, config, &mut play, progress)
+}
+
+/// [`tune`] with the games played by `play`, which gets the plus and the minus version and a
+/// seed, and answers the plus version's score (0 to 1).
+fn tune_with(
+    start: &Weights,
+    config: &TuneConfig,
+    play: &mut dyn FnMut(&Weights, &Weights, u64) -> f64,
+    progress: &mut dyn FnMut(&Step),
+) -> Weights {
     let names = start.named();
     let mut theta: Vec<f64> = names.iter().map(|(_, v)| *v as f64).collect();
-    let steps: Vec<f64> = names.iter().map(|(_, v)| step_of(*v)).collect();
+    let fixed: Vec<bool> = names
+        .iter()
+        .map(|(name, _)| config.fixed.iter().any(|p| pattern_matches(p, name)))
+        .collect();
+    // A fixed weight has no step: it is never perturbed, so it never moves.
+    let steps: Vec<f64> = names
+        .iter()
+        .zip(&fixed)
+        .map(|((_, v), &f)| if f { 0.0 } else { step_of(*v) })
+        .collect();
     let mut rng = Rng::new(config.seed);
     for k in 1..=config.iterations {
+        // Drawn for every weight, fixed or not, so that fixing one leaves the others' draws.
         let delta: Vec<f64> = (0..theta.len())
             .map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 })
             .collect();
@@ -104,25 +173,7 @@ pub fn tune(start: &Weights, config: &TuneConfig, progress: &mut dyn FnMut(&Step
             .map(|((t, d), c)| t - d * c)
             .collect();
         let (wp, wm) = (apply(start, &plus), apply(start, &minus));
-        let match_config = MatchConfig {
-            layout: config.layout,
-            rules: Rules::default(),
-            openings: config.openings,
-            opening_plies: 2,
-            think: Think {
-                limits: Limits::nodes(config.nodes),
-            },
-            concurrency: config.concurrency,
-            seed: rng.next_u64(),
-            max_turns: 300,
-            sprt: None,
-        };
-        let a = move |seed: u64| Ok(contestant(wp.clone(), seed));
-        let b = move |seed: u64| Ok(contestant(wm.clone(), seed));
-        let score = match run_match(&match_config, &a, &b, &|_, _| {}) {
-            Ok((_, tally)) => tally.score(),
-            Err(_) => 0.5,
-        };
+        let score = play(&wp, &wm, rng.next_u64());
         // Move toward the better version; the rate decays slowly.
         let rate =
             config.rate / (1.0 + k as f64 / (config.iterations as f64 / 4.0).max(1.0)).powf(0.602);
@@ -137,4 +188,115 @@ pub fn tune(start: &Weights, config: &TuneConfig, progress: &mut dyn FnMut(&Step
         });
     }
     apply(start, &theta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_are_globs_or_prefixes_at_a_dot() {
+        for (pattern, name) in [
+            ("single.*", "single.white.1"),
+            ("*.1", "each.1"),
+            ("single.*.8", "single.grey.8"),
+            ("single", "single.black.3"),
+            ("single.black", "single.black.3"),
+            ("tempo", "tempo"),
+            ("*", "isolation"),
+        ] {
+            assert!(pattern_matches(pattern, name), "{pattern} {name}");
+        }
+        for (pattern, name) in [
+            ("sing", "single.white.1"),
+            ("single.*.8", "single.grey.1"),
+            ("each.1", "each.10"),
+            ("tempo.*", "tempo"),
+            ("material.white", "material"),
+        ] {
+            assert!(!pattern_matches(pattern, name), "{pattern} {name}");
+        }
+    }
+
+    fn config(fixed: &[&str]) -> TuneConfig {
+        TuneConfig {
+            iterations: 12,
+            fixed: fixed.iter().map(|p| p.to_string()).collect(),
+            ..TuneConfig::default()
+        }
+    }
+
+    /// Games that the version with the larger tempo always wins.
+    fn tempo_wins(plus: &Weights, minus: &Weights, _seed: u64) -> f64 {
+        match plus.tempo.cmp(&minus.tempo) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Less => 0.0,
+            std::cmp::Ordering::Equal => 0.5,
+        }
+    }
+
+    #[test]
+    fn a_weight_that_wins_games_moves_unless_fixed() {
+        let start = Weights::baseline();
+        let free = tune_with(&start, &config(&[]), &mut tempo_wins, &mut |_| {});
+        assert!(
+            free.tempo > start.tempo + 10,
+            "{} -> {}",
+            start.tempo,
+            free.tempo
+        );
+        let held = tune_with(&start, &config(&["tempo"]), &mut tempo_wins, &mut |_| {});
+        assert_eq!(held.tempo, start.tempo);
+    }
+
+    #[test]
+    fn fixed_weights_are_never_perturbed() {
+        let start = Weights::baseline();
+        let patterns = ["single.*", "each"];
+        let is_fixed = |name: &str| patterns.iter().any(|p| pattern_matches(p, name));
+        let fixed_count = start.named().iter().filter(|(n, _)| is_fixed(n)).count();
+        assert_eq!(fixed_count, 4 * 8);
+        let mut calls = 0;
+        let mut play = |plus: &Weights, minus: &Weights, seed: u64| {
+            calls += 1;
+            for ((name, p), (_, m)) in plus.named().iter().zip(minus.named()) {
+                if is_fixed(name) {
+                    assert_eq!(*p, m, "{name} perturbed");
+                } else {
+                    assert_ne!(*p, m, "{name} not perturbed");
+                }
+            }
+            (seed % 3) as f64 / 2.0
+        };
+        let tuned = tune_with(&start, &config(&patterns), &mut play, &mut |_| {});
+        assert_eq!(calls, 12);
+        let mut moved = 0;
+        for ((name, before), (_, after)) in start.named().iter().zip(tuned.named()) {
+            if is_fixed(name) {
+                assert_eq!(*before, after, "{name}");
+            } else if *before != after {
+                moved += 1;
+            }
+        }
+        assert!(moved > 0, "nothing else moved either");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_weights() {
+        let start = Weights::baseline();
+        let mut play = |_: &Weights, _: &Weights, seed: u64| (seed % 3) as f64 / 2.0;
+        let mut steps = Vec::new();
+        let a = tune_with(&start, &config(&[]), &mut play, &mut |s| {
+            steps.push(s.weights.clone())
+        });
+        let b = tune_with(&start, &config(&[]), &mut play, &mut |_| {});
+        assert_eq!(a, b);
+        assert_eq!(steps.len(), 12);
+        assert_eq!(steps.last(), Some(&a));
+        let other = TuneConfig {
+            seed: 2,
+            ..config(&[])
+        };
+        assert_ne!(tune_with(&start, &other, &mut play, &mut |_| {}), a);
+    }
 }
