@@ -39,6 +39,11 @@ pub struct ServeArgs {
     /// Largest burst of actions on one WebSocket connection.
     #[arg(long, default_value_t = 50.0)]
     action_burst: f64,
+    /// Milliseconds between the server's pings on each WebSocket; a connection that answers
+    /// nothing for a whole interval after a ping is closed and its seat counted away. 0: no
+    /// pings.
+    #[arg(long, default_value_t = 20_000)]
+    ping_ms: u64,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -54,6 +59,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         engine_move_time: Duration::from_millis(args.engine_ms),
         http_rate: Rate::new(args.http_rate, args.http_burst),
         action_rate: Rate::new(args.action_rate, args.action_burst),
+        ping_interval: Duration::from_millis(args.ping_ms),
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

@@ -1779,3 +1779,157 @@ async fn late_moves_binary_messages_and_oversized_messages() {
     assert_eq!(server.game(&id, None).await["version"], 5);
     server.assert_healthy().await;
 }
+
+/// Claims the game for `token` once the countdown of `--claim-after 1` has run: refused while
+/// it runs (when asked at once), then won.
+async fn claim_after_countdown(server: &Server, id: &str, token: &str, claimant: u64) {
+    let asked = Instant::now();
+    let (status, body) = server
+        .act(id, token, json!({"type": "claim_victory"}))
+        .await;
+    if asked.elapsed() < Duration::from_millis(500) {
+        refused(status, &body, 409, "claimed after");
+    }
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    server
+        .act_ok(id, token, json!({"type": "claim_victory"}))
+        .await;
+    let state = server.game(id, None).await;
+    assert_eq!(state["status"], "finished");
+    assert_eq!(state["result"]["winner"], claimant, "{}", brief(&state));
+    assert!(
+        state["result"]["text"].as_str().unwrap().contains("left"),
+        "{}",
+        brief(&state)
+    );
+}
+
+#[tokio::test]
+async fn claiming_after_a_restart_and_from_a_seat_that_never_connected() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    // Both players connected, a few moves, then the server dies: after the restart nobody is
+    // connected, and each seat counts as away from the restart.
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    let mut a = server.ws(&id, Some(&alice), None).await;
+    let mut b = server.ws(&id, Some(&bob), None).await;
+    let mut rng = Rng::new(31);
+    for _ in 0..3 {
+        let state = server.game(&id, None).await;
+        let token = if to_move(&state) == 1 { &alice } else { &bob };
+        server
+            .act_ok(&id, token, mv(&pick_move(&state, &mut rng)))
+            .await;
+    }
+    a.wait_version(7).await;
+    b.wait_version(7).await;
+    server.kill();
+    drop((a, b));
+    let mut server = Server::start(&db);
+    let state = server.game(&id, None).await;
+    assert_eq!(state["status"], "live");
+    for seat in &state["seats"].as_array().unwrap()[..] {
+        assert_eq!(seat["connected"], false, "{}", brief(&state));
+        let claim_in = seat["away_claim_in_ms"].as_i64().expect("a countdown");
+        assert!((0..=1000).contains(&claim_in), "{}", brief(&state));
+    }
+    claim_after_countdown(&server, &id, &alice, 1).await;
+
+    // Bob joins over HTTP and never opens the game's socket: away from the start of the game.
+    let (id, alice, _bob) = server.invite_game(json!({})).await;
+    let state = server.game(&id, None).await;
+    assert_eq!(state["status"], "live");
+    assert_eq!(state["seats"][1]["connected"], false);
+    assert!(
+        state["seats"][1]["away_claim_in_ms"].is_i64(),
+        "{}",
+        brief(&state)
+    );
+    claim_after_countdown(&server, &id, &alice, 1).await;
+
+    // Nobody is away from a game that has not started: an open game cannot be claimed.
+    let created = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Alice"}))
+        .await;
+    let open = created["id"].as_str().unwrap();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (status, body) = server
+        .act(
+            open,
+            created["token"].as_str().unwrap(),
+            json!({"type": "claim_victory"}),
+        )
+        .await;
+    refused(status, &body, 409, "not started");
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn a_silent_connection_is_given_up_after_a_ping() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (_dir, db) = temp_db();
+    let mut server = Server::start_args(&db, 50, &["--ping-ms", "200"]);
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    // Alice's client reads all the time, so it answers the pings.
+    let mut a = server.ws(&id, Some(&alice), None).await;
+    // Bob's connection opens, then his network dies: no close, no pong, nothing.
+    let mut tcp = tokio::net::TcpStream::connect(&server.addr).await.unwrap();
+    let request = format!(
+        "GET /api/games/{id}/ws?token={bob} HTTP/1.1\r\nHost: {}\r\nConnection: Upgrade\r\n\
+         Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        server.addr
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        assert_eq!(
+            tcp.read(&mut byte).await.unwrap(),
+            1,
+            "the upgrade's answer"
+        );
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    let seen = a
+        .until(|m| m["type"] == "presence" && m["state"]["seats"][1]["connected"] == true)
+        .await;
+    assert_eq!(seen["state"]["seats"][0]["connected"], true);
+    let opened = Instant::now();
+    // Within two intervals of silence the server gives Bob's connection up.
+    let gone = a
+        .until(|m| m["type"] == "presence" && m["state"]["seats"][1]["connected"] == false)
+        .await;
+    assert!(
+        opened.elapsed() < Duration::from_secs(5),
+        "given up after {:?}",
+        opened.elapsed()
+    );
+    // Away from when he was last heard from (the upgrade), not from when he was given up.
+    let claim_in = gone["state"]["seats"][1]["away_claim_in_ms"]
+        .as_i64()
+        .expect("a countdown");
+    assert!(claim_in < 1000 - 200, "{}", brief(&gone));
+    // And the server closed the connection: the pings it sent, then the end.
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), tcp.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "the server did not close Bob's connection");
+    // Alice, who answers, is still connected after many pings.
+    a.listen(Duration::from_millis(1200)).await;
+    assert_eq!(
+        a.state["seats"][0]["connected"],
+        true,
+        "{}",
+        brief(&a.state)
+    );
+    let v = a.act_ok(json!({"type": "claim_victory"})).await;
+    assert_eq!(
+        a.events.last().unwrap(),
+        &(v, json!({"type": "claimed", "seat": 1}))
+    );
+    let state = server.game(&id, None).await;
+    assert_eq!(state["seats"][0]["connected"], true);
+    server.assert_healthy().await;
+}

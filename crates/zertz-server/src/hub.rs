@@ -30,6 +30,9 @@ pub struct Config {
     pub http_rate: crate::limit::Rate,
     /// Actions per WebSocket connection.
     pub action_rate: crate::limit::Rate,
+    /// How often the server pings each WebSocket; a connection silent for a whole interval
+    /// after a ping is closed and its seat counted away (zero: no pings).
+    pub ping_interval: Duration,
 }
 
 impl Default for Config {
@@ -42,6 +45,7 @@ impl Default for Config {
                 .unwrap_or(1),
             http_rate: crate::limit::Rate::new(50.0, 500.0),
             action_rate: crate::limit::Rate::new(20.0, 50.0),
+            ping_interval: Duration::from_secs(20),
         }
     }
 }
@@ -386,7 +390,7 @@ impl Hub {
             state: Mutex::new(LiveGame {
                 room,
                 tokens,
-                presence: Presence::default(),
+                presence: Presence::loaded_at(now_ms()),
                 legal,
                 timer: None,
                 engine_thinking: false,
@@ -531,21 +535,24 @@ impl Hub {
         let events = match action {
             Action::ClaimVictory => {
                 let other = seat.other().index();
-                let away = state.presence.connections[other] == 0
-                    && state.room.settings.seats[other] == SeatKind::Human;
-                let since = state.presence.away_since[other];
+                let human = state.room.settings.seats[other] == SeatKind::Human;
+                let since = state
+                    .presence
+                    .away_since(other, state.room.started_at_ms)
+                    .filter(|_| human && state.room.started && !state.room.is_over());
                 let claim_after = self.config.claim_after.as_millis() as i64;
-                match (away, since) {
-                    (true, Some(t)) if now - t >= claim_after => state.room.decide_claim(seat)?,
-                    (true, Some(t)) => {
+                match since {
+                    Some(t) if now - t >= claim_after => state.room.decide_claim(seat)?,
+                    Some(t) => {
                         return Err(Refusal::NotNow(format!(
-                            "the opponent left {} s ago; the game can be claimed after {} s",
-                            (now - t) / 1000,
+                            "the opponent has been away for {} s; the game can be claimed \
+                             after {} s",
+                            (now - t).max(0) / 1000,
                             claim_after / 1000
                         ))
                         .into());
                     }
-                    _ => state.room.decide(seat, action, now)?,
+                    None => state.room.decide(seat, action, now)?,
                 }
             }
             _ => state.room.decide(seat, action, now)?,
@@ -885,23 +892,19 @@ impl Hub {
         }
         let receiver = live.sender.subscribe();
         if let Some(p) = seat {
-            state.presence.connections[p.index()] += 1;
-            state.presence.away_since[p.index()] = None;
+            state.presence.connect(p.index());
             self.presence_changed(&live, &state);
         }
         drop(state);
         Ok((live, seat, receiver))
     }
 
-    /// A connection of `seat` closed.
-    pub async fn leave(&self, live: &Arc<Live>, seat: Option<Player>) {
+    /// A connection of `seat` closed; its peer was last heard from at `heard_ms` (ms since
+    /// the epoch: now, unless the connection was given up for its silence).
+    pub async fn leave(&self, live: &Arc<Live>, seat: Option<Player>, heard_ms: i64) {
         let Some(p) = seat else { return };
         let mut state = live.state.lock().await;
-        let c = &mut state.presence.connections[p.index()];
-        *c = c.saturating_sub(1);
-        if *c == 0 {
-            state.presence.away_since[p.index()] = Some(now_ms());
-        }
+        state.presence.disconnect(p.index(), heard_ms);
         self.presence_changed(live, &state);
     }
 

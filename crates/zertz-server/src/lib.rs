@@ -9,10 +9,12 @@
 pub mod analysis_api;
 pub mod api;
 pub mod clock;
+pub mod heartbeat;
 pub mod hub;
 pub mod limit;
 pub mod matches;
 pub mod model;
+pub mod presence;
 pub mod room;
 pub mod store;
 pub mod token;

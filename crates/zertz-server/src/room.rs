@@ -42,6 +42,8 @@ pub struct Room {
     pub names: [Option<String>; 2],
     /// Both seats filled and the clocks started.
     pub started: bool,
+    /// When the game started (ms since the epoch; 0 before).
+    pub started_at_ms: i64,
     /// Each player's clock between turns.
     pub clocks: [ClockState; 2],
     /// Both clocks at the start of each turn: `clock_history[i]` before turn `i`.
@@ -108,6 +110,7 @@ impl Room {
             log: vec![(at_ms, Event::Created { settings })],
             names,
             started: false,
+            started_at_ms: 0,
             clocks: [initial; 2],
             clock_history: vec![[initial; 2]],
             turn_started_ms: at_ms,
@@ -526,6 +529,7 @@ impl Room {
             }
             Event::Started => {
                 self.started = true;
+                self.started_at_ms = at_ms;
                 self.turn_started_ms = at_ms;
             }
             Event::Moved {

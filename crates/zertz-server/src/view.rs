@@ -5,6 +5,7 @@ use serde::Serialize;
 use zertz::{Colour, Marbles, Player};
 
 use crate::model::{SeatKind, seat_number};
+pub use crate::presence::Presence;
 use crate::room::{ClockView, Room, slashed};
 
 /// A game's state at one version.
@@ -84,7 +85,8 @@ pub struct SeatView {
     pub name: Option<String>,
     /// Connected now (engines always are).
     pub connected: bool,
-    /// When a person left: ms until the opponent may claim the game (0: claimable now).
+    /// While a person is away (docs/server.md, "Presence"): ms until the opponent may claim
+    /// the game (0: claimable now).
     pub away_claim_in_ms: Option<i64>,
 }
 
@@ -112,15 +114,6 @@ fn counts(m: Marbles) -> [u8; 3] {
     Colour::ALL.map(|c| m.get(c))
 }
 
-/// Presence of the seats: connected now, or since when away (ms since the epoch).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Presence {
-    /// Connections per seat.
-    pub connections: [usize; 2],
-    /// When each seat's last connection closed.
-    pub away_since: [Option<i64>; 2],
-}
-
 impl GameView {
     /// The view of `room` for `viewer` (a seat, or a spectator), at `now_ms`. `claim_after_ms`
     /// is the countdown before an absent player's game may be claimed.
@@ -146,7 +139,7 @@ impl GameView {
                 level,
                 name: room.names[i].clone(),
                 connected,
-                away_claim_in_ms: match (connected, presence.away_since[i]) {
+                away_claim_in_ms: match (connected, presence.away_since(i, room.started_at_ms)) {
                     (false, Some(since)) if live => Some((since + claim_after_ms - now_ms).max(0)),
                     _ => None,
                 },

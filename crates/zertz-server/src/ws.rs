@@ -11,6 +11,7 @@ use serde_json::json;
 use tokio::sync::broadcast::{Receiver, error::RecvError};
 use zertz::Player;
 
+use crate::heartbeat::{Beat, Heartbeat};
 use crate::hub::{Hub, Live, Outgoing};
 use crate::limit::Bucket;
 use crate::model::{Action, Event};
@@ -29,6 +30,9 @@ pub async fn serve(
     let you = seat.map(|p| p.number());
     let rate = hub.config().action_rate;
     let mut bucket = Bucket::new(rate, Instant::now());
+    let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
+    // Given up for its silence: the seat is away from when it was last heard from.
+    let mut silent = false;
     // The version the client has: what the receiver still holds from before the catch-up
     // (committed between the subscription and the catch-up) is not sent again.
     let (first, mut sent) = catch_up(&hub, &live, seat, since).await;
@@ -58,8 +62,19 @@ pub async fn serve(
                         break;
                     }
                 }
+                beat = heartbeat.beat() => {
+                    if beat == Beat::Silent {
+                        tracing::debug!(game = %live.id(), "a WebSocket did not answer a ping: closed");
+                        silent = true;
+                        break;
+                    }
+                    if socket.send(Message::Ping(Default::default())).await.is_err() {
+                        break;
+                    }
+                }
                 incoming = socket.recv() => {
                     let received = Instant::now();
+                    heartbeat.heard();
                     let text = match incoming {
                         Some(Ok(Message::Text(text))) => text,
                         Some(Ok(Message::Binary(_))) => {
@@ -116,7 +131,12 @@ pub async fn serve(
             }
         }
     }
-    hub.leave(&live, seat).await;
+    let heard_ms = if silent {
+        heartbeat.heard_ms()
+    } else {
+        crate::hub::now_ms()
+    };
+    hub.leave(&live, seat, heard_ms).await;
 }
 
 /// A missed event in a `catchup` message.

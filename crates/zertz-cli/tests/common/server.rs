@@ -498,6 +498,13 @@ impl Ws {
         version
     }
 
+    /// Reads (and checks, as `recv` does) whatever arrives for `wait`: a client that keeps
+    /// reading answers the server's pings.
+    pub async fn listen(&mut self, wait: Duration) {
+        let deadline = tokio::time::Instant::now() + wait;
+        while tokio::time::timeout_at(deadline, self.recv()).await.is_ok() {}
+    }
+
     /// Checks that no message arrives within `wait`.
     pub async fn assert_quiet(&mut self, wait: Duration) {
         if let Ok(m) = tokio::time::timeout(wait, self.stream.next()).await {
