@@ -7,9 +7,10 @@
 //! not played: the reason is printed and the game waits for another line, so a typo never
 //! changes or loses the game. When the input ends, the game stops and says it was not finished.
 //!
-//! Against the engine, the board is drawn after the engine's reply (which shows both moves of
-//! the round), or after the human's move when that move ends the game. With two players, it is
-//! drawn after every move.
+//! The board is drawn after every move: against the engine after the player's own move (so
+//! that its effect, captures and isolations included, is seen before the engine answers) and
+//! again after the engine's reply. Resigning, and loading another game over one with unsaved
+//! moves, ask first: a stray word must not end or lose a game.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -580,16 +581,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 let accept = matches!(word.to_ascii_lowercase().as_str(), "accept" | "yes");
                 self.answer_bribe(accept);
             }
-            "resign" => {
-                let player = self.human.unwrap_or(self.game.to_move());
-                match self.game.resign(player) {
-                    Ok(()) => {
-                        self.dirty = true;
-                        self.say(&format!("{player} resigns."));
-                    }
-                    Err(e) => self.say(&format!("Cannot resign: {e}.")),
-                }
-            }
+            "resign" => self.resign(),
             "quit" | "exit" => return self.quit(),
             _ => self.try_move(line),
         }
@@ -625,16 +617,42 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
         self.dirty = true;
         match self.human {
-            Some(_) => {
-                self.say(&format!("You play {text}"));
-                if self.game.is_over() {
-                    self.show();
-                }
+            Some(_) => self.say(&format!("You play {text}")),
+            None => self.say(&format!("{} plays {text}", position.to_move())),
+        }
+        self.show();
+    }
+
+    /// Asks a yes/no question; true for yes. No, an empty answer or the end of the input is no.
+    fn confirm(&mut self, question: &str) -> bool {
+        loop {
+            match self.ask(question) {
+                None => return false,
+                Some(answer) => match answer.trim().to_ascii_lowercase().as_str() {
+                    "yes" | "y" => return true,
+                    "no" | "n" | "" => return false,
+                    _ => self.say("Please answer yes or no."),
+                },
             }
-            None => {
-                self.say(&format!("{} plays {text}", position.to_move()));
-                self.show();
+        }
+    }
+
+    fn resign(&mut self) {
+        let player = self.human.unwrap_or(self.game.to_move());
+        let question = match self.human {
+            Some(_) => "Resign this game? (yes/no)> ".to_string(),
+            None => format!("Does {player} resign? (yes/no)> "),
+        };
+        if !self.confirm(&question) {
+            self.say("Not resigned: the game goes on.");
+            return;
+        }
+        match self.game.resign(player) {
+            Ok(()) => {
+                self.dirty = true;
+                self.say(&format!("{player} resigns."));
             }
+            Err(e) => self.say(&format!("Cannot resign: {e}.")),
         }
     }
 
@@ -722,8 +740,9 @@ COMMANDS
   free          mark the free rings (o) on the board, or stop marking them
   save [FILE]   save the game as a record (BoardSpace .sgf if FILE ends in .sgf); without a
                 name, to zertz-DATE.txt
-  load FILE     continue a game from a record or a BoardSpace .sgf
-  resign        give up this game
+  load FILE     continue a game from a record or a BoardSpace .sgf (asks first when this
+                game has moves that are not saved)
+  resign        give up this game (asks first)
   quit          leave (if the game has unsaved moves, asks first)
   help          this text
 ",
@@ -930,8 +949,12 @@ good for it as\n                letting you move. It never offers bribes itself.
         }
         match load_game(Path::new(name)) {
             Ok((game, headers)) => {
-                if self.dirty {
-                    self.say("(The game you were playing was not saved.)");
+                if self.dirty && !self.game.turns().is_empty() {
+                    self.say("This game has moves that are not saved (`save FILE` keeps them).");
+                    if !self.confirm(&format!("Replace it with {name}? (yes/no)> ")) {
+                        self.say("Not loaded: the game goes on.");
+                        return;
+                    }
                 }
                 self.game = game;
                 self.headers = headers;

@@ -183,6 +183,54 @@ fn whole_game_against_the_engine_in_a_pty_moving_second() {
 }
 
 #[test]
+fn in_a_pty_your_move_is_drawn_and_resigning_asks_first() {
+    let mut command = Command::new(BIN);
+    command.args([
+        "play",
+        "--level",
+        "1",
+        "--seed",
+        "6",
+        "--colour-output",
+        "never",
+        "--time-per-move",
+        "300",
+    ]);
+    let mut session = spawn_command(command, Some(30_000)).expect("spawn in a pty");
+    session.exp_string("your move> ").expect("the first prompt");
+    session.send_line("Wd4,a1").expect("send");
+    // The board after your move, before the engine answers.
+    let (before, _) = session
+        .exp_regex("engine plays [^\r\n]+")
+        .expect("the engine's reply");
+    assert!(
+        before.contains("Last move: player 1 (you) Wd4,a1"),
+        "{before}"
+    );
+    session.exp_string("your move> ").expect("the prompt again");
+    session.send_line("resign").expect("send");
+    session
+        .exp_string("Resign this game? (yes/no)> ")
+        .expect("a question first");
+    session.send_line("n").expect("send");
+    session
+        .exp_string("Not resigned: the game goes on.")
+        .expect("no resignation");
+    session.exp_string("your move> ").expect("the game goes on");
+    session.send_line("resign").expect("send");
+    session
+        .exp_string("Resign this game? (yes/no)> ")
+        .expect("a question first");
+    session.send_line("yes").expect("send");
+    session
+        .exp_string("Game over: player 2 wins by resignation. The engine wins.")
+        .expect("the result");
+    session.exp_string("game over> ").expect("the last prompt");
+    session.send_line("").expect("send");
+    session.exp_eof().expect("zertz leaves");
+}
+
+#[test]
 fn bad_input_is_explained_and_changes_nothing() {
     // Two players, so that the position after the first two moves is known: player 1 then
     // has a compulsory capture.
@@ -302,15 +350,62 @@ fn save_then_load_round_trip() {
         .unwrap();
     assert_eq!(printed[1], game.position().to_string());
 
-    let input = format!("Wd4,a1\nload {file_text}\nposition\nundo\nposition\n");
+    // Over a game with unsaved moves, `load` asks first: no keeps the game, yes replaces it.
+    let input = format!(
+        "Wd4,a1\nload {file_text}\nno\nposition\nload {file_text}\nmaybe\nyes\nposition\nundo\nposition\n"
+    );
     let (out, err, code) = piped(&["--two-players", "--colour-output", "never"], &input);
     assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.matches("This game has moves that are not saved")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Replace it with {file_text}? (yes/no)> ")),
+        "{out}"
+    );
+    assert!(out.contains("Not loaded: the game goes on."), "{out}");
+    assert!(out.contains("Please answer yes or no."), "{out}");
     let printed = positions_printed(&out);
-    assert_eq!(printed[0], saved[0]);
+    let mut one_move = Game::standard();
+    one_move
+        .play(&official::parse(one_move.position(), "Wd4,a1").unwrap())
+        .unwrap();
+    assert_eq!(printed[0], one_move.position().to_string());
+    assert_eq!(printed[1], saved[0]);
     // Undo in two-player mode takes back one turn.
-    assert_eq!(printed[1], record.game.positions()[3].to_string());
+    assert_eq!(printed[2], record.game.positions()[3].to_string());
     assert!(out.contains("Taken back: Gd3,b1 (player 2)."), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_board_is_drawn_after_your_move_and_after_the_reply() {
+    let (out, err, code) = piped(
+        &["--level", "1", "--seed", "3", "--colour-output", "never"],
+        "Wd4,a1\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let yours = out.find("You play Wd4,a1").expect("your move");
+    let reply = out.find("engine plays ").expect("the reply");
+    // Between the two: the board after your move, saying so, and whose turn it is.
+    let between = &out[yours..reply];
+    assert!(
+        between.contains("Last move: player 1 (you) Wd4,a1"),
+        "{between}"
+    );
+    assert!(
+        between.contains("The engine's turn (player 2)."),
+        "{between}"
+    );
+    // After the reply: the board again, with the engine's move.
+    assert!(
+        out[reply..].contains("Last move: player 2 (the engine) "),
+        "{out}"
+    );
+    assert!(out[reply..].contains("Your turn (player 1)."), "{out}");
 }
 
 #[test]
@@ -411,10 +506,23 @@ fn quitting_asks_first_when_moves_are_not_saved() {
 fn resigning_ends_the_game_and_offers_to_save() {
     let dir = scratch("resign");
     let file = dir.join("resigned.txt");
-    let input = format!("Wd4,a1\nresign\nundo\nsave {}\n\n", file.display());
+    // The first `resign` is not confirmed; the second is.
+    let input = format!(
+        "Wd4,a1\nresign\nperhaps\nno\nposition\nresign\ny\nundo\nsave {}\n\n",
+        file.display()
+    );
     let (out, err, code) = piped(&["--level", "1", "--seed", "4"], &input);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("player 1 resigns."), "{out}");
+    // Asked again after an answer that is neither yes nor no.
+    assert_eq!(
+        out.matches("Resign this game? (yes/no)> ").count(),
+        3,
+        "{out}"
+    );
+    assert!(out.contains("Please answer yes or no."), "{out}");
+    assert!(out.contains("Not resigned: the game goes on."), "{out}");
+    assert_eq!(positions_printed(&out).len(), 1, "{out}");
+    assert_eq!(out.matches("player 1 resigns.").count(), 1, "{out}");
     assert!(
         out.contains("Game over: player 2 wins by resignation. The engine wins."),
         "{out}"
