@@ -346,3 +346,91 @@ fn level_move(
     let result = engine.search(game, &l, stop, &mut |_| {});
     result.best.unwrap_or(moves[0])
 }
+
+#[cfg(test)]
+mod tests {
+    use zertz::notation::official;
+
+    use super::*;
+
+    /// Material of the player to move minus the opponent's after a plain minimax (no pruning)
+    /// of `turns` placement turns, every capture played out for free: the reference the
+    /// classic player's alpha-beta must agree with, written without it.
+    fn reference(p: &Position, turns: u32) -> i32 {
+        if let Some(w) = p.winner_by_captures() {
+            return if w == p.to_move() { 10_000 } else { -10_000 };
+        }
+        if turns == 0 && !p.has_capture() {
+            let me = p.to_move();
+            return material(p, me) - material(p, me.other());
+        }
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            return -10_000;
+        }
+        moves
+            .iter()
+            .map(|mv| {
+                let next = p.play(mv).expect("a generated move is legal");
+                let cost = u32::from(!mv.is_capture());
+                -reference(&next, turns - cost)
+            })
+            .max()
+            .unwrap_or(-10_000)
+    }
+
+    #[test]
+    fn classic_sees_two_placement_turns_with_captures_free() {
+        // From a random game. Player 1 (4 marbles to 3) can take the black marble on d7 at
+        // once by isolating it (`Wg3,d6 x Bd7` and others): a marble up within one turn, but
+        // player 2's reply wins one back. Placing on e5 first (`We5,d6 x Bd7` and others) gains
+        // nothing within one turn, and three marbles within two.
+        let position: Position =
+            "37 standard ----/..G--/-B..--/W.....B/--W..-/--..W/-B.B 3/1/5 0/3/1 0/3/0 1"
+                .parse()
+                .unwrap();
+        assert!(!position.has_capture());
+        let me = position.to_move();
+        let now = material(&position, me) - material(&position, me.other());
+        let moves = position.legal_moves();
+        let scored: Vec<(Move, i32, i32)> = moves
+            .iter()
+            .map(|mv| {
+                let next = position.play(mv).unwrap();
+                (*mv, -reference(&next, 0), -reference(&next, 1))
+            })
+            .collect();
+        let best_one = scored.iter().map(|s| s.1).max().unwrap();
+        let best_two = scored.iter().map(|s| s.2).max().unwrap();
+        let one_turn: Vec<Move> = scored
+            .iter()
+            .filter(|s| s.1 == best_one)
+            .map(|s| s.0)
+            .collect();
+        let two_turns: Vec<Move> = scored
+            .iter()
+            .filter(|s| s.2 == best_two)
+            .map(|s| s.0)
+            .collect();
+        // The position is what the comment says: one turn deep the best moves win a marble,
+        // two turns deep each of them is worse than the best, which wins more.
+        assert_eq!(best_one, now + 1);
+        assert!(best_two >= now + 2, "{now} {best_two}");
+        for (mv, _, two) in scored.iter().filter(|s| s.1 == best_one) {
+            assert!(
+                *two < best_two,
+                "{} is as good two turns deep",
+                official::move_text(&position, mv)
+            );
+        }
+        // Classic plays one of the two-turn moves, whatever its random tie-breaks.
+        let game = Game::from_position(position, zertz::Rules::default());
+        for seed in 1..=6 {
+            let mut classic = Player::new(Kind::Classic, seed, SearchOptions::default(), 1);
+            let chosen = classic.choose(&game, &Think::default()).unwrap();
+            let text = official::move_text(&position, &chosen);
+            assert!(two_turns.contains(&chosen), "classic played {text}");
+            assert!(!one_turn.contains(&chosen), "classic played {text}");
+        }
+    }
+}
