@@ -1933,3 +1933,90 @@ async fn a_silent_connection_is_given_up_after_a_ping() {
     assert_eq!(state["seats"][0]["connected"], true);
     server.assert_healthy().await;
 }
+
+#[tokio::test]
+async fn bribes_are_counted_per_match_and_a_takeback_gives_none_back() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let (status, created) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "invite"}, "name": "Ann", "best_of": 3, "bribes": true,
+                    "seat": "first"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let mid = created["id"].as_str().unwrap().to_string();
+    let ann = created["token"].as_str().unwrap().to_string();
+    let ben = created["invite_token"].as_str().unwrap().to_string();
+    let (status, body) = server
+        .post(
+            &format!("/api/matches/{mid}/join"),
+            &json!({"name": "Ben", "token": ben}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let m = wait_match(&server, &mid, |m| m["current_game"].is_string()).await;
+    let g1 = m["current_game"].as_str().unwrap().to_string();
+    let empty = json!({"type": "propose_bribe", "marbles": "0/0/0"});
+
+    // Game 1, Ann first: an empty bribe, accepted (a pass), then taken back.
+    server.act_ok(&g1, &ann, empty.clone()).await;
+    server
+        .act_ok(&g1, &ben, json!({"type": "answer_bribe", "accept": true}))
+        .await;
+    let state = server.game(&g1, None).await;
+    assert_eq!(state["moves"], json!(["-"]));
+    assert_eq!(state["bribes_left"], json!([2, 3]));
+    server
+        .act_ok(&g1, &ann, json!({"type": "request_takeback"}))
+        .await;
+    server
+        .act_ok(&g1, &ben, json!({"type": "accept_takeback"}))
+        .await;
+    let state = server.game(&g1, None).await;
+    assert_eq!(state["moves"], json!([]), "the pass was taken back");
+    assert_eq!(to_move(&state), 1);
+    assert_eq!(
+        state["bribes_left"],
+        json!([2, 3]),
+        "the takeback gave no bribe back"
+    );
+    // A second one, rejected; then Ann resigns the game.
+    server.act_ok(&g1, &ann, empty.clone()).await;
+    server
+        .act_ok(&g1, &ben, json!({"type": "answer_bribe", "accept": false}))
+        .await;
+    assert_eq!(server.game(&g1, None).await["bribes_left"], json!([1, 3]));
+    server.act_ok(&g1, &ann, json!({"type": "resign"})).await;
+    let m = wait_match(&server, &mid, |m| m["games"].as_array().unwrap().len() == 2).await;
+    assert_eq!(m["bribes_left"], json!([1, 3]));
+    assert_eq!(m["score"], json!([0, 1]));
+
+    // Game 2, Ben first (seat 1): Ann's third bribe, then a fourth, refused with the reason.
+    let g2 = m["current_game"].as_str().unwrap().to_string();
+    let state = server.game(&g2, Some(&ann)).await;
+    assert_eq!(state["you"], 2);
+    assert_eq!(state["bribes_left"], json!([3, 1]));
+    server
+        .act_ok(&g2, &ben, mv(&pick_move(&state, &mut Rng::new(5))))
+        .await;
+    server.act_ok(&g2, &ann, empty.clone()).await;
+    server
+        .act_ok(&g2, &ben, json!({"type": "answer_bribe", "accept": false}))
+        .await;
+    assert_eq!(server.game(&g2, None).await["bribes_left"], json!([3, 0]));
+    let (status, body) = server.act(&g2, &ann, empty.clone()).await;
+    refused(status, &body, 409, "at most 3, accepted or not");
+    assert!(body["error"].as_str().unwrap().contains("match"), "{body}");
+    // Ben still has all of his.
+    let state = server.game(&g2, None).await;
+    server
+        .act_ok(&g2, &ann, mv(&pick_move(&state, &mut Rng::new(6))))
+        .await;
+    server.act_ok(&g2, &ben, empty.clone()).await;
+    assert_eq!(server.game(&g2, None).await["bribes_left"], json!([2, 0]));
+    server.assert_healthy().await;
+}

@@ -397,7 +397,7 @@ impl Hub {
         m.games[k].result = room.result();
         m.games[k].winner = winner;
         for p in zertz::Player::BOTH {
-            m.bribes_used[seat_to_participant(p.index())] += room.game.bribes_proposed(p) as u32;
+            m.bribes_used[seat_to_participant(p.index())] += room.bribes_proposed[p.index()];
         }
         if let Some(w) = winner {
             m.score[w] += 1;

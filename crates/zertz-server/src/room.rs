@@ -65,6 +65,11 @@ pub struct Room {
     pub next_game: Option<String>,
     /// The game was called off.
     pub aborted: bool,
+    /// Bribes each player has proposed in this game, accepted or not. Kept here rather than
+    /// counted in `game`, whose takebacks forget the bribes of the turns they undo: a
+    /// proposal counts against the limit even when its turn is taken back (rules.md 7.3: "at
+    /// most 3 bribes per match, accepted or not").
+    pub bribes_proposed: [u32; 2],
 }
 
 /// Status words used in storage and listings.
@@ -120,6 +125,7 @@ impl Room {
             rematch: [false; 2],
             next_game: None,
             aborted: false,
+            bribes_proposed: [0, 0],
         })
     }
 
@@ -253,11 +259,17 @@ impl Room {
         if !self.settings.bribes {
             return None;
         }
-        let (used, limit) = match &self.settings.match_game {
+        let (used, limit) = self.bribe_allowance(player);
+        Some(limit.saturating_sub(used + self.bribes_proposed[player.index()]))
+    }
+
+    /// The bribes `player` proposed in earlier games of the match, and the match's limit (a
+    /// game on its own is a match of one game, with the limit of 3).
+    fn bribe_allowance(&self, player: Player) -> (u32, u32) {
+        match &self.settings.match_game {
             Some(m) => (m.bribes_used[player.index()], m.bribe_limit),
             None => (0, 3),
-        };
-        Some(limit.saturating_sub(used + self.game.bribes_proposed(player) as u32))
+        }
     }
 
     /// The events `action` by `seat` causes at `now_ms`, or why it is refused. Changes nothing.
@@ -409,9 +421,16 @@ impl Room {
                     )));
                 }
                 if self.bribes_left(seat) == Some(0) {
-                    return Err(Refusal::NotNow(
-                        "you have proposed all the bribes you may in this match".into(),
-                    ));
+                    let (_, limit) = self.bribe_allowance(seat);
+                    let whole = if self.settings.match_game.is_some() {
+                        "match"
+                    } else {
+                        "game"
+                    };
+                    return Err(Refusal::NotNow(format!(
+                        "you have proposed all the bribes you may in this {whole}: at most \
+                         {limit}, accepted or not (a takeback does not give one back)"
+                    )));
                 }
                 let bribe = Marbles::parse_slashed(marbles.trim()).map_err(|e| {
                     Refusal::BadRequest(format!(
@@ -543,9 +562,11 @@ impl Room {
                 self.game.play(&mv).map_err(|e| e.to_string())?;
                 self.end_turn(p, *clock, at_ms);
             }
-            Event::BribeProposed { marbles, .. } => {
+            Event::BribeProposed { seat, marbles } => {
+                let p = seat_of(*seat)?;
                 let bribe = Marbles::parse_slashed(marbles)?;
                 self.game.propose_bribe(bribe).map_err(|e| e.to_string())?;
+                self.bribes_proposed[p.index()] += 1;
                 self.bribe_at_ms = Some(at_ms);
             }
             Event::BribeAnswered {
@@ -865,6 +886,36 @@ mod tests {
         Action::ProposeBribe {
             marbles: "0/0/0".into(),
         }
+    }
+
+    #[test]
+    fn a_takeback_does_not_give_a_bribe_back() {
+        let mut r = room(ClockSpec::Unlimited {});
+        act(&mut r, Player::One, bribe(), 0);
+        act(&mut r, Player::Two, Action::AnswerBribe { accept: true }, 0);
+        assert_eq!(r.move_list(), ["-"]);
+        assert_eq!(r.bribes_left(Player::One), Some(2));
+        act(&mut r, Player::One, Action::RequestTakeback, 0);
+        act(&mut r, Player::Two, Action::AcceptTakeback, 0);
+        assert!(r.move_list().is_empty(), "the pass was taken back");
+        assert!(r.game.bribes().is_empty(), "the library forgets the bribe");
+        assert_eq!(r.bribes_left(Player::One), Some(2), "the server does not");
+        for _ in 0..2 {
+            act(&mut r, Player::One, bribe(), 0);
+            act(
+                &mut r,
+                Player::Two,
+                Action::AnswerBribe { accept: false },
+                0,
+            );
+        }
+        assert_eq!(r.bribes_left(Player::One), Some(0));
+        assert_eq!(r.bribes_left(Player::Two), Some(3));
+        let e = r.decide(Player::One, &bribe(), 0).unwrap_err();
+        assert!(e.to_string().contains("at most 3"), "{e}");
+        // Replayed from the log, the count is the same.
+        let again = Room::replay("g", &r.log).unwrap();
+        assert_eq!(again.bribes_proposed, [3, 0]);
     }
 
     #[test]
