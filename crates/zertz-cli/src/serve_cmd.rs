@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// pings.
     #[arg(long, default_value_t = 20_000)]
     ping_ms: u64,
+    /// Seconds a finished (or open, never joined) game nobody uses stays in memory; it is
+    /// loaded again from the database when asked for.
+    #[arg(long, default_value_t = 300)]
+    evict_after: u64,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -60,6 +64,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         http_rate: Rate::new(args.http_rate, args.http_burst),
         action_rate: Rate::new(args.action_rate, args.action_burst),
         ping_interval: Duration::from_millis(args.ping_ms),
+        evict_after: Duration::from_secs(args.evict_after),
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

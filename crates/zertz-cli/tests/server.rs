@@ -2020,3 +2020,99 @@ async fn bribes_are_counted_per_match_and_a_takeback_gives_none_back() {
     assert_eq!(server.game(&g2, None).await["bribes_left"], json!([2, 0]));
     server.assert_healthy().await;
 }
+
+/// Polls `/api/stats` until `pred` holds for the number of games in memory (20 s at most).
+async fn wait_in_memory(server: &Server, mut pred: impl FnMut(u64) -> bool) -> u64 {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (status, stats) = server.get("/api/stats", None).await;
+        assert_eq!(status, 200, "{stats}");
+        let n = stats["games_in_memory"].as_u64().expect("games_in_memory");
+        if pred(n) {
+            return n;
+        }
+        assert!(Instant::now() < deadline, "still {n} games in memory");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn idle_games_leave_memory_and_come_back_from_storage() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start_args(&db, 50, &["--evict-after", "1"]);
+    // A finished game, a live one and an open one, nobody connected.
+    let (done, alice, bob) = server.invite_game(json!({})).await;
+    let mut rng = Rng::new(41);
+    for _ in 0..4 {
+        let state = server.game(&done, None).await;
+        let token = if to_move(&state) == 1 { &alice } else { &bob };
+        server
+            .act_ok(&done, token, mv(&pick_move(&state, &mut rng)))
+            .await;
+    }
+    server.act_ok(&done, &bob, json!({"type": "resign"})).await;
+    let finished = server.game(&done, Some(&alice)).await;
+    let asked = Instant::now();
+    assert_eq!(finished["status"], "finished");
+    let (live, _, _) = server.invite_game(json!({})).await;
+    let created = server
+        .create(json!({"opponent": {"kind": "open"}, "name": "Olga"}))
+        .await;
+    let open = created["id"].as_str().unwrap().to_string();
+    let n = wait_in_memory(&server, |_| true).await;
+    if asked.elapsed() < Duration::from_millis(800) {
+        assert_eq!(n, 3, "all three in memory before the delay");
+    }
+
+    // After the delay only the live game is left in memory.
+    wait_in_memory(&server, |n| n == 1).await;
+    assert_eq!(server.game(&live, None).await["status"], "live");
+
+    // The finished game is served as it was, loaded again from storage.
+    let again = server.game(&done, Some(&alice)).await;
+    for field in [
+        "version", "moves", "position", "result", "seats", "captures", "status",
+    ] {
+        assert_eq!(again[field], finished[field], "{field}");
+    }
+    assert_eq!(again["you"], 1, "its tokens came back with it");
+    let (status, text) = server.get_text(&format!("/api/games/{done}/record")).await;
+    assert_eq!(status, 200, "{text}");
+    let record = zertz::record::Record::parse(&text).expect("the record reads back");
+    assert_eq!(record.game.turns().len(), 4);
+    let ws = server.ws(&done, None, Some(0)).await;
+    assert_eq!(
+        ws.events.len() as i64,
+        ws.version,
+        "every event, from storage"
+    );
+    ws.close().await;
+    // It left again, and still takes a rematch: both ask, the new game starts.
+    wait_in_memory(&server, |n| n == 1).await;
+    server
+        .act_ok(&done, &alice, json!({"type": "rematch"}))
+        .await;
+    server.act_ok(&done, &bob, json!({"type": "rematch"})).await;
+    let mut next = Value::Null;
+    for _ in 0..400 {
+        next = server.game(&done, None).await["next_game"].clone();
+        if next.is_string() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let rematch = next.as_str().expect("the rematch exists").to_string();
+    assert_eq!(server.game(&rematch, Some(&bob)).await["you"], 1);
+
+    // The open game, gone from memory, is still joined from the lobby.
+    let (status, joined) = server
+        .post(
+            &format!("/api/games/{open}/join"),
+            &json!({"name": "Pete"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(server.game(&open, None).await["status"], "live");
+    server.assert_healthy().await;
+}

@@ -26,6 +26,7 @@ pub const MAX_BODY: usize = 256 * 1024;
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
+        .route("/api/stats", get(stats))
         .route("/api/games", post(create_game).get(list_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/join", post(join_game))
@@ -232,6 +233,11 @@ impl NewGame {
             creator,
         ))
     }
+}
+
+/// What an operator may want to watch: the games in memory now (docs/server.md, "Memory").
+async fn stats(State(hub): State<Arc<Hub>>) -> Json<serde_json::Value> {
+    Json(json!({ "games_in_memory": hub.games_in_memory() }))
 }
 
 async fn create_game(

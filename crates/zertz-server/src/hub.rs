@@ -3,6 +3,7 @@
 //! engine seats that move off the async runtime.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -33,6 +34,9 @@ pub struct Config {
     /// How often the server pings each WebSocket; a connection silent for a whole interval
     /// after a ping is closed and its seat counted away (zero: no pings).
     pub ping_interval: Duration,
+    /// How long a finished (or open, never joined) game nobody uses stays in memory
+    /// (docs/server.md, "Memory"); it is loaded again from storage when asked for.
+    pub evict_after: Duration,
 }
 
 impl Default for Config {
@@ -46,6 +50,7 @@ impl Default for Config {
             http_rate: crate::limit::Rate::new(50.0, 500.0),
             action_rate: crate::limit::Rate::new(20.0, 50.0),
             ping_interval: Duration::from_secs(20),
+            evict_after: Duration::from_secs(300),
         }
     }
 }
@@ -178,10 +183,10 @@ impl Broadcast {
     }
 }
 
-struct LiveGame {
-    room: Room,
+pub(crate) struct LiveGame {
+    pub(crate) room: Room,
     tokens: [Option<String>; 2],
-    presence: Presence,
+    pub(crate) presence: Presence,
     legal: LegalMoves,
     timer: Option<AbortHandle>,
     engine_thinking: bool,
@@ -190,8 +195,10 @@ struct LiveGame {
 /// One game in memory.
 pub struct Live {
     id: String,
-    state: Mutex<LiveGame>,
+    pub(crate) state: Mutex<LiveGame>,
     sender: broadcast::Sender<Outgoing>,
+    /// When the game was last asked for (ms since the epoch), for eviction.
+    pub(crate) last_used: AtomicI64,
 }
 
 /// Events applied to a copy of a room, with the rows that store them.
@@ -231,7 +238,8 @@ pub struct Created {
 /// The service.
 pub struct Hub {
     store: Box<dyn Store>,
-    live: StdMutex<HashMap<String, Arc<Live>>>,
+    /// The games in memory (see `evict` for which leave it).
+    pub(crate) live: StdMutex<HashMap<String, Arc<Live>>>,
     config: Config,
     engine_slots: Arc<Semaphore>,
     match_mutex: Mutex<()>,
@@ -396,6 +404,7 @@ impl Hub {
                 engine_thinking: false,
             }),
             sender,
+            last_used: AtomicI64::new(now_ms()),
         });
         let mut map = self.live.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(live.id.clone()).or_insert(live).clone()
@@ -404,6 +413,7 @@ impl Hub {
     /// The live game `id`, loading it from storage if it is not in memory.
     pub async fn get(&self, id: &str) -> Result<Arc<Live>, HubError> {
         if let Some(live) = self.live.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
+            live.last_used.store(now_ms(), Ordering::Relaxed);
             return Ok(live.clone());
         }
         if !token::is_plausible_id(id) {

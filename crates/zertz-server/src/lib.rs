@@ -9,6 +9,7 @@
 pub mod analysis_api;
 pub mod api;
 pub mod clock;
+pub mod evict;
 pub mod heartbeat;
 pub mod hub;
 pub mod limit;
@@ -39,6 +40,7 @@ pub async fn serve(
     let hub = Hub::new(store, config);
     let resumed = hub.resume().await?;
     hub.resume_matches().await?;
+    hub.start_eviction();
     tracing::info!("{resumed} unfinished games resumed");
     let app = api::router(Arc::clone(&hub))
         .merge(analysis_api::router(Arc::clone(&hub)))
