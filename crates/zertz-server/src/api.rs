@@ -11,12 +11,13 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
-use zertz::{Layout, Position, RuleSet};
+use zertz::{Layout, Position, Repetition, RuleSet, Rules};
 
 use crate::clock::ClockSpec;
 use crate::hub::{Hub, HubError};
 use crate::model::{Action, GameSettings, SeatKind};
 use crate::room::Refusal;
+use crate::store::Cursor;
 use crate::view::GameView;
 
 /// Largest request body accepted.
@@ -140,12 +141,16 @@ pub struct NewGame {
     /// A start position string instead of board and rules.
     #[serde(default)]
     pub position: Option<String>,
-    /// The no-repetition house rule.
+    /// A whole game to continue (a record in the project's format or a BoardSpace SGF),
+    /// instead of a position or a board and rules: its turns are replayed and kept.
     #[serde(default)]
-    pub no_repetition: bool,
-    /// The bribe-to-pass house rule.
+    pub record: Option<String>,
+    /// The no-repetition house rule (default: off, or as the record says).
     #[serde(default)]
-    pub bribes: bool,
+    pub no_repetition: Option<bool>,
+    /// The bribe-to-pass house rule (default: off, or as the record says).
+    #[serde(default)]
+    pub bribes: Option<bool>,
     /// The clock (no clock if absent).
     #[serde(default)]
     pub clock: Option<ClockSpec>,
@@ -170,18 +175,36 @@ pub struct NewGame {
 
 impl NewGame {
     fn settings(&self) -> ApiResult<(GameSettings, SeatKind, usize)> {
-        let start = match &self.position {
-            Some(text) => {
-                if self.board.is_some() || self.rules.is_some() {
-                    return Err(bad("give either a position or a board and rules, not both"));
+        let given = [
+            self.record.is_some(),
+            self.position.is_some(),
+            self.board.is_some() || self.rules.is_some(),
+        ];
+        if given.iter().filter(|&&g| g).count() > 1 {
+            return Err(bad(
+                "give one of: a record, a position, or a board and rules (not several)",
+            ));
+        }
+        let mut repetition = Repetition::ThreefoldDraw;
+        let mut bribes = false;
+        let mut history = None;
+        let start = match (&self.record, &self.position) {
+            (Some(text), _) => {
+                let game = self.continued(text)?;
+                (repetition, bribes) = (game.rules().repetition, game.rules().bribes);
+                if !game.turns().is_empty() {
+                    history = Some(crate::records::history_text(&game));
                 }
+                *game.start()
+            }
+            (None, Some(text)) => {
                 let p: Position = text.parse().map_err(|e| bad(format!("position: {e}")))?;
                 if p.is_over() {
                     return Err(bad("position: the game is already over in this position"));
                 }
                 p
             }
-            None => {
+            (None, None) => {
                 let board = self.board.as_deref().unwrap_or("37");
                 let layout =
                     Layout::from_spec(board).map_err(|e| bad(format!("board `{board}`: {e}")))?;
@@ -214,24 +237,54 @@ impl NewGame {
         };
         let mut seats = [SeatKind::Human, SeatKind::Human];
         seats[1 - creator] = opponent.clone();
+        if let Some(forbid) = self.no_repetition {
+            repetition = if forbid {
+                Repetition::Forbidden
+            } else {
+                Repetition::ThreefoldDraw
+            };
+        }
         Ok((
             GameSettings {
                 start: start.to_string(),
-                repetition: if self.no_repetition {
-                    "forbidden".into()
-                } else {
-                    "threefold".into()
-                },
-                bribes: self.bribes,
+                repetition: repetition.name().into(),
+                bribes: self.bribes.unwrap_or(bribes),
                 clock,
                 casual: self.casual.unwrap_or(true),
                 seats,
                 open: matches!(self.opponent, Opponent::Open),
+                history,
                 match_game: None,
             },
             opponent,
             creator,
         ))
+    }
+
+    /// The game of the record `text`, replayed under the rules of the new game (the record's
+    /// own, unless `no_repetition` or `bribes` say otherwise). Refused when the rules end it:
+    /// there is nothing to continue. (A record that ended by resignation, time or agreement
+    /// goes on from its last position.)
+    fn continued(&self, text: &str) -> ApiResult<zertz::Game> {
+        let read = crate::records::read(text).map_err(bad)?;
+        let own = read.game.rules();
+        let rules = Rules {
+            set: own.set,
+            repetition: match self.no_repetition {
+                Some(true) => Repetition::Forbidden,
+                Some(false) => Repetition::ThreefoldDraw,
+                None => own.repetition,
+            },
+            bribes: self.bribes.unwrap_or(own.bribes),
+        };
+        let game = crate::records::replay_under(&read.game, rules)
+            .map_err(|e| bad(format!("record: {e}")))?;
+        if let Some(outcome) = game.outcome() {
+            return Err(bad(format!(
+                "record: the game is over ({outcome}): there is nothing to continue"
+            )));
+        }
+        Ok(game)
     }
 }
 
@@ -279,6 +332,30 @@ async fn create_game(
 struct ListQuery {
     status: Option<String>,
     limit: Option<i64>,
+    /// The `next` of the page before (games only).
+    before: Option<String>,
+}
+
+/// A listing's cursor as clients see it: `UPDATED_MS-ID`.
+fn cursor_text(c: &Cursor) -> String {
+    format!("{}-{}", c.updated_ms, c.id)
+}
+
+/// Reads the `before` of a listing.
+fn parse_cursor(text: &str) -> ApiResult<Cursor> {
+    let parsed = text.split_once('-').and_then(|(ms, id)| {
+        let updated_ms = ms.parse().ok()?;
+        crate::token::is_plausible_id(id).then(|| Cursor {
+            updated_ms,
+            id: id.to_string(),
+        })
+    });
+    parsed.ok_or_else(|| {
+        bad(format!(
+            "before `{text}`: expected the `next` of an earlier page, such as \
+             1764000000000-abcdEFGH2345"
+        ))
+    })
 }
 
 fn check_status(status: &Option<String>) -> ApiResult<Option<&str>> {
@@ -298,11 +375,16 @@ async fn list_games(
     let Query(q) = query.map_err(|e| bad(e.body_text()))?;
     let status = check_status(&q.status)?;
     let limit = q.limit.unwrap_or(50).clamp(1, 500);
+    let before = q.before.as_deref().map(parse_cursor).transpose()?;
     let games = hub
         .store()
-        .list_games(status, limit)
+        .list_games(status, before.as_ref(), limit)
         .await
         .map_err(HubError::from)?;
+    // A full page may have a next one; a short page is the last.
+    let next = (games.len() as i64 == limit)
+        .then(|| games.last().map(|g| cursor_text(&Cursor::after(g))))
+        .flatten();
     let list: Vec<_> = games
         .into_iter()
         .map(|g| {
@@ -323,7 +405,7 @@ async fn list_games(
             })
         })
         .collect();
-    Ok(Json(json!({ "games": list })).into_response())
+    Ok(Json(json!({ "games": list, "next": next })).into_response())
 }
 
 async fn get_game(
@@ -383,21 +465,7 @@ async fn act(
 
 async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
     let room = hub.room(&id).await?;
-    let names = room.names.clone().map(|n| n.unwrap_or_else(|| "?".into()));
-    let date = crate::hub::now_ms();
-    let mut headers: Vec<(&str, String)> = vec![
-        ("Site", "zertz serve".into()),
-        ("Game", id.clone()),
-        ("Player1", names[0].clone()),
-        ("Player2", names[1].clone()),
-        ("TimeControl", room.settings.clock.describe()),
-        ("Created", date.to_string()),
-    ];
-    if room.aborted {
-        headers.push(("Termination", "aborted".into()));
-    }
-    let pairs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let text = zertz::record::Record::new(room.game.clone(), &pairs).to_string();
+    let text = crate::records::record_text(&room, &[]);
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
@@ -429,26 +497,8 @@ struct ImportBody {
 
 async fn import(body: Result<Json<ImportBody>, JsonRejection>) -> ApiResult<Response> {
     let Json(b) = body?;
-    let text = b.text.trim_start();
-    let (game, headers) = if text.starts_with('(') {
-        let imported = zertz::boardspace::import(text)
-            .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("SGF: {e}")))?;
-        let headers = vec![
-            (
-                "Player1".to_string(),
-                imported.players[imported.first].clone(),
-            ),
-            (
-                "Player2".to_string(),
-                imported.players[1 - imported.first].clone(),
-            ),
-        ];
-        (imported.game, headers)
-    } else {
-        let record = zertz::record::Record::parse(text)
-            .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("record: {e}")))?;
-        (record.game, record.headers)
-    };
+    let crate::records::ReadGame { game, headers } =
+        crate::records::read(&b.text).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let moves = crate::room::move_texts(&game);
     let positions = game.positions();
     Ok(Json(json!({
@@ -499,6 +549,9 @@ async fn list_matches(
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(|e| bad(e.body_text()))?;
     let status = check_status(&q.status)?;
+    if q.before.is_some() {
+        return Err(bad("before: matches are listed in one page (at most 500)"));
+    }
     let rows = hub
         .store()
         .list_matches(status, q.limit.unwrap_or(50).clamp(1, 500))

@@ -289,7 +289,7 @@ impl Hub {
     pub async fn resume(&self) -> Result<usize, HubError> {
         let mut n = 0;
         for s in [status::LIVE, status::OPEN] {
-            for g in self.store.list_games(Some(s), i64::MAX).await? {
+            for g in self.store.list_games(Some(s), None, i64::MAX).await? {
                 let live = self.get(&g.id).await?;
                 let mut state = live.state.lock().await;
                 self.after_change(&live, &mut state);
@@ -1068,6 +1068,7 @@ mod tests {
             casual: true,
             seats: [SeatKind::Human, SeatKind::Human],
             open: false,
+            history: None,
             match_game: None,
         };
         let mut room = Room::new("g", settings, 0).unwrap();
@@ -1140,6 +1141,7 @@ mod clock_tests {
             casual: true,
             seats: [SeatKind::Human, SeatKind::Human],
             open: false,
+            history: None,
             match_game: None,
         };
         let (id, tokens) = hub
@@ -1227,6 +1229,7 @@ mod engine_tests {
             casual: true,
             seats: [SeatKind::Human, SeatKind::Engine { level: 1 }],
             open: false,
+            history: None,
             match_game: None,
         };
         let (id, tokens) = hub

@@ -16,6 +16,7 @@ pub mod limit;
 pub mod matches;
 pub mod model;
 pub mod presence;
+pub mod records;
 pub mod room;
 pub mod store;
 pub mod token;

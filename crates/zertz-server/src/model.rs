@@ -37,6 +37,10 @@ pub struct GameSettings {
     pub seats: [SeatKind; 2],
     /// Listed in the lobby for anyone to accept.
     pub open: bool,
+    /// Turns played before the game came to this server, as a record (docs/formats.md) from
+    /// `start`, under this game's rules: the game goes on after them with its whole history.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<String>,
     /// The match this game is part of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub match_game: Option<MatchGame>,

@@ -70,6 +70,9 @@ pub struct Room {
     /// proposal counts against the limit even when its turn is taken back (rules.md 7.3: "at
     /// most 3 bribes per match, accepted or not").
     pub bribes_proposed: [u32; 2],
+    /// Turns of the history the game was created with (`settings.history`): played before
+    /// the game came here, they cannot be taken back, and its bribes do not count.
+    pub history_turns: usize,
 }
 
 /// Status words used in storage and listings.
@@ -100,7 +103,19 @@ impl Room {
             repetition,
             bribes: settings.bribes,
         };
-        let game = Game::from_position(start, rules);
+        let game = match &settings.history {
+            None => Game::from_position(start, rules),
+            Some(text) => {
+                let read = crate::records::read(text).map_err(|e| format!("history: {e}"))?;
+                let game = crate::records::replay_under(&read.game, rules)
+                    .map_err(|e| format!("history: {e}"))?;
+                if *game.start() != start {
+                    return Err("history: it does not start from the start position".into());
+                }
+                game
+            }
+        };
+        let history_turns = game.turns().len();
         let initial = settings.clock.initial();
         let mut names = [None, None];
         for (i, seat) in settings.seats.iter().enumerate() {
@@ -117,7 +132,7 @@ impl Room {
             started: false,
             started_at_ms: 0,
             clocks: [initial; 2],
-            clock_history: vec![[initial; 2]],
+            clock_history: vec![[initial; 2]; history_turns + 1],
             turn_started_ms: at_ms,
             bribe_at_ms: None,
             draw_offer: None,
@@ -126,6 +141,7 @@ impl Room {
             next_game: None,
             aborted: false,
             bribes_proposed: [0, 0],
+            history_turns,
         })
     }
 
@@ -389,7 +405,7 @@ impl Room {
                 Ok(vec![Event::TakebackDeclined { seat: n }])
             }
             Action::Abort => {
-                if self.game.turns().len() >= 2 {
+                if self.game.turns().len() - self.history_turns >= 2 {
                     return Err(Refusal::NotNow(
                         "both players have moved: the game can no longer be aborted (resign instead)"
                             .into(),
@@ -523,10 +539,11 @@ impl Room {
     }
 
     /// How many turns a takeback asked by `seat` undoes: back to before `seat`'s last move.
+    /// Never into the history the game was created with.
     fn takeback_turns(&self, seat: Player) -> usize {
         let turns = self.game.turns().len();
         let positions = self.game.positions();
-        (1..=turns.min(2))
+        (1..=(turns - self.history_turns).min(2))
             .find(|&k| positions[turns - k].to_move() == seat)
             .unwrap_or(0)
     }
@@ -855,6 +872,7 @@ mod tests {
             casual: true,
             seats: [SeatKind::Human, SeatKind::Human],
             open: false,
+            history: None,
             match_game: None,
         };
         let mut room = Room::new("g", settings, 0).unwrap();

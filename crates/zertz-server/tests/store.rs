@@ -17,7 +17,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::Connection;
 use zertz_server::store::{
-    self, EventRow, GameRow, GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate,
+    self, Cursor, EventRow, GameRow, GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate,
     SqliteStore, Store, StoreError,
 };
 
@@ -302,7 +302,7 @@ async fn create_conflicts(env: &Env) {
         s.load_game("g2").await,
         Err(StoreError::NotFound(_))
     ));
-    assert_eq!(ids(&s.list_games(None, 10).await.unwrap()), ["g1"]);
+    assert_eq!(ids(&s.list_games(None, None, 10).await.unwrap()), ["g1"]);
 }
 
 async fn append_consecutive(env: &Env) {
@@ -458,7 +458,7 @@ async fn row_updates(env: &Env) {
 
 async fn list_games_filter_order_limit(env: &Env) {
     let s = env.store();
-    assert!(s.list_games(None, 10).await.unwrap().is_empty());
+    assert!(s.list_games(None, None, 10).await.unwrap().is_empty());
     for (id, status, t) in [
         ("a", "open", 100),
         ("b", "live", 300),
@@ -478,7 +478,7 @@ async fn list_games_filter_order_limit(env: &Env) {
         .await
         .unwrap();
 
-    let all = s.list_games(None, 10).await.unwrap();
+    let all = s.list_games(None, None, 10).await.unwrap();
     assert_eq!(ids(&all), ["a", "d", "e", "b", "c"]);
     assert_eq!(
         all[4],
@@ -495,30 +495,66 @@ async fn list_games_filter_order_limit(env: &Env) {
     assert_eq!((all[0].created_ms, all[0].updated_ms), (100, 600));
 
     assert_eq!(
-        ids(&s.list_games(Some("live"), 10).await.unwrap()),
+        ids(&s.list_games(Some("live"), None, 10).await.unwrap()),
         ["d", "b"]
     );
     assert_eq!(
-        ids(&s.list_games(Some("open"), 10).await.unwrap()),
+        ids(&s.list_games(Some("open"), None, 10).await.unwrap()),
         ["a", "e"]
     );
     assert_eq!(
-        ids(&s.list_games(Some("finished"), 10).await.unwrap()),
+        ids(&s.list_games(Some("finished"), None, 10).await.unwrap()),
         ["c"]
     );
-    assert_eq!(ids(&s.list_games(None, 2).await.unwrap()), ["a", "d"]);
-    assert_eq!(ids(&s.list_games(Some("open"), 1).await.unwrap()), ["a"]);
+    assert_eq!(ids(&s.list_games(None, None, 2).await.unwrap()), ["a", "d"]);
+    assert_eq!(
+        ids(&s.list_games(Some("open"), None, 1).await.unwrap()),
+        ["a"]
+    );
     assert!(
-        s.list_games(Some("abandoned"), 10)
+        s.list_games(Some("abandoned"), None, 10)
             .await
             .unwrap()
             .is_empty()
     );
-    assert!(s.list_games(None, 0).await.unwrap().is_empty());
+    assert!(s.list_games(None, None, 0).await.unwrap().is_empty());
     assert!(
-        s.list_games(None, -1).await.unwrap().is_empty(),
+        s.list_games(None, None, -1).await.unwrap().is_empty(),
         "a negative limit is no rows"
     );
+
+    // Pages: each starts after the last game of the one before, and together they list every
+    // game once, in order.
+    let page = |before: Option<Cursor>, status: Option<&'static str>| {
+        let before = before.clone();
+        async move { s.list_games(status, before.as_ref(), 2).await.unwrap() }
+    };
+    let first = page(None, None).await;
+    assert_eq!(ids(&first), ["a", "d"]);
+    let second = page(Some(Cursor::after(&first[1])), None).await;
+    assert_eq!(ids(&second), ["e", "b"]);
+    let third = page(Some(Cursor::after(&second[1])), None).await;
+    assert_eq!(ids(&third), ["c"]);
+    assert!(page(Some(Cursor::after(&third[0])), None).await.is_empty());
+    let open = page(Some(Cursor::after(&first[0])), Some("open")).await;
+    assert_eq!(
+        ids(&open),
+        ["e"],
+        "the status filter and the cursor together"
+    );
+    // Games changed in the same millisecond are told apart by their ids.
+    for id in ["t1", "t3", "t2"] {
+        s.create_game(&game(id, "finished", 50), &[event(1, 50)])
+            .await
+            .unwrap();
+    }
+    let tied = s.list_games(Some("finished"), None, 2).await.unwrap();
+    assert_eq!(ids(&tied), ["c", "t3"]);
+    let rest = s
+        .list_games(Some("finished"), Some(&Cursor::after(&tied[1])), 10)
+        .await
+        .unwrap();
+    assert_eq!(ids(&rest), ["t2", "t1"]);
 
     // A status change moves a game between the filtered lists.
     let finish = RowUpdate {
@@ -527,10 +563,13 @@ async fn list_games_filter_order_limit(env: &Env) {
         seat: None,
     };
     s.append("d", &[event(2, 700)], &finish).await.unwrap();
-    assert_eq!(ids(&s.list_games(Some("live"), 10).await.unwrap()), ["b"]);
     assert_eq!(
-        ids(&s.list_games(Some("finished"), 10).await.unwrap()),
-        ["d", "c"]
+        ids(&s.list_games(Some("live"), None, 10).await.unwrap()),
+        ["b"]
+    );
+    assert_eq!(
+        ids(&s.list_games(Some("finished"), None, 10).await.unwrap()),
+        ["d", "c", "t3", "t2", "t1"]
     );
 }
 
@@ -656,7 +695,7 @@ async fn not_found(env: &Env) {
         Err(StoreError::NotFound(_))
     ));
     // Nothing was created by the failed append.
-    assert_eq!(ids(&s.list_games(None, 10).await.unwrap()), ["g1"]);
+    assert_eq!(ids(&s.list_games(None, None, 10).await.unwrap()), ["g1"]);
 }
 
 async fn durable_across_reopen(env: &Env) {
@@ -703,7 +742,7 @@ async fn durable_across_reopen(env: &Env) {
         [1, 2, 3, 4, 5]
     );
     assert_eq!(
-        ids(&third.list_games(Some("live"), 10).await.unwrap()),
+        ids(&third.list_games(Some("live"), None, 10).await.unwrap()),
         ["g1"]
     );
     assert_eq!(s.load_game("g1").await.unwrap().0.updated_ms, 9_000);

@@ -68,3 +68,32 @@ pub(super) fn insert_game_error(err: sqlx::Error, game: &str, events: &[EventRow
 pub(super) fn limit(limit: i64) -> i64 {
     limit.max(0)
 }
+
+/// The query of `list_games`, for a status filter or none and a cursor or none, newest change
+/// first. `param(n)` writes the n-th parameter (from 1) as the database wants it; they are
+/// bound in this order: the status, the cursor's time and id, the limit. (Four texts rather
+/// than one with `? IS NULL OR …`, which would keep the database from using its indexes.)
+pub(super) fn list_games_sql(status: bool, before: bool, param: fn(usize) -> String) -> String {
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        param(n)
+    };
+    let mut conditions = Vec::new();
+    if status {
+        conditions.push(format!("status = {}", next()));
+    }
+    if before {
+        conditions.push(format!("(updated_ms, id) < ({}, {})", next(), next()));
+    }
+    let filter = if conditions.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {} ", conditions.join(" AND "))
+    };
+    format!(
+        "SELECT id, match_id, settings, status, result, created_ms, updated_ms FROM games \
+         {filter}ORDER BY updated_ms DESC, id DESC LIMIT {}",
+        next()
+    )
+}

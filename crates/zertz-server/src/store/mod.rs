@@ -102,6 +102,26 @@ pub struct GameSummary {
     pub updated_ms: i64,
 }
 
+/// A place in a listing of games (newest change first): the last game of a page, after which
+/// the next page starts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cursor {
+    /// Its last change.
+    pub updated_ms: i64,
+    /// Its id (the order among games changed in the same millisecond).
+    pub id: String,
+}
+
+impl Cursor {
+    /// The place just after `game`.
+    pub fn after(game: &GameSummary) -> Cursor {
+        Cursor {
+            updated_ms: game.updated_ms,
+            id: game.id.clone(),
+        }
+    }
+}
+
 /// A match as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchRow {
@@ -151,10 +171,12 @@ pub trait Store: Send + Sync + 'static {
     async fn load_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError>;
 
     /// Games with the given status (`open`, `live`, `finished`, or any when `None`), newest
-    /// change first, at most `limit`.
+    /// change first (by `updated_ms`, then id), at most `limit`; with `before`, only those that
+    /// come after that place in this order (the next page of a listing).
     async fn list_games(
         &self,
         status: Option<&str>,
+        before: Option<&Cursor>,
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError>;
 

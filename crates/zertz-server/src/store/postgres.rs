@@ -15,9 +15,11 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
 
 use super::common::{
     check_versions, game_not_found, insert_event_error, insert_game_error, limit as clamp_limit,
-    match_not_found, seat_tokens,
+    list_games_sql, match_not_found, seat_tokens,
 };
-use super::{EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, Store, StoreError};
+use super::{
+    Cursor, EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, Store, StoreError,
+};
 
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -160,6 +162,9 @@ async fn save_match_in(conn: &mut sqlx::PgConnection, m: &MatchRow) -> Result<()
     Ok(())
 }
 
+/// How a query's n-th parameter is written.
+const PARAM: fn(usize) -> String = |n| format!("${n}");
+
 fn game_summary(row: &PgRow) -> Result<GameSummary, sqlx::Error> {
     Ok(GameSummary {
         id: row.try_get("id")?,
@@ -251,29 +256,18 @@ impl Store for PostgresStore {
     async fn list_games(
         &self,
         status: Option<&str>,
+        before: Option<&Cursor>,
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError> {
-        let rows = match status {
-            Some(status) => {
-                sqlx::query(
-                    "SELECT id, match_id, settings, status, result, created_ms, updated_ms \
-                     FROM games WHERE status = $1 ORDER BY updated_ms DESC, id DESC LIMIT $2",
-                )
-                .bind(status)
-                .bind(clamp_limit(limit))
-                .fetch_all(&self.pool)
-                .await?
-            }
-            None => {
-                sqlx::query(
-                    "SELECT id, match_id, settings, status, result, created_ms, updated_ms \
-                     FROM games ORDER BY updated_ms DESC, id DESC LIMIT $1",
-                )
-                .bind(clamp_limit(limit))
-                .fetch_all(&self.pool)
-                .await?
-            }
-        };
+        let sql = list_games_sql(status.is_some(), before.is_some(), PARAM);
+        let mut query = sqlx::query(&sql);
+        if let Some(status) = status {
+            query = query.bind(status);
+        }
+        if let Some(c) = before {
+            query = query.bind(c.updated_ms).bind(&c.id);
+        }
+        let rows = query.bind(clamp_limit(limit)).fetch_all(&self.pool).await?;
         Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
     }
 

@@ -42,9 +42,12 @@ use sqlx::sqlite::{
 use tokio::sync::oneshot;
 
 use super::common::{
-    check_versions, conflict, game_not_found, limit as clamp_limit, match_not_found, seat_tokens,
+    check_versions, conflict, game_not_found, limit as clamp_limit, list_games_sql,
+    match_not_found, seat_tokens,
 };
-use super::{EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, Store, StoreError};
+use super::{
+    Cursor, EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, Store, StoreError,
+};
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -530,6 +533,9 @@ fn checkpoint_loop(conn: rusqlite::Connection, stop: mpsc::Receiver<()>, finish:
     }
 }
 
+/// How a query's n-th parameter is written.
+const PARAM: fn(usize) -> String = |_| "?".to_string();
+
 fn game_summary(row: &SqliteRow) -> Result<GameSummary, sqlx::Error> {
     Ok(GameSummary {
         id: row.try_get("id")?,
@@ -618,29 +624,18 @@ impl Store for SqliteStore {
     async fn list_games(
         &self,
         status: Option<&str>,
+        before: Option<&Cursor>,
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError> {
-        let rows = match status {
-            Some(status) => {
-                sqlx::query(
-                    "SELECT id, match_id, settings, status, result, created_ms, updated_ms \
-                     FROM games WHERE status = ? ORDER BY updated_ms DESC, id DESC LIMIT ?",
-                )
-                .bind(status)
-                .bind(clamp_limit(limit))
-                .fetch_all(&self.pool)
-                .await?
-            }
-            None => {
-                sqlx::query(
-                    "SELECT id, match_id, settings, status, result, created_ms, updated_ms \
-                     FROM games ORDER BY updated_ms DESC, id DESC LIMIT ?",
-                )
-                .bind(clamp_limit(limit))
-                .fetch_all(&self.pool)
-                .await?
-            }
-        };
+        let sql = list_games_sql(status.is_some(), before.is_some(), PARAM);
+        let mut query = sqlx::query(&sql);
+        if let Some(status) = status {
+            query = query.bind(status);
+        }
+        if let Some(c) = before {
+            query = query.bind(c.updated_ms).bind(&c.id);
+        }
+        let rows = query.bind(clamp_limit(limit)).fetch_all(&self.pool).await?;
         Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
     }
 

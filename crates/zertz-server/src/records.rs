@@ -1,0 +1,169 @@
+//! Game records in and out of the server (the project's format, docs/formats.md).
+//!
+//! In: a record or a BoardSpace SGF is read, and its turns are replayed under the rules of a
+//! new game, so that the game goes on with its whole history. The history matters: under the
+//! no-repetition house rule a move may not recreate any earlier position, and under the
+//! official rule the third occurrence of a position draws, earlier positions of the record
+//! included.
+//!
+//! Out: the record of a game, headed by its players, clock and creation time.
+
+use zertz::record::Record;
+use zertz::{Game, Rules, Turn};
+
+use crate::room::Room;
+
+/// A game read from a text, with the headers it came with.
+pub struct ReadGame {
+    /// The game, under the rules the text states.
+    pub game: Game,
+    /// Headers (`Player1`, `Date`, …) as the text gives them.
+    pub headers: Vec<(String, String)>,
+}
+
+/// Reads a record in the project's format, or a BoardSpace SGF (a text starting with `(`).
+/// The error names the format and where the text went wrong.
+pub fn read(text: &str) -> Result<ReadGame, String> {
+    let text = text.trim_start();
+    if text.starts_with('(') {
+        let imported = zertz::boardspace::import(text).map_err(|e| format!("SGF: {e}"))?;
+        let headers = vec![
+            (
+                "Player1".to_string(),
+                imported.players[imported.first].clone(),
+            ),
+            (
+                "Player2".to_string(),
+                imported.players[1 - imported.first].clone(),
+            ),
+        ];
+        Ok(ReadGame {
+            game: imported.game,
+            headers,
+        })
+    } else {
+        let record = Record::parse(text).map_err(|e| format!("record: {e}"))?;
+        Ok(ReadGame {
+            game: record.game,
+            headers: record.headers,
+        })
+    }
+}
+
+/// `game` played again from its start under `rules`: every bribe proposed (and its answer)
+/// and every turn, in order, each checked by the rules library. A bribe still waiting for its
+/// answer is left out. The error names the turn (from 1) and why it is not allowed.
+pub fn replay_under(game: &Game, rules: Rules) -> Result<Game, String> {
+    let mut again = Game::from_position(*game.start(), rules);
+    let texts = crate::room::move_texts(game);
+    let mut bribes = game.bribes().iter().peekable();
+    let at = |i: usize, e: &dyn std::fmt::Display| format!("turn {} (`{}`): {e}", i + 1, texts[i]);
+    for (i, turn) in game.turns().iter().enumerate() {
+        let mut passed = false;
+        while let Some(b) = bribes.next_if(|b| b.at_turn == i) {
+            let Some(accepted) = b.accepted else { continue };
+            let fail = |e: zertz::GameError| at(i, &format!("the bribe of {}: {e}", b.bribe));
+            again.propose_bribe(b.bribe).map_err(fail)?;
+            again.answer_bribe(accepted).map_err(fail)?;
+            passed |= accepted;
+        }
+        match turn {
+            Turn::Move(mv) => {
+                if passed {
+                    return Err(at(i, &"a move where the record has a pass"));
+                }
+                again.play(mv).map_err(|e| at(i, &e))?;
+            }
+            Turn::Pass { .. } if !passed => {
+                return Err(at(i, &"a pass without an accepted bribe"));
+            }
+            Turn::Pass { .. } => {}
+        }
+    }
+    // Bribes proposed and rejected after the last turn.
+    for b in bribes {
+        if b.accepted == Some(false) {
+            let fail = |e: zertz::GameError| format!("the bribe after the last turn: {e}");
+            again.propose_bribe(b.bribe).map_err(fail)?;
+            again.answer_bribe(false).map_err(fail)?;
+        }
+    }
+    Ok(again)
+}
+
+/// The text that stores a history: the record of `game`, which reads back to the same turns,
+/// bribes and rules.
+pub fn history_text(game: &Game) -> String {
+    Record::new(game.clone(), &[]).to_string()
+}
+
+/// The record of a game as the server exports it: the players' names, the time control, the
+/// game's id and when it was created (ms since the epoch), and `extra` headers.
+pub fn record_text(room: &Room, extra: &[(&str, String)]) -> String {
+    let names = room.names.clone().map(|n| n.unwrap_or_else(|| "?".into()));
+    let created = room.log.first().map_or(0, |(at, _)| *at);
+    let mut headers: Vec<(&str, String)> = vec![
+        ("Site", "zertz serve".into()),
+        ("Game", room.id.clone()),
+        ("Player1", names[0].clone()),
+        ("Player2", names[1].clone()),
+        ("TimeControl", room.settings.clock.describe()),
+        ("Created", created.to_string()),
+    ];
+    headers.extend(extra.iter().map(|(k, v)| (*k, v.clone())));
+    if room.aborted {
+        headers.push(("Termination", "aborted".into()));
+    }
+    let pairs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    Record::new(room.game.clone(), &pairs).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zertz::Repetition;
+
+    fn record_game(text: &str) -> Game {
+        read(text).unwrap().game
+    }
+
+    #[test]
+    fn a_record_replays_under_other_rules_with_its_bribes() {
+        let text = "[Bribes \"on\"]\n\n1. Wa2,g1 (bribe 0/0/0 rejected) Gg3,a1 \
+                    2. (bribe 0/0/0 accepted) - Bd4,a4 *\n";
+        let game = record_game(text);
+        assert_eq!(game.turns().len(), 4);
+        let forbidden = Rules {
+            repetition: Repetition::Forbidden,
+            ..game.rules()
+        };
+        let again = replay_under(&game, forbidden).unwrap();
+        assert_eq!(again.positions(), game.positions());
+        assert_eq!(again.bribes(), game.bribes());
+        assert_eq!(again.rules().repetition, Repetition::Forbidden);
+        // Stored as a record, it reads back the same.
+        let back = record_game(&history_text(&again));
+        assert_eq!(back.positions(), again.positions());
+        assert_eq!(back.bribes(), again.bribes());
+        assert_eq!(back.rules(), again.rules());
+        // Without bribes the pass cannot be replayed: the turn and the reason are named.
+        let off = Rules {
+            bribes: false,
+            ..game.rules()
+        };
+        let e = replay_under(&game, off).unwrap_err();
+        assert!(
+            e.starts_with("turn 2 (`Gg3,a1`): the bribe of 0/0/0"),
+            "{e}"
+        );
+        assert!(e.contains("bribes are not allowed"), "{e}");
+    }
+
+    #[test]
+    fn bad_texts_are_named() {
+        let e = read("1. Qz9 *").err().unwrap();
+        assert!(e.starts_with("record:"), "{e}");
+        let e = read("(;junk").err().unwrap();
+        assert!(e.starts_with("SGF:"), "{e}");
+    }
+}
