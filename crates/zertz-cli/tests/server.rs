@@ -14,7 +14,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::server::{Rng, Server, Ws, brief, mv, pick_move, temp_db, to_move};
+use common::server::{MatchWs, Rng, Server, Ws, brief, mv, pick_move, temp_db, to_move};
 use serde_json::{Value, json};
 
 /// The events of a socket from version `from` on, as their types.
@@ -1396,6 +1396,8 @@ async fn acknowledged_moves_survive_a_kill() {
         states.push(state.clone());
         let seat = to_move(&state);
         let text = pick_move(&state, &mut rng);
+        // Each turn takes a few milliseconds, so that each clock has been charged something.
+        tokio::time::sleep(Duration::from_millis(5)).await;
         let (status, answer) = server.act(&id, &tokens[seat - 1], mv(&text)).await;
         assert_eq!(status, 200, "{answer}");
         version += 1;
@@ -2360,5 +2362,221 @@ async fn a_record_goes_on_with_its_history() {
     let state = server.game(&id, None).await;
     assert_eq!(state["bribes"], true);
     assert_eq!(state["moves"].as_array().unwrap().len(), 4);
+    server.assert_healthy().await;
+}
+
+/// The records of a match's export, split where each begins (its `[Board …]` header).
+fn split_records(text: &str) -> Vec<String> {
+    let mut records: Vec<String> = Vec::new();
+    let mut in_headers = false;
+    for line in text.lines() {
+        let header = line.starts_with('[');
+        if header && !in_headers {
+            records.push(String::new());
+        }
+        in_headers = header;
+        if let Some(r) = records.last_mut() {
+            r.push_str(line);
+            r.push('\n');
+        }
+    }
+    records
+}
+
+#[tokio::test]
+async fn a_match_is_watched_resigned_exported_and_cannot_be_stalled_by_aborts() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let (status, created) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "invite"}, "name": "Ann", "best_of": 3, "bribes": true,
+                    "seat": "first"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let mid = created["id"].as_str().unwrap().to_string();
+    let ann = created["token"].as_str().unwrap().to_string();
+    let ben = created["invite_token"].as_str().unwrap().to_string();
+    let players = [ann.clone(), ben.clone()];
+    let match_url = |token: Option<&str>| {
+        let mut url = format!("ws://{}/api/matches/{mid}/ws", server.addr);
+        if let Some(t) = token {
+            url.push_str(&format!("?token={t}"));
+        }
+        url
+    };
+    // A spectator and a participant watch; a wrong token and an unknown match are refused.
+    let mut watch = MatchWs::connect(&match_url(None)).await.unwrap();
+    assert_eq!(watch.state["status"], "open");
+    assert_eq!(watch.state["you"], Value::Null);
+    let mut mine = MatchWs::connect(&match_url(Some(&ann))).await.unwrap();
+    assert_eq!(mine.state["you"], 0);
+    let other = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Eve"}))
+        .await;
+    let eve = other["token"].as_str().unwrap();
+    assert_eq!(
+        MatchWs::connect(&match_url(Some(eve)))
+            .await
+            .err()
+            .as_deref(),
+        Some("HTTP 403")
+    );
+    let unknown = format!("ws://{}/api/matches/mabcdefghijk/ws", server.addr);
+    assert_eq!(
+        MatchWs::connect(&unknown).await.err().as_deref(),
+        Some("HTTP 404")
+    );
+    // Resigning a match nobody has joined yet is refused.
+    let resign = format!("/api/matches/{mid}/resign");
+    let (status, body) = server.post(&resign, &json!({}), Some(&ann)).await;
+    refused(status, &body, 409, "not started");
+
+    // Ben joins: the watchers see the match go live and its first game start.
+    let (status, body) = server
+        .post(
+            &format!("/api/matches/{mid}/join"),
+            &json!({"name": "Ben", "token": ben}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let m = watch.until(|m| m["current_game"].is_string()).await;
+    assert_eq!(m["status"], "live");
+    assert_eq!(m["players"][1]["name"], "Ben");
+    let g1 = m["current_game"].as_str().unwrap().to_string();
+
+    // Aborts: each player may abort one game of the match, no more; aborted games are
+    // replayed (the first player alternating as for any game).
+    server.act_ok(&g1, &ann, json!({"type": "abort"})).await;
+    let m = watch
+        .until(|m| m["games"].as_array().unwrap().len() == 2)
+        .await;
+    assert_eq!(m["games"][0]["result"], "*");
+    assert_eq!(m["score"], json!([0, 0]));
+    let g2 = m["current_game"].as_str().unwrap().to_string();
+    let seats2 = match_seats(&server, &g2, &players, 1).await;
+    let (status, body) = server.act(&g2, &ann, json!({"type": "abort"})).await;
+    refused(status, &body, 409, "already aborted a game of this match");
+    server.act_ok(&g2, &ben, json!({"type": "abort"})).await;
+    let m = watch
+        .until(|m| m["games"].as_array().unwrap().len() == 3)
+        .await;
+    let g3 = m["current_game"].as_str().unwrap().to_string();
+    let seats3 = match_seats(&server, &g3, &players, 0).await;
+    for token in &seats3 {
+        let (status, body) = server.act(&g3, token, json!({"type": "abort"})).await;
+        refused(status, &body, 409, "already aborted");
+    }
+    assert_eq!(
+        server.game(&g2, Some(&seats2[0])).await["status"],
+        "finished"
+    );
+
+    // A bribe proposed in the game is pushed as the match's bribes left.
+    server
+        .act_ok(
+            &g3,
+            &ann,
+            json!({"type": "propose_bribe", "marbles": "0/0/0"}),
+        )
+        .await;
+    let m = watch.until(|m| m["bribes_left"] == json!([2, 3])).await;
+    assert_eq!(m["current_game"], g3.as_str());
+    server
+        .act_ok(&g3, &ben, json!({"type": "answer_bribe", "accept": false}))
+        .await;
+    // Ben resigns game 3: the score is pushed, and game 4 starts (Ben first).
+    let state = server.game(&g3, None).await;
+    server
+        .act_ok(&g3, &ann, mv(&pick_move(&state, &mut Rng::new(9))))
+        .await;
+    server.act_ok(&g3, &ben, json!({"type": "resign"})).await;
+    let m = watch.until(|m| m["score"] == json!([1, 0])).await;
+    assert_eq!(m["games"][2]["winner"], 0);
+    let m = if m["current_game"].is_string() {
+        m
+    } else {
+        watch.until(|m| m["current_game"].is_string()).await
+    };
+    let g4 = m["current_game"].as_str().unwrap().to_string();
+    assert_ne!(g4, g3);
+    match_seats(&server, &g4, &players, 1).await;
+    let state = server.game(&g4, None).await;
+    server
+        .act_ok(&g4, &ben, mv(&pick_move(&state, &mut Rng::new(10))))
+        .await;
+
+    // Ben resigns the whole match: Ann wins it, game 4 ends with it, no game 5 comes.
+    let (status, body) = server.post(&resign, &json!({}), None).await;
+    refused(status, &body, 401, "token");
+    let (status, body) = server.post(&resign, &json!({}), Some(eve)).await;
+    refused(status, &body, 403, "no place");
+    let (status, m) = server.post(&resign, &json!({}), Some(&ben)).await;
+    assert_eq!(status, 200, "{m}");
+    assert_eq!(m["winner"], 0);
+    assert_eq!(m["resigned"], 1);
+    assert_eq!(m["status"], "finished");
+    assert_eq!(m["score"], json!([2, 0]));
+    assert_eq!(m["current_game"], Value::Null);
+    assert_eq!(m["games"][3]["winner"], 0);
+    assert_eq!(m["you"], 1);
+    for ws in [&mut watch, &mut mine] {
+        let seen = ws.until(|m| m["winner"] == 0).await;
+        assert_eq!(seen["resigned"], 1);
+        assert_eq!(seen["games"].as_array().unwrap().len(), 4);
+    }
+    assert_eq!(mine.state["you"], 0);
+    let end = server.game(&g4, None).await;
+    assert_eq!(end["status"], "finished");
+    assert_eq!(
+        end["result"]["token"],
+        "0-1",
+        "Ann sits in seat 2: {}",
+        brief(&end)
+    );
+    assert!(
+        end["result"]["text"].as_str().unwrap().contains("resign"),
+        "{}",
+        brief(&end)
+    );
+    let (status, body) = server.post(&resign, &json!({}), Some(&ann)).await;
+    refused(status, &body, 409, "over");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, m) = server.get(&format!("/api/matches/{mid}"), None).await;
+    assert_eq!(m["games"].as_array().unwrap().len(), 4, "no fifth game");
+    assert_eq!(server.game(&g4, None).await["next_game"], Value::Null);
+    // The watchers only listen.
+    watch.send_text(json!({"type": "resign"}).to_string()).await;
+    let answer = watch.until_message().await;
+    assert_eq!(answer["type"], "refused", "{answer}");
+    assert_eq!(answer["status"], 400, "{answer}");
+
+    // The match's export: the record of each of its games, in order.
+    let (status, text) = server.get_text(&format!("/api/matches/{mid}/record")).await;
+    assert_eq!(status, 200, "{text}");
+    let records = split_records(&text);
+    assert_eq!(records.len(), 4, "{text}");
+    let mut results = Vec::new();
+    for (k, (r, game)) in records.iter().zip([&g1, &g2, &g3, &g4]).enumerate() {
+        let record = zertz::record::Record::parse(r).expect("a record");
+        assert_eq!(record.header("Match"), Some(mid.as_str()));
+        assert_eq!(
+            record.header("MatchGame"),
+            Some((k + 1).to_string().as_str())
+        );
+        assert_eq!(record.header("Game"), Some(game.as_str()));
+        let (_, alone) = server.get_text(&format!("/api/games/{game}/record")).await;
+        let alone = zertz::record::Record::parse(&alone).unwrap();
+        assert_eq!(record.game.positions(), alone.game.positions());
+        results.push(zertz::record::result_token(record.game.outcome()));
+    }
+    assert_eq!(results, ["*", "*", "1-0", "0-1"]);
+    for r in &records[..2] {
+        let record = zertz::record::Record::parse(r).unwrap();
+        assert_eq!(record.header("Aborted"), Some("by player 1"), "{r}");
+    }
     server.assert_healthy().await;
 }

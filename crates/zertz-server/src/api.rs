@@ -39,6 +39,9 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/matches", post(create_match).get(list_matches))
         .route("/api/matches/{id}", get(get_match))
         .route("/api/matches/{id}/join", post(join_match))
+        .route("/api/matches/{id}/resign", post(resign_match))
+        .route("/api/matches/{id}/record", get(match_record))
+        .route("/api/matches/{id}/ws", get(match_ws))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such endpoint".into()) })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(hub)
@@ -560,7 +563,7 @@ async fn list_matches(
     let mut list = Vec::new();
     for row in rows {
         if let Ok((m, _)) = hub.load_match(&row.id).await {
-            list.push(m.view(None));
+            list.push(hub.match_view(&m, None).await);
         }
     }
     Ok(Json(json!({ "matches": list })).into_response())
@@ -573,7 +576,7 @@ async fn get_match(
 ) -> ApiResult<Response> {
     let (m, _) = hub.load_match(&id).await?;
     let token = bearer(&headers);
-    let view = m.view(token.as_deref());
+    let view = hub.match_view(&m, token.as_deref()).await;
     if token.is_some() && view.you.is_none() {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
@@ -593,10 +596,70 @@ async fn join_match(
         .join_match(&id, b.token.as_deref(), b.name.as_deref().unwrap_or(""))
         .await?;
     let (m, _) = hub.load_match(&id).await?;
-    Ok(
-        Json(json!({ "id": id, "player": index, "token": token, "match": m.view(Some(&token)) }))
-            .into_response(),
-    )
+    let view = hub.match_view(&m, Some(&token)).await;
+    Ok(Json(json!({ "id": id, "player": index, "token": token, "match": view })).into_response())
+}
+
+async fn resign_match(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let token = bearer(&headers).ok_or_else(|| {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            "resigning a match needs the participant's token: `Authorization: Bearer <token>`"
+                .into(),
+        )
+    })?;
+    let m = hub.resign_match(&id, &token).await?;
+    Ok(Json(hub.match_view(&m, Some(&token)).await).into_response())
+}
+
+async fn match_record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let text = hub.match_record(&id).await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatchWsQuery {
+    token: Option<String>,
+}
+
+async fn match_ws(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    query: Result<Query<MatchWsQuery>, axum::extract::rejection::QueryRejection>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(|e| bad(e.body_text()))?;
+    // Subscribed before the state is read, so that no change falls between the two.
+    let changes = hub.watch_match(&id);
+    let first = hub.load_match(&id).await;
+    let first = match first {
+        Ok((m, _)) => m,
+        Err(e) => {
+            drop(changes);
+            hub.unwatch_match(&id);
+            return Err(e.into());
+        }
+    };
+    if let Some(t) = &q.token
+        && first.participant(t).is_none()
+    {
+        drop(changes);
+        hub.unwatch_match(&id);
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "this token holds no place in the match".into(),
+        ));
+    }
+    Ok(upgrade
+        .max_message_size(crate::ws::MAX_FRAME)
+        .max_frame_size(crate::ws::MAX_FRAME)
+        .read_buffer_size(8 * 1024)
+        .on_upgrade(move |socket| crate::match_ws::serve(hub, first, q.token, changes, socket)))
 }
 
 #[derive(Debug, Deserialize)]

@@ -14,7 +14,9 @@ use zertz::Player;
 
 use crate::model::{Action, Event, GameSettings, SeatKind, seat_number};
 use crate::room::{LegalMoves, Refusal, Room, status};
-use crate::store::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, Store, StoreError};
+use crate::store::{
+    EventRow, GameAppend, GameRow, MatchRow, MatchStep, RowUpdate, Store, StoreError,
+};
 use crate::token;
 use crate::view::{GameView, Presence, legal_move_texts};
 
@@ -202,14 +204,14 @@ pub struct Live {
 }
 
 /// Events applied to a copy of a room, with the rows that store them.
-struct Change {
+pub(crate) struct Change {
     events: Vec<Event>,
     /// The room after all of them.
-    next: Room,
+    pub(crate) next: Room,
     /// The rooms after each but the last.
     partial: Vec<Room>,
-    rows: Vec<EventRow>,
-    update: RowUpdate,
+    pub(crate) rows: Vec<EventRow>,
+    pub(crate) update: RowUpdate,
 }
 
 /// A game made but not stored yet (see [`Hub::prepare_game`]).
@@ -243,6 +245,8 @@ pub struct Hub {
     config: Config,
     engine_slots: Arc<Semaphore>,
     match_mutex: Mutex<()>,
+    /// The channels of the matches someone watches (see `matches`).
+    pub(crate) match_watchers: crate::matches::Watchers,
     me: std::sync::Weak<Hub>,
 }
 
@@ -255,6 +259,7 @@ impl Hub {
             engine_slots: Arc::new(Semaphore::new(config.engine_slots.max(1))),
             config,
             match_mutex: Mutex::new(()),
+            match_watchers: Default::default(),
             me: me.clone(),
         })
     }
@@ -615,7 +620,7 @@ impl Hub {
     }
 
     /// The rooms after `events` (which stay to be stored) and the rows to store.
-    fn prepare_change(
+    pub(crate) fn prepare_change(
         &self,
         state: &LiveGame,
         events: Vec<Event>,
@@ -657,7 +662,7 @@ impl Hub {
     }
 
     /// Puts a stored change into memory, broadcasts its events and reacts to it.
-    fn publish(&self, live: &Arc<Live>, state: &mut LiveGame, change: Change) {
+    pub(crate) fn publish(&self, live: &Arc<Live>, state: &mut LiveGame, change: Change) {
         let Change {
             events,
             next,
@@ -688,6 +693,16 @@ impl Hub {
                 Some(e),
                 &view,
             ))));
+        }
+        // A bribe proposed in a match game changes the match's bribes left.
+        if let Some(m) = &state.room.settings.match_game
+            && events
+                .iter()
+                .any(|e| matches!(e, Event::BribeProposed { .. }))
+            && let Some(hub) = self.me.upgrade()
+        {
+            let id = m.match_id.clone();
+            tokio::spawn(async move { hub.poke_match(&id).await });
         }
         self.after_change(live, state);
     }
@@ -720,7 +735,11 @@ impl Hub {
         let step = MatchStep {
             state: row,
             new_game,
-            append: Some((live.id.clone(), change.rows.clone())),
+            append: Some(GameAppend {
+                game: live.id.clone(),
+                events: change.rows.clone(),
+                update: change.update.clone(),
+            }),
         };
         self.store.advance_match(&step).await?;
         self.open_game(new).await;

@@ -13,6 +13,7 @@ pub mod evict;
 pub mod heartbeat;
 pub mod hub;
 pub mod limit;
+pub mod match_ws;
 pub mod matches;
 pub mod model;
 pub mod presence;

@@ -2,12 +2,23 @@
 //! game is replayed, the first to a majority of wins takes the match, clocks and reserves are
 //! reset each game (each game starts its own clocks), and the bribes each player proposed are
 //! counted across the match against its limit.
+//!
+//! A match is followed like a game: its state is pushed to its watchers on every change (see
+//! `match_ws`), a participant may resign the whole match, and its games export as one text of
+//! records. An aborted game is replayed like a draw, but each participant may abort only one
+//! game of a match: otherwise one player could abort every game and stall the match for ever.
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+use zertz::Player;
 
 use crate::hub::{Hub, HubError, Live, clean_name, now_ms};
-use crate::model::{Event, GameSettings, MatchGame, SeatKind};
-use crate::store::MatchRow;
+use crate::model::{Event, GameSettings, MatchGame, SeatKind, seat_number};
+use crate::room::Refusal;
+use crate::store::{GameAppend, MatchRow, MatchStep};
 use crate::token;
 
 /// What a new match is made of.
@@ -78,7 +89,16 @@ pub struct MatchState {
     pub winner: Option<usize>,
     /// Open to anyone in the lobby.
     pub open: bool,
+    /// The participant who resigned the match, if one did.
+    #[serde(default)]
+    pub resigned: Option<usize>,
+    /// Games each participant aborted (at most one each).
+    #[serde(default)]
+    pub aborts: [u32; 2],
 }
+
+/// The channels of the matches being watched: each change of a match is sent to its watchers.
+pub type Watchers = std::sync::Mutex<HashMap<String, broadcast::Sender<Arc<MatchState>>>>;
 
 /// A match as shown to clients (no tokens).
 #[derive(Clone, Debug, Serialize)]
@@ -103,6 +123,8 @@ pub struct MatchView {
     pub bribes_left: Option<[u32; 2]>,
     /// The winner, once decided.
     pub winner: Option<usize>,
+    /// The participant who resigned the match, if one did (the other is the winner).
+    pub resigned: Option<usize>,
     /// Board, rules and clock of the games.
     pub clock_text: String,
     /// The start position of each game.
@@ -179,6 +201,7 @@ impl MatchState {
                 .bribes
                 .then(|| [0, 1].map(|i| self.bribe_limit.saturating_sub(self.bribes_used[i]))),
             winner: self.winner,
+            resigned: self.resigned,
             clock_text: self.template.clock.describe(),
             start: self.template.start.clone(),
             repetition: self.template.repetition.clone(),
@@ -212,7 +235,80 @@ fn match_row(m: &MatchState, created_ms: i64) -> MatchRow {
 impl Hub {
     async fn save(&self, m: &MatchState, created_ms: i64) -> Result<(), HubError> {
         self.store().save_match(&match_row(m, created_ms)).await?;
+        self.match_changed(m);
         Ok(())
+    }
+
+    /// Sends the new state of `m` to its watchers, if it has any.
+    fn match_changed(&self, m: &MatchState) {
+        let mut watchers = self
+            .match_watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(sender) = watchers.get(&m.id)
+            && sender.send(Arc::new(m.clone())).is_err()
+        {
+            watchers.remove(&m.id);
+        }
+    }
+
+    /// Sends the stored state of match `id` to its watchers (after a change of one of its
+    /// games that the match's state does not record, such as a bribe proposed).
+    pub(crate) async fn poke_match(&self, id: &str) {
+        let watched = self
+            .match_watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(id);
+        if watched && let Ok((m, _)) = self.load_match(id).await {
+            self.match_changed(&m);
+        }
+    }
+
+    /// Subscribes to the changes of match `id`: each is its whole new state.
+    pub fn watch_match(&self, id: &str) -> broadcast::Receiver<Arc<MatchState>> {
+        let mut watchers = self
+            .match_watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        watchers
+            .entry(id.to_string())
+            .or_insert_with(|| broadcast::channel(16).0)
+            .subscribe()
+    }
+
+    /// A watcher of match `id` went away (its receiver dropped): forgets the channel when it
+    /// was the last.
+    pub fn unwatch_match(&self, id: &str) {
+        let mut watchers = self
+            .match_watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if watchers.get(id).is_some_and(|s| s.receiver_count() == 0) {
+            watchers.remove(id);
+        }
+    }
+
+    /// The view of `m` for the holder of `token`, with the bribes left counting those
+    /// proposed so far in the game being played.
+    pub async fn match_view(&self, m: &MatchState, token: Option<&str>) -> MatchView {
+        let mut view = m.view(token);
+        let current = m.games.last().filter(|g| g.result.is_none());
+        if let (Some(left), Some(entry)) = (view.bribes_left.as_mut(), current)
+            && let Ok(live) = self.get(&entry.id).await
+        {
+            let state = live.state.lock().await;
+            for seat in 0..2 {
+                let participant = if seat == 0 {
+                    entry.first
+                } else {
+                    1 - entry.first
+                };
+                left[participant] =
+                    left[participant].saturating_sub(state.room.bribes_proposed[seat]);
+            }
+        }
+        view
     }
 
     /// Loads a match.
@@ -280,6 +376,8 @@ impl Hub {
             bribe_limit,
             winner: None,
             open,
+            resigned: None,
+            aborts: [0, 0],
         };
         let created = now_ms();
         self.save(&m, created).await?;
@@ -349,6 +447,7 @@ impl Hub {
             number: m.games.len() as u32 + 1,
             bribes_used: order.map(|i| m.bribes_used[i]),
             bribe_limit: m.bribe_limit,
+            aborted_before: order.map(|i| m.aborts[i] > 0),
         });
         let names = order.map(|i| match m.players[i].kind {
             SeatKind::Human => m.players[i].name.clone(),
@@ -368,6 +467,7 @@ impl Hub {
         });
         self.store_match_step(match_row(&m, created), new, ended)
             .await?;
+        self.match_changed(&m);
         Ok(game_id)
     }
 
@@ -399,9 +499,13 @@ impl Hub {
         for p in zertz::Player::BOTH {
             m.bribes_used[seat_to_participant(p.index())] += room.bribes_proposed[p.index()];
         }
+        if let Some(by) = room.aborted_by() {
+            m.aborts[seat_to_participant(by.index())] += 1;
+        }
         if let Some(w) = winner {
             m.score[w] += 1;
-            if m.score[w] > m.best_of / 2 {
+            // (A match resigned meanwhile keeps its winner.)
+            if m.score[w] > m.best_of / 2 && m.winner.is_none() {
                 m.winner = Some(w);
             }
         }
@@ -446,5 +550,99 @@ impl Hub {
             }
         }
         Ok(())
+    }
+
+    /// The holder of `token` resigns match `id`: the opponent wins it. The game being played
+    /// is resigned too, and both are stored in one transaction (the match's new state and the
+    /// game's `resigned` event), so that a crash cannot leave a finished match with a game
+    /// still being played, nor a resigned game whose match goes on.
+    pub async fn resign_match(&self, id: &str, token: &str) -> Result<MatchState, HubError> {
+        let _guard = self.match_lock().await;
+        let (mut m, created) = self.load_match(id).await?;
+        let who = m
+            .participant(token)
+            .ok_or_else(|| HubError::Forbidden("this token holds no place in the match".into()))?;
+        if m.winner.is_some() {
+            return Err(Refusal::NotNow("the match is over".into()).into());
+        }
+        if m.status() != "live" {
+            return Err(Refusal::NotNow(
+                "the match has not started: there is no opponent to resign to".into(),
+            )
+            .into());
+        }
+        let other = 1 - who;
+        m.winner = Some(other);
+        m.resigned = Some(who);
+        let current = m
+            .games
+            .len()
+            .checked_sub(1)
+            .filter(|&k| m.games[k].result.is_none());
+        let Some(k) = current else {
+            self.save(&m, created).await?;
+            return Ok(m);
+        };
+        let live = self.get(&m.games[k].id).await?;
+        let mut state = live.state.lock().await;
+        if state.room.is_over() {
+            // The game ended a moment ago; its follow-up (waiting for the match's lock)
+            // records it and keeps this winner.
+            drop(state);
+            self.save(&m, created).await?;
+            return Ok(m);
+        }
+        let first = m.games[k].first;
+        let seat = if first == who {
+            Player::One
+        } else {
+            Player::Two
+        };
+        let change = self.prepare_change(
+            &state,
+            vec![Event::Resigned {
+                seat: seat_number(seat),
+            }],
+            None,
+        )?;
+        m.games[k].result = change.next.result();
+        m.games[k].winner = Some(other);
+        m.score[other] += 1;
+        for p in Player::BOTH {
+            let participant = if p == Player::One { first } else { 1 - first };
+            m.bribes_used[participant] += change.next.bribes_proposed[p.index()];
+        }
+        let step = MatchStep {
+            state: match_row(&m, created),
+            new_game: None,
+            append: Some(GameAppend {
+                game: live.id().to_string(),
+                events: change.rows.clone(),
+                update: change.update.clone(),
+            }),
+        };
+        self.store().advance_match(&step).await?;
+        self.publish(&live, &mut state, change);
+        drop(state);
+        self.match_changed(&m);
+        Ok(m)
+    }
+
+    /// The records of every game of match `id`, in order, one after the other (each begins
+    /// with its `[Board …]` header and carries `Match` and `MatchGame` headers).
+    pub async fn match_record(&self, id: &str) -> Result<String, HubError> {
+        let (m, _) = self.load_match(id).await?;
+        let mut text = String::new();
+        for (k, g) in m.games.iter().enumerate() {
+            let room = self.room(&g.id).await?;
+            if k > 0 {
+                text.push('\n');
+            }
+            text.push_str(&crate::records::record_text(
+                &room,
+                &[("Match", m.id.clone()), ("MatchGame", (k + 1).to_string())],
+            ));
+        }
+        Ok(text)
     }
 }

@@ -57,6 +57,9 @@ pub struct MatchGame {
     pub bribes_used: [u32; 2],
     /// Bribes a player may propose in the whole match.
     pub bribe_limit: u32,
+    /// Whether each seat's participant has already aborted a game of the match (one each).
+    #[serde(default)]
+    pub aborted_before: [bool; 2],
 }
 
 /// One entry of a game's log. The log is the game: replaying it rebuilds everything.

@@ -111,8 +111,13 @@ pub fn record_text(room: &Room, extra: &[(&str, String)]) -> String {
         ("Created", created.to_string()),
     ];
     headers.extend(extra.iter().map(|(k, v)| (*k, v.clone())));
+    // (`Termination` belongs to the record format, which derives it from the game's outcome:
+    // an aborted game has none, so the abort gets a header of its own.)
     if room.aborted {
-        headers.push(("Termination", "aborted".into()));
+        let by = room.aborted_by().map_or("the server".to_string(), |p| {
+            format!("player {}", p.number())
+        });
+        headers.push(("Aborted", format!("by {by}")));
     }
     let pairs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
     Record::new(room.game.clone(), &pairs).to_string()

@@ -411,6 +411,18 @@ impl Room {
                             .into(),
                     ));
                 }
+                if self
+                    .settings
+                    .match_game
+                    .as_ref()
+                    .is_some_and(|m| m.aborted_before[seat.index()])
+                {
+                    return Err(Refusal::NotNow(
+                        "you have already aborted a game of this match, and a player may abort \
+                         only one (an aborted game is replayed): resign instead"
+                            .into(),
+                    ));
+                }
                 Ok(vec![Event::Aborted { seat: Some(n) }])
             }
             Action::Rematch => Err(Refusal::NotNow(
@@ -667,6 +679,14 @@ impl Room {
         self.turn_started_ms = at_ms;
         self.draw_offer = None;
         self.takeback_request = None;
+    }
+
+    /// The player who aborted the game, if one did.
+    pub fn aborted_by(&self) -> Option<Player> {
+        self.log.iter().find_map(|(_, e)| match e {
+            Event::Aborted { seat: Some(s) } => seat_player(*s),
+            _ => None,
+        })
     }
 
     /// The moves so far in official notation (`-` for a pass bought with a bribe).

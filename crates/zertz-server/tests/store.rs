@@ -17,8 +17,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::Connection;
 use zertz_server::store::{
-    self, Cursor, EventRow, GameRow, GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate,
-    SqliteStore, Store, StoreError,
+    self, Cursor, EventRow, GameAppend, GameRow, GameSummary, MatchRow, MatchStep, PostgresStore,
+    RowUpdate, SqliteStore, Store, StoreError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -860,7 +860,11 @@ async fn match_step_all_or_nothing(env: &Env) {
     let step = MatchStep {
         state: m1b.clone(),
         new_game: Some((game("g2", "live", 2_000), events(1..=2, 2_000))),
-        append: Some(("g1".into(), vec![event(4, 2_500)])),
+        append: Some(GameAppend {
+            game: "g1".into(),
+            events: vec![event(4, 2_500)],
+            update: RowUpdate::default(),
+        }),
     };
     s.advance_match(&step).await.unwrap();
     assert_eq!(s.load_match("m1").await.unwrap(), m1b);
@@ -881,7 +885,11 @@ async fn match_step_all_or_nothing(env: &Env) {
     let late = MatchStep {
         state: m1c.clone(),
         new_game: Some((game("g3", "live", 3_000), events(1..=1, 3_000))),
-        append: Some(("g1".into(), vec![event(4, 3_000)])),
+        append: Some(GameAppend {
+            game: "g1".into(),
+            events: vec![event(4, 3_000)],
+            update: RowUpdate::default(),
+        }),
     };
     assert_conflict(s.advance_match(&late).await, "g1", 4);
     assert!(matches!(
@@ -895,7 +903,11 @@ async fn match_step_all_or_nothing(env: &Env) {
     let taken = MatchStep {
         state: m1c.clone(),
         new_game: Some((game("g2", "live", 3_000), events(1..=1, 3_000))),
-        append: Some(("g2".into(), vec![event(3, 3_000)])),
+        append: Some(GameAppend {
+            game: "g2".into(),
+            events: vec![event(3, 3_000)],
+            update: RowUpdate::default(),
+        }),
     };
     assert_conflict(s.advance_match(&taken).await, "g2", 1);
     assert_eq!(s.load_match("m1").await.unwrap(), m1b);
@@ -905,7 +917,11 @@ async fn match_step_all_or_nothing(env: &Env) {
     let missing = MatchStep {
         state: m1c.clone(),
         new_game: None,
-        append: Some(("nope".into(), vec![event(1, 3_000)])),
+        append: Some(GameAppend {
+            game: "nope".into(),
+            events: vec![event(1, 3_000)],
+            update: RowUpdate::default(),
+        }),
     };
     assert!(matches!(
         s.advance_match(&missing).await,
@@ -922,6 +938,34 @@ async fn match_step_all_or_nothing(env: &Env) {
     };
     s.advance_match(&only_state).await.unwrap();
     assert_eq!(s.load_match("m1").await.unwrap(), m1c);
+
+    // A step that ends a game (a match resigned during it): its row changes with the step.
+    let m1d = MatchRow {
+        status: "finished".into(),
+        updated_ms: 400,
+        ..m1c.clone()
+    };
+    let resigned = MatchStep {
+        state: m1d.clone(),
+        new_game: None,
+        append: Some(GameAppend {
+            game: "g2".into(),
+            events: vec![event(3, 4_000)],
+            update: RowUpdate {
+                status: Some("finished".into()),
+                result: Some("0-1".into()),
+                seat: None,
+            },
+        }),
+    };
+    s.advance_match(&resigned).await.unwrap();
+    assert_eq!(s.load_match("m1").await.unwrap(), m1d);
+    let (g2, g2_events) = s.load_game("g2").await.unwrap();
+    assert_eq!(versions(&g2_events), [1, 2, 3]);
+    assert_eq!(
+        (g2.status.as_str(), g2.result.as_deref(), g2.updated_ms),
+        ("finished", Some("0-1"), 4_000)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -523,6 +523,89 @@ impl Ws {
     }
 }
 
+/// A WebSocket connection to a match (`/api/matches/{id}/ws`): every message is the match's
+/// whole state, `{"type": "match", "match": …}`.
+pub struct MatchWs {
+    stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The latest state of the match seen.
+    pub state: Value,
+}
+
+impl MatchWs {
+    /// Connects; an error is the HTTP status of a refused upgrade (or a description). The
+    /// first message must be the match's state.
+    pub async fn connect(url: &str) -> Result<MatchWs, String> {
+        let (stream, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .map_err(|e| match e {
+                tokio_tungstenite::tungstenite::Error::Http(r) => {
+                    format!("HTTP {}", r.status().as_u16())
+                }
+                other => other.to_string(),
+            })?;
+        let mut ws = MatchWs {
+            stream,
+            state: Value::Null,
+        };
+        let first = ws.recv().await;
+        assert_eq!(first["type"], "match", "{first}");
+        Ok(ws)
+    }
+
+    /// The next message (a match's state is kept in `state`).
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(MESSAGE_TIMEOUT, self.stream.next())
+                .await
+                .expect("a WebSocket message in time")
+                .expect("the WebSocket is open")
+                .expect("a WebSocket message");
+            match message {
+                Message::Text(text) => {
+                    let value: Value = serde_json::from_str(text.as_str()).expect("JSON");
+                    if value["type"] == "match" {
+                        if !self.state.is_null() {
+                            assert_eq!(value["match"]["id"], self.state["id"], "another match");
+                        }
+                        self.state = value["match"].clone();
+                    }
+                    return value;
+                }
+                Message::Close(frame) => panic!("the server closed the WebSocket: {frame:?}"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next message that is not the match's state (an answer to something sent).
+    pub async fn until_message(&mut self) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["type"] != "match" {
+                return m;
+            }
+        }
+    }
+
+    /// Reads states until one satisfies `pred`; returns it.
+    pub async fn until(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["type"] == "match" && pred(&m["match"]) {
+                return m["match"].clone();
+            }
+        }
+    }
+
+    /// Sends a text message.
+    pub async fn send_text(&mut self, text: String) {
+        self.stream
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send on the WebSocket");
+    }
+}
+
 /// A message or state for an error message, without its long list of legal moves.
 pub fn brief(v: &Value) -> String {
     let mut v = v.clone();

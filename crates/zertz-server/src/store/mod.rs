@@ -146,9 +146,21 @@ pub struct MatchStep {
     pub state: MatchRow,
     /// The game the step creates, with its first events (versions from 1).
     pub new_game: Option<(GameRow, Vec<EventRow>)>,
-    /// Events appended to an existing game (versions following its last one); its row's
+    /// Events appended to an existing game (versions following its last one), with the
+    /// change of its row (a resignation of the match ends its current game); the row's
     /// `updated_ms` follows them.
-    pub append: Option<(String, Vec<EventRow>)>,
+    pub append: Option<GameAppend>,
+}
+
+/// Events appended to a game as part of a [`MatchStep`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameAppend {
+    /// The game.
+    pub game: String,
+    /// The events (versions following its last one).
+    pub events: Vec<EventRow>,
+    /// The change of its row.
+    pub update: RowUpdate,
 }
 
 /// The storage the service runs on. Every method is one transaction: when it returns `Ok`,

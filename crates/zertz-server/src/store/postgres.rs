@@ -281,8 +281,8 @@ impl Store for PostgresStore {
         if let Some((game, events)) = &step.new_game {
             create_game_in(&mut tx, game, events).await?;
         }
-        if let Some((game, events)) = &step.append {
-            append_in(&mut tx, game, events, &RowUpdate::default()).await?;
+        if let Some(a) = &step.append {
+            append_in(&mut tx, &a.game, &a.events, &a.update).await?;
         }
         save_match_in(&mut tx, &step.state).await?;
         tx.commit().await?;

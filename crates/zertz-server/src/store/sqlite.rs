@@ -105,7 +105,8 @@ enum Write {
     CreateGame(GameRow, Vec<EventRow>),
     Append(String, Vec<EventRow>, RowUpdate),
     SaveMatch(MatchRow),
-    Step(MatchStep),
+    // Boxed: a step is several times larger than the other writes.
+    Step(Box<MatchStep>),
 }
 
 /// A write and where its outcome goes once committed (or not).
@@ -381,8 +382,8 @@ fn run(conn: &rusqlite::Connection, write: &Write) -> Result<(), StoreError> {
             if let Some((game, events)) = &step.new_game {
                 create_game(conn, game, events)?;
             }
-            if let Some((game, events)) = &step.append {
-                append(conn, game, events, &RowUpdate::default())?;
+            if let Some(a) = &step.append {
+                append(conn, &a.game, &a.events, &a.update)?;
             }
             save_match(conn, &step.state)
         }
@@ -644,7 +645,7 @@ impl Store for SqliteStore {
     }
 
     async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError> {
-        self.write(Write::Step(step.clone())).await
+        self.write(Write::Step(Box::new(step.clone()))).await
     }
 
     async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError> {

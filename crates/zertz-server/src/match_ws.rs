@@ -1,0 +1,79 @@
+//! A match's WebSocket: the match's state first, then its whole new state on every change (a
+//! player joined, a game started or ended, the score, a bribe proposed, the winner), so that a
+//! page follows a match without polling. It only sends: moves and the rest are made on the
+//! games' own sockets or over HTTP.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket};
+use serde_json::json;
+use tokio::sync::broadcast::Receiver;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::heartbeat::{Beat, Heartbeat};
+use crate::hub::Hub;
+use crate::matches::MatchState;
+
+/// Serves a watcher of `first` (the match as it was when the connection opened) until the
+/// connection closes or the server gives it up.
+pub async fn serve(
+    hub: Arc<Hub>,
+    first: MatchState,
+    token: Option<String>,
+    mut changes: Receiver<Arc<MatchState>>,
+    mut socket: WebSocket,
+) {
+    let id = first.id.clone();
+    let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
+    let mut outgoing = Some(message(&hub, &first, token.as_deref()).await);
+    loop {
+        if let Some(text) = outgoing.take()
+            && socket.send(Message::Text(text.into())).await.is_err()
+        {
+            break;
+        }
+        outgoing = tokio::select! {
+            beat = heartbeat.beat() => {
+                if beat == Beat::Silent
+                    || socket.send(Message::Ping(Default::default())).await.is_err()
+                {
+                    break;
+                }
+                None
+            }
+            change = changes.recv() => match change {
+                Ok(m) => Some(message(&hub, &m, token.as_deref()).await),
+                // Too far behind: the match as it is now.
+                Err(RecvError::Lagged(_)) => match hub.load_match(&id).await {
+                    Ok((m, _)) => Some(message(&hub, &m, token.as_deref()).await),
+                    Err(_) => break,
+                },
+                Err(RecvError::Closed) => break,
+            },
+            incoming = socket.recv() => {
+                heartbeat.heard();
+                match incoming {
+                    Some(Ok(Message::Text(_) | Message::Binary(_))) => Some(
+                        json!({
+                            "type": "refused",
+                            "status": 400,
+                            "error": "a match's socket only sends the match's state: play on \
+                                      the games' sockets or over HTTP",
+                        })
+                        .to_string(),
+                    ),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => None,
+                }
+            }
+        };
+    }
+    drop(changes);
+    hub.unwatch_match(&id);
+}
+
+/// `{"type": "match", "match": view}` for the holder of `token`.
+async fn message(hub: &Hub, m: &MatchState, token: Option<&str>) -> String {
+    let view = hub.match_view(m, token).await;
+    json!({"type": "match", "match": view}).to_string()
+}
