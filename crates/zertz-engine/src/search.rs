@@ -28,6 +28,8 @@ pub const MAX_PLY: usize = 96;
 pub const MAX_DEPTH: u32 = 30;
 /// What a sacrifice at the frontier might set up (isolation chances), beyond the static score.
 const SACRIFICE_MARGIN: i32 = 200;
+/// Forcing extensions allowed on one line by default.
+const DEFAULT_EXTENSIONS: u32 = 1;
 /// Moves picked one by one before the rest are sorted at once.
 const LAZY_PICKS: usize = 6;
 
@@ -104,11 +106,20 @@ pub struct SearchOptions {
     /// cut after a shallower search (not when a capture is pending or every placement might
     /// give something away).
     pub null_move: bool,
+    /// Forcing extensions allowed on one line (0: none). A forced combination made in the last
+    /// turn of depth is extended: a sacrifice whose capture is the opponent's only move and
+    /// leaves the sacrificer a capture or an isolation that takes marbles (the rulebook's
+    /// combination, the threat of an isolation included). The sacrifice and the capture it
+    /// forces then cost nothing, so the sacrificer's next turn is searched too and the line
+    /// ends, like every other line of that depth, with the opponent to move. Wider rules
+    /// (every sacrifice, or extensions away from the last turn) multiplied the tree by 10 to 700
+    /// and lost strength (docs/strength.md).
+    pub extensions: u32,
 }
 
 impl SearchOptions {
     /// Sets a search parameter by name (`threads`, `sacrifice_cost`, `capture_cost`,
-    /// `reductions`, `null_move`) or an evaluation weight by its name in the weights file
+    /// `reductions`, `null_move`, `extensions`) or an evaluation weight by its name in the weights file
     /// (`single.black.1`, `tempo`…), for experiments from the command line. Returns false for
     /// an unknown name or bad value.
     pub fn set(&mut self, name: &str, value: &str) -> bool {
@@ -124,6 +135,10 @@ impl SearchOptions {
                 .is_ok(),
             "reductions" => value.parse().map(|v| self.reductions = v).is_ok(),
             "null_move" => value.parse().map(|v| self.null_move = v).is_ok(),
+            "extensions" => value
+                .parse()
+                .map(|v: u32| self.extensions = v.min(MAX_PLY as u32))
+                .is_ok(),
             weight => value
                 .parse()
                 .is_ok_and(|v: i32| self.weights.set(weight, v)),
@@ -142,6 +157,7 @@ impl Default for SearchOptions {
             capture_cost: ONE_TURN,
             reductions: true,
             null_move: false,
+            extensions: DEFAULT_EXTENSIONS,
         }
     }
 }
@@ -173,6 +189,9 @@ struct Worker<'a> {
     capture_cost: i32,
     reductions: bool,
     null_move: bool,
+    /// Forcing extensions allowed on one line, and how many the current line has used.
+    max_extensions: u32,
+    extended: u32,
     /// Plies reached by a null move (no two in a row).
     null_at: [bool; MAX_PLY + 1],
     main: bool,
@@ -207,6 +226,25 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// True when `position` (a capture pending, after a sacrifice) is a forced combination: the
+/// opponent has exactly one capture to make, and after it the sacrificer has a capture or an
+/// isolation that takes marbles already on the board. These are the sacrifices of the rulebook's combinations; they are rare
+/// enough to search deeper.
+fn combination(position: &Position) -> bool {
+    let replies = position.legal_moves();
+    let [reply] = replies.as_slice() else {
+        return false;
+    };
+    let mut after = *position;
+    after.play_unchecked(reply);
+    let occupied = after.occupied();
+    after.winner_by_captures().is_none()
+        && (after.has_capture()
+            || isolations(&after)
+                .iter()
+                .any(|iso| iso.group & occupied != 0))
+}
+
 /// Does `mv` make one of the isolations? Returns the rings it takes (0 if none).
 fn isolating(mv: &Move, isos: &[Isolation]) -> u64 {
     let Move::Place(p) = mv else { return 0 };
@@ -236,6 +274,8 @@ impl<'a> Worker<'a> {
             capture_cost: options.capture_cost,
             reductions: options.reductions,
             null_move: options.null_move,
+            max_extensions: options.extensions,
+            extended: 0,
             null_at: [false; MAX_PLY + 1],
             main,
             nodes: 0,
@@ -366,6 +406,31 @@ impl<'a> Worker<'a> {
             self.sacrifice_cost
         } else {
             ONE_TURN
+        }
+    }
+
+    /// Whether the placement that led to `child` (`forcing`: it left the opponent a capture) is
+    /// extended: a forced [`combination`] made in the last turn of depth, while the line has
+    /// extensions left.
+    fn extends(&self, child: &Position, forcing: bool, depth: i32) -> bool {
+        forcing
+            && depth > 0
+            && depth <= ONE_TURN
+            && self.extended < self.max_extensions
+            && combination(child)
+    }
+
+    /// The depth left after `mv` (played, giving `child`), whether the move is extended (the
+    /// caller counts it on the line while it is searched) and whether it is a sacrifice. An extended sacrifice hands the
+    /// capture it forces the depth that capture will cost, so the sacrificer moves again with
+    /// the depth it had: the pair costs nothing and every line of a depth still ends with the
+    /// same player to move.
+    fn depth_after(&self, mv: &Move, child: &Position, depth: i32) -> (i32, bool, bool) {
+        let forcing = !mv.is_capture() && child.has_capture();
+        if self.extends(child, forcing, depth) {
+            (depth + self.capture_cost, true, forcing)
+        } else {
+            (depth - self.cost(mv, forcing, depth), false, forcing)
         }
     }
 
@@ -553,9 +618,8 @@ impl<'a> Worker<'a> {
             if self.shared.repetition == Repetition::Forbidden && self.repeated(&child) {
                 continue;
             }
-            let forcing = !mv.is_capture() && child.has_capture();
-            let cost = self.cost(mv, forcing, depth);
-            let new_depth = depth - cost;
+            let (new_depth, extended, forcing) = self.depth_after(mv, &child, depth);
+            self.extended += extended as u32;
             // Late quiet placements are searched shallower first.
             let quiet = !mv.is_capture() && !forcing && scores[i] < (1 << 30) - 1;
             let mut reduction = 0;
@@ -581,6 +645,7 @@ impl<'a> Worker<'a> {
                     score = -self.search(&child, new_depth, -beta, -alpha, ply + 1);
                 }
             }
+            self.extended -= extended as u32;
             searched += 1;
             if self.shared.stopped() {
                 self.path.pop();
@@ -795,17 +860,19 @@ fn root_iteration(
     for (i, mv) in moves.iter().enumerate() {
         let mut child = *root;
         child.play_unchecked(mv);
-        let cost = worker.cost(mv, child.has_capture(), depth);
+        let (new_depth, extended, _) = worker.depth_after(mv, &child, depth);
+        worker.extended += extended as u32;
         let score = if i == 0 {
-            -worker.search(&child, depth - cost, -beta, -alpha, 1)
+            -worker.search(&child, new_depth, -beta, -alpha, 1)
         } else {
-            let s = -worker.search(&child, depth - cost, -alpha - 1, -alpha, 1);
+            let s = -worker.search(&child, new_depth, -alpha - 1, -alpha, 1);
             if s > alpha && !worker.shared.stopped() {
-                -worker.search(&child, depth - cost, -beta, -alpha, 1)
+                -worker.search(&child, new_depth, -beta, -alpha, 1)
             } else {
                 s
             }
         };
+        worker.extended -= extended as u32;
         if worker.shared.stopped() {
             break;
         }

@@ -2,15 +2,17 @@
 //! move has a forced win, most of them by sacrifices (placements that force the opponent to
 //! capture) and isolation.
 //!
-//! Each entry is first proved by an exhaustive AND-OR search written here with the rules library
-//! alone (the attacker needs one move that wins, every defence must lose; captures cost no turn),
-//! so the suite does not rest on the engine's word. Then the engine must find a forced win in
+//! Each entry is first proved by an exhaustive AND-OR search written with the rules library
+//! alone (`prover/mod.rs`: the attacker needs one move that wins, every defence must lose), so
+//! the suite does not rest on the engine's word. Then the engine must find a forced win in
 //! each, within the stated limit.
 
-use std::collections::HashMap;
+mod prover;
+
 use std::sync::atomic::AtomicBool;
 
-use zertz::{Game, Move, Player, Position, Rules};
+use prover::Prover;
+use zertz::{Game, Position, Rules};
 use zertz_engine::{Engine, Limits, Score, SearchOptions};
 
 /// The engine's limit per position, in nodes (one thread: deterministic).
@@ -43,92 +45,21 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// An exhaustive proof search. `turns` counts the attacker's turns left, captures included (as
-/// the engine counts a win "in n").
-struct Prover {
-    attacker: Player,
-    memo: HashMap<(u64, u32, bool), bool>,
-    nodes: u64,
-}
-
-impl Prover {
-    /// Moves in an order that finds forced wins fast: captures, then placements that leave
-    /// the opponent a capture or take marbles, then the rest.
-    fn ordered(p: &Position) -> Vec<Move> {
-        let mut moves = p.legal_moves();
-        let me = p.to_move();
-        moves.sort_by_cached_key(|m| {
-            let mut q = *p;
-            q.play_unchecked(m);
-            let gained = q.captures(me).total() as i32 - p.captures(me).total() as i32;
-            let forcing = q.has_capture() as i32;
-            -(gained * 4 + forcing * 2)
-        });
-        moves
-    }
-
-    fn attacker_wins(&mut self, p: &Position, turns: u32) -> bool {
-        match p.winner_by_captures() {
-            Some(w) => return w == self.attacker,
-            None if turns == 0 => return false,
-            None => {}
-        }
-        if let Some(&known) = self.memo.get(&(p.hash(), turns, true)) {
-            return known;
-        }
-        self.nodes += 1;
-        let mut result = false;
-        for m in Self::ordered(p) {
-            let mut child = *p;
-            child.play_unchecked(&m);
-            if self.defender_loses(&child, turns - 1) {
-                result = true;
-                break;
-            }
-        }
-        self.memo.insert((p.hash(), turns, true), result);
-        result
-    }
-
-    fn defender_loses(&mut self, p: &Position, turns: u32) -> bool {
-        if let Some(w) = p.winner_by_captures() {
-            return w == self.attacker;
-        }
-        if turns == 0 {
-            // The attacker has no turn left: the defender loses only with no move at all.
-            return !p.has_any_move();
-        }
-        if let Some(&known) = self.memo.get(&(p.hash(), turns, false)) {
-            return known;
-        }
-        self.nodes += 1;
-        let moves = p.legal_moves();
-        // No legal move: the defender loses.
-        let mut result = true;
-        for m in &moves {
-            let mut child = *p;
-            child.play_unchecked(m);
-            if !self.attacker_wins(&child, turns) {
-                result = false;
-                break;
-            }
-        }
-        self.memo.insert((p.hash(), turns, false), result);
-        result
-    }
-}
-
 #[test]
 fn every_entry_is_a_proven_forced_win() {
     let cases = cases();
     assert!(cases.len() >= 15);
     assert!(cases.iter().filter(|c| c.turns >= 3).count() >= 8);
+    assert!(
+        cases
+            .iter()
+            .filter(|c| c.source.starts_with("rulebook"))
+            .count()
+            >= 5,
+        "the rulebook's combinations are in the suite"
+    );
     for c in &cases {
-        let mut prover = Prover {
-            attacker: c.position.to_move(),
-            memo: HashMap::new(),
-            nodes: 0,
-        };
+        let mut prover = Prover::new(c.position.to_move());
         assert!(
             prover.attacker_wins(&c.position, c.turns),
             "{}: no forced win in {} turns ({} nodes)",
@@ -138,11 +69,7 @@ fn every_entry_is_a_proven_forced_win() {
         );
         // And not sooner: the claimed length is the shortest.
         if c.turns > 1 {
-            let mut quicker = Prover {
-                attacker: c.position.to_move(),
-                memo: HashMap::new(),
-                nodes: 0,
-            };
+            let mut quicker = Prover::new(c.position.to_move());
             assert!(
                 !quicker.attacker_wins(&c.position, c.turns - 1),
                 "{}: wins in fewer than {} turns",
@@ -162,11 +89,11 @@ fn the_engine_finds_every_forced_win() {
         let stop = AtomicBool::new(false);
         let r = engine.search(&game, &Limits::nodes(ENGINE_NODES), &stop, &mut |_| {});
         match r.score {
-            Score::Win(n) => assert!(
-                n <= c.turns,
+            // The prover showed there is no shorter win, so a shorter claim would be false.
+            Score::Win(n) => assert_eq!(
+                n, c.turns,
                 "{}: found a win in {n}, the shortest is {}",
-                c.source,
-                c.turns
+                c.source, c.turns
             ),
             other => panic!(
                 "{}: no forced win found within {ENGINE_NODES} nodes (score {other})",
@@ -178,11 +105,7 @@ fn the_engine_finds_every_forced_win() {
         // The move found must itself keep the win: prove it with the independent search.
         let mut after = c.position;
         after.play_unchecked(&best);
-        let mut prover = Prover {
-            attacker: c.position.to_move(),
-            memo: HashMap::new(),
-            nodes: 0,
-        };
+        let mut prover = Prover::new(c.position.to_move());
         assert!(
             prover.defender_loses(&after, c.turns - 1),
             "{}: the engine's move does not win in {} turns",
