@@ -22,6 +22,10 @@ pub struct TuneArgs {
     /// or prefixes (`single`, `single.black`); repeatable.
     #[arg(long, value_name = "PATTERNS")]
     fixed: Vec<String>,
+    /// Tune one curve for all four winning sets (`single.*.N` and `each.N` move together,
+    /// from their mean) instead of a table per set.
+    #[arg(long)]
+    shared_sets: bool,
     /// Iterations.
     #[arg(long, default_value_t = 200)]
     iterations: usize,
@@ -77,6 +81,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         seed: args.seed,
         rate: args.rate,
         fixed,
+        shared_sets: args.shared_sets,
         ..TuneConfig::default()
     };
     let command = std::env::args().collect::<Vec<_>>().join(" ");

@@ -34,6 +34,11 @@ pub struct TuneConfig {
     pub layout: &'static Layout,
     /// Weights held at their starting value, as patterns ([`pattern_matches`]).
     pub fixed: Vec<String>,
+    /// Tune one curve for all four winning sets: the weights `single.white.N`,
+    /// `single.grey.N`, `single.black.N` and `each.N` move together as one parameter per `N`
+    /// (starting from their mean). Rare positions then cannot bend one colour's table on their
+    /// own, which is what made the separately tuned tables irregular.
+    pub shared_sets: bool,
 }
 
 impl Default for TuneConfig {
@@ -47,6 +52,7 @@ impl Default for TuneConfig {
             rate: 1.0,
             layout: Layout::standard(),
             fixed: Vec::new(),
+            shared_sets: false,
         }
     }
 }
@@ -89,10 +95,39 @@ fn step_of(value: i32) -> f64 {
     (value.abs() as f64 / 10.0).max(2.0)
 }
 
-fn apply(base: &Weights, values: &[f64]) -> Weights {
+/// The parameters tuned: groups of weights (by their index in [`Weights::named`]) that move
+/// together. Each weight is its own group, except the set weights with `shared_sets`, grouped
+/// by the number of marbles still needed.
+fn parameters(names: &[(String, i32)], shared_sets: bool) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut by_need: Vec<(String, usize)> = Vec::new();
+    for (i, (name, _)) in names.iter().enumerate() {
+        let need = name
+            .strip_prefix("single.")
+            .and_then(|rest| rest.split_once('.').map(|(_, n)| n))
+            .or_else(|| name.strip_prefix("each."));
+        match need.filter(|_| shared_sets) {
+            Some(n) => match by_need.iter().find(|(m, _)| m == n) {
+                Some(&(_, g)) => groups[g].push(i),
+                None => {
+                    by_need.push((n.to_string(), groups.len()));
+                    groups.push(vec![i]);
+                }
+            },
+            None => groups.push(vec![i]),
+        }
+    }
+    groups
+}
+
+/// The weights with each group of `groups` set to its value in `values`.
+fn apply(base: &Weights, groups: &[Vec<usize>], values: &[f64]) -> Weights {
+    let names = base.named();
     let mut w = base.clone();
-    for ((name, _), v) in base.named().iter().zip(values) {
-        w.set(name, v.round() as i32);
+    for (group, v) in groups.iter().zip(values) {
+        for &i in group {
+            w.set(&names[i].0, v.round() as i32);
+        }
     }
     w
 }
@@ -143,16 +178,24 @@ fn tune_with(
     progress: &mut dyn FnMut(&Step),
 ) -> Weights {
     let names = start.named();
-    let mut theta: Vec<f64> = names.iter().map(|(_, v)| *v as f64).collect();
-    let fixed: Vec<bool> = names
+    let groups = parameters(&names, config.shared_sets);
+    // A group starts at the mean of its weights.
+    let mut theta: Vec<f64> = groups
         .iter()
-        .map(|(name, _)| config.fixed.iter().any(|p| pattern_matches(p, name)))
+        .map(|g| g.iter().map(|&i| names[i].1 as f64).sum::<f64>() / g.len() as f64)
         .collect();
-    // A fixed weight has no step: it is never perturbed, so it never moves.
-    let steps: Vec<f64> = names
+    let fixed: Vec<bool> = groups
+        .iter()
+        .map(|g| {
+            g.iter()
+                .any(|&i| config.fixed.iter().any(|p| pattern_matches(p, &names[i].0)))
+        })
+        .collect();
+    // A fixed parameter has no step: it is never perturbed, so it never moves.
+    let steps: Vec<f64> = theta
         .iter()
         .zip(&fixed)
-        .map(|((_, v), &f)| if f { 0.0 } else { step_of(*v) })
+        .map(|(&v, &f)| if f { 0.0 } else { step_of(v.round() as i32) })
         .collect();
     let mut rng = Rng::new(config.seed);
     for k in 1..=config.iterations {
@@ -172,7 +215,7 @@ fn tune_with(
             .zip(&steps)
             .map(|((t, d), c)| t - d * c)
             .collect();
-        let (wp, wm) = (apply(start, &plus), apply(start, &minus));
+        let (wp, wm) = (apply(start, &groups, &plus), apply(start, &groups, &minus));
         let score = play(&wp, &wm, rng.next_u64());
         // Move toward the better version; the rate decays slowly.
         let rate =
@@ -184,10 +227,10 @@ fn tune_with(
         progress(&Step {
             iteration: k,
             score,
-            weights: apply(start, &theta),
+            weights: apply(start, &groups, &theta),
         });
     }
-    apply(start, &theta)
+    apply(start, &groups, &theta)
 }
 
 #[cfg(test)]
@@ -279,6 +322,37 @@ mod tests {
             }
         }
         assert!(moved > 0, "nothing else moved either");
+    }
+
+    #[test]
+    fn shared_sets_move_every_set_table_together() {
+        let start = Weights::baseline();
+        let names = start.named();
+        let groups = parameters(&names, true);
+        // 32 set weights in 8 groups of 4, the other weights alone.
+        assert_eq!(groups.len(), names.len() - 32 + 8);
+        assert_eq!(groups.iter().filter(|g| g.len() == 4).count(), 8);
+        let shared = TuneConfig {
+            shared_sets: true,
+            ..config(&[])
+        };
+        let mut play = |plus: &Weights, minus: &Weights, _: u64| {
+            for w in [plus, minus] {
+                for n in 1..=crate::eval::MAX_NEED {
+                    let v = w.each[n];
+                    assert!(w.single.iter().all(|t| t[n] == v), "need {n} not shared");
+                }
+            }
+            f64::from(u8::from(plus.each[1] > minus.each[1]))
+        };
+        let tuned = tune_with(&start, &shared, &mut play, &mut |_| {});
+        let mean = (3 * start.single[0][1] + start.each[1]) as f64 / 4.0;
+        assert!(
+            tuned.each[1] as f64 > mean + 10.0,
+            "the shared curve moved toward the winner: {mean} -> {}",
+            tuned.each[1]
+        );
+        assert!(tuned.single.iter().all(|t| t[1] == tuned.each[1]));
     }
 
     #[test]
