@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::server::{Server, temp_db};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn floods_get_429_and_change_nothing() {
@@ -106,11 +106,21 @@ async fn floods_get_429_and_change_nothing() {
             .contains("too many actions on this connection"),
         "{answers:?}"
     );
-    // Only the one offer happened.
+    // Only the one offer happened. (Its event may come after the answers: the connection
+    // answers an action before it forwards the events the action made.)
+    ws.wait_version(version + 1).await;
     assert_eq!(ws.version, version + 1);
     assert_eq!(ws.events.last().unwrap().1["type"], "draw_offered");
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     let answer = ws.act(json!({"type": "resign"})).await;
     assert_eq!(answer["type"], "ack", "{answer}");
+    ws.wait_version(version + 2).await;
+    let kinds: Vec<&Value> = ws
+        .events
+        .iter()
+        .filter(|(v, _)| *v > version)
+        .map(|(_, e)| &e["type"])
+        .collect();
+    assert_eq!(kinds, [&json!("draw_offered"), &json!("resigned")]);
     ws.close().await;
 }

@@ -8,13 +8,18 @@
 //! - every kind of clock running out, flagged by the server's own timer, and turns charged;
 //! - spectators, tokens, reconnection with `since`, presence and claiming a game;
 //! - illegal and out-of-turn moves, bad input of every kind;
-//! - a server killed with SIGKILL and started again on the same database.
+//! - a server killed with SIGKILL and started again on the same database, in a game and in a
+//!   match;
+//! - claiming a vanished opponent, pings, late moves, idle games leaving memory, pages of
+//!   listings, records continued with their history, matches watched, resigned and exported;
+//! - the whole game, the match and the kill tests again on PostgreSQL (`mod postgres`) when
+//!   `ZERTZ_TEST_POSTGRES` is set.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
-use common::server::{MatchWs, Rng, Server, Ws, brief, mv, pick_move, temp_db, to_move};
+use common::server::{Db, MatchWs, Rng, Server, Ws, brief, mv, pick_move, temp_db, to_move};
 use serde_json::{Value, json};
 
 /// The events of a socket from version `from` on, as their types.
@@ -89,6 +94,11 @@ async fn play_until(
 #[tokio::test]
 async fn a_whole_game_between_two_people() {
     let (_dir, db) = temp_db();
+    whole_game(Db::from(&db)).await;
+}
+
+/// The body of `a_whole_game_between_two_people`, on `db` (SQLite here, PostgreSQL in `postgres`).
+async fn whole_game(db: Db) {
     let mut server = Server::start(&db);
     let created = server
         .create(json!({"opponent": {"kind": "invite"}, "name": "Alice", "seat": "first"}))
@@ -374,6 +384,11 @@ fn one_of(colour: usize) -> String {
 #[tokio::test]
 async fn a_best_of_three_match_with_bribes() {
     let (_dir, db) = temp_db();
+    match_with_bribes(Db::from(&db)).await;
+}
+
+/// The body of `a_best_of_three_match_with_bribes`, on `db` (SQLite here, PostgreSQL in `postgres`).
+async fn match_with_bribes(db: Db) {
     let mut server = Server::start(&db);
     let (status, created) = server
         .post(
@@ -1380,6 +1395,11 @@ async fn bad_input_is_refused_and_nothing_panics() {
 #[tokio::test]
 async fn acknowledged_moves_survive_a_kill() {
     let (_dir, db) = temp_db();
+    kill_and_restart(Db::from(&db)).await;
+}
+
+/// The body of `acknowledged_moves_survive_a_kill`, on `db` (SQLite here, PostgreSQL in `postgres`).
+async fn kill_and_restart(db: Db) {
     // The engine thinks long enough to be thinking still when the server is killed.
     let mut server = Server::start_with(&db, 10_000);
     // A clocked game between two people, and an unclocked one against the engine.
@@ -2579,4 +2599,489 @@ async fn a_match_is_watched_resigned_exported_and_cannot_be_stalled_by_aborts() 
         assert_eq!(record.header("Aborted"), Some("by player 1"), "{r}");
     }
     server.assert_healthy().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engines_thinking_never_stall_other_games() {
+    let (_dir, db) = temp_db();
+    // One engine slot, and engines that think 3 s a move.
+    let mut server = Server::start_args(&db, 3_000, &["--engine-slots", "1"]);
+    // Two engine games in which the engine moves first: one thinks, the other waits for the
+    // slot.
+    let mut engine_games = Vec::new();
+    for _ in 0..2 {
+        let created = server
+            .create(json!({"opponent": {"kind": "engine", "level": 10}, "seat": "second"}))
+            .await;
+        let id = created["id"].as_str().unwrap().to_string();
+        let version = server.game(&id, None).await["version"].as_i64().unwrap();
+        engine_games.push((id, version));
+    }
+    let started = Instant::now();
+    // Meanwhile two people play: every move is acknowledged at once.
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    let mut rng = Rng::new(77);
+    let mut slowest = Duration::ZERO;
+    for _ in 0..12 {
+        let state = server.game(&id, None).await;
+        let token = if to_move(&state) == 1 { &alice } else { &bob };
+        let text = pick_move(&state, &mut rng);
+        let sent = Instant::now();
+        server.act_ok(&id, token, mv(&text)).await;
+        slowest = slowest.max(sent.elapsed());
+    }
+    // A liveness check with a generous bound, not a benchmark.
+    assert!(slowest < Duration::from_secs(1), "a move took {slowest:?}");
+    // The engines were still thinking (or waiting for the slot) all that time.
+    if started.elapsed() < Duration::from_millis(2_500) {
+        for (game, version) in &engine_games {
+            let state = server.game(game, None).await;
+            assert_eq!(state["version"], *version, "the engine has not moved yet");
+            assert_eq!(state["moves"], json!([]));
+        }
+    }
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn a_match_survives_a_kill() {
+    let (_dir, db) = temp_db();
+    match_kill(Db::from(&db)).await;
+}
+
+/// The body of `a_match_survives_a_kill`: a best-of-3 match killed with SIGKILL in the middle
+/// of its second game is found where it was (score, current game, bribes left), and goes on.
+async fn match_kill(db: Db) {
+    let mut server = Server::start(&db);
+    let (status, created) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "invite"}, "name": "Ann", "best_of": 3, "bribes": true,
+                    "seat": "first"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let mid = created["id"].as_str().unwrap().to_string();
+    let ann = created["token"].as_str().unwrap().to_string();
+    let ben = created["invite_token"].as_str().unwrap().to_string();
+    let (status, body) = server
+        .post(
+            &format!("/api/matches/{mid}/join"),
+            &json!({"name": "Ben", "token": ben}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let m = wait_match(&server, &mid, |m| m["current_game"].is_string()).await;
+    let g1 = m["current_game"].as_str().unwrap().to_string();
+    let empty = json!({"type": "propose_bribe", "marbles": "0/0/0"});
+    // Game 1: a bribe of Ann's, rejected; Ann resigns.
+    server.act_ok(&g1, &ann, empty.clone()).await;
+    server
+        .act_ok(&g1, &ben, json!({"type": "answer_bribe", "accept": false}))
+        .await;
+    server.act_ok(&g1, &ann, json!({"type": "resign"})).await;
+    let m = wait_match(&server, &mid, |m| m["games"].as_array().unwrap().len() == 2).await;
+    let g2 = m["current_game"].as_str().unwrap().to_string();
+    // Game 2, Ben first: a move each, and a second bribe of Ann's, rejected.
+    let mut rng = Rng::new(12);
+    let state = server.game(&g2, None).await;
+    server
+        .act_ok(&g2, &ben, mv(&pick_move(&state, &mut rng)))
+        .await;
+    server.act_ok(&g2, &ann, empty.clone()).await;
+    server
+        .act_ok(&g2, &ben, json!({"type": "answer_bribe", "accept": false}))
+        .await;
+    let state = server.game(&g2, None).await;
+    server
+        .act_ok(&g2, &ann, mv(&pick_move(&state, &mut rng)))
+        .await;
+    let (_, before) = server.get(&format!("/api/matches/{mid}"), None).await;
+    assert_eq!(before["score"], json!([0, 1]));
+    assert_eq!(before["bribes_left"], json!([1, 3]));
+    assert_eq!(before["current_game"], g2.as_str());
+    let game_before = server.game(&g2, Some(&ann)).await;
+
+    server.kill();
+    let mut server = Server::start(&db);
+    let (status, after) = server.get(&format!("/api/matches/{mid}"), None).await;
+    assert_eq!(status, 200, "{after}");
+    for field in [
+        "status",
+        "score",
+        "games",
+        "current_game",
+        "bribes_left",
+        "winner",
+        "players",
+    ] {
+        assert_eq!(after[field], before[field], "{field}");
+    }
+    let game_after = server.game(&g2, Some(&ann)).await;
+    for field in [
+        "version",
+        "moves",
+        "position",
+        "status",
+        "bribes_left",
+        "match_game",
+        "you",
+    ] {
+        assert_eq!(game_after[field], game_before[field], "{field}");
+    }
+    // The match goes on with the same tokens: Ben resigns games 2 and 3, Ann wins it 2-1.
+    server.act_ok(&g2, &ben, json!({"type": "resign"})).await;
+    let m = wait_match(&server, &mid, |m| m["games"].as_array().unwrap().len() == 3).await;
+    assert_eq!(m["score"], json!([1, 1]));
+    let g3 = m["current_game"].as_str().unwrap().to_string();
+    assert_eq!(
+        server.game(&g3, Some(&ann)).await["you"],
+        1,
+        "Ann first again"
+    );
+    server.act_ok(&g3, &ben, json!({"type": "resign"})).await;
+    let m = wait_match(&server, &mid, |m| m["winner"] == 0).await;
+    assert_eq!(m["score"], json!([2, 1]));
+    assert_eq!(m["status"], "finished");
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn moves_in_host_notation_are_played() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    // The seed's own example: on a full board A1 is g4 and G4 is a1.
+    let start = zertz::Position::standard();
+    let opening = zertz::notation::official::parse(&start, "Wd4,a1").unwrap();
+    assert_eq!(
+        zertz::notation::host::move_text(&start, &opening),
+        "W D4 G4"
+    );
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    let mut ws = server.ws(&id, Some(&alice), None).await;
+    ws.act_ok(mv("W D4 G4")).await;
+    assert_eq!(ws.events.last().unwrap().1["notation"], "Wd4,a1");
+    // More moves, each sent in host notation (whose numbers shift as rings leave), captures
+    // included when they come; each is recorded in official notation.
+    let mut rng = Rng::new(23);
+    let mut captures = 0;
+    for _ in 0..16 {
+        let state = ws.state.clone();
+        if state["status"] != "live" {
+            break;
+        }
+        let official = pick_move(&state, &mut rng);
+        let position: zertz::Position = state["position"].as_str().unwrap().parse().unwrap();
+        let m = zertz::notation::official::parse(&position, &official).unwrap();
+        let host = zertz::notation::host::move_text(&position, &m);
+        assert_ne!(host, official);
+        captures += usize::from(official.starts_with('x'));
+        let v = if to_move(&state) == 1 {
+            ws.act_ok(mv(&host)).await
+        } else {
+            server.act_ok(&id, &bob, mv(&host)).await
+        };
+        ws.wait_version(v).await;
+        assert_eq!(
+            ws.events.last().unwrap().1["notation"],
+            official.as_str(),
+            "{host}"
+        );
+    }
+    assert!(captures > 0, "no capture was played in host notation");
+    // A host coordinate that does not exist is refused with the reason.
+    let state = ws.state.clone();
+    if state["status"] == "live" {
+        let token = if to_move(&state) == 1 { &alice } else { &bob };
+        let (status, body) = server.act(&id, token, mv("W A9 A1")).await;
+        refused(status, &body, 422, "A9");
+    }
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn a_random_seat_is_either_seat() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let mut seats = Vec::new();
+    for _ in 0..20 {
+        let created = server
+            .create(json!({"opponent": {"kind": "invite"}, "name": "Rae", "seat": "random"}))
+            .await;
+        let seat = created["seat"].as_u64().unwrap();
+        let id = created["id"].as_str().unwrap();
+        let state = server
+            .game(id, Some(created["token"].as_str().unwrap()))
+            .await;
+        assert_eq!(state["you"], seat);
+        assert_eq!(state["seats"][seat as usize - 1]["name"], "Rae");
+        assert_eq!(state["seats"][2 - seat as usize]["name"], Value::Null);
+        let friend = server
+            .join(id, created["invite_token"].as_str().unwrap(), "Sam")
+            .await;
+        assert_eq!(friend["seat"], 3 - seat);
+        seats.push(seat);
+    }
+    // Twenty draws all alike would happen once in half a million runs.
+    assert!(seats.contains(&1) && seats.contains(&2), "{seats:?}");
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn the_reserve_is_reset_at_the_start_of_each_match_game() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let clock = json!({"kind": "per_move_reserve", "per_move_ms": 300, "reserve_ms": 1000,
+                       "step_ms": 500});
+    let (status, created) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "invite"}, "name": "Ann", "best_of": 3,
+                    "seat": "first", "clock": clock}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let mid = created["id"].as_str().unwrap().to_string();
+    let ann = created["token"].as_str().unwrap().to_string();
+    let ben = created["invite_token"].as_str().unwrap().to_string();
+    server
+        .post(
+            &format!("/api/matches/{mid}/join"),
+            &json!({"name": "Ben", "token": ben}),
+            None,
+        )
+        .await;
+    let m = wait_match(&server, &mid, |m| m["current_game"].is_string()).await;
+    let g1 = m["current_game"].as_str().unwrap().to_string();
+    // Game 1: Ann thinks past her free time: a step of her reserve is gone.
+    let state = server.game(&g1, None).await;
+    tokio::time::sleep(Duration::from_millis(450)).await;
+    let (status, answer) = server
+        .act(&g1, &ann, mv(&pick_move(&state, &mut Rng::new(3))))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["state"]["clocks"][0]["remaining_ms"], 500);
+    server.act_ok(&g1, &ben, json!({"type": "resign"})).await;
+    // Game 2: Ann (seat 2 now, her clock not running) has her whole reserve again.
+    let m = wait_match(&server, &mid, |m| m["games"].as_array().unwrap().len() == 2).await;
+    let g2 = m["current_game"].as_str().unwrap().to_string();
+    let state = server.game(&g2, Some(&ann)).await;
+    assert_eq!(state["you"], 2);
+    assert_eq!(state["clock"], clock);
+    assert_eq!(state["clocks"][1]["running"], false);
+    assert_eq!(
+        state["clocks"][1]["remaining_ms"],
+        1000,
+        "{}",
+        brief(&state)
+    );
+    assert!(state["clocks"][0]["remaining_ms"].as_i64().unwrap() >= 500);
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn tokens_are_never_logged_nor_shown_to_spectators() {
+    let (_dir, db) = temp_db();
+    // The most talkative log level the server has.
+    let mut server = Server::start_env(&db, 50, &[], "debug");
+    let mut tokens: Vec<String> = Vec::new();
+    // What spectators can get: every answer without a token, every message of a spectator's
+    // socket.
+    let mut seen: Vec<String> = Vec::new();
+    let created = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Alice"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let alice = created["token"].as_str().unwrap().to_string();
+    let bob = created["invite_token"].as_str().unwrap().to_string();
+    tokens.extend([alice.clone(), bob.clone()]);
+    let mut spectator = server.ws(&id, None, None).await;
+    spectator.keep_raw();
+    seen.push(spectator.first.to_string());
+    server.join(&id, &bob, "Bob").await;
+    // Both seats on their sockets (the token in the address), moves both ways.
+    let mut a = server.ws(&id, Some(&alice), None).await;
+    let mut b = server.ws(&id, Some(&bob), None).await;
+    let mut rng = Rng::new(8);
+    for i in 0..6 {
+        let state = a.state.clone();
+        let text = pick_move(&state, &mut rng);
+        let v = match (to_move(&state), i % 2) {
+            (1, 0) => a.act_ok(mv(&text)).await,
+            (2, 0) => b.act_ok(mv(&text)).await,
+            (1, _) => server.act_ok(&id, &alice, mv(&text)).await,
+            _ => server.act_ok(&id, &bob, mv(&text)).await,
+        };
+        a.wait_version(v).await;
+    }
+    server
+        .act_ok(&id, &alice, json!({"type": "offer_draw"}))
+        .await;
+    b.act_ok(json!({"type": "accept_draw"})).await;
+    a.act_ok(json!({"type": "rematch"})).await;
+    b.act_ok(json!({"type": "rematch"})).await;
+    let rematch = a.wait_event("next_game").await["game_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // An open game joined from the lobby, an engine game, a match with an invitation.
+    let open = server
+        .create(json!({"opponent": {"kind": "open"}, "name": "Olga"}))
+        .await;
+    let open_id = open["id"].as_str().unwrap().to_string();
+    tokens.push(open["token"].as_str().unwrap().to_string());
+    let (_, joined) = server
+        .post(
+            &format!("/api/games/{open_id}/join"),
+            &json!({"name": "Pete"}),
+            None,
+        )
+        .await;
+    tokens.push(joined["token"].as_str().unwrap().to_string());
+    let engine = server
+        .create(json!({"opponent": {"kind": "engine", "level": 1}, "name": "Eva"}))
+        .await;
+    let engine_id = engine["id"].as_str().unwrap().to_string();
+    tokens.push(engine["token"].as_str().unwrap().to_string());
+    let (_, m) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "invite"}, "name": "Ann", "bribes": true}),
+            None,
+        )
+        .await;
+    let mid = m["id"].as_str().unwrap().to_string();
+    let (ann, ben) = (
+        m["token"].as_str().unwrap().to_string(),
+        m["invite_token"].as_str().unwrap().to_string(),
+    );
+    tokens.extend([ann.clone(), ben.clone()]);
+    let mut watch = MatchWs::connect(&format!("ws://{}/api/matches/{mid}/ws", server.addr))
+        .await
+        .unwrap();
+    seen.push(watch.state.to_string());
+    server
+        .post(
+            &format!("/api/matches/{mid}/join"),
+            &json!({"name": "Ben", "token": ben}),
+            None,
+        )
+        .await;
+    seen.push(
+        watch
+            .until(|m| m["current_game"].is_string())
+            .await
+            .to_string(),
+    );
+    // A token used on the wrong game is refused, and not logged either.
+    let (status, _) = server.act(&id, &ann, mv("Wd4,a1")).await;
+    assert_eq!(status, 403);
+    spectator.listen(Duration::from_millis(200)).await;
+    a.close().await;
+    b.close().await;
+
+    // Everything a spectator can ask for.
+    let (_, m) = server.get(&format!("/api/matches/{mid}"), None).await;
+    let current = m["current_game"].as_str().unwrap().to_string();
+    for game in [&id, &rematch, &open_id, &engine_id, &current] {
+        seen.push(server.game(game, None).await.to_string());
+        for tail in ["record", "sgf"] {
+            seen.push(
+                server
+                    .get_text(&format!("/api/games/{game}/{tail}"))
+                    .await
+                    .1,
+            );
+        }
+        let ws = server.ws(game, None, Some(0)).await;
+        seen.push(ws.first.to_string());
+        ws.close().await;
+    }
+    seen.push(m.to_string());
+    for path in [
+        "/api/games",
+        "/api/games?status=open",
+        "/api/games?status=live",
+        "/api/games?status=finished",
+        "/api/matches",
+    ] {
+        seen.push(server.get(path, None).await.1.to_string());
+    }
+    seen.push(
+        server
+            .get_text(&format!("/api/matches/{mid}/record"))
+            .await
+            .1,
+    );
+    seen.extend(spectator.raw.take().unwrap());
+    assert!(seen.len() > 30);
+    let log = server.log();
+    let stdout = server.stdout();
+    assert!(log.contains("DEBUG"), "the debug log is on: {log:.300}");
+    for token in &tokens {
+        assert_eq!(token.len(), 48);
+        assert!(!log.contains(token.as_str()), "a token in the server's log");
+        assert!(
+            !stdout.contains(token.as_str()),
+            "a token on the server's stdout"
+        );
+        for text in &seen {
+            assert!(
+                !text.contains(token.as_str()),
+                "a token shown to spectators: {text:.300}"
+            );
+        }
+    }
+    server.kill();
+}
+
+/// The tests that run on PostgreSQL too: the same bodies on `zertz serve --db postgres://…`,
+/// a fresh database each. Without `ZERTZ_TEST_POSTGRES` each says on stderr that it did not
+/// run there, and passes (CI always sets it).
+mod postgres {
+    use super::*;
+    use common::postgres;
+
+    /// Runs `check` on a fresh database named after `test`, which is dropped afterwards even
+    /// when the check fails.
+    async fn on_postgres<F, Fut>(test: &str, check: F)
+    where
+        F: FnOnce(Db) -> Fut,
+        Fut: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let Some(database) = postgres::fresh(test).await else {
+            return;
+        };
+        let outcome = tokio::spawn(check(database.db.clone())).await;
+        database.remove().await;
+        if let Err(e) = outcome {
+            match e.try_into_panic() {
+                Ok(panic) => std::panic::resume_unwind(panic),
+                Err(e) => panic!("{test}: {e}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_whole_game_between_two_people() {
+        on_postgres("whole_game", whole_game).await;
+    }
+
+    #[tokio::test]
+    async fn a_best_of_three_match_with_bribes() {
+        on_postgres("match_with_bribes", match_with_bribes).await;
+    }
+
+    #[tokio::test]
+    async fn acknowledged_moves_survive_a_kill() {
+        on_postgres("kill_and_restart", kill_and_restart).await;
+    }
+
+    #[tokio::test]
+    async fn a_match_survives_a_kill() {
+        on_postgres("match_kill", match_kill).await;
+    }
 }

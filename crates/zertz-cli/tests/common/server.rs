@@ -1,6 +1,7 @@
 //! Helpers for the tests of `zertz serve` from outside: the real binary started on a loopback
-//! port with a SQLite file, an HTTP client, and a WebSocket client that checks, on every
-//! message, that the versions of the game's events follow each other with no gap.
+//! port with a SQLite file (or a PostgreSQL database, see `postgres`), an HTTP client, and a
+//! WebSocket client that checks, on every message, that the versions of the game's events
+//! follow each other with no gap.
 
 #![allow(dead_code)]
 
@@ -23,39 +24,93 @@ const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long any one WebSocket message may take (generous: the machine may be busy).
 pub const MESSAGE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The database a test server runs on.
+#[derive(Clone, Debug)]
+pub enum Db {
+    /// A SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL database, by URL.
+    Postgres(String),
+}
+
+impl Db {
+    /// What `--db` takes.
+    fn arg(&self) -> &std::ffi::OsStr {
+        match self {
+            Db::Sqlite(path) => path.as_os_str(),
+            Db::Postgres(url) => url.as_ref(),
+        }
+    }
+
+    /// How the server names it when it starts.
+    fn shown(&self) -> String {
+        match self {
+            Db::Sqlite(path) => path.display().to_string(),
+            Db::Postgres(_) => "PostgreSQL".into(),
+        }
+    }
+}
+
+impl From<&Path> for Db {
+    fn from(path: &Path) -> Db {
+        Db::Sqlite(path.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Db {
+    fn from(path: &PathBuf) -> Db {
+        Db::Sqlite(path.clone())
+    }
+}
+
+impl From<&Db> for Db {
+    fn from(db: &Db) -> Db {
+        db.clone()
+    }
+}
+
 /// A running `zertz serve`, killed when dropped.
 pub struct Server {
     child: Child,
     /// `127.0.0.1:PORT`.
     pub addr: String,
-    /// The database file.
-    pub db: PathBuf,
+    /// The database.
+    pub db: Db,
     /// Everything the server wrote on stderr (its log).
     log: Arc<Mutex<String>>,
+    /// Everything it wrote on stdout.
+    out: Arc<Mutex<String>>,
     /// The HTTP client.
     pub http: reqwest::Client,
 }
 
 impl Server {
-    /// Starts `zertz serve` on a free loopback port with the SQLite file `db` (created if
-    /// missing), engine moves of 50 ms and a one-second claim countdown.
-    pub fn start(db: &Path) -> Server {
+    /// Starts `zertz serve` on a free loopback port with the database `db` (a SQLite file is
+    /// created if missing), engine moves of 50 ms and a one-second claim countdown.
+    pub fn start(db: impl Into<Db>) -> Server {
         Server::start_with(db, 50)
     }
 
     /// Starts `zertz serve` as [`Server::start`] does, with engine moves of `engine_ms`.
-    pub fn start_with(db: &Path, engine_ms: u64) -> Server {
+    pub fn start_with(db: impl Into<Db>, engine_ms: u64) -> Server {
         Server::start_args(db, engine_ms, &[])
     }
 
     /// Starts `zertz serve` as [`Server::start_with`] does, with `extra` arguments.
-    pub fn start_args(db: &Path, engine_ms: u64, extra: &[&str]) -> Server {
+    pub fn start_args(db: impl Into<Db>, engine_ms: u64, extra: &[&str]) -> Server {
+        Server::start_env(db, engine_ms, extra, "info")
+    }
+
+    /// Starts `zertz serve` as [`Server::start_args`] does, logging at `log_level`
+    /// (`RUST_LOG`).
+    pub fn start_env(db: impl Into<Db>, engine_ms: u64, extra: &[&str], log_level: &str) -> Server {
+        let db = db.into();
         let mut child = Command::new(env!("CARGO_BIN_EXE_zertz"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
+            .arg(db.arg())
             .args(["--engine-ms", &engine_ms.to_string(), "--claim-after", "1"])
             .args(extra)
-            .env("RUST_LOG", "info")
+            .env("RUST_LOG", log_level)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -76,9 +131,15 @@ impl Server {
         });
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = channel();
+        let out = Arc::new(Mutex::new(String::new()));
+        let out2 = out.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                let mut out = out2.lock().unwrap();
+                out.push_str(&line);
+                out.push('\n');
+                drop(out);
                 let _ = tx.send(line);
             }
         });
@@ -99,13 +160,14 @@ impl Server {
         let (addr, tail) = rest
             .split_once("/ (database: ")
             .expect("address and database");
-        assert_eq!(tail, format!("{})", db.display()), "{line}");
+        assert_eq!(tail, format!("{})", db.shown()), "{line}");
         assert!(addr.starts_with("127.0.0.1:"), "{line}");
         Server {
             child,
             addr: addr.to_string(),
-            db: db.to_path_buf(),
+            db,
             log,
+            out,
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(60))
                 .build()
@@ -121,6 +183,11 @@ impl Server {
     /// The server's log so far.
     pub fn log(&self) -> String {
         self.log.lock().unwrap().clone()
+    }
+
+    /// What the server wrote on stdout so far.
+    pub fn stdout(&self) -> String {
+        self.out.lock().unwrap().clone()
     }
 
     /// Kills the server with SIGKILL and waits for it.
@@ -314,6 +381,8 @@ pub struct Ws {
     pub events: Vec<(i64, Value)>,
     /// The first message.
     pub first: Value,
+    /// Every text message after the first as it came, when `keep_raw` was called.
+    pub raw: Option<Vec<String>>,
 }
 
 impl Ws {
@@ -333,6 +402,7 @@ impl Ws {
             state: Value::Null,
             events: Vec::new(),
             first: Value::Null,
+            raw: None,
         };
         let first = ws.raw().await;
         let version = first["version"]
@@ -379,12 +449,20 @@ impl Ws {
                 .expect("a WebSocket message");
             match message {
                 Message::Text(text) => {
+                    if let Some(raw) = self.raw.as_mut() {
+                        raw.push(text.to_string());
+                    }
                     return serde_json::from_str(text.as_str()).expect("a JSON message");
                 }
                 Message::Close(frame) => panic!("the server closed the WebSocket: {frame:?}"),
                 _ => continue,
             }
         }
+    }
+
+    /// From now on, keeps the text of every message received (in `raw`).
+    pub fn keep_raw(&mut self) {
+        self.raw.get_or_insert_with(Vec::new);
     }
 
     /// The next message, checked: events in order without gaps, presence at the current
