@@ -1266,6 +1266,11 @@ async fn bad_input_is_refused_and_nothing_panics() {
             "increment_ms",
         ),
         ("opponent", json!({"kind": "engine", "level": 11}), "level"),
+        (
+            "opponent",
+            json!({"kind": "invite", "level": 3}),
+            "unknown field `level`",
+        ),
         ("opponent", json!({"kind": "engine", "level": 0}), "level"),
         ("seat", json!("middle"), "middle"),
         ("name", json!("x".repeat(41)), "name"),
@@ -1337,6 +1342,16 @@ async fn bad_input_is_refused_and_nothing_panics() {
         assert_eq!(status, expected, "{body:.80}: {answer}");
         assert!(answer["error"].is_string(), "{answer}");
     }
+    // An action without fields refuses fields too, and names them.
+    let (status, answer) = server
+        .post_raw(
+            &format!("/api/games/{id}/action"),
+            r#"{"type": "resign", "seat": 2}"#,
+            json_type,
+            Some(&alice),
+        )
+        .await;
+    refused(status, &answer, 400, "unknown field `seat`");
     // A long move text is refused as illegal (not a crash).
     let (status, answer) = server.act(&id, &alice, mv(&"Wd4".repeat(1000))).await;
     assert_eq!(status, 422, "{answer}");

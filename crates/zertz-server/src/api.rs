@@ -112,10 +112,11 @@ pub enum Opponent {
         /// 1 to 10.
         level: u8,
     },
-    /// A friend, through a link.
-    Invite,
+    /// A friend, through a link. (Braces, not a unit variant, so that unknown fields are
+    /// refused: see `Action`.)
+    Invite {},
     /// Anyone, from the lobby.
-    Open,
+    Open {},
 }
 
 /// The creator's colour choice.
@@ -227,7 +228,7 @@ impl NewGame {
                 }
                 SeatKind::Engine { level }
             }
-            Opponent::Invite | Opponent::Open => SeatKind::Human,
+            Opponent::Invite {} | Opponent::Open {} => SeatKind::Human,
         };
         let creator = match self.seat {
             SeatChoice::First => 0,
@@ -255,7 +256,7 @@ impl NewGame {
                 clock,
                 casual: self.casual.unwrap_or(true),
                 seats,
-                open: matches!(self.opponent, Opponent::Open),
+                open: matches!(self.opponent, Opponent::Open {}),
                 history,
                 match_game: None,
             },
@@ -310,11 +311,11 @@ async fn create_game(
     let mut names = [None, None];
     names[creator] = Some(req.name.clone().unwrap_or_default());
     let mut tokens = [None, None];
-    if matches!(req.opponent, Opponent::Invite) {
+    if matches!(req.opponent, Opponent::Invite {}) {
         tokens[1 - creator] = Some(crate::token::seat_token());
     }
     let (id, tokens) = hub.create_game(settings, names, tokens, None).await?;
-    let invite = matches!(req.opponent, Opponent::Invite)
+    let invite = matches!(req.opponent, Opponent::Invite {})
         .then(|| tokens[1 - creator].clone())
         .flatten();
     Ok((
@@ -531,7 +532,7 @@ async fn create_match(
             opponent,
             first: creator_seat,
             bribe_limit: req.bribe_limit.unwrap_or(3),
-            open: matches!(req.opponent, Opponent::Open),
+            open: matches!(req.opponent, Opponent::Open {}),
         })
         .await?;
     Ok((

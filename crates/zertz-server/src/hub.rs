@@ -548,7 +548,7 @@ impl Hub {
     ) -> Result<i64, HubError> {
         let now = now_ms();
         let events = match action {
-            Action::ClaimVictory => {
+            Action::ClaimVictory {} => {
                 let other = seat.other().index();
                 let human = state.room.settings.seats[other] == SeatKind::Human;
                 let since = state
@@ -1042,10 +1042,10 @@ fn engine_decline(room: &Room) -> Option<(Player, Action)> {
             continue;
         }
         if room.draw_offer == Some(engine.other()) {
-            return Some((engine, Action::DeclineDraw));
+            return Some((engine, Action::DeclineDraw {}));
         }
         if room.takeback_request == Some(engine.other()) {
-            return Some((engine, Action::DeclineTakeback));
+            return Some((engine, Action::DeclineTakeback {}));
         }
     }
     None
@@ -1258,7 +1258,7 @@ mod engine_tests {
         let token = tokens[0].clone().unwrap();
 
         // A draw offered to the engine is declined by an event of its own.
-        hub.act(&id, &token, Action::OfferDraw).await.unwrap();
+        hub.act(&id, &token, Action::OfferDraw {}).await.unwrap();
         let declined = wait_for(&hub, &id, "draw_declined").await;
         assert!(matches!(declined, Event::DrawDeclined { seat: 2 }));
         assert_eq!(hub.room(&id).await.unwrap().draw_offer, None);
@@ -1273,7 +1273,9 @@ mod engine_tests {
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         assert_eq!(hub.room(&id).await.unwrap().game.turns().len(), 2);
-        hub.act(&id, &token, Action::RequestTakeback).await.unwrap();
+        hub.act(&id, &token, Action::RequestTakeback {})
+            .await
+            .unwrap();
         let declined = wait_for(&hub, &id, "takeback_declined").await;
         assert!(matches!(declined, Event::TakebackDeclined { seat: 2 }));
         let room = hub.room(&id).await.unwrap();

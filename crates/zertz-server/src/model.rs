@@ -172,7 +172,9 @@ pub enum Event {
     },
 }
 
-/// Something a seat asks for.
+/// Something a seat asks for. Unknown fields are refused; the variants without fields are
+/// written with braces because serde refuses unknown fields only in variants with braces
+/// (`{"type": "resign", "seat": 2}` would pass as a unit variant).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
@@ -183,25 +185,25 @@ pub enum Action {
         text: String,
     },
     /// Resign.
-    Resign,
+    Resign {},
     /// Offer a draw (or accept the opponent's offer).
-    OfferDraw,
+    OfferDraw {},
     /// Accept the opponent's draw offer.
-    AcceptDraw,
+    AcceptDraw {},
     /// Decline the opponent's draw offer.
-    DeclineDraw,
+    DeclineDraw {},
     /// Ask to take back the last move (casual games).
-    RequestTakeback,
+    RequestTakeback {},
     /// Grant the opponent's takeback.
-    AcceptTakeback,
+    AcceptTakeback {},
     /// Refuse the opponent's takeback.
-    DeclineTakeback,
+    DeclineTakeback {},
     /// Call the game off (before both players have moved).
-    Abort,
+    Abort {},
     /// Offer (or accept) a rematch.
-    Rematch,
+    Rematch {},
     /// Claim the win when the opponent has been away past the countdown.
-    ClaimVictory,
+    ClaimVictory {},
     /// Propose a bribe instead of moving (`white/grey/black`).
     ProposeBribe {
         /// The marbles offered, `w/g/b`.

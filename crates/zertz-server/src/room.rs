@@ -298,7 +298,7 @@ impl Room {
         let n = seat_number(seat);
         let opponent = seat.other();
         if self.is_over() {
-            if let Action::Rematch = action {
+            if let Action::Rematch {} = action {
                 return self.decide_rematch(seat);
             }
             return Err(Refusal::NotNow(match self.game.outcome() {
@@ -306,7 +306,7 @@ impl Room {
                 None => "the game was aborted".into(),
             }));
         }
-        if !self.started && !matches!(action, Action::Abort) {
+        if !self.started && !matches!(action, Action::Abort {}) {
             return Err(Refusal::NotNow(
                 "the game has not started: it is waiting for a second player".into(),
             ));
@@ -347,8 +347,8 @@ impl Room {
                     clock,
                 }])
             }
-            Action::Resign => Ok(vec![Event::Resigned { seat: n }]),
-            Action::OfferDraw => {
+            Action::Resign {} => Ok(vec![Event::Resigned { seat: n }]),
+            Action::OfferDraw {} => {
                 if self.draw_offer == Some(opponent) {
                     Ok(vec![Event::DrawAgreed])
                 } else if self.draw_offer == Some(seat) {
@@ -357,21 +357,21 @@ impl Room {
                     Ok(vec![Event::DrawOffered { seat: n }])
                 }
             }
-            Action::AcceptDraw => {
+            Action::AcceptDraw {} => {
                 if self.draw_offer == Some(opponent) {
                     Ok(vec![Event::DrawAgreed])
                 } else {
                     Err(Refusal::NotNow("there is no draw offer to accept".into()))
                 }
             }
-            Action::DeclineDraw => {
+            Action::DeclineDraw {} => {
                 if self.draw_offer == Some(opponent) {
                     Ok(vec![Event::DrawDeclined { seat: n }])
                 } else {
                     Err(Refusal::NotNow("there is no draw offer to decline".into()))
                 }
             }
-            Action::RequestTakeback => {
+            Action::RequestTakeback {} => {
                 if !self.settings.casual {
                     return Err(Refusal::NotNow(
                         "takebacks are for casual games; this game is rated".into(),
@@ -385,7 +385,7 @@ impl Room {
                 }
                 Ok(vec![Event::TakebackRequested { seat: n }])
             }
-            Action::AcceptTakeback => {
+            Action::AcceptTakeback {} => {
                 if self.takeback_request != Some(opponent) {
                     return Err(Refusal::NotNow("there is no takeback to accept".into()));
                 }
@@ -398,13 +398,13 @@ impl Room {
                     clocks,
                 }])
             }
-            Action::DeclineTakeback => {
+            Action::DeclineTakeback {} => {
                 if self.takeback_request != Some(opponent) {
                     return Err(Refusal::NotNow("there is no takeback to decline".into()));
                 }
                 Ok(vec![Event::TakebackDeclined { seat: n }])
             }
-            Action::Abort => {
+            Action::Abort {} => {
                 if self.game.turns().len() - self.history_turns >= 2 {
                     return Err(Refusal::NotNow(
                         "both players have moved: the game can no longer be aborted (resign instead)"
@@ -425,10 +425,10 @@ impl Room {
                 }
                 Ok(vec![Event::Aborted { seat: Some(n) }])
             }
-            Action::Rematch => Err(Refusal::NotNow(
+            Action::Rematch {} => Err(Refusal::NotNow(
                 "a rematch can be offered once the game is over".into(),
             )),
-            Action::ClaimVictory => Err(Refusal::NotNow(
+            Action::ClaimVictory {} => Err(Refusal::NotNow(
                 "the opponent is here: there is nothing to claim".into(),
             )),
             Action::ProposeBribe { marbles } => {
@@ -933,8 +933,8 @@ mod tests {
         act(&mut r, Player::Two, Action::AnswerBribe { accept: true }, 0);
         assert_eq!(r.move_list(), ["-"]);
         assert_eq!(r.bribes_left(Player::One), Some(2));
-        act(&mut r, Player::One, Action::RequestTakeback, 0);
-        act(&mut r, Player::Two, Action::AcceptTakeback, 0);
+        act(&mut r, Player::One, Action::RequestTakeback {}, 0);
+        act(&mut r, Player::Two, Action::AcceptTakeback {}, 0);
         assert!(r.move_list().is_empty(), "the pass was taken back");
         assert!(r.game.bribes().is_empty(), "the library forgets the bribe");
         assert_eq!(r.bribes_left(Player::One), Some(2), "the server does not");
