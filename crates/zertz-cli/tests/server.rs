@@ -1905,7 +1905,7 @@ async fn claiming_after_a_restart_and_from_a_seat_that_never_connected() {
 async fn a_silent_connection_is_given_up_after_a_ping() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (_dir, db) = temp_db();
-    let mut server = Server::start_args(&db, 50, &["--ping-ms", "200"]);
+    let mut server = Server::start_args(&db, 50, &["--ping-ms", "300"]);
     let (id, alice, bob) = server.invite_game(json!({})).await;
     // Alice's client reads all the time, so it answers the pings.
     let mut a = server.ws(&id, Some(&alice), None).await;
