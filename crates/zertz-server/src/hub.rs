@@ -1071,25 +1071,10 @@ fn engine_action(game: &zertz::Game, level: u8, budget: Duration, seed: u64) -> 
 mod tests {
     use super::*;
     use crate::clock::ClockSpec;
-    use zertz::{Layout, Position, RuleSet};
 
     #[test]
     fn a_broadcast_is_the_view_of_each_viewer() {
-        let start = Position::new(
-            Layout::from_spec("37").unwrap(),
-            "standard".parse::<RuleSet>().unwrap(),
-        );
-        let settings = GameSettings {
-            start: start.to_string(),
-            repetition: "threefold".into(),
-            bribes: false,
-            clock: ClockSpec::Unlimited {},
-            casual: true,
-            seats: [SeatKind::Human, SeatKind::Human],
-            open: false,
-            history: None,
-            match_game: None,
-        };
+        let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
         let mut room = Room::new("g", settings, 0).unwrap();
         // A name that looks like the key being spliced.
         let tricky = r#"x","you":null,"y"#.to_string();
@@ -1132,37 +1117,29 @@ mod tests {
     }
 }
 
+/// A hub for the unit tests on a fresh SQLite file in a temporary directory, which lasts as
+/// long as the directory returned with it.
+#[cfg(test)]
+async fn temporary_hub(config: Config) -> (tempfile::TempDir, Arc<Hub>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("z.db");
+    let store = crate::store::SqliteStore::open(path.to_str().unwrap())
+        .await
+        .unwrap();
+    (dir, Hub::new(Box::new(store), config))
+}
+
 #[cfg(test)]
 mod clock_tests {
     use super::*;
     use crate::clock::ClockSpec;
-    use zertz::{Layout, Position, RuleSet};
 
     /// On this test's runtime (one thread) the flag timer cannot run before the late move is
     /// handled: the refusal comes from the check of the move itself, not from the timer.
     #[tokio::test]
     async fn a_move_after_the_time_ran_out_is_refused_and_the_flag_stored() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("z.db");
-        let store = crate::store::SqliteStore::open(path.to_str().unwrap())
-            .await
-            .unwrap();
-        let hub = Hub::new(Box::new(store), Config::default());
-        let start = Position::new(
-            Layout::from_spec("37").unwrap(),
-            "standard".parse::<RuleSet>().unwrap(),
-        );
-        let settings = GameSettings {
-            start: start.to_string(),
-            repetition: "threefold".into(),
-            bribes: false,
-            clock: ClockSpec::SuddenDeath { total_ms: 50 },
-            casual: true,
-            seats: [SeatKind::Human, SeatKind::Human],
-            open: false,
-            history: None,
-            match_game: None,
-        };
+        let (_dir, hub) = temporary_hub(Config::default()).await;
+        let settings = GameSettings::for_tests(ClockSpec::SuddenDeath { total_ms: 50 });
         let (id, tokens) = hub
             .create_game(
                 settings,
@@ -1203,7 +1180,6 @@ mod clock_tests {
 mod engine_tests {
     use super::*;
     use crate::clock::ClockSpec;
-    use zertz::{Layout, Position, RuleSet};
 
     /// Waits until the game's log holds an event of `kind` (as its JSON `type`).
     async fn wait_for(hub: &Hub, id: &str, kind: &str) -> Event {
@@ -1224,32 +1200,14 @@ mod engine_tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn engines_decline_draws_and_takebacks_at_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("z.db");
-        let store = crate::store::SqliteStore::open(path.to_str().unwrap())
-            .await
-            .unwrap();
-        let hub = Hub::new(
-            Box::new(store),
-            Config {
-                engine_move_time: Duration::from_millis(20),
-                ..Config::default()
-            },
-        );
-        let start = Position::new(
-            Layout::from_spec("37").unwrap(),
-            "standard".parse::<RuleSet>().unwrap(),
-        );
+        let (_dir, hub) = temporary_hub(Config {
+            engine_move_time: Duration::from_millis(20),
+            ..Config::default()
+        })
+        .await;
         let settings = GameSettings {
-            start: start.to_string(),
-            repetition: "threefold".into(),
-            bribes: false,
-            clock: ClockSpec::Unlimited {},
-            casual: true,
             seats: [SeatKind::Human, SeatKind::Engine { level: 1 }],
-            open: false,
-            history: None,
-            match_game: None,
+            ..GameSettings::for_tests(ClockSpec::Unlimited {})
         };
         let (id, tokens) = hub
             .create_game(settings, [Some("Ann".into()), None], [None, None], None)

@@ -229,3 +229,27 @@ pub fn seat_player(seat: u8) -> Option<Player> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+impl GameSettings {
+    /// What the unit tests start from: a casual game between two people on the 37-ring board
+    /// under the standard rules, the official threefold-repetition draw, no bribes, `clock`.
+    /// A test that needs another setting changes that field (`..GameSettings::for_tests(c)`).
+    pub(crate) fn for_tests(clock: ClockSpec) -> GameSettings {
+        let start = zertz::Position::new(
+            zertz::Layout::from_spec("37").unwrap(),
+            "standard".parse::<zertz::RuleSet>().unwrap(),
+        );
+        GameSettings {
+            start: start.to_string(),
+            repetition: "threefold".into(),
+            bribes: false,
+            clock,
+            casual: true,
+            seats: [SeatKind::Human, SeatKind::Human],
+            open: false,
+            history: None,
+            match_game: None,
+        }
+    }
+}

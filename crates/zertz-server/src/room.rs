@@ -880,20 +880,9 @@ mod tests {
     use zertz::{Layout, RuleSet};
 
     fn room(clock: ClockSpec) -> Room {
-        let start = Position::new(
-            Layout::from_spec("37").unwrap(),
-            "standard".parse::<RuleSet>().unwrap(),
-        );
         let settings = GameSettings {
-            start: start.to_string(),
-            repetition: "threefold".into(),
             bribes: true,
-            clock,
-            casual: true,
-            seats: [SeatKind::Human, SeatKind::Human],
-            open: false,
-            history: None,
-            match_game: None,
+            ..GameSettings::for_tests(clock)
         };
         let mut room = Room::new("g", settings, 0).unwrap();
         for e in [

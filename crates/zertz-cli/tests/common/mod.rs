@@ -1,4 +1,7 @@
 //! Helpers shared by the integration tests.
 
+pub mod matches;
+pub mod play;
 pub mod postgres;
 pub mod server;
+pub mod ws;

@@ -100,3 +100,25 @@ fn with_database(url: &str, name: &str) -> String {
         None => format!("{root}/{name}"),
     }
 }
+
+/// Runs `check` on a fresh database named after `test`, and drops the database afterwards even
+/// when the check fails (its panic is then passed on). Without `ZERTZ_TEST_POSTGRES`, says so
+/// (see [`fresh`]) and passes.
+pub async fn run<F, Fut>(test: &str, check: F)
+where
+    F: FnOnce(Db) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let Some(database) = fresh(test).await else {
+        return;
+    };
+    // On a task of its own, so that a failing check is caught here and the database dropped.
+    let outcome = tokio::spawn(check(database.db.clone())).await;
+    database.remove().await;
+    if let Err(e) = outcome {
+        match e.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(e) => panic!("{test}: {e}"),
+        }
+    }
+}

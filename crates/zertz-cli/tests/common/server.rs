@@ -1,7 +1,7 @@
-//! Helpers for the tests of `zertz serve` from outside: the real binary started on a loopback
-//! port with a SQLite file (or a PostgreSQL database, see `postgres`), an HTTP client, and a
-//! WebSocket client that checks, on every message, that the versions of the game's events
-//! follow each other with no gap.
+//! `zertz serve` for the tests from outside: the real binary started on a loopback port with a
+//! SQLite file (or a PostgreSQL database, see `postgres`), with an HTTP client and the calls
+//! that set up games. Its WebSocket clients are in `ws`, matches in `matches`, playing moves in
+//! `play`.
 
 #![allow(dead_code)]
 
@@ -12,17 +12,14 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use super::ws::Ws;
 
 /// How long the server may take to say where it listens.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// How long any one WebSocket message may take (generous: the machine may be busy).
-pub const MESSAGE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The database a test server runs on.
 #[derive(Clone, Debug)]
@@ -292,22 +289,23 @@ impl Server {
         answer
     }
 
+    /// Creates an invitation game by Alice (with `extra` fields merged into the body) that
+    /// nobody has joined yet. Returns the game's id and the tokens `[Alice's, the
+    /// invitation's]` (Alice in seat 1 unless `extra` says otherwise).
+    pub async fn invitation(&self, extra: Value) -> (String, [String; 2]) {
+        let body = merged(
+            json!({"opponent": {"kind": "invite"}, "name": "Alice"}),
+            extra,
+        );
+        let created = self.create(body).await;
+        let tokens = [string(&created["token"]), string(&created["invite_token"])];
+        (string(&created["id"]), tokens)
+    }
+
     /// Creates an invitation game (with `extra` fields merged into the body) and has the
     /// friend join it. Returns (game id, token of the creator, token of the friend).
     pub async fn invite_game(&self, extra: Value) -> (String, String, String) {
-        let mut body = json!({"opponent": {"kind": "invite"}, "name": "Alice"});
-        if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
-            for (k, v) in e {
-                b.insert(k.clone(), v.clone());
-            }
-        }
-        let created = self.create(body).await;
-        let id = created["id"].as_str().expect("id").to_string();
-        let invite = created["invite_token"]
-            .as_str()
-            .expect("invite")
-            .to_string();
-        let token = created["token"].as_str().expect("token").to_string();
+        let (id, [token, invite]) = self.invitation(extra).await;
         let joined = self.join(&id, &invite, "Bob").await;
         assert_eq!(joined["token"], invite.as_str());
         (id, token, invite)
@@ -315,15 +313,38 @@ impl Server {
 
     /// Joins a game with an invitation token; must succeed.
     pub async fn join(&self, id: &str, token: &str, name: &str) -> Value {
-        let (status, body) = self
-            .post(
-                &format!("/api/games/{id}/join"),
-                &json!({"name": name, "token": token}),
-                None,
-            )
-            .await;
+        let (status, body) = self.try_join(id, Some(token), name).await;
         assert_eq!(status, 200, "join {id}: {body}");
         body
+    }
+
+    /// `POST /api/games/{id}/join` as `name`, with an invitation's token or without (an open
+    /// game's free seat).
+    pub async fn try_join(&self, id: &str, token: Option<&str>, name: &str) -> (u16, Value) {
+        let mut body = json!({"name": name});
+        if let Some(t) = token {
+            body["token"] = json!(t);
+        }
+        self.post(&format!("/api/games/{id}/join"), &body, None)
+            .await
+    }
+
+    /// The items of a listing (`GET /api/games?…` or `GET /api/matches?…`); must succeed.
+    pub async fn listing(&self, path: &str) -> Vec<Value> {
+        let (status, answer) = self.get(path, None).await;
+        assert_eq!(status, 200, "GET {path}: {answer}");
+        let items = if path.starts_with("/api/matches") {
+            &answer["matches"]
+        } else {
+            &answer["games"]
+        };
+        items.as_array().expect("a list").clone()
+    }
+
+    /// The ids in a listing, in its order.
+    pub async fn listed_ids(&self, path: &str) -> Vec<String> {
+        let items = self.listing(path).await;
+        items.iter().map(|item| string(&item["id"])).collect()
     }
 
     /// The WebSocket URL of a game.
@@ -350,6 +371,22 @@ impl Server {
             Err(e) => panic!("WebSocket to game {id}: {e}"),
         }
     }
+
+    /// Asks for a game's WebSocket with `token` over a bare TCP connection, and reads nothing:
+    /// the start of a client whose network is about to die.
+    pub async fn raw_upgrade(&self, id: &str, token: &str) -> TcpStream {
+        let mut tcp = TcpStream::connect(&self.addr).await.expect("connect");
+        let request = format!(
+            "GET /api/games/{id}/ws?token={token} HTTP/1.1\r\nHost: {}\r\nConnection: Upgrade\r\n\
+             Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+            self.addr
+        );
+        tcp.write_all(request.as_bytes())
+            .await
+            .expect("send the upgrade request");
+        tcp
+    }
 }
 
 impl Drop for Server {
@@ -368,381 +405,20 @@ pub fn temp_db() -> (tempfile::TempDir, PathBuf) {
     (dir, db)
 }
 
-/// A WebSocket connection to a game that checks its messages as they come: the first is a
-/// `sync` or a `catchup` (whose events must be exactly those after `since`), then every
-/// `event` must carry the version after the last one, and `presence` the current version.
-pub struct Ws {
-    stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// The last version seen.
-    pub version: i64,
-    /// The latest state seen.
-    pub state: Value,
-    /// Every event seen, with its version (including those of a `catchup`).
-    pub events: Vec<(i64, Value)>,
-    /// The first message.
-    pub first: Value,
-    /// Every text message after the first as it came, when `keep_raw` was called.
-    pub raw: Option<Vec<String>>,
+/// `base` with the fields of `extra` (an object) added or replacing its own.
+pub fn merged(mut base: Value, extra: Value) -> Value {
+    if let (Some(b), Some(e)) = (base.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            b.insert(k.clone(), v.clone());
+        }
+    }
+    base
 }
 
-impl Ws {
-    /// Connects; an error is the HTTP status of a refused upgrade (or a description).
-    pub async fn connect(url: &str, since: Option<i64>) -> Result<Ws, String> {
-        let (stream, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .map_err(|e| match e {
-                tokio_tungstenite::tungstenite::Error::Http(r) => {
-                    format!("HTTP {}", r.status().as_u16())
-                }
-                other => other.to_string(),
-            })?;
-        let mut ws = Ws {
-            stream,
-            version: 0,
-            state: Value::Null,
-            events: Vec::new(),
-            first: Value::Null,
-            raw: None,
-        };
-        let first = ws.raw().await;
-        let version = first["version"]
-            .as_i64()
-            .expect("version of the first message");
-        assert_eq!(first["state"]["version"], version, "{}", brief(&first));
-        match first["type"].as_str() {
-            Some("sync") => {}
-            Some("catchup") => {
-                let since = since.expect("a catchup answers a `since`");
-                assert_eq!(first["since"], since);
-                let events = first["events"].as_array().expect("events");
-                let versions: Vec<i64> = events
-                    .iter()
-                    .map(|e| e["version"].as_i64().expect("version"))
-                    .collect();
-                let expected: Vec<i64> = (since + 1..=version).collect();
-                assert_eq!(
-                    versions,
-                    expected,
-                    "catchup after {since}: {}",
-                    brief(&first)
-                );
-                for e in events {
-                    ws.events
-                        .push((e["version"].as_i64().unwrap_or(0), e["event"].clone()));
-                }
-            }
-            _ => panic!("unexpected first message: {}", brief(&first)),
-        }
-        ws.version = version;
-        ws.state = first["state"].clone();
-        ws.first = first;
-        Ok(ws)
-    }
-
-    /// The next text message as JSON, unchecked.
-    async fn raw(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(MESSAGE_TIMEOUT, self.stream.next())
-                .await
-                .expect("a WebSocket message in time")
-                .expect("the WebSocket is open")
-                .expect("a WebSocket message");
-            match message {
-                Message::Text(text) => {
-                    if let Some(raw) = self.raw.as_mut() {
-                        raw.push(text.to_string());
-                    }
-                    return serde_json::from_str(text.as_str()).expect("a JSON message");
-                }
-                Message::Close(frame) => panic!("the server closed the WebSocket: {frame:?}"),
-                _ => continue,
-            }
-        }
-    }
-
-    /// From now on, keeps the text of every message received (in `raw`).
-    pub fn keep_raw(&mut self) {
-        self.raw.get_or_insert_with(Vec::new);
-    }
-
-    /// The next message, checked: events in order without gaps, presence at the current
-    /// version.
-    pub async fn recv(&mut self) -> Value {
-        let message = self.raw().await;
-        match message["type"].as_str() {
-            Some("event") => {
-                let v = message["version"].as_i64().expect("version");
-                assert_eq!(
-                    v,
-                    self.version + 1,
-                    "an event out of order (after version {}): {}",
-                    self.version,
-                    brief(&message)
-                );
-                assert_eq!(message["state"]["version"], v, "{}", brief(&message));
-                self.version = v;
-                self.state = message["state"].clone();
-                self.events.push((v, message["event"].clone()));
-            }
-            Some("presence") => {
-                assert_eq!(message["version"], self.version, "{}", brief(&message));
-                assert_eq!(
-                    message["state"]["version"],
-                    self.version,
-                    "{}",
-                    brief(&message)
-                );
-                self.state = message["state"].clone();
-            }
-            Some("ack") | Some("refused") => {}
-            _ => panic!("unexpected message: {}", brief(&message)),
-        }
-        message
-    }
-
-    /// Reads messages until one satisfies `pred`, and returns it.
-    pub async fn until(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
-        loop {
-            let m = self.recv().await;
-            if pred(&m) {
-                return m;
-            }
-        }
-    }
-
-    /// Reads messages until the version is at least `v`.
-    pub async fn wait_version(&mut self, v: i64) {
-        while self.version < v {
-            self.recv().await;
-        }
-    }
-
-    /// Reads messages until an event of type `kind`, and returns the event.
-    pub async fn wait_event(&mut self, kind: &str) -> Value {
-        let m = self
-            .until(|m| m["type"] == "event" && m["event"]["type"] == kind)
-            .await;
-        m["event"].clone()
-    }
-
-    /// Sends a text message.
-    pub async fn send_text(&mut self, text: String) {
-        self.stream
-            .send(Message::Text(text.into()))
-            .await
-            .expect("send on the WebSocket");
-    }
-
-    /// Sends a binary message.
-    pub async fn send_binary(&mut self, data: Vec<u8>) {
-        self.stream
-            .send(Message::Binary(data.into()))
-            .await
-            .expect("send on the WebSocket");
-    }
-
-    /// Reads until the server closes the connection: the code and reason of its close frame
-    /// (`None` when it closed without one). Other messages are skipped.
-    pub async fn closed(&mut self) -> Option<(u16, String)> {
-        loop {
-            let next = tokio::time::timeout(MESSAGE_TIMEOUT, self.stream.next())
-                .await
-                .expect("the server closes the WebSocket in time");
-            match next {
-                Some(Ok(Message::Close(frame))) => {
-                    return frame.map(|f| (u16::from(f.code), f.reason.to_string()));
-                }
-                Some(Ok(_)) => continue,
-                Some(Err(_)) | None => return None,
-            }
-        }
-    }
-
-    /// Sends an action and returns its answer (`ack` or `refused`); events read meanwhile are
-    /// checked and kept.
-    pub async fn act(&mut self, action: Value) -> Value {
-        self.send_text(action.to_string()).await;
-        self.until(|m| m["type"] == "ack" || m["type"] == "refused")
-            .await
-    }
-
-    /// An action that must be acknowledged; returns its version, once its events (and those
-    /// before) have arrived on this socket.
-    pub async fn act_ok(&mut self, action: Value) -> i64 {
-        let answer = self.act(action.clone()).await;
-        assert_eq!(answer["type"], "ack", "{action}: {answer}");
-        let version = answer["version"].as_i64().expect("version");
-        self.wait_version(version).await;
-        version
-    }
-
-    /// Reads (and checks, as `recv` does) whatever arrives for `wait`: a client that keeps
-    /// reading answers the server's pings.
-    pub async fn listen(&mut self, wait: Duration) {
-        let deadline = tokio::time::Instant::now() + wait;
-        while tokio::time::timeout_at(deadline, self.recv()).await.is_ok() {}
-    }
-
-    /// Checks that no message arrives within `wait`.
-    pub async fn assert_quiet(&mut self, wait: Duration) {
-        if let Ok(m) = tokio::time::timeout(wait, self.stream.next()).await {
-            panic!("unexpected message: {m:?}");
-        }
-    }
-
-    /// Closes the connection.
-    pub async fn close(mut self) {
-        let _ = self.stream.close(None).await;
-        // Read until the server's close (or the end) so the server sees it at once.
-        let _ = tokio::time::timeout(Duration::from_secs(5), async {
-            while let Some(Ok(_)) = self.stream.next().await {}
-        })
-        .await;
-    }
-}
-
-/// A WebSocket connection to a match (`/api/matches/{id}/ws`): every message is the match's
-/// whole state, `{"type": "match", "match": …}`.
-pub struct MatchWs {
-    stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// The latest state of the match seen.
-    pub state: Value,
-}
-
-impl MatchWs {
-    /// Connects; an error is the HTTP status of a refused upgrade (or a description). The
-    /// first message must be the match's state.
-    pub async fn connect(url: &str) -> Result<MatchWs, String> {
-        let (stream, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .map_err(|e| match e {
-                tokio_tungstenite::tungstenite::Error::Http(r) => {
-                    format!("HTTP {}", r.status().as_u16())
-                }
-                other => other.to_string(),
-            })?;
-        let mut ws = MatchWs {
-            stream,
-            state: Value::Null,
-        };
-        let first = ws.recv().await;
-        assert_eq!(first["type"], "match", "{first}");
-        Ok(ws)
-    }
-
-    /// The next message (a match's state is kept in `state`).
-    pub async fn recv(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(MESSAGE_TIMEOUT, self.stream.next())
-                .await
-                .expect("a WebSocket message in time")
-                .expect("the WebSocket is open")
-                .expect("a WebSocket message");
-            match message {
-                Message::Text(text) => {
-                    let value: Value = serde_json::from_str(text.as_str()).expect("JSON");
-                    if value["type"] == "match" {
-                        if !self.state.is_null() {
-                            assert_eq!(value["match"]["id"], self.state["id"], "another match");
-                        }
-                        self.state = value["match"].clone();
-                    }
-                    return value;
-                }
-                Message::Close(frame) => panic!("the server closed the WebSocket: {frame:?}"),
-                _ => continue,
-            }
-        }
-    }
-
-    /// The next message that is not the match's state (an answer to something sent).
-    pub async fn until_message(&mut self) -> Value {
-        loop {
-            let m = self.recv().await;
-            if m["type"] != "match" {
-                return m;
-            }
-        }
-    }
-
-    /// Reads states until one satisfies `pred`; returns it.
-    pub async fn until(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
-        loop {
-            let m = self.recv().await;
-            if m["type"] == "match" && pred(&m["match"]) {
-                return m["match"].clone();
-            }
-        }
-    }
-
-    /// Sends a text message.
-    pub async fn send_text(&mut self, text: String) {
-        self.stream
-            .send(Message::Text(text.into()))
-            .await
-            .expect("send on the WebSocket");
-    }
-}
-
-/// A message or state for an error message, without its long list of legal moves.
-pub fn brief(v: &Value) -> String {
-    let mut v = v.clone();
-    if let Some(n) = v["legal_moves"].as_array().map(|a| a.len()) {
-        v["legal_moves"] = json!(format!("{n} moves"));
-    }
-    if let Some(n) = v["state"]["legal_moves"].as_array().map(|a| a.len()) {
-        v["state"]["legal_moves"] = json!(format!("{n} moves"));
-    }
-    v.to_string()
-}
-
-/// A small deterministic generator (xorshift64*), for picking moves.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// A number below `n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
-
-/// A move from a state's `legal_moves`: a capture if there is one, otherwise any, picked by
-/// `rng`.
-pub fn pick_move(state: &Value, rng: &mut Rng) -> String {
-    let legal: Vec<&str> = state["legal_moves"]
-        .as_array()
-        .expect("legal_moves")
-        .iter()
-        .map(|m| m.as_str().expect("a move"))
-        .collect();
-    assert!(!legal.is_empty(), "no legal move in {}", brief(state));
-    let captures: Vec<&str> = legal
-        .iter()
-        .copied()
-        .filter(|m| m.starts_with('x'))
-        .collect();
-    let from = if captures.is_empty() {
-        &legal
-    } else {
-        &captures
-    };
-    from[rng.below(from.len())].to_string()
-}
-
-/// `{"type": "move", "move": mv}`.
-pub fn mv(text: &str) -> Value {
-    json!({"type": "move", "move": text})
-}
-
-/// The seat to move in a state (1 or 2).
-pub fn to_move(state: &Value) -> usize {
-    state["to_move"].as_u64().expect("to_move") as usize
+/// The string `v` must be (an id or a token in an answer).
+#[track_caller]
+pub fn string(v: &Value) -> String {
+    v.as_str()
+        .unwrap_or_else(|| panic!("not a string: {v}"))
+        .to_string()
 }

@@ -1,0 +1,340 @@
+//! WebSocket clients of `zertz serve` that check what they receive: a game's socket, whose
+//! events must follow each other one version at a time, and a match's socket, whose every
+//! message is the match's whole state.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use super::play::brief;
+
+/// How long any one WebSocket message may take (generous: the machine may be busy).
+pub const MESSAGE_TIMEOUT: Duration = Duration::from_secs(30);
+
+type Stream = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Opens a WebSocket; an error is the HTTP status of a refused upgrade (`HTTP 403`), or a
+/// description.
+async fn open(url: &str) -> Result<Stream, String> {
+    let (stream, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .map_err(|e| match e {
+            tokio_tungstenite::tungstenite::Error::Http(r) => {
+                format!("HTTP {}", r.status().as_u16())
+            }
+            other => other.to_string(),
+        })?;
+    Ok(stream)
+}
+
+/// The next text message (pings and the like skipped); the server closing the socket instead
+/// fails the test.
+async fn next_text(stream: &mut Stream) -> String {
+    loop {
+        let message = tokio::time::timeout(MESSAGE_TIMEOUT, stream.next())
+            .await
+            .expect("a WebSocket message in time")
+            .expect("the WebSocket is open")
+            .expect("a WebSocket message");
+        match message {
+            Message::Text(text) => return text.to_string(),
+            Message::Close(frame) => panic!("the server closed the WebSocket: {frame:?}"),
+            _ => continue,
+        }
+    }
+}
+
+/// Sends a text message.
+async fn send(stream: &mut Stream, text: String) {
+    stream
+        .send(Message::Text(text.into()))
+        .await
+        .expect("send on the WebSocket");
+}
+
+/// A WebSocket connection to a game that checks its messages as they come: the first is a
+/// `sync` or a `catchup` (whose events must be exactly those after `since`), then every
+/// `event` must carry the version after the last one, and `presence` the current version.
+pub struct Ws {
+    stream: Stream,
+    /// The last version seen.
+    pub version: i64,
+    /// The latest state seen.
+    pub state: Value,
+    /// Every event seen, with its version (including those of a `catchup`).
+    pub events: Vec<(i64, Value)>,
+    /// The first message.
+    pub first: Value,
+    /// Every text message after the first as it came, when `keep_raw` was called.
+    pub raw: Option<Vec<String>>,
+}
+
+impl Ws {
+    /// Connects; an error is the HTTP status of a refused upgrade (or a description).
+    pub async fn connect(url: &str, since: Option<i64>) -> Result<Ws, String> {
+        let stream = open(url).await?;
+        let mut ws = Ws {
+            stream,
+            version: 0,
+            state: Value::Null,
+            events: Vec::new(),
+            first: Value::Null,
+            raw: None,
+        };
+        let first = ws.raw().await;
+        let version = first["version"]
+            .as_i64()
+            .expect("version of the first message");
+        assert_eq!(first["state"]["version"], version, "{}", brief(&first));
+        match first["type"].as_str() {
+            Some("sync") => {}
+            Some("catchup") => {
+                let since = since.expect("a catchup answers a `since`");
+                assert_eq!(first["since"], since);
+                let events = first["events"].as_array().expect("events");
+                let versions: Vec<i64> = events
+                    .iter()
+                    .map(|e| e["version"].as_i64().expect("version"))
+                    .collect();
+                let expected: Vec<i64> = (since + 1..=version).collect();
+                assert_eq!(
+                    versions,
+                    expected,
+                    "catchup after {since}: {}",
+                    brief(&first)
+                );
+                for e in events {
+                    ws.events
+                        .push((e["version"].as_i64().unwrap_or(0), e["event"].clone()));
+                }
+            }
+            _ => panic!("unexpected first message: {}", brief(&first)),
+        }
+        ws.version = version;
+        ws.state = first["state"].clone();
+        ws.first = first;
+        Ok(ws)
+    }
+
+    /// The next text message as JSON, unchecked.
+    async fn raw(&mut self) -> Value {
+        let text = next_text(&mut self.stream).await;
+        if let Some(raw) = self.raw.as_mut() {
+            raw.push(text.clone());
+        }
+        serde_json::from_str(&text).expect("a JSON message")
+    }
+
+    /// From now on, keeps the text of every message received (in `raw`).
+    pub fn keep_raw(&mut self) {
+        self.raw.get_or_insert_with(Vec::new);
+    }
+
+    /// The next message, checked: events in order without gaps, presence at the current
+    /// version.
+    pub async fn recv(&mut self) -> Value {
+        let message = self.raw().await;
+        match message["type"].as_str() {
+            Some("event") => {
+                let v = message["version"].as_i64().expect("version");
+                assert_eq!(
+                    v,
+                    self.version + 1,
+                    "an event out of order (after version {}): {}",
+                    self.version,
+                    brief(&message)
+                );
+                assert_eq!(message["state"]["version"], v, "{}", brief(&message));
+                self.version = v;
+                self.state = message["state"].clone();
+                self.events.push((v, message["event"].clone()));
+            }
+            Some("presence") => {
+                assert_eq!(message["version"], self.version, "{}", brief(&message));
+                assert_eq!(
+                    message["state"]["version"],
+                    self.version,
+                    "{}",
+                    brief(&message)
+                );
+                self.state = message["state"].clone();
+            }
+            Some("ack") | Some("refused") => {}
+            _ => panic!("unexpected message: {}", brief(&message)),
+        }
+        message
+    }
+
+    /// Reads messages until one satisfies `pred`, and returns it.
+    pub async fn until(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
+        loop {
+            let m = self.recv().await;
+            if pred(&m) {
+                return m;
+            }
+        }
+    }
+
+    /// Reads messages until a `presence` shows `seat` (1 or 2) connected (or not), and
+    /// returns it.
+    pub async fn until_presence(&mut self, seat: usize, connected: bool) -> Value {
+        self.until(|m| {
+            m["type"] == "presence" && m["state"]["seats"][seat - 1]["connected"] == connected
+        })
+        .await
+    }
+
+    /// Reads messages until the version is at least `v`.
+    pub async fn wait_version(&mut self, v: i64) {
+        while self.version < v {
+            self.recv().await;
+        }
+    }
+
+    /// Reads messages until an event of type `kind`, and returns the event.
+    pub async fn wait_event(&mut self, kind: &str) -> Value {
+        let m = self
+            .until(|m| m["type"] == "event" && m["event"]["type"] == kind)
+            .await;
+        m["event"].clone()
+    }
+
+    /// Sends a text message.
+    pub async fn send_text(&mut self, text: String) {
+        send(&mut self.stream, text).await;
+    }
+
+    /// Sends a binary message.
+    pub async fn send_binary(&mut self, data: Vec<u8>) {
+        self.stream
+            .send(Message::Binary(data.into()))
+            .await
+            .expect("send on the WebSocket");
+    }
+
+    /// Reads until the server closes the connection: the code and reason of its close frame
+    /// (`None` when it closed without one). Other messages are skipped.
+    pub async fn closed(&mut self) -> Option<(u16, String)> {
+        loop {
+            let next = tokio::time::timeout(MESSAGE_TIMEOUT, self.stream.next())
+                .await
+                .expect("the server closes the WebSocket in time");
+            match next {
+                Some(Ok(Message::Close(frame))) => {
+                    return frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
+    /// Sends an action and returns its answer (`ack` or `refused`); events read meanwhile are
+    /// checked and kept.
+    pub async fn act(&mut self, action: Value) -> Value {
+        self.send_text(action.to_string()).await;
+        self.until(|m| m["type"] == "ack" || m["type"] == "refused")
+            .await
+    }
+
+    /// An action that must be acknowledged; returns its version, once its events (and those
+    /// before) have arrived on this socket.
+    pub async fn act_ok(&mut self, action: Value) -> i64 {
+        let answer = self.act(action.clone()).await;
+        assert_eq!(answer["type"], "ack", "{action}: {answer}");
+        let version = answer["version"].as_i64().expect("version");
+        self.wait_version(version).await;
+        version
+    }
+
+    /// Reads (and checks, as `recv` does) whatever arrives for `wait`: a client that keeps
+    /// reading answers the server's pings.
+    pub async fn listen(&mut self, wait: Duration) {
+        let deadline = tokio::time::Instant::now() + wait;
+        while tokio::time::timeout_at(deadline, self.recv()).await.is_ok() {}
+    }
+
+    /// Checks that no message arrives within `wait`.
+    pub async fn assert_quiet(&mut self, wait: Duration) {
+        if let Ok(m) = tokio::time::timeout(wait, self.stream.next()).await {
+            panic!("unexpected message: {m:?}");
+        }
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+        // Read until the server's close (or the end) so the server sees it at once.
+        let _ = tokio::time::timeout(Duration::from_secs(5), async {
+            while let Some(Ok(_)) = self.stream.next().await {}
+        })
+        .await;
+    }
+}
+
+/// A WebSocket connection to a match (`/api/matches/{id}/ws`): every message is the match's
+/// whole state, `{"type": "match", "match": …}`.
+pub struct MatchWs {
+    stream: Stream,
+    /// The latest state of the match seen.
+    pub state: Value,
+}
+
+impl MatchWs {
+    /// Connects; an error is the HTTP status of a refused upgrade (or a description). The
+    /// first message must be the match's state.
+    pub async fn connect(url: &str) -> Result<MatchWs, String> {
+        let stream = open(url).await?;
+        let mut ws = MatchWs {
+            stream,
+            state: Value::Null,
+        };
+        let first = ws.recv().await;
+        assert_eq!(first["type"], "match", "{first}");
+        Ok(ws)
+    }
+
+    /// The next message (a match's state is kept in `state`).
+    pub async fn recv(&mut self) -> Value {
+        let value: Value =
+            serde_json::from_str(&next_text(&mut self.stream).await).expect("a JSON message");
+        if value["type"] == "match" {
+            if !self.state.is_null() {
+                assert_eq!(value["match"]["id"], self.state["id"], "another match");
+            }
+            self.state = value["match"].clone();
+        }
+        value
+    }
+
+    /// The next message that is not the match's state (an answer to something sent).
+    pub async fn until_message(&mut self) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["type"] != "match" {
+                return m;
+            }
+        }
+    }
+
+    /// Reads states until one satisfies `pred`; returns it.
+    pub async fn until(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["type"] == "match" && pred(&m["match"]) {
+                return m["match"].clone();
+            }
+        }
+    }
+
+    /// Sends a text message.
+    pub async fn send_text(&mut self, text: String) {
+        send(&mut self.stream, text).await;
+    }
+}
