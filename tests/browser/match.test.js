@@ -1,6 +1,8 @@
 // A best-of-3 match with bribes and seed 004's period clock, created and accepted in the
 // browser: game 1 is played by clicking (with a bribe proposed and rejected on the way), the
-// loser of game 1 resigns game 2 over HTTP, and the pages show the score and the end.
+// loser of game 1 resigns game 2 over HTTP, and the pages show the score and the end. A
+// spectator's match page follows it all without a reload, over the match's WebSocket (dropped
+// once on the way, and opened again by the page).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,6 +29,30 @@ test('a best-of-3 match through to its end', async () => {
 
   const bob = await named('Bob');
   await bob.goto(link);
+
+  // Carol watches the match page. It must follow the match by its WebSocket: the match is read
+  // over HTTP once, when the page opens, and never again.
+  const carol = await named('Carol');
+  const matchPath = `/api/matches/${matchId}`;
+  const matchSockets = [];
+  carol.on('websocket', (ws) => {
+    if (new URL(ws.url()).pathname === `${matchPath}/ws`) matchSockets.push(ws.url());
+  });
+  let matchReads = 0;
+  carol.on('request', (r) => {
+    if (new URL(r.url()).pathname === matchPath) matchReads += 1;
+  });
+  await carol.goto(`${env.server.url}/match/${matchId}`);
+  await carol.waitForSelector('#match-score[data-score="0-0"]');
+  await carol.waitForSelector('#current-game');
+  const socketOpen = () => window.zertzMatchSocket?.ws?.readyState === WebSocket.OPEN;
+  await carol.waitForFunction(socketOpen);
+  assert.equal(matchReads, 1);
+  // Her connection drops; the page connects again by itself.
+  await carol.evaluate(() => window.zertzMatchSocket.ws.close());
+  await carol.waitForFunction(socketOpen);
+  assert.equal(matchSockets.length, 2, `the match's socket, then again: ${matchSockets}`);
+
   await bob.click('#current-game');
   await bob.waitForSelector('#status[data-status=live]');
   await alice.click('#current-game', { timeout: 10000 });
@@ -69,6 +95,10 @@ test('a best-of-3 match through to its end', async () => {
   const match = await call(env.server, 'GET', `/api/matches/${matchId}`);
   const game2 = match.current_game;
   assert.ok(game2 && game2 !== id);
+  // Carol's match page, never reloaded, shows the score and game 2 being played.
+  await carol.waitForSelector(`#match-score[data-score="${score}"]`, { timeout: 10000 });
+  await carol.waitForSelector(`#current-game[href="/game/${game2}"]`, { timeout: 10000 });
+  assert.equal(await carol.locator('#match-view tbody tr').count(), 2);
   await winner.click('#next-game');
   await winner.waitForSelector('#status[data-status=live]');
   assert.equal(gameId(winner), game2);
@@ -84,7 +114,12 @@ test('a best-of-3 match through to its end', async () => {
   assert.equal(await winner.locator('#next-game').count(), 0, 'no game after the end');
   await shot(winner, 'match-end');
 
-  // The match page says so too.
+  // The match pages say so too: Carol's, still open since the start, and the loser's, opened
+  // now.
+  await carol.waitForSelector('#match-winner', { timeout: 10000 });
+  assert.match(await carol.textContent('#match-winner'), new RegExp(`${champion} wins the match 2–0`));
+  assert.equal(matchReads, 1, 'the match page never read the match again over HTTP');
+  assert.equal(matchSockets.length, 2);
   await loser.goto(`${env.server.url}/match/${matchId}`);
   await loser.waitForSelector('#match-winner');
   assert.match(await loser.textContent('#match-winner'), new RegExp(`${champion} wins the match 2–0`));

@@ -1,6 +1,6 @@
-// A real network drop: the server is killed in the middle of a game and started again on the
-// same database and port. The pages say they lost the connection, reconnect by themselves and
-// the game goes on.
+// A real network drop: the server is killed in the middle of a game and of a match, and
+// started again on the same database and port. The pages (a game's and a match's) say they
+// lost the connection, reconnect by themselves, and follow the game and the match as they go on.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ after(async () => {
   await server?.stop();
 });
 
-test('the pages reconnect after the server was killed and restarted', async () => {
+test('the game and match pages reconnect after the server was killed and restarted', async () => {
   server = await startServer();
   browser = await launch();
   const port = Number(new URL(server.url).port);
@@ -31,13 +31,28 @@ test('the pages reconnect after the server was killed and restarted', async () =
   const [ole, pia] = pages;
   await clickMove(ole, 'Wd4,a1');
   await waitVersion(pia, await shownVersion(ole));
+  // A best-of-3 match between them, watched on its page.
+  const m = await call(server, 'POST', '/api/matches', { opponent: { kind: 'invite' }, name: 'Ole', best_of: 3 });
+  await call(server, 'POST', `/api/matches/${m.id}/join`, { name: 'Pia', token: m.invite_token });
+  const watcher = await (await browser.newContext()).newPage();
+  await watcher.goto(`${server.url}/match/${m.id}`);
+  await watcher.waitForSelector('#match-score[data-score="0-0"]');
+  await watcher.waitForFunction(() => window.zertzMatchSocket?.ws?.readyState === WebSocket.OPEN);
 
   await server.kill();
-  await ole.waitForSelector('#connection:not([hidden])');
-  assert.match(await ole.textContent('#connection'), /reconnecting/);
+  for (const page of [ole, watcher]) {
+    await page.waitForSelector('#connection:not([hidden])');
+    assert.match(await page.textContent('#connection'), /reconnecting/);
+  }
   server = await startServer({ port, dir: server.dir });
-  await ole.waitForSelector('#connection', { state: 'hidden', timeout: 15000 });
-  await pia.waitForSelector('#connection', { state: 'hidden', timeout: 15000 });
+  for (const page of [ole, pia, watcher]) {
+    await page.waitForSelector('#connection', { state: 'hidden', timeout: 15000 });
+  }
+
+  // Pia resigns the match's first game: the match page, never reloaded, shows the score.
+  const { current_game: first } = await call(server, 'GET', `/api/matches/${m.id}`);
+  await call(server, 'POST', `/api/games/${first}/action`, { type: 'resign' }, m.invite_token);
+  await watcher.waitForSelector('#match-score[data-score="1-0"]', { timeout: 10000 });
 
   await clickMove(pia, 'Gd5,g1');
   await waitVersion(ole, await shownVersion(pia));

@@ -9,7 +9,7 @@ import { MoveInput, moveMarks } from './moves.js';
 import { playerCard, supplyView, tickClock, moveList, seatName } from './panels.js';
 import { COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
 import { GameSocket } from './socket.js';
-import { fill, h, header, say, copy, describeSettings } from './ui.js';
+import { fill, h, header, say, copy, describeSettings, showConnection } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const $ = (name) => document.getElementById(name);
@@ -547,11 +547,7 @@ function restartSocket() {
   if (page.socket) page.socket.close();
   page.socket = new GameSocket(id, page.token, {
     onState: (state) => apply(state),
-    onStatus: (status) => {
-      const el = $('connection');
-      el.hidden = status === 'open';
-      el.textContent = status === 'open' ? '' : 'Connection lost: reconnecting…';
-    },
+    onStatus: showConnection,
   });
   page.socket.start(page.state ? page.state.version : null);
   window.zertzSocket = page.socket;

@@ -1,13 +1,16 @@
 // The match page, /match/{id}: the players, the score, every game with its result, and the
-// game being played now. An invitation link (#join=…) takes the open place.
+// game being played now, kept up to date by the match's WebSocket (which reconnects by itself).
+// An invitation link (#join=…) takes the open place.
 
 import { api, matchToken, playerName, saveMatchToken } from './api.js';
-import { copy, fill, h, header, say, describeSettings } from './ui.js';
+import { MatchSocket } from './socket.js';
+import { copy, fill, h, header, say, describeSettings, showConnection } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const $ = (name) => document.getElementById(name);
 const mpath = `/api/matches/${encodeURIComponent(id)}`;
 let token = matchToken(id);
+let socket = null;
 
 const name = (m, i) => (m.players[i].kind === 'engine' ? `Engine (level ${m.players[i].level})` : m.players[i].name || 'waiting for a player…');
 
@@ -26,7 +29,11 @@ function render(m) {
   if (m.bribes_left) items.push(h('p', { class: 'note' }, `Bribes left: ${name(m, 0)} ${m.bribes_left[0]}, ${name(m, 1)} ${m.bribes_left[1]}.`));
   if (m.status === 'open') {
     if (m.you === null || m.you === undefined) {
-      items.push(h('p', {}, h('button', { type: 'button', class: 'primary', id: 'join-match', onclick: () => join() }, 'Join this match')));
+      const joinAndFollow = async () => {
+        await join();
+        await follow();
+      };
+      items.push(h('p', {}, h('button', { type: 'button', class: 'primary', id: 'join-match', onclick: joinAndFollow }, 'Join this match')));
     } else {
       const invite = localStorage.getItem(`zertz.invite.match.${id}`);
       if (invite) {
@@ -52,6 +59,10 @@ function render(m) {
   fill($('match-view'), items);
 }
 
+/**
+ * Reads the match over HTTP (which says in words why it cannot be read), forgetting a token
+ * that holds no place in it.
+ */
 async function load() {
   try {
     let m;
@@ -71,6 +82,7 @@ async function load() {
   }
 }
 
+/** Takes the match's open place, or with `invite` its invited place. */
 async function join(invite) {
   try {
     const r = await api('POST', `${mpath}/join`, { name: playerName(), token: invite });
@@ -80,7 +92,30 @@ async function join(invite) {
   } catch (e) {
     say(`Cannot join the match: ${e.message}`, 'error');
   }
-  await load();
+}
+
+/**
+ * Shows the match, then follows it on its socket, which sends the whole match on every change
+ * (again after a drop, so nothing is missed). A new token (after joining) means a new socket,
+ * whose states say which participant this is. A finished match changes no more: its socket is
+ * closed.
+ */
+async function follow() {
+  if (socket) socket.close();
+  socket = null;
+  const m = await load();
+  if (!m || m.status === 'finished') return;
+  const s = new MatchSocket(id, token, {
+    onMatch: (now) => {
+      if (socket !== s) return; // a message the socket before had already received
+      render(now);
+      if (now.status === 'finished') s.close();
+    },
+    onStatus: showConnection,
+  });
+  socket = s;
+  window.zertzMatchSocket = s;
+  s.start();
 }
 
 async function start() {
@@ -98,11 +133,7 @@ async function start() {
       saveMatchToken(id, invite);
     } else await join(invite);
   }
-  await load();
-  const timer = setInterval(async () => {
-    const now = await load();
-    if (now && now.status === 'finished') clearInterval(timer);
-  }, 2500);
+  await follow();
 }
 
 start();

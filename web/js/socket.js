@@ -1,35 +1,32 @@
-// A game's WebSocket (docs/server.md, "WebSocket"), kept open: after a drop it reconnects by
-// itself with `since` = the last version it saw, and the server sends what was missed. An
-// event that skips a version makes it reconnect the same way.
+// The WebSockets of the game and match pages (docs/server.md), kept open: after a drop each
+// reconnects by itself, waiting a little longer after each failed try. A game's socket asks for
+// what it missed with `since` = the last version it saw, and an event that skips a version makes
+// it reconnect the same way; a match's socket gets the match's whole state when it opens and on
+// every change, so reconnecting is all it needs.
 
-export class GameSocket {
-  /**
-   * `onState(state, event)` gets every state in order (event null for a sync or presence);
-   * `onStatus('open' | 'reconnecting')` tells the page whether it is connected.
-   */
-  constructor(gameId, token, { onState, onStatus }) {
-    this.gameId = gameId;
-    this.token = token;
-    this.onState = onState;
+class ReconnectingSocket {
+  /** `onStatus('open' | 'reconnecting')` tells the page whether it is connected. */
+  constructor(onStatus) {
     this.onStatus = onStatus || (() => {});
-    this.version = null;
     this.ws = null;
     this.closed = false;
     this.delay = 250;
   }
 
-  /** Connects, asking for the events after `version` (null: a full state). */
-  start(version) {
-    this.version = version;
-    this.connect();
+  /** The address to connect to (each kind of socket has its own). */
+  url() {
+    throw new Error('url() is not defined');
   }
 
-  url() {
+  /** Handles a message, read from its JSON (each kind of socket has its own). */
+  receive() {
+    throw new Error('receive() is not defined');
+  }
+
+  /** `path` on this page's host, as a WebSocket address. */
+  static address(path, query) {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = new URLSearchParams();
-    if (this.token) q.set('token', this.token);
-    if (this.version !== null) q.set('since', String(this.version));
-    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws?${q}`;
+    return `${proto}//${location.host}${path}?${query}`;
   }
 
   connect() {
@@ -40,7 +37,15 @@ export class GameSocket {
       this.delay = 250;
       this.onStatus('open');
     };
-    ws.onmessage = (m) => this.receive(m.data);
+    ws.onmessage = (m) => {
+      let msg;
+      try {
+        msg = JSON.parse(m.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
     ws.onclose = () => {
       if (this.ws !== ws || this.closed) return;
       this.onStatus('reconnecting');
@@ -50,7 +55,7 @@ export class GameSocket {
     ws.onerror = () => ws.close();
   }
 
-  /** Drops the connection and reconnects at once (used when an event was missed). */
+  /** Drops the connection and reconnects at once. */
   resync() {
     const ws = this.ws;
     this.ws = null;
@@ -58,13 +63,40 @@ export class GameSocket {
     this.connect();
   }
 
-  receive(text) {
-    let msg;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      return;
-    }
+  /** Closes for good. */
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}
+
+export class GameSocket extends ReconnectingSocket {
+  /**
+   * `onState(state, event)` gets every state in order (event null for a sync or presence);
+   * `onStatus` as for any socket.
+   */
+  constructor(gameId, token, { onState, onStatus }) {
+    super(onStatus);
+    this.gameId = gameId;
+    this.token = token;
+    this.onState = onState;
+    this.version = null;
+  }
+
+  /** Connects, asking for the events after `version` (null: a full state). */
+  start(version) {
+    this.version = version;
+    this.connect();
+  }
+
+  url() {
+    const q = new URLSearchParams();
+    if (this.token) q.set('token', this.token);
+    if (this.version !== null) q.set('since', String(this.version));
+    return ReconnectingSocket.address(`/api/games/${encodeURIComponent(this.gameId)}/ws`, q);
+  }
+
+  receive(msg) {
     switch (msg.type) {
       case 'sync':
         this.version = msg.version;
@@ -90,10 +122,32 @@ export class GameSocket {
         break;
     }
   }
+}
 
-  /** Closes for good. */
-  close() {
-    this.closed = true;
-    if (this.ws) this.ws.close();
+export class MatchSocket extends ReconnectingSocket {
+  /**
+   * `onMatch(match)` gets the match's state (as `GET /api/matches/{id}` answers it, seen by
+   * the holder of `token`) each time it changes; `onStatus` as for any socket.
+   */
+  constructor(matchId, token, { onMatch, onStatus }) {
+    super(onStatus);
+    this.matchId = matchId;
+    this.token = token;
+    this.onMatch = onMatch;
+  }
+
+  /** Connects. */
+  start() {
+    this.connect();
+  }
+
+  url() {
+    const q = new URLSearchParams();
+    if (this.token) q.set('token', this.token);
+    return ReconnectingSocket.address(`/api/matches/${encodeURIComponent(this.matchId)}/ws`, q);
+  }
+
+  receive(msg) {
+    if (msg.type === 'match') this.onMatch(msg.match);
   }
 }

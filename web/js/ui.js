@@ -44,6 +44,14 @@ export function say(text, kind = 'info') {
   el.className = `message ${text ? kind : ''}`;
 }
 
+/** Shows in the page's #connection line whether its socket is connected ('open') or not. */
+export function showConnection(status) {
+  const el = document.getElementById('connection');
+  if (!el) return;
+  el.hidden = status === 'open';
+  el.textContent = status === 'open' ? '' : 'Connection lost: reconnecting…';
+}
+
 /** Copies text, falling back to selecting it in `input` when the clipboard is refused. */
 export async function copy(text, input) {
   try {
