@@ -1,6 +1,7 @@
 //! Connections to `zertz serve` coming and going: reconnecting with `since` gets exactly the
 //! events missed, presence is pushed, a vanished opponent is claimed after the countdown (after
-//! a restart, or when they never connected), an abandoned upgrade leaves no presence behind, a
+//! a restart, or when they never connected) but not while they play over HTTP, an abandoned
+//! upgrade leaves no presence behind, a
 //! connection that answers no ping is given up, and sockets opened in the middle of fast play
 //! see each event once.
 
@@ -256,6 +257,43 @@ async fn claiming_after_a_restart_and_from_a_seat_that_never_connected() {
         .act(&open, &alice, json!({"type": "claim_victory"}))
         .await;
     refused(status, &body, 409, "not started");
+    server.assert_healthy().await;
+}
+
+#[tokio::test]
+async fn a_seat_playing_over_http_is_not_away_while_it_plays() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    // Neither player opens the game's socket; both count as away from the start of the game.
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // Each acts over HTTP (a move, a read of the game with the seat's token): each is back, so
+    // neither can claim the other's game now.
+    let state = server.game(&id, None).await;
+    let (first, second) = if to_move(&state) == 1 {
+        (&alice, &bob)
+    } else {
+        (&bob, &alice)
+    };
+    let mut rng = Rng::new(5);
+    server
+        .act_ok(&id, first, mv(&pick_move(&state, &mut rng)))
+        .await;
+    server.game(&id, Some(second.as_str())).await;
+    for token in [first, second] {
+        let (status, body) = server
+            .act(&id, token, json!({"type": "claim_victory"}))
+            .await;
+        refused(status, &body, 409, "claimed after");
+    }
+    // The second player stays silent: after the countdown the first may claim.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let v = server
+        .act_ok(&id, first, json!({"type": "claim_victory"}))
+        .await;
+    let state = server.game(&id, None).await;
+    assert_eq!(state["version"], v);
+    assert_eq!(state["status"], "finished", "{}", brief(&state));
     server.assert_healthy().await;
 }
 

@@ -451,8 +451,11 @@ impl Hub {
     /// The state of a game for the holder of `token` (a spectator without one).
     pub async fn view(&self, id: &str, token: Option<&str>) -> Result<GameView, HubError> {
         let live = self.get(id).await?;
-        let state = live.state.lock().await;
+        let mut state = live.state.lock().await;
         let seat = token.and_then(|t| seat_for(&state.tokens, t));
+        if let Some(p) = seat {
+            state.presence.heard_from(p.index(), now_ms());
+        }
         Ok(self.make_view(&state, seat))
     }
 
@@ -547,6 +550,7 @@ impl Hub {
         action: &Action,
     ) -> Result<i64, HubError> {
         let now = now_ms();
+        state.presence.heard_from(seat.index(), now);
         let events = match action {
             Action::ClaimVictory {} => {
                 let other = seat.other().index();

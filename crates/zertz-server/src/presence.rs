@@ -45,6 +45,15 @@ impl Presence {
         *c == 0
     }
 
+    /// Seat `i` was heard from over HTTP at `now_ms` (an action, or its game read with its
+    /// token): a seat that plays without a socket is not away while it keeps coming back, so
+    /// without a connection it counts as away from then on. With one, nothing changes.
+    pub fn heard_from(&mut self, i: usize, now_ms: i64) {
+        if self.connections[i] == 0 {
+            self.last_seen[i] = Some(now_ms);
+        }
+    }
+
     /// Since when seat `i` counts as away (ms since the epoch), or `None` while it is
     /// connected. `live_since_ms` is when the game became live.
     pub fn away_since(&self, i: usize, live_since_ms: i64) -> Option<i64> {
@@ -77,6 +86,12 @@ mod tests {
         // More closes than opens (never expected) do not wrap.
         assert!(p.disconnect(0, 7_000));
         assert_eq!(p.connections[0], 0);
+        // Heard from over HTTP: away from then on, not from before.
+        p.heard_from(1, 9_000);
+        assert_eq!(p.away_since(1, 500), Some(9_000));
+        p.connect(1);
+        p.heard_from(1, 10_000);
+        assert_eq!(p.away_since(1, 500), None);
         // The default (a view made without a server) is never away.
         assert_eq!(Presence::default().away_since(0, 0), None);
     }
