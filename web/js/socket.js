@@ -103,7 +103,6 @@ export class GameSocket extends ReconnectingSocket {
         this.onState(msg.state, null);
         break;
       case 'catchup':
-        for (const e of msg.events || []) this.version = e.version;
         this.version = msg.version;
         this.onState(msg.state, (msg.events || []).map((e) => e.event).pop() || null);
         break;

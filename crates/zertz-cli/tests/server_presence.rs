@@ -1,9 +1,8 @@
 //! Connections to `zertz serve` coming and going: reconnecting with `since` gets exactly the
 //! events missed, presence is pushed, a vanished opponent is claimed after the countdown (after
 //! a restart, or when they never connected) but not while they play over HTTP, an abandoned
-//! upgrade leaves no presence behind, a
-//! connection that answers no ping is given up, and sockets opened in the middle of fast play
-//! see each event once.
+//! upgrade leaves no presence behind, a connection that answers no ping is given up, and
+//! sockets opened in the middle of fast play see each event once.
 
 mod common;
 
