@@ -73,8 +73,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Search parameter or evaluation weight for player A, `NAME=VALUE` (repeatable):
-    /// sacrifice_cost, capture_cost, extensions, reductions, null_move, or a weight named as in
-    /// the weights file (`single.black.1=600`), applied after `--a-weights`.
+    /// sacrifice_cost, capture_cost, extensions, answers, reductions, null_move, or a weight
+    /// named as in the weights file (`single.black.1=600`), applied after `--a-weights`.
     #[arg(long = "a-set")]
     a_set: Vec<String>,
     /// Search parameter for player B, as for `--a-set`.

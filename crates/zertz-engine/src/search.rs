@@ -4,7 +4,10 @@
 //!
 //! Depth counts turns, in quarter turns (`ONE_TURN`): a placement or a capture is a turn. Below
 //! the horizon captures cost nothing, so a position is never evaluated with a capture pending:
-//! the captures are played out first, which is the quiescence search of this game.
+//! the captures are played out first, which is the quiescence search of this game. Two kinds of
+//! forcing lines get more than their depth: a forced combination made in the last turn is
+//! extended (`SearchOptions::extensions`), and a combination completed at the horizon leaves its
+//! victim a turn to answer it (`SearchOptions::answers`).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -30,6 +33,8 @@ pub const MAX_DEPTH: u32 = 30;
 const SACRIFICE_MARGIN: i32 = 200;
 /// Forcing extensions allowed on one line by default.
 const DEFAULT_EXTENSIONS: u32 = 1;
+/// Answers to a completed combination allowed on one line by default.
+const DEFAULT_ANSWERS: u32 = 1;
 /// Moves picked one by one before the rest are sorted at once.
 const LAZY_PICKS: usize = 6;
 
@@ -115,13 +120,23 @@ pub struct SearchOptions {
     /// (every sacrifice, or extensions away from the last turn) multiplied the tree by 10 to 700
     /// and lost strength (docs/strength.md).
     pub extensions: u32,
+    /// Answers to a combination allowed on one line (0: none). A capture that follows the
+    /// opponent's capture completes a combination (a sacrifice, its forced capture, the
+    /// counter-capture). With a turn of depth to spare the opponent moves after it before the
+    /// line ends; in the last turn or below the horizon the line would end there, so a search
+    /// could put a combination off behind sacrifices whose captures use up the depth until its
+    /// refutation fell past the horizon (the repeated sacrifices of docs/strength.md). Such a
+    /// capture therefore leaves the opponent one turn to answer, once a line; the answer stands
+    /// pat on the evaluation and searches only isolations and the sacrifices that have a single
+    /// capture for a reply.
+    pub answers: u32,
 }
 
 impl SearchOptions {
     /// Sets a search parameter by name (`threads`, `sacrifice_cost`, `capture_cost`,
-    /// `reductions`, `null_move`, `extensions`) or an evaluation weight by its name in the weights file
-    /// (`single.black.1`, `tempo`…), for experiments from the command line. Returns false for
-    /// an unknown name or bad value.
+    /// `reductions`, `null_move`, `extensions`, `answers`) or an evaluation weight by its name in
+    /// the weights file (`single.black.1`, `tempo`…), for experiments from the command line.
+    /// Returns false for an unknown name or bad value.
     pub fn set(&mut self, name: &str, value: &str) -> bool {
         match name {
             "threads" => value.parse().map(|v| self.threads = v).is_ok(),
@@ -138,6 +153,10 @@ impl SearchOptions {
             "extensions" => value
                 .parse()
                 .map(|v: u32| self.extensions = v.min(MAX_PLY as u32))
+                .is_ok(),
+            "answers" => value
+                .parse()
+                .map(|v: u32| self.answers = v.min(MAX_PLY as u32))
                 .is_ok(),
             weight => value
                 .parse()
@@ -158,6 +177,7 @@ impl Default for SearchOptions {
             reductions: true,
             null_move: false,
             extensions: DEFAULT_EXTENSIONS,
+            answers: DEFAULT_ANSWERS,
         }
     }
 }
@@ -192,6 +212,13 @@ struct Worker<'a> {
     /// Forcing extensions allowed on one line, and how many the current line has used.
     max_extensions: u32,
     extended: u32,
+    /// Answers to a combination allowed on one line, and how many the current line has used.
+    max_answers: u32,
+    answered: u32,
+    /// Plies reached by a capture (the move that led to the position at that ply).
+    after_capture: [bool; MAX_PLY + 1],
+    /// Plies where the player to move answers a completed combination.
+    answer_at: [bool; MAX_PLY + 1],
     /// Plies reached by a null move (no two in a row).
     null_at: [bool; MAX_PLY + 1],
     main: bool,
@@ -245,6 +272,19 @@ fn combination(position: &Position) -> bool {
                 .any(|iso| iso.group & occupied != 0))
 }
 
+/// What a move does to the depth of the line (see `Worker::depth_after`).
+struct Step {
+    /// The depth left for the position after the move.
+    depth: i32,
+    /// The move is an extended sacrifice (counted on the line while it is searched).
+    extended: bool,
+    /// The move is a capture that completes a combination and leaves the opponent a turn to
+    /// answer it (counted on the line while it is searched).
+    answered: bool,
+    /// The move is a sacrifice: a placement that leaves the opponent a capture.
+    forcing: bool,
+}
+
 /// Does `mv` make one of the isolations? Returns the rings it takes (0 if none).
 fn isolating(mv: &Move, isos: &[Isolation]) -> u64 {
     let Move::Place(p) = mv else { return 0 };
@@ -276,6 +316,10 @@ impl<'a> Worker<'a> {
             null_move: options.null_move,
             max_extensions: options.extensions,
             extended: 0,
+            max_answers: options.answers,
+            answered: 0,
+            after_capture: [false; MAX_PLY + 1],
+            answer_at: [false; MAX_PLY + 1],
             null_at: [false; MAX_PLY + 1],
             main,
             nodes: 0,
@@ -420,17 +464,43 @@ impl<'a> Worker<'a> {
             && combination(child)
     }
 
-    /// The depth left after `mv` (played, giving `child`), whether the move is extended (the
-    /// caller counts it on the line while it is searched) and whether it is a sacrifice. An extended sacrifice hands the
-    /// capture it forces the depth that capture will cost, so the sacrificer moves again with
-    /// the depth it had: the pair costs nothing and every line of a depth still ends with the
-    /// same player to move.
-    fn depth_after(&self, mv: &Move, child: &Position, depth: i32) -> (i32, bool, bool) {
+    /// The depth left after `mv` (played at `ply`, giving `child`). An extended sacrifice hands
+    /// the capture it forces the depth that capture will cost, so the sacrificer moves again
+    /// with the depth it had: the pair costs nothing and every line of a depth still ends with
+    /// the same player to move. A capture that completes a combination leaves the opponent a
+    /// turn to answer it, if the line has an answer left (`SearchOptions::answers`).
+    fn depth_after(&self, mv: &Move, child: &Position, depth: i32, ply: usize) -> Step {
         let forcing = !mv.is_capture() && child.has_capture();
         if self.extends(child, forcing, depth) {
-            (depth + self.capture_cost, true, forcing)
+            return Step {
+                depth: depth + self.capture_cost,
+                extended: true,
+                answered: false,
+                forcing,
+            };
+        }
+        let left = depth - self.cost(mv, forcing, depth);
+        let answered = mv.is_capture()
+            && self.after_capture[ply]
+            && left < ONE_TURN
+            && self.answered < self.max_answers;
+        Step {
+            depth: if answered { ONE_TURN } else { left },
+            extended: false,
+            answered,
+            forcing,
+        }
+    }
+
+    /// Counts (`on`) or uncounts a step's extension and answer on the current line.
+    fn count(&mut self, step: &Step, on: bool) {
+        let (e, a) = (step.extended as u32, step.answered as u32);
+        if on {
+            self.extended += e;
+            self.answered += a;
         } else {
-            (depth - self.cost(mv, forcing, depth), false, forcing)
+            self.extended -= e;
+            self.answered -= a;
         }
     }
 
@@ -507,6 +577,8 @@ impl<'a> Worker<'a> {
                     ONE_TURN
                 };
                 self.null_at[ply + 1] = true;
+                self.after_capture[ply + 1] = false;
+                self.answer_at[ply + 1] = false;
                 let score = -self.search(
                     &null,
                     depth - ONE_TURN - reduction,
@@ -551,8 +623,24 @@ impl<'a> Worker<'a> {
         } else {
             0
         };
-        let frontier_futile = frontier && bound <= alpha;
-        let sacrifices_futile = frontier && bound + SACRIFICE_MARGIN <= alpha;
+        // The answer to a completed combination searches only what could change the material
+        // at once (isolations, and sacrifices that are combinations themselves); any other
+        // placement is taken to keep the static evaluation (standing pat), as in the
+        // quiescence search of other games.
+        let answer = self.answer_at[ply] && !capture_pending;
+        let stand_pat = if answer {
+            let e = self.eval(position);
+            if e >= beta {
+                self.moves[ply] = moves;
+                return e;
+            }
+            alpha = alpha.max(e);
+            e
+        } else {
+            -WIN - 1
+        };
+        let frontier_futile = (frontier && bound <= alpha) || answer;
+        let sacrifices_futile = frontier && bound + SACRIFICE_MARGIN <= alpha && !answer;
         if frontier_futile {
             // Where a capture would land after a placement on each ring (0: none), computed
             // once per ring rather than once per move.
@@ -568,14 +656,19 @@ impl<'a> Worker<'a> {
             moves.retain(|m| match m {
                 Move::Place(p) => {
                     let removed = p.remove.map_or(0, |r| r.bit());
-                    landings[p.at.index()] & !removed != 0
-                        || MoveCode::of(m) == tt_move
-                        || isolating(m, &isos) != 0
+                    let sacrifice = landings[p.at.index()] & !removed != 0
+                        && (!answer || {
+                            // An answer's sacrifices: those the opponent has one way to take.
+                            let mut after = *position;
+                            after.play_unchecked(m);
+                            after.legal_moves().len() == 1
+                        });
+                    sacrifice || MoveCode::of(m) == tt_move || isolating(m, &isos) != 0
                 }
                 Move::Capture(_) => true,
             });
             if moves.is_empty() {
-                // Every placement fails low: the bound is the static one.
+                // Every placement fails low: the bound is the static one (or the standing pat).
                 self.moves[ply] = moves;
                 return alpha;
             }
@@ -584,7 +677,7 @@ impl<'a> Worker<'a> {
         self.order_scores(&moves, &isos, tt_move, ply, &mut scores);
 
         let original_alpha = alpha;
-        let mut best = -WIN - 1;
+        let mut best = stand_pat;
         let mut best_move = None;
         let mut searched = 0usize;
         self.path.push(key);
@@ -618,8 +711,11 @@ impl<'a> Worker<'a> {
             if self.shared.repetition == Repetition::Forbidden && self.repeated(&child) {
                 continue;
             }
-            let (new_depth, extended, forcing) = self.depth_after(mv, &child, depth);
-            self.extended += extended as u32;
+            let step = self.depth_after(mv, &child, depth, ply);
+            let (new_depth, forcing) = (step.depth, step.forcing);
+            self.count(&step, true);
+            self.after_capture[ply + 1] = mv.is_capture();
+            self.answer_at[ply + 1] = step.answered;
             // Late quiet placements are searched shallower first.
             let quiet = !mv.is_capture() && !forcing && scores[i] < (1 << 30) - 1;
             let mut reduction = 0;
@@ -645,7 +741,7 @@ impl<'a> Worker<'a> {
                     score = -self.search(&child, new_depth, -beta, -alpha, ply + 1);
                 }
             }
-            self.extended -= extended as u32;
+            self.count(&step, false);
             searched += 1;
             if self.shared.stopped() {
                 self.path.pop();
@@ -679,7 +775,7 @@ impl<'a> Worker<'a> {
         self.path.pop();
         self.moves[ply] = moves;
         self.scores[ply] = scores;
-        if searched == 0 {
+        if searched == 0 && !answer {
             // Every move repeats under the no-repetition rule: no legal move.
             return -(WIN - ply as i32);
         }
@@ -697,7 +793,8 @@ impl<'a> Worker<'a> {
                     .map(|m| MoveCode::of(&m))
                     .unwrap_or(MoveCode::NONE),
                 score: to_tt(best, ply),
-                depth,
+                // An answer is not a full search of its depth.
+                depth: if answer { 0 } else { depth },
                 bound,
             },
         );
@@ -758,6 +855,9 @@ pub fn search(
         return result;
     }
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    // A capture at the root that follows a capture completes a combination.
+    let last_was_capture =
+        matches!(game.turns().last(), Some(zertz::Turn::Move(m)) if m.is_capture());
     let single_reply = root_moves.len() == 1
         && limits.depth.is_none()
         && limits.nodes.is_none()
@@ -769,6 +869,7 @@ pub fn search(
             let root_moves = root_moves.clone();
             scope.spawn(move || {
                 let mut worker = Worker::new(shared, options, false);
+                worker.after_capture[0] = last_was_capture;
                 let mut moves = root_moves;
                 for d in 1..=max_depth {
                     // Helpers start one turn deeper every other thread, to spread the work.
@@ -788,6 +889,7 @@ pub fn search(
             });
         }
         let mut worker = Worker::new(&shared, options, true);
+        worker.after_capture[0] = last_was_capture;
         let mut moves = root_moves.clone();
         let mut last_score = 0;
         for depth in 1..=max_depth {
@@ -860,8 +962,11 @@ fn root_iteration(
     for (i, mv) in moves.iter().enumerate() {
         let mut child = *root;
         child.play_unchecked(mv);
-        let (new_depth, extended, _) = worker.depth_after(mv, &child, depth);
-        worker.extended += extended as u32;
+        let step = worker.depth_after(mv, &child, depth, 0);
+        let new_depth = step.depth;
+        worker.count(&step, true);
+        worker.after_capture[1] = mv.is_capture();
+        worker.answer_at[1] = step.answered;
         let score = if i == 0 {
             -worker.search(&child, new_depth, -beta, -alpha, 1)
         } else {
@@ -872,7 +977,7 @@ fn root_iteration(
                 s
             }
         };
-        worker.extended -= extended as u32;
+        worker.count(&step, false);
         if worker.shared.stopped() {
             break;
         }

@@ -50,6 +50,42 @@ fn answers_are_legal_and_deterministic_under_a_node_limit() {
 }
 
 #[test]
+fn a_completed_combination_is_answered() {
+    // From a game `classic` won at 1 s a move: player 2 sacrifices a grey on c5, the white on c4
+    // must jump it, and the grey on f4 then jumps two greys: a set one grey from complete. At
+    // 3 turns of depth that line ends with player 2's double capture and, without the answer,
+    // player 1 never replies to it; the engine then put the combination off behind sacrifices
+    // (the horizon effect). With the answer player 1 moves once more, and the gain shrinks.
+    let g = game("37 standard ..--/-...W/-....-/-.G.G../-...../-..W./.--. 4/2/8 0/2/2 0/2/0 2");
+    let run = |answers: &str| {
+        let mut options = SearchOptions::default();
+        assert!(options.set("answers", answers));
+        let engine = Engine::new(options, 16);
+        let stop = AtomicBool::new(false);
+        engine.search(&g, &Limits::depth(3), &stop, &mut |_| {})
+    };
+    let (without, with) = (run("0"), run("1"));
+    let text = |r: &zertz_engine::SearchResult| {
+        let mut p = *g.position();
+        r.pv.iter()
+            .map(|m| {
+                let t = official::move_text(&p, m);
+                p.play_unchecked(m);
+                t
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(text(&without), ["Gc5,g4", "x c5Ge4", "x f4Gd4Gd2"]);
+    let line = text(&with);
+    assert_eq!(line[..3], ["Gc5,g4", "x c5Ge4", "x f4Gd4Gd2"], "{line:?}");
+    assert!(line.len() > 3, "player 1 answers the combination: {line:?}");
+    let (Score::Value(a), Score::Value(b)) = (without.score, with.score) else {
+        panic!("{:?} {:?}", without.score, with.score);
+    };
+    assert!(b + 200 < a, "answered {b}, unanswered {a}");
+}
+
+#[test]
 fn depth_limit_is_respected() {
     let g = game("37 standard B-W-/...--/.W..B-/-..W..-/.WB.W./..W../-..- 0/8/7 0/0/0 0/0/0 2");
     let r = search(&g, &Limits::depth(2));
