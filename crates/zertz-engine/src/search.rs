@@ -492,16 +492,19 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Counts (`on`) or uncounts a step's extension and answer on the current line.
-    fn count(&mut self, step: &Step, on: bool) {
-        let (e, a) = (step.extended as u32, step.answered as u32);
-        if on {
-            self.extended += e;
-            self.answered += a;
-        } else {
-            self.extended -= e;
-            self.answered -= a;
-        }
+    /// Starts searching the move of `step` (`mv`, played at `ply`): counts its extension and
+    /// answer on the current line and marks what the next ply was reached by.
+    fn enter(&mut self, step: &Step, mv: &Move, ply: usize) {
+        self.extended += step.extended as u32;
+        self.answered += step.answered as u32;
+        self.after_capture[ply + 1] = mv.is_capture();
+        self.answer_at[ply + 1] = step.answered;
+    }
+
+    /// Ends searching the move of `step`: uncounts what [`Worker::enter`] counted.
+    fn leave(&mut self, step: &Step) {
+        self.extended -= step.extended as u32;
+        self.answered -= step.answered as u32;
     }
 
     /// Negamax alpha-beta with principal variation search. `depth` in quarter turns.
@@ -713,9 +716,7 @@ impl<'a> Worker<'a> {
             }
             let step = self.depth_after(mv, &child, depth, ply);
             let (new_depth, forcing) = (step.depth, step.forcing);
-            self.count(&step, true);
-            self.after_capture[ply + 1] = mv.is_capture();
-            self.answer_at[ply + 1] = step.answered;
+            self.enter(&step, mv, ply);
             // Late quiet placements are searched shallower first.
             let quiet = !mv.is_capture() && !forcing && scores[i] < (1 << 30) - 1;
             let mut reduction = 0;
@@ -741,7 +742,7 @@ impl<'a> Worker<'a> {
                     score = -self.search(&child, new_depth, -beta, -alpha, ply + 1);
                 }
             }
-            self.count(&step, false);
+            self.leave(&step);
             searched += 1;
             if self.shared.stopped() {
                 self.path.pop();
@@ -964,9 +965,7 @@ fn root_iteration(
         child.play_unchecked(mv);
         let step = worker.depth_after(mv, &child, depth, 0);
         let new_depth = step.depth;
-        worker.count(&step, true);
-        worker.after_capture[1] = mv.is_capture();
-        worker.answer_at[1] = step.answered;
+        worker.enter(&step, mv, 0);
         let score = if i == 0 {
             -worker.search(&child, new_depth, -beta, -alpha, 1)
         } else {
@@ -977,7 +976,7 @@ fn root_iteration(
                 s
             }
         };
-        worker.count(&step, false);
+        worker.leave(&step);
         if worker.shared.stopped() {
             break;
         }
