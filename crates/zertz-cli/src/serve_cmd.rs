@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 use zertz_server::Config;
-use zertz_server::limit::Rate;
+use zertz_server::rate::Rate;
 
 /// Options of `zertz serve`.
 #[derive(Args)]

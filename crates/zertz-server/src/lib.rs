@@ -2,33 +2,24 @@
 //! WebSocket, server-authoritative clocks, best-of-N matches with the house rules of the online
 //! host (seed 004), and durable storage on SQLite or PostgreSQL.
 //!
-//! The API is described in docs/server.md.
+//! One folder per feature: `games` (games and matches in memory), `http` (the routes and what
+//! they share), `store` (the database). `util`, `rate` and `config` import nothing of the
+//! features. The API is described in docs/server.md.
 
 #![warn(missing_docs)]
 
-pub mod analysis_api;
-pub mod api;
-pub mod clock;
-pub mod evict;
-pub mod heartbeat;
-pub mod hub;
-pub mod limit;
-pub mod match_ws;
-pub mod matches;
-pub mod model;
-pub mod presence;
-pub mod records;
-pub mod room;
+pub mod config;
+pub mod games;
+pub mod http;
+pub mod rate;
 pub mod store;
-pub mod token;
-pub mod view;
-pub mod web;
-pub mod ws;
+pub mod util;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use hub::{Config, Hub};
+pub use config::Config;
+pub use games::hub::Hub;
 
 /// Opens the store, brings unfinished games back, and serves the API on `addr` until the
 /// process ends. `on_ready` is called with the bound address once the server listens.
@@ -44,14 +35,12 @@ pub async fn serve(
     hub.resume_matches().await?;
     hub.start_eviction();
     tracing::info!("{resumed} unfinished games resumed");
-    let app = api::router(Arc::clone(&hub))
-        .merge(analysis_api::router(Arc::clone(&hub)))
-        .merge(web::router());
+    let app = http::router(Arc::clone(&hub));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);
     let app = app.layer(axum::middleware::from_fn_with_state(
-        limit::PerAddress::new(hub.config().http_rate),
-        limit::by_address,
+        http::limit::PerAddress::new(hub.config().http_rate),
+        http::limit::by_address,
     ));
     axum::serve(
         listener,

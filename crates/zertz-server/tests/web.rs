@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use zertz_server::web;
+use zertz_server::http::pages as web;
 
 /// Every file under `dir`, as paths relative to `root` with `/` separators.
 fn walk(root: &Path, dir: &Path, out: &mut BTreeSet<String>) {
@@ -27,7 +27,7 @@ fn every_file_of_web_is_embedded() {
     let embedded: BTreeSet<String> = web::FILES.iter().map(|(p, _)| p.to_string()).collect();
     assert_eq!(
         on_disk, embedded,
-        "web/ and web::FILES differ: add new files to FILES in web.rs"
+        "web/ and web::FILES differ: add new files to FILES in http/pages.rs"
     );
     for (path, bytes) in web::FILES {
         assert!(!bytes.is_empty(), "{path} is empty");

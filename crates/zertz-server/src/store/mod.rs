@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
-pub(crate) use sqlite::slow_ms;
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]

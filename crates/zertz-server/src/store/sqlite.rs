@@ -243,7 +243,7 @@ fn is_unique_violation(e: &rusqlite::Error) -> bool {
 /// The writer thread: batches of waiting writes, one transaction each; between two batches,
 /// the end of a checkpoint when the checkpointer asks for it.
 fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>, finish: FinishCheckpoint) {
-    let slow = slow_ms();
+    let slow = crate::util::slow_ms();
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while let Ok(first) = jobs.recv() {
         batch.push(first);
@@ -282,18 +282,6 @@ fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>, finish: Fin
             }
         }
     }
-}
-
-/// With `ZERTZ_SLOW_MS=N` in the environment, the SQLite writer and the WebSocket actions log
-/// (at `warn`) every step that takes N ms or more: a tool to find where latency comes from.
-pub(crate) fn slow_ms() -> Option<Duration> {
-    static SLOW: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
-    *SLOW.get_or_init(|| {
-        std::env::var("ZERTZ_SLOW_MS")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .map(Duration::from_millis)
-    })
 }
 
 /// A passive checkpoint: `(frames in the log, frames copied into the database)`.
@@ -503,7 +491,7 @@ fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<(), StoreErro
 /// The checkpointer thread: a passive checkpoint every [`CHECKPOINT_EVERY`] until the store
 /// closes; after one that copied a long log, it asks the writer to finish it.
 fn checkpoint_loop(conn: rusqlite::Connection, stop: mpsc::Receiver<()>, finish: FinishCheckpoint) {
-    let slow = slow_ms();
+    let slow = crate::util::slow_ms();
     while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
         for pass in 1..=PASSES {
             let started = Instant::now();

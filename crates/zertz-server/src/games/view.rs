@@ -4,9 +4,9 @@
 use serde::Serialize;
 use zertz::{Colour, Marbles, Player};
 
-use crate::model::{SeatKind, seat_number};
-pub use crate::presence::Presence;
-use crate::room::{ClockView, Room, slashed};
+use crate::games::model::{SeatKind, seat_number};
+pub use crate::games::presence::Presence;
+use crate::games::room::{ClockView, Room, slashed};
 
 /// A game's state at one version.
 #[derive(Clone, Debug, Serialize)]
@@ -28,7 +28,7 @@ pub struct GameView {
     /// Casual (takebacks allowed).
     pub casual: bool,
     /// The time control.
-    pub clock: crate::clock::ClockSpec,
+    pub clock: crate::games::clock::ClockSpec,
     /// The time control in words.
     pub clock_text: String,
     /// Player one's and player two's seats.
@@ -49,7 +49,7 @@ pub struct GameView {
     pub moves: Vec<String>,
     /// The legal moves of the player to move, in official notation (empty when the game is
     /// not live or a bribe awaits its answer).
-    pub legal_moves: crate::room::LegalMoves,
+    pub legal_moves: crate::games::legal::LegalMoves,
     /// A draw offered by this seat.
     pub draw_offer: Option<u8>,
     /// A takeback asked by this seat.
@@ -123,10 +123,10 @@ impl GameView {
         presence: &Presence,
         now_ms: i64,
         claim_after_ms: i64,
-        legal_moves: &crate::room::LegalMoves,
+        legal_moves: &crate::games::legal::LegalMoves,
     ) -> GameView {
         let position = room.game.position();
-        let live = room.status() == crate::room::status::LIVE;
+        let live = room.status() == crate::games::room::status::LIVE;
         let mover = position.to_move();
         let seats = [0, 1].map(|i| {
             let (kind, level) = match room.settings.seats[i] {
@@ -180,7 +180,7 @@ impl GameView {
             legal_moves: if live {
                 legal_moves.clone()
             } else {
-                crate::room::LegalMoves::default()
+                crate::games::legal::LegalMoves::default()
             },
             draw_offer: room.draw_offer.map(seat_number),
             takeback_request: room.takeback_request.map(seat_number),
@@ -215,6 +215,6 @@ impl GameView {
 }
 
 /// The legal moves of the player to move, in official notation.
-pub fn legal_move_texts(room: &Room) -> crate::room::LegalMoves {
-    crate::room::LegalMoves::of(&room.game)
+pub fn legal_move_texts(room: &Room) -> crate::games::legal::LegalMoves {
+    crate::games::legal::LegalMoves::of(&room.game)
 }

@@ -11,11 +11,12 @@ use serde_json::json;
 use tokio::sync::broadcast::{Receiver, error::RecvError};
 use zertz::Player;
 
-use crate::heartbeat::{Beat, Heartbeat};
-use crate::hub::{Hub, Live, Outgoing};
-use crate::limit::Bucket;
-use crate::model::{Action, Event};
-use crate::view::GameView;
+use crate::games::broadcast::Outgoing;
+use crate::games::hub::{Hub, Live};
+use crate::games::model::{Action, Event};
+use crate::games::view::GameView;
+use crate::http::heartbeat::{Beat, Heartbeat};
+use crate::http::limit::Bucket;
 
 /// Serves a connection until it closes.
 pub async fn serve(
@@ -117,7 +118,7 @@ pub async fn serve(
                     if !send(&mut socket, reply.into()).await {
                         break;
                     }
-                    if let Some(slow) = crate::store::slow_ms()
+                    if let Some(slow) = crate::util::slow_ms()
                         && received.elapsed() >= slow
                     {
                         tracing::warn!(
@@ -134,7 +135,7 @@ pub async fn serve(
     let heard_ms = if silent {
         heartbeat.heard_ms()
     } else {
-        crate::hub::now_ms()
+        crate::util::now_ms()
     };
     hub.leave(&live, seat, heard_ms).await;
 }
@@ -210,7 +211,7 @@ async fn handle(
     };
     match hub.act(live.id(), token, action).await {
         Ok(version) => json!({"type": "ack", "version": version}).to_string(),
-        Err(e) => refused(crate::api::status_of(&e).as_u16(), e.to_string()),
+        Err(e) => refused(crate::http::error::status_of(&e).as_u16(), e.to_string()),
     }
 }
 
@@ -220,7 +221,7 @@ fn refused(status: u16, message: String) -> String {
 }
 
 /// The largest message a client may send (an action is a few dozen bytes).
-pub const MAX_MESSAGE: usize = crate::api::MAX_BODY;
+pub const MAX_MESSAGE: usize = crate::http::limit::MAX_BODY;
 
 /// The largest frame read whole. Frames between [`MAX_MESSAGE`] and this are read to their end
 /// and then refused with a close frame, which the client receives for sure; a longer frame is

@@ -45,14 +45,14 @@ impl Heartbeat {
             ticks,
             pinged: None,
             heard: Instant::now(),
-            heard_ms: crate::hub::now_ms(),
+            heard_ms: crate::util::now_ms(),
         }
     }
 
     /// The peer sent something (a message, a pong, a ping, a close).
     pub fn heard(&mut self) {
         self.heard = Instant::now();
-        self.heard_ms = crate::hub::now_ms();
+        self.heard_ms = crate::util::now_ms();
     }
 
     /// When the peer was last heard from, in ms since the epoch.

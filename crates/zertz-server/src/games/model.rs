@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use zertz::Player;
 
-use crate::clock::{ClockSpec, ClockState};
+use crate::games::clock::{ClockSpec, ClockState};
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

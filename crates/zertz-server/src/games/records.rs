@@ -6,12 +6,11 @@
 //! official rule the third occurrence of a position draws, earlier positions of the record
 //! included.
 //!
-//! Out: the record of a game, headed by its players, clock and creation time.
+//! Out: the turns of a game in official notation (`export` writes whole records).
 
+use zertz::notation::official;
 use zertz::record::Record;
 use zertz::{Game, Rules, Turn};
-
-use crate::room::Room;
 
 /// A game read from a text, with the headers it came with.
 pub struct ReadGame {
@@ -55,7 +54,7 @@ pub fn read(text: &str) -> Result<ReadGame, String> {
 /// answer is left out. The error names the turn (from 1) and why it is not allowed.
 pub fn replay_under(game: &Game, rules: Rules) -> Result<Game, String> {
     let mut again = Game::from_position(*game.start(), rules);
-    let texts = crate::room::move_texts(game);
+    let texts = move_texts(game);
     let mut bribes = game.bribes().iter().peekable();
     let at = |i: usize, e: &dyn std::fmt::Display| format!("turn {} (`{}`): {e}", i + 1, texts[i]);
     for (i, turn) in game.turns().iter().enumerate() {
@@ -97,30 +96,13 @@ pub fn history_text(game: &Game) -> String {
     Record::new(game.clone(), &[]).to_string()
 }
 
-/// The record of a game as the server exports it: the players' names, the time control, the
-/// game's id and when it was created (ms since the epoch), and `extra` headers.
-pub fn record_text(room: &Room, extra: &[(&str, String)]) -> String {
-    let names = room.names.clone().map(|n| n.unwrap_or_else(|| "?".into()));
-    let created = room.log.first().map_or(0, |(at, _)| *at);
-    let mut headers: Vec<(&str, String)> = vec![
-        ("Site", "zertz serve".into()),
-        ("Game", room.id.clone()),
-        ("Player1", names[0].clone()),
-        ("Player2", names[1].clone()),
-        ("TimeControl", room.settings.clock.describe()),
-        ("Created", created.to_string()),
-    ];
-    headers.extend(extra.iter().map(|(k, v)| (*k, v.clone())));
-    // (`Termination` belongs to the record format, which derives it from the game's outcome:
-    // an aborted game has none, so the abort gets a header of its own.)
-    if room.aborted {
-        let by = room.aborted_by().map_or("the server".to_string(), |p| {
-            format!("player {}", p.number())
-        });
-        headers.push(("Aborted", format!("by {by}")));
-    }
-    let pairs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    Record::new(room.game.clone(), &pairs).to_string()
+/// The turns of `game` in official notation (`-` for a bribed pass).
+pub fn move_texts(game: &Game) -> Vec<String> {
+    game.turns()
+        .iter()
+        .zip(game.positions())
+        .map(|(turn, position)| official::turn_text(position, turn))
+        .collect()
 }
 
 #[cfg(test)]

@@ -4,233 +4,22 @@
 //! counted across the match against its limit.
 //!
 //! A match is followed like a game: its state is pushed to its watchers on every change (see
-//! `match_ws`), a participant may resign the whole match, and its games export as one text of
+//! `http::match_socket`), a participant may resign the whole match, and its games export as one text of
 //! records. An aborted game is replayed like a draw, but each participant may abort only one
 //! game of a match: otherwise one player could abort every game and stall the match for ever.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 use zertz::Player;
 
-use crate::hub::{Hub, HubError, Live, clean_name, now_ms};
-use crate::model::{Event, GameSettings, MatchGame, SeatKind, seat_number};
-use crate::room::Refusal;
-use crate::store::{GameAppend, MatchRow, MatchStep};
-use crate::token;
-
-/// What a new match is made of.
-#[derive(Clone, Debug)]
-pub struct NewMatch {
-    /// Settings of every game (seats are filled per game).
-    pub template: GameSettings,
-    /// Best of N (odd).
-    pub best_of: u32,
-    /// The creator's name.
-    pub creator: String,
-    /// Who plays the creator.
-    pub opponent: SeatKind,
-    /// The participant (0: the creator, 1: the opponent) who moves first in game 1.
-    pub first: usize,
-    /// Bribes a player may propose in the whole match.
-    pub bribe_limit: u32,
-    /// Listed in the lobby for anyone to take.
-    pub open: bool,
-}
-
-/// One of the two people (or engines) of a match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Participant {
-    /// Human or engine.
-    pub kind: SeatKind,
-    /// The name, once known.
-    pub name: Option<String>,
-    /// The participant's secret token (the same in every game of the match).
-    pub token: Option<String>,
-}
-
-/// A game of the match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchGameEntry {
-    /// The game.
-    pub id: String,
-    /// The participant (0 or 1) who moves first in it.
-    pub first: usize,
-    /// `1-0`, `0-1`, `1/2-1/2`, `*` once over.
-    pub result: Option<String>,
-    /// The participant who won it.
-    pub winner: Option<usize>,
-}
-
-/// A match, as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchState {
-    /// The match.
-    pub id: String,
-    /// Best of this many (odd).
-    pub best_of: u32,
-    /// Settings of every game (the seats are filled per game).
-    pub template: GameSettings,
-    /// The two participants.
-    pub players: [Participant; 2],
-    /// The participant who moves first in game 1.
-    pub first: usize,
-    /// Games so far.
-    pub games: Vec<MatchGameEntry>,
-    /// Wins of each participant.
-    pub score: [u32; 2],
-    /// Bribes each participant proposed in finished games.
-    pub bribes_used: [u32; 2],
-    /// Bribes a participant may propose in the whole match.
-    pub bribe_limit: u32,
-    /// The winner, once decided.
-    pub winner: Option<usize>,
-    /// Open to anyone in the lobby.
-    pub open: bool,
-    /// The participant who resigned the match, if one did.
-    #[serde(default)]
-    pub resigned: Option<usize>,
-    /// Games each participant aborted (at most one each).
-    #[serde(default)]
-    pub aborts: [u32; 2],
-}
-
-/// The channels of the matches being watched: each change of a match is sent to its watchers.
-pub type Watchers = std::sync::Mutex<HashMap<String, broadcast::Sender<Arc<MatchState>>>>;
-
-/// A match as shown to clients (no tokens).
-#[derive(Clone, Debug, Serialize)]
-pub struct MatchView {
-    /// The match.
-    pub id: String,
-    /// Best of N.
-    pub best_of: u32,
-    /// `open`, `live` or `finished`.
-    pub status: &'static str,
-    /// Names (or engine levels) of the participants.
-    pub players: [ParticipantView; 2],
-    /// The viewer's participant index (0 or 1), if any.
-    pub you: Option<usize>,
-    /// Wins of each participant.
-    pub score: [u32; 2],
-    /// The games so far.
-    pub games: Vec<MatchGameEntry>,
-    /// The game being played now.
-    pub current_game: Option<String>,
-    /// Bribes each participant may still propose (when bribes are on).
-    pub bribes_left: Option<[u32; 2]>,
-    /// The winner, once decided.
-    pub winner: Option<usize>,
-    /// The participant who resigned the match, if one did (the other is the winner).
-    pub resigned: Option<usize>,
-    /// Board, rules and clock of the games.
-    pub clock_text: String,
-    /// The start position of each game.
-    pub start: String,
-    /// No-repetition house rule.
-    pub repetition: String,
-    /// Bribes allowed.
-    pub bribes: bool,
-    /// Listed in the lobby for anyone to take (an invitation is not).
-    pub open: bool,
-}
-
-/// A participant as shown.
-#[derive(Clone, Debug, Serialize)]
-pub struct ParticipantView {
-    /// `human` or `engine`.
-    pub kind: &'static str,
-    /// Name.
-    pub name: Option<String>,
-    /// Engine level.
-    pub level: Option<u8>,
-}
-
-impl MatchState {
-    /// `open` until both participants are known, `live`, then `finished`.
-    pub fn status(&self) -> &'static str {
-        if self.winner.is_some() {
-            "finished"
-        } else if self.players.iter().all(|p| p.name.is_some()) {
-            "live"
-        } else {
-            "open"
-        }
-    }
-
-    /// The participant a token belongs to.
-    pub fn participant(&self, token: &str) -> Option<usize> {
-        (0..2).find(|&i| {
-            self.players[i]
-                .token
-                .as_deref()
-                .is_some_and(|t| token::same(t, token))
-        })
-    }
-
-    /// The view for the holder of `token`.
-    pub fn view(&self, token: Option<&str>) -> MatchView {
-        MatchView {
-            id: self.id.clone(),
-            best_of: self.best_of,
-            status: self.status(),
-            players: [0, 1].map(|i| {
-                let p = &self.players[i];
-                let (kind, level) = match p.kind {
-                    SeatKind::Human => ("human", None),
-                    SeatKind::Engine { level } => ("engine", Some(level)),
-                };
-                ParticipantView {
-                    kind,
-                    name: p.name.clone(),
-                    level,
-                }
-            }),
-            you: token.and_then(|t| self.participant(t)),
-            score: self.score,
-            games: self.games.clone(),
-            current_game: self
-                .games
-                .last()
-                .filter(|g| g.result.is_none())
-                .map(|g| g.id.clone()),
-            bribes_left: self
-                .template
-                .bribes
-                .then(|| [0, 1].map(|i| self.bribe_limit.saturating_sub(self.bribes_used[i]))),
-            winner: self.winner,
-            resigned: self.resigned,
-            clock_text: self.template.clock.describe(),
-            start: self.template.start.clone(),
-            repetition: self.template.repetition.clone(),
-            bribes: self.template.bribes,
-            open: self.open,
-        }
-    }
-
-    /// The participant who moves first in the next game: game 1 as chosen, then alternating
-    /// (a replayed draw counts as a game, so the first player keeps alternating).
-    fn next_first(&self) -> usize {
-        if self.games.len() % 2 == 0 {
-            self.first
-        } else {
-            1 - self.first
-        }
-    }
-}
-
-/// The stored form of a match.
-fn match_row(m: &MatchState, created_ms: i64) -> MatchRow {
-    MatchRow {
-        id: m.id.clone(),
-        created_ms,
-        state: serde_json::to_string(m).unwrap_or_default(),
-        status: m.status().to_string(),
-        updated_ms: now_ms(),
-    }
-}
+use super::hub::{Hub, HubError, Live};
+use super::match_state::{MatchGameEntry, MatchState, MatchView, NewMatch, Participant, match_row};
+use crate::games::model::{Event, MatchGame, SeatKind, seat_number};
+use crate::games::room::Refusal;
+use crate::games::token;
+use crate::store::{GameAppend, MatchStep};
+use crate::util::{clean_name, now_ms};
 
 impl Hub {
     async fn save(&self, m: &MatchState, created_ms: i64) -> Result<(), HubError> {
@@ -241,52 +30,28 @@ impl Hub {
 
     /// Sends the new state of `m` to its watchers, if it has any.
     fn match_changed(&self, m: &MatchState) {
-        let mut watchers = self
-            .match_watchers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(sender) = watchers.get(&m.id)
-            && sender.send(Arc::new(m.clone())).is_err()
-        {
-            watchers.remove(&m.id);
-        }
+        self.match_watchers.send(&m.id, Arc::new(m.clone()));
     }
 
     /// Sends the stored state of match `id` to its watchers (after a change of one of its
     /// games that the match's state does not record, such as a bribe proposed).
     pub(crate) async fn poke_match(&self, id: &str) {
-        let watched = self
-            .match_watchers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains_key(id);
-        if watched && let Ok((m, _)) = self.load_match(id).await {
+        if self.match_watchers.is_watched(id)
+            && let Ok((m, _)) = self.load_match(id).await
+        {
             self.match_changed(&m);
         }
     }
 
     /// Subscribes to the changes of match `id`: each is its whole new state.
     pub fn watch_match(&self, id: &str) -> broadcast::Receiver<Arc<MatchState>> {
-        let mut watchers = self
-            .match_watchers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        watchers
-            .entry(id.to_string())
-            .or_insert_with(|| broadcast::channel(16).0)
-            .subscribe()
+        self.match_watchers.subscribe(id)
     }
 
     /// A watcher of match `id` went away (its receiver dropped): forgets the channel when it
     /// was the last.
     pub fn unwatch_match(&self, id: &str) {
-        let mut watchers = self
-            .match_watchers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if watchers.get(id).is_some_and(|s| s.receiver_count() == 0) {
-            watchers.remove(id);
-        }
+        self.match_watchers.forget_if_unwatched(id);
     }
 
     /// The view of `m` for the holder of `token`, with the bribes left counting those
@@ -360,7 +125,7 @@ impl Hub {
             players: [
                 Participant {
                     kind: SeatKind::Human,
-                    name: Some(clean_name(&creator)?),
+                    name: Some(clean_name(&creator).map_err(HubError::BadRequest)?),
                     token: Some(creator_token.clone()),
                 },
                 Participant {
@@ -410,7 +175,7 @@ impl Hub {
                 (0..2)
                     .find(|&i| m.players[i].name.is_none())
                     .ok_or_else(|| {
-                        HubError::Refused(crate::room::Refusal::NotNow(
+                        HubError::Refused(crate::games::room::Refusal::NotNow(
                             "both places of the match are taken".into(),
                         ))
                     })?
@@ -420,7 +185,7 @@ impl Hub {
             return Ok((i, m.players[i].token.clone().unwrap_or_default()));
         }
         let token = m.players[i].token.clone().unwrap_or_else(token::seat_token);
-        m.players[i].name = Some(clean_name(name)?);
+        m.players[i].name = Some(clean_name(name).map_err(HubError::BadRequest)?);
         m.players[i].token = Some(token.clone());
         self.save(&m, created).await?;
         if m.status() == "live" && m.games.is_empty() {
@@ -638,7 +403,7 @@ impl Hub {
             if k > 0 {
                 text.push('\n');
             }
-            text.push_str(&crate::records::record_text(
+            text.push_str(&crate::games::export::record_text(
                 &room,
                 &[("Match", m.id.clone()), ("MatchGame", (k + 1).to_string())],
             ));

@@ -10,9 +10,9 @@ use serde_json::json;
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::heartbeat::{Beat, Heartbeat};
-use crate::hub::Hub;
-use crate::matches::MatchState;
+use crate::games::hub::Hub;
+use crate::games::match_state::MatchState;
+use crate::http::heartbeat::{Beat, Heartbeat};
 
 /// Serves a watcher of `first` (the match as it was when the connection opened) until the
 /// connection closes or the server gives it up.

@@ -6,6 +6,7 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -19,7 +20,7 @@ use zertz::{Game, Move, Position, Turn};
 use zertz_engine::analysis::analyse_position;
 use zertz_engine::{Engine, Limits, SearchOptions};
 
-use crate::hub::Hub;
+use crate::games::hub::Hub;
 
 /// Search time of one analysis.
 pub const BUDGET: Duration = Duration::from_millis(400);
@@ -76,7 +77,7 @@ fn replay(game: &Game, turn: usize) -> Option<Game> {
 async fn analysis(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    query: Result<Query<AnalysisQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Response {
     let q = match query {
         Ok(Query(q)) => q,
@@ -85,7 +86,7 @@ async fn analysis(
     let room = match hub.room(&id).await {
         Ok(room) => room,
         Err(e) => {
-            let status = crate::api::status_of(&e);
+            let status = crate::http::error::status_of(&e);
             return refuse(status, e.to_string());
         }
     };

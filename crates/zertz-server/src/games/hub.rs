@@ -5,65 +5,25 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{Mutex, Semaphore, broadcast};
 use tokio::task::AbortHandle;
 use zertz::Player;
 
-use crate::model::{Action, Event, GameSettings, SeatKind, seat_number};
-use crate::room::{LegalMoves, Refusal, Room, status};
+use crate::config::Config;
+use crate::games::broadcast::{Broadcast, Outgoing};
+use crate::games::legal::LegalMoves;
+use crate::games::match_state::MatchState;
+use crate::games::model::{Action, Event, GameSettings, SeatKind, seat_number};
+use crate::games::room::{Refusal, Room, status};
+use crate::games::token;
+use crate::games::view::{GameView, Presence, legal_move_texts};
+use crate::games::watchers::Watchers;
 use crate::store::{
     EventRow, GameAppend, GameRow, MatchRow, MatchStep, RowUpdate, Store, StoreError,
 };
-use crate::token;
-use crate::view::{GameView, Presence, legal_move_texts};
-
-/// Settings of the service.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// How long a player may be away before the opponent may claim the game.
-    pub claim_after: Duration,
-    /// The engine's thinking time per move (it uses less when its clock is short).
-    pub engine_move_time: Duration,
-    /// Engine searches running at once (the rest wait their turn).
-    pub engine_slots: usize,
-    /// HTTP requests (WebSocket upgrades included) per client address.
-    pub http_rate: crate::limit::Rate,
-    /// Actions per WebSocket connection.
-    pub action_rate: crate::limit::Rate,
-    /// How often the server pings each WebSocket; a connection silent for a whole interval
-    /// after a ping is closed and its seat counted away (zero: no pings).
-    pub ping_interval: Duration,
-    /// How long a finished (or open, never joined) game nobody uses stays in memory
-    /// (docs/server.md, "Memory"); it is loaded again from storage when asked for.
-    pub evict_after: Duration,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            claim_after: Duration::from_secs(60),
-            engine_move_time: Duration::from_millis(1500),
-            engine_slots: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
-            http_rate: crate::limit::Rate::new(50.0, 500.0),
-            action_rate: crate::limit::Rate::new(20.0, 50.0),
-            ping_interval: Duration::from_secs(20),
-            evict_after: Duration::from_secs(300),
-        }
-    }
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+use crate::util::{clean_name, now_ms};
 
 /// Why a request failed.
 #[derive(Debug, thiserror::Error)]
@@ -91,97 +51,6 @@ impl From<StoreError> for HubError {
             StoreError::NotFound(what) => HubError::NotFound(what),
             other => HubError::Storage(other.to_string()),
         }
-    }
-}
-
-/// A message to the connections of a game, serialised once and shared by all of them.
-#[derive(Clone, Debug)]
-pub enum Outgoing {
-    /// A stored event and the state after it.
-    Event(Arc<Broadcast>),
-    /// Presence changed (not stored, no new version).
-    Presence(Arc<Broadcast>),
-}
-
-impl Outgoing {
-    /// The message.
-    pub fn broadcast(&self) -> &Broadcast {
-        match self {
-            Outgoing::Event(b) | Outgoing::Presence(b) => b,
-        }
-    }
-}
-
-/// The JSON text of one message for every kind of viewer. The state is serialised once; the
-/// text for seat 1, seat 2 or a spectator differs only in the state's `you`, spliced in, and
-/// each is made once (on first use) and then shared by every connection of that viewer.
-#[derive(Debug)]
-pub struct Broadcast {
-    /// The game's version the message brings a client to.
-    pub version: i64,
-    /// The text for spectators (`"you":null`), shared as it is.
-    spectators: Utf8Bytes,
-    /// Where the value `null` of the state's `you` starts in it.
-    you_at: Option<usize>,
-    /// The text for player one and player two.
-    texts: [std::sync::OnceLock<Utf8Bytes>; 2],
-}
-
-/// How a view's `you` is serialised when nobody is viewing.
-const NO_VIEWER: &str = "\"you\":null";
-
-impl Broadcast {
-    /// The message `{"type": kind, "version", ["event",] "state"}` with `state` (whose `you`
-    /// must be `None`).
-    pub fn new(kind: &str, event: Option<&Event>, state: &GameView) -> Broadcast {
-        #[derive(serde::Serialize)]
-        struct Message<'a> {
-            r#type: &'a str,
-            version: i64,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            event: Option<&'a Event>,
-            state: &'a GameView,
-        }
-        // Room for the legal moves and the rest, so the text is not regrown as it is written.
-        let mut buffer = Vec::with_capacity(state.legal_moves.json().len() + 4096);
-        let message = Message {
-            r#type: kind,
-            version: state.version,
-            event,
-            state,
-        };
-        let text = match serde_json::to_writer(&mut buffer, &message) {
-            Ok(()) => String::from_utf8(buffer).unwrap_or_default(),
-            Err(_) => String::new(),
-        };
-        // Inside a JSON string every quote is escaped, so an unescaped `"you":` can only be
-        // the key itself; the state's fields before `you` hold no key of that name.
-        let you_at = text.find(NO_VIEWER).map(|i| i + NO_VIEWER.len() - 4);
-        Broadcast {
-            version: state.version,
-            spectators: Utf8Bytes::from(text),
-            you_at,
-            texts: Default::default(),
-        }
-    }
-
-    /// The text for `viewer` (a seat, or a spectator).
-    pub fn text_for(&self, viewer: Option<Player>) -> Utf8Bytes {
-        let (Some(p), Some(at)) = (viewer, self.you_at) else {
-            return self.spectators.clone();
-        };
-        self.texts[p.index()]
-            .get_or_init(|| {
-                let whole = self.spectators.as_str();
-                let (head, tail) = (&whole[..at], &whole[at + 4..]);
-                let you = if p.index() == 0 { "1" } else { "2" };
-                let mut text = String::with_capacity(whole.len() - 3);
-                text.push_str(head);
-                text.push_str(you);
-                text.push_str(tail);
-                Utf8Bytes::from(text)
-            })
-            .clone()
     }
 }
 
@@ -246,7 +115,7 @@ pub struct Hub {
     engine_slots: Arc<Semaphore>,
     match_mutex: Mutex<()>,
     /// The channels of the matches someone watches (see `matches`).
-    pub(crate) match_watchers: crate::matches::Watchers,
+    pub(crate) match_watchers: Watchers<Arc<MatchState>>,
     me: std::sync::Weak<Hub>,
 }
 
@@ -259,7 +128,7 @@ impl Hub {
             engine_slots: Arc::new(Semaphore::new(config.engine_slots.max(1))),
             config,
             match_mutex: Mutex::new(()),
-            match_watchers: Default::default(),
+            match_watchers: Watchers::new(16),
             me: me.clone(),
         })
     }
@@ -346,7 +215,7 @@ impl Hub {
                     }
                     events.push(Event::Joined {
                         seat: i as u8 + 1,
-                        name: clean_name(name)?,
+                        name: clean_name(name).map_err(HubError::BadRequest)?,
                     });
                 }
                 None => all_seated = false,
@@ -480,7 +349,7 @@ impl Hub {
     ) -> Result<(u8, String), HubError> {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
-        let name = clean_name(name)?;
+        let name = clean_name(name).map_err(HubError::BadRequest)?;
         let seat = match token_given {
             Some(t) => seat_for(&state.tokens, t).ok_or_else(|| {
                 HubError::Forbidden("this token holds no seat of the game".into())
@@ -607,7 +476,7 @@ impl Hub {
             .await?;
         let stored = started.elapsed();
         self.publish(live, state, change);
-        if let Some(slow) = crate::store::slow_ms()
+        if let Some(slow) = crate::util::slow_ms()
             && started.elapsed() >= slow
         {
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -1010,20 +879,6 @@ fn seat_for(tokens: &[Option<String>; 2], token: &str) -> Option<Player> {
     found
 }
 
-/// A name as given by a person: trimmed, 1 to 40 printable characters.
-pub fn clean_name(name: &str) -> Result<String, HubError> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Ok("Anonymous".into());
-    }
-    if name.chars().count() > 40 || name.chars().any(|c| c.is_control()) {
-        return Err(HubError::BadRequest(
-            "a name is at most 40 characters, without control characters".into(),
-        ));
-    }
-    Ok(name.to_string())
-}
-
 /// What identifies the decision an engine is thinking about: the turns played, the position,
 /// and whether a bribe waits for its answer.
 fn turn_key(room: &Room) -> (usize, u64, bool, bool) {
@@ -1071,56 +926,6 @@ fn engine_action(game: &zertz::Game, level: u8, budget: Duration, seed: u64) -> 
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clock::ClockSpec;
-
-    #[test]
-    fn a_broadcast_is_the_view_of_each_viewer() {
-        let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
-        let mut room = Room::new("g", settings, 0).unwrap();
-        // A name that looks like the key being spliced.
-        let tricky = r#"x","you":null,"y"#.to_string();
-        for e in [
-            Event::Joined {
-                seat: 1,
-                name: tricky.clone(),
-            },
-            Event::Joined {
-                seat: 2,
-                name: "\"you\":null".into(),
-            },
-            Event::Started,
-        ] {
-            room.apply(e, 0).unwrap();
-        }
-        let legal = legal_move_texts(&room);
-        let view = GameView::of(&room, None, &Presence::default(), 5, 1000, &legal);
-        let event = Event::Started;
-        let b = Broadcast::new("event", Some(&event), &view);
-        for viewer in [Some(Player::One), Some(Player::Two), None] {
-            let text = b.text_for(viewer);
-            let got: serde_json::Value = serde_json::from_str(&text).unwrap();
-            let mut want_view = view.clone();
-            want_view.you = viewer.map(seat_number);
-            let want = serde_json::json!({
-                "type": "event",
-                "version": view.version,
-                "event": event,
-                "state": want_view,
-            });
-            assert_eq!(got, want);
-            // Made once per viewer, then shared.
-            assert_eq!(b.text_for(viewer).as_str(), text.as_str());
-        }
-        let got: serde_json::Value = serde_json::from_str(&b.text_for(Some(Player::Two))).unwrap();
-        assert_eq!(got["state"]["seats"][0]["name"], tricky.as_str());
-        assert_eq!(got["state"]["you"], 2);
-        assert_eq!(got["state"]["legal_moves"].as_array().unwrap().len(), 1944);
-    }
-}
-
 /// A hub for the unit tests on a fresh SQLite file in a temporary directory, which lasts as
 /// long as the directory returned with it.
 #[cfg(test)]
@@ -1136,7 +941,7 @@ async fn temporary_hub(config: Config) -> (tempfile::TempDir, Arc<Hub>) {
 #[cfg(test)]
 mod clock_tests {
     use super::*;
-    use crate::clock::ClockSpec;
+    use crate::games::clock::ClockSpec;
 
     /// On this test's runtime (one thread) the flag timer cannot run before the late move is
     /// handled: the refusal comes from the check of the move itself, not from the timer.
@@ -1183,7 +988,7 @@ mod clock_tests {
 #[cfg(test)]
 mod engine_tests {
     use super::*;
-    use crate::clock::ClockSpec;
+    use crate::games::clock::ClockSpec;
 
     /// Waits until the game's log holds an event of `kind` (as its JSON `type`).
     async fn wait_for(hub: &Hub, id: &str, kind: &str) -> Event {

@@ -13,8 +13,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use crate::hub::{Hub, now_ms};
-use crate::room::status;
+use crate::games::hub::Hub;
+use crate::games::room::status;
+use crate::util::now_ms;
 
 /// The shortest and the longest time between two sweeps.
 const SWEEP_BOUNDS: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(60));

@@ -1,0 +1,42 @@
+//! The settings of the service, as `zertz serve` takes them.
+
+use std::time::Duration;
+
+use crate::rate::Rate;
+
+/// Settings of the service.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long a player may be away before the opponent may claim the game.
+    pub claim_after: Duration,
+    /// The engine's thinking time per move (it uses less when its clock is short).
+    pub engine_move_time: Duration,
+    /// Engine searches running at once (the rest wait their turn).
+    pub engine_slots: usize,
+    /// HTTP requests (WebSocket upgrades included) per client address.
+    pub http_rate: Rate,
+    /// Actions per WebSocket connection.
+    pub action_rate: Rate,
+    /// How often the server pings each WebSocket; a connection silent for a whole interval
+    /// after a ping is closed and its seat counted away (zero: no pings).
+    pub ping_interval: Duration,
+    /// How long a finished (or open, never joined) game nobody uses stays in memory
+    /// (docs/server.md, "Memory"); it is loaded again from storage when asked for.
+    pub evict_after: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            claim_after: Duration::from_secs(60),
+            engine_move_time: Duration::from_millis(1500),
+            engine_slots: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            http_rate: Rate::new(50.0, 500.0),
+            action_rate: Rate::new(20.0, 50.0),
+            ping_interval: Duration::from_secs(20),
+            evict_after: Duration::from_secs(300),
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! A game of the server as a record: the project's format, headed by its players, clock and
+//! creation time, or BoardSpace's SGF.
+
+use zertz::record::Record;
+
+use super::room::Room;
+
+/// The record of a game as the server exports it: the players' names, the time control, the
+/// game's id and when it was created (ms since the epoch), and `extra` headers.
+pub fn record_text(room: &Room, extra: &[(&str, String)]) -> String {
+    let names = room.names.clone().map(|n| n.unwrap_or_else(|| "?".into()));
+    let created = room.log.first().map_or(0, |(at, _)| *at);
+    let mut headers: Vec<(&str, String)> = vec![
+        ("Site", "zertz serve".into()),
+        ("Game", room.id.clone()),
+        ("Player1", names[0].clone()),
+        ("Player2", names[1].clone()),
+        ("TimeControl", room.settings.clock.describe()),
+        ("Created", created.to_string()),
+    ];
+    headers.extend(extra.iter().map(|(k, v)| (*k, v.clone())));
+    // (`Termination` belongs to the record format, which derives it from the game's outcome:
+    // an aborted game has none, so the abort gets a header of its own.)
+    if room.aborted {
+        let by = room.aborted_by().map_or("the server".to_string(), |p| {
+            format!("player {}", p.number())
+        });
+        headers.push(("Aborted", format!("by {by}")));
+    }
+    let pairs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    Record::new(room.game.clone(), &pairs).to_string()
+}
+
+/// The game as a BoardSpace SGF (the error says what SGF cannot hold, such as a custom board).
+pub fn sgf_text(room: &Room) -> Result<String, String> {
+    let info = zertz::boardspace::ExportInfo {
+        players: room
+            .names
+            .clone()
+            .map(|n| n.unwrap_or_else(|| "player".into())),
+        date: None,
+        name: Some(room.id.clone()),
+    };
+    zertz::boardspace::export(&room.game, &info).map_err(|e| e.to_string())
+}

@@ -1,0 +1,18 @@
+//! Games and matches: the live games in memory (`hub`), each game's rules and clocks (`room`,
+//! `clock`), matches, records, presence and what clients are sent.
+
+pub mod broadcast;
+pub mod clock;
+pub mod evict;
+pub mod export;
+pub mod hub;
+pub mod legal;
+pub mod match_state;
+pub mod matches;
+pub mod model;
+pub mod presence;
+pub mod records;
+pub mod room;
+pub mod token;
+pub mod view;
+pub mod watchers;

@@ -1,0 +1,75 @@
+//! Error answers shared by every route: a status and `{"error": message}`, the status of each
+//! kind of refusal (the WebSocket's `refused` uses it too), and the bearer token.
+
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::games::hub::HubError;
+use crate::games::room::Refusal;
+
+/// An error answer: a status and `{"error": message}`.
+pub struct ApiError(pub StatusCode, pub String);
+
+/// The answer `status` with `{"error": message}`.
+pub fn error(status: StatusCode, message: String) -> Response {
+    (status, Json(json!({ "error": message }))).into_response()
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
+}
+
+/// The HTTP status of a refusal, shared by the HTTP answers and the WebSocket's `refused`.
+pub(crate) fn status_of(e: &HubError) -> StatusCode {
+    match e {
+        HubError::NotFound(_) => StatusCode::NOT_FOUND,
+        HubError::Forbidden(_) => StatusCode::FORBIDDEN,
+        HubError::Refused(Refusal::IllegalMove(_)) => StatusCode::UNPROCESSABLE_ENTITY,
+        HubError::Refused(Refusal::NotNow(_)) => StatusCode::CONFLICT,
+        HubError::Refused(Refusal::BadRequest(_)) | HubError::BadRequest(_) => {
+            StatusCode::BAD_REQUEST
+        }
+        HubError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(e: HubError) -> ApiError {
+        ApiError(status_of(&e), e.to_string())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        let status = match &r {
+            JsonRejection::BytesRejection(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError(status, format!("request body: {}", r.body_text()))
+    }
+}
+
+/// A route's answer or its error.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// A 400 answer.
+pub fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, message.into())
+}
+
+/// The seat token from `Authorization: Bearer …`.
+pub fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    value.strip_prefix("Bearer ").map(|t| t.trim().to_string())
+}
+
+/// A query string that did not parse: 400 naming what was wrong.
+pub fn bad_query(e: QueryRejection) -> ApiError {
+    bad(e.body_text())
+}

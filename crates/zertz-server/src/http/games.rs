@@ -1,0 +1,281 @@
+//! The game routes: create, list, read, join, act, follow over a WebSocket, export, import.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::error::{ApiError, ApiResult, bad, bad_query, bearer};
+use super::new_game::{NewGame, Opponent};
+use crate::games::hub::{Hub, HubError};
+use crate::games::model::Action;
+use crate::games::view::GameView;
+use crate::store::Cursor;
+
+/// The game routes, on `hub`.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
+        .route("/api/stats", get(stats))
+        .route("/api/games", post(create_game).get(list_games))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/action", post(act))
+        .route("/api/games/{id}/ws", get(ws))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/sgf", get(sgf))
+        .route("/api/import", post(import))
+        .with_state(hub)
+}
+
+/// What an operator may want to watch: the games in memory now (docs/server.md, "Memory").
+async fn stats(State(hub): State<Arc<Hub>>) -> Json<serde_json::Value> {
+    Json(json!({ "games_in_memory": hub.games_in_memory() }))
+}
+
+async fn create_game(
+    State(hub): State<Arc<Hub>>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(req) = body?;
+    if req.best_of.is_some() || req.bribe_limit.is_some() {
+        return Err(bad(
+            "best_of and bribe_limit belong to matches (POST /api/matches)",
+        ));
+    }
+    let (settings, _, creator) = req.settings()?;
+    let mut names = [None, None];
+    names[creator] = Some(req.name.clone().unwrap_or_default());
+    let mut tokens = [None, None];
+    if matches!(req.opponent, Opponent::Invite {}) {
+        tokens[1 - creator] = Some(crate::games::token::seat_token());
+    }
+    let (id, tokens) = hub.create_game(settings, names, tokens, None).await?;
+    let invite = matches!(req.opponent, Opponent::Invite {})
+        .then(|| tokens[1 - creator].clone())
+        .flatten();
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id,
+            "seat": creator + 1,
+            "token": tokens[creator],
+            "invite_token": invite,
+            "invite_url": invite.as_ref().map(|t| format!("/game/{id}#join={t}")),
+        })),
+    )
+        .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuery {
+    pub(crate) status: Option<String>,
+    pub(crate) limit: Option<i64>,
+    /// The `next` of the page before (games only).
+    pub(crate) before: Option<String>,
+}
+
+/// A listing's cursor as clients see it: `UPDATED_MS-ID`.
+fn cursor_text(c: &Cursor) -> String {
+    format!("{}-{}", c.updated_ms, c.id)
+}
+
+/// Reads the `before` of a listing.
+fn parse_cursor(text: &str) -> ApiResult<Cursor> {
+    let parsed = text.split_once('-').and_then(|(ms, id)| {
+        let updated_ms = ms.parse().ok()?;
+        crate::games::token::is_plausible_id(id).then(|| Cursor {
+            updated_ms,
+            id: id.to_string(),
+        })
+    });
+    parsed.ok_or_else(|| {
+        bad(format!(
+            "before `{text}`: expected the `next` of an earlier page, such as \
+             1764000000000-abcdEFGH2345"
+        ))
+    })
+}
+
+pub(crate) fn check_status(status: &Option<String>) -> ApiResult<Option<&str>> {
+    match status.as_deref() {
+        None | Some("") => Ok(None),
+        Some(s @ ("open" | "live" | "finished")) => Ok(Some(s)),
+        Some(other) => Err(bad(format!(
+            "status `{other}`: expected open, live or finished"
+        ))),
+    }
+}
+
+async fn list_games(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(bad_query)?;
+    let status = check_status(&q.status)?;
+    let limit = q.limit.unwrap_or(50).clamp(1, 500);
+    let before = q.before.as_deref().map(parse_cursor).transpose()?;
+    let games = hub
+        .store()
+        .list_games(status, before.as_ref(), limit)
+        .await
+        .map_err(HubError::from)?;
+    // A full page may have a next one; a short page is the last.
+    let next = (games.len() as i64 == limit)
+        .then(|| games.last().map(|g| cursor_text(&Cursor::after(g))))
+        .flatten();
+    let list: Vec<_> = games
+        .into_iter()
+        .map(|g| {
+            let settings: serde_json::Value = serde_json::from_str(&g.settings).unwrap_or_default();
+            json!({
+                "id": g.id,
+                "match_id": g.match_id,
+                "status": g.status,
+                "result": g.result,
+                "created_ms": g.created_ms,
+                "updated_ms": g.updated_ms,
+                "start": settings.get("start"),
+                "clock": settings.get("clock"),
+                "seats": settings.get("seats"),
+                "open": settings.get("open"),
+                "bribes": settings.get("bribes"),
+                "repetition": settings.get("repetition"),
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "games": list, "next": next })).into_response())
+}
+
+async fn get_game(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<GameView>> {
+    let token = bearer(&headers);
+    let view = hub.view(&id, token.as_deref()).await?;
+    if token.is_some() && view.you.is_none() {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "this token holds no seat of the game".into(),
+        ));
+    }
+    Ok(Json(view))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JoinBody {
+    #[serde(default)]
+    pub(crate) name: Option<String>,
+    #[serde(default)]
+    pub(crate) token: Option<String>,
+}
+
+async fn join_game(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Result<Json<JoinBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let (seat, token) = hub
+        .join(&id, b.token.as_deref(), b.name.as_deref().unwrap_or(""))
+        .await?;
+    Ok(Json(json!({ "id": id, "seat": seat, "token": token })).into_response())
+}
+
+async fn act(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<Action>, JsonRejection>,
+) -> ApiResult<Response> {
+    let token = bearer(&headers).ok_or_else(|| {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            "acting needs the seat token: `Authorization: Bearer <token>`".into(),
+        )
+    })?;
+    let Json(action) = body?;
+    let version = hub.act(&id, &token, action).await?;
+    let view = hub.view(&id, Some(&token)).await?;
+    Ok(Json(json!({ "version": version, "state": view })).into_response())
+}
+
+async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let room = hub.room(&id).await?;
+    let text = crate::games::export::record_text(&room, &[]);
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+async fn sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let room = hub.room(&id).await?;
+    let text = crate::games::export::sgf_text(&room)
+        .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    Ok((
+        [(header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImportBody {
+    /// A record in the project's format or a BoardSpace SGF.
+    text: String,
+}
+
+async fn import(body: Result<Json<ImportBody>, JsonRejection>) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let crate::games::records::ReadGame { game, headers } = crate::games::records::read(&b.text)
+        .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let moves = crate::games::records::move_texts(&game);
+    let positions = game.positions();
+    Ok(Json(json!({
+        "headers": headers,
+        "start": game.start().to_string(),
+        "moves": moves,
+        "positions": positions.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "position": game.position().to_string(),
+        "result": game.outcome().map(|o| o.to_string()),
+    }))
+    .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WsQuery {
+    token: Option<String>,
+    since: Option<i64>,
+}
+
+async fn ws(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    query: Result<Query<WsQuery>, QueryRejection>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(bad_query)?;
+    // Check the game and the token before upgrading, so errors are plain HTTP answers.
+    let (live, seat, receiver) = hub.connect(&id, q.token.as_deref()).await?;
+    Ok(upgrade
+        // Messages over the limit are refused by `ws::serve` with a close frame that says so;
+        // the library's own limits are set higher, so that such a frame is read to its end.
+        .max_message_size(crate::http::game_socket::MAX_FRAME)
+        .max_frame_size(crate::http::game_socket::MAX_FRAME)
+        // Actions are small; tungstenite zero-fills the whole read buffer on every read.
+        .read_buffer_size(8 * 1024)
+        .on_upgrade(move |socket| async move {
+            crate::http::game_socket::serve(hub, live, seat, q.token, q.since, receiver, socket)
+                .await;
+        }))
+}

@@ -1,0 +1,180 @@
+//! The match routes: create, list, read, join, resign, export, follow over a WebSocket.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::error::{ApiError, ApiResult, bad, bad_query, bearer};
+use super::games::{JoinBody, ListQuery, check_status};
+use super::new_game::{NewGame, Opponent};
+use crate::games::hub::{Hub, HubError};
+use crate::games::model::SeatKind;
+
+/// The match routes, on `hub`.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/api/matches", post(create_match).get(list_matches))
+        .route("/api/matches/{id}", get(get_match))
+        .route("/api/matches/{id}/join", post(join_match))
+        .route("/api/matches/{id}/resign", post(resign_match))
+        .route("/api/matches/{id}/record", get(match_record))
+        .route("/api/matches/{id}/ws", get(match_ws))
+        .with_state(hub)
+}
+
+async fn create_match(
+    State(hub): State<Arc<Hub>>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(req) = body?;
+    let (mut settings, opponent, creator_seat) = req.settings()?;
+    settings.seats = [SeatKind::Human, SeatKind::Human];
+    let best_of = req.best_of.unwrap_or(3);
+    let (id, token, invite) = hub
+        .create_match(crate::games::match_state::NewMatch {
+            template: settings,
+            best_of,
+            creator: req.name.clone().unwrap_or_default(),
+            opponent,
+            first: creator_seat,
+            bribe_limit: req.bribe_limit.unwrap_or(3),
+            open: matches!(req.opponent, Opponent::Open {}),
+        })
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id,
+            "token": token,
+            "invite_token": invite,
+            "invite_url": invite.as_ref().map(|t| format!("/match/{id}#join={t}")),
+        })),
+    )
+        .into_response())
+}
+
+async fn list_matches(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(bad_query)?;
+    let status = check_status(&q.status)?;
+    if q.before.is_some() {
+        return Err(bad("before: matches are listed in one page (at most 500)"));
+    }
+    let rows = hub
+        .store()
+        .list_matches(status, q.limit.unwrap_or(50).clamp(1, 500))
+        .await
+        .map_err(HubError::from)?;
+    let mut list = Vec::new();
+    for row in rows {
+        if let Ok((m, _)) = hub.load_match(&row.id).await {
+            list.push(hub.match_view(&m, None).await);
+        }
+    }
+    Ok(Json(json!({ "matches": list })).into_response())
+}
+
+async fn get_match(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (m, _) = hub.load_match(&id).await?;
+    let token = bearer(&headers);
+    let view = hub.match_view(&m, token.as_deref()).await;
+    if token.is_some() && view.you.is_none() {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "this token holds no place in the match".into(),
+        ));
+    }
+    Ok(Json(view).into_response())
+}
+
+async fn join_match(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Result<Json<JoinBody>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(b) = body?;
+    let (index, token) = hub
+        .join_match(&id, b.token.as_deref(), b.name.as_deref().unwrap_or(""))
+        .await?;
+    let (m, _) = hub.load_match(&id).await?;
+    let view = hub.match_view(&m, Some(&token)).await;
+    Ok(Json(json!({ "id": id, "player": index, "token": token, "match": view })).into_response())
+}
+
+async fn resign_match(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let token = bearer(&headers).ok_or_else(|| {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            "resigning a match needs the participant's token: `Authorization: Bearer <token>`"
+                .into(),
+        )
+    })?;
+    let m = hub.resign_match(&id, &token).await?;
+    Ok(Json(hub.match_view(&m, Some(&token)).await).into_response())
+}
+
+async fn match_record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let text = hub.match_record(&id).await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatchWsQuery {
+    token: Option<String>,
+}
+
+async fn match_ws(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    query: Result<Query<MatchWsQuery>, QueryRejection>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(bad_query)?;
+    // Subscribed before the state is read, so that no change falls between the two.
+    let changes = hub.watch_match(&id);
+    let first = hub.load_match(&id).await;
+    let first = match first {
+        Ok((m, _)) => m,
+        Err(e) => {
+            drop(changes);
+            hub.unwatch_match(&id);
+            return Err(e.into());
+        }
+    };
+    if let Some(t) = &q.token
+        && first.participant(t).is_none()
+    {
+        drop(changes);
+        hub.unwatch_match(&id);
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "this token holds no place in the match".into(),
+        ));
+    }
+    Ok(upgrade
+        .max_message_size(crate::http::game_socket::MAX_FRAME)
+        .max_frame_size(crate::http::game_socket::MAX_FRAME)
+        .read_buffer_size(8 * 1024)
+        .on_upgrade(move |socket| {
+            crate::http::match_socket::serve(hub, first, q.token, changes, socket)
+        }))
+}
