@@ -23,6 +23,9 @@ pub struct Config {
     /// How long a finished (or open, never joined) game nobody uses stays in memory
     /// (docs/server.md, "Memory"); it is loaded again from storage when asked for.
     pub evict_after: Duration,
+    /// The server is reached over HTTPS (behind a proxy that ends TLS): session cookies are
+    /// marked `Secure`.
+    pub secure_cookies: bool,
 }
 
 impl Default for Config {
@@ -37,6 +40,7 @@ impl Default for Config {
             action_rate: Rate::new(20.0, 50.0),
             ping_interval: Duration::from_secs(20),
             evict_after: Duration::from_secs(300),
+            secure_cookies: false,
         }
     }
 }

@@ -8,11 +8,13 @@
 
 #![warn(missing_docs)]
 
+pub mod accounts;
 pub mod config;
 pub mod games;
 pub mod http;
 pub mod rate;
 pub mod store;
+pub mod token;
 pub mod util;
 
 use std::net::SocketAddr;
@@ -29,13 +31,23 @@ pub async fn serve(
     config: Config,
     on_ready: impl FnOnce(SocketAddr),
 ) -> anyhow::Result<()> {
-    let store = store::open(db).await?;
+    let store: Arc<dyn store::Store> = Arc::from(store::open(db).await?);
+    let accounts = Arc::new(accounts::Accounts::new(
+        Arc::clone(&store),
+        accounts::AccountSettings {
+            secure_cookies: config.secure_cookies,
+            ..accounts::AccountSettings::default()
+        },
+    ));
     let hub = Hub::new(store, config);
     let resumed = hub.resume().await?;
     hub.resume_matches().await?;
     hub.start_eviction();
     tracing::info!("{resumed} unfinished games resumed");
-    let app = http::router(Arc::clone(&hub));
+    let app = http::router(http::state::AppState {
+        hub: Arc::clone(&hub),
+        accounts,
+    });
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);
     let app = app.layer(axum::middleware::from_fn_with_state(

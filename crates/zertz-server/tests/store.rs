@@ -17,8 +17,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::Connection;
 use zertz_server::store::{
-    self, Cursor, EventRow, GameAppend, GameRow, GameSummary, MatchRow, MatchStep, PostgresStore,
-    RowUpdate, SqliteStore, Store, StoreError,
+    self, Cursor, EventRow, GameAppend, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
+    PostgresStore, RowUpdate, SqliteStore, Store, StoreError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -198,6 +198,7 @@ fn game(id: &str, status: &str, created_ms: i64) -> GameRow {
         created_ms,
         settings: format!(r#"{{"variant":"standard","game":"{id}"}}"#),
         tokens: [Some(format!("tok-{id}-1")), None],
+        accounts: [None, None],
         status: status.to_owned(),
         result: None,
         updated_ms: created_ms,
@@ -339,6 +340,7 @@ async fn append_conflicts_write_nothing(env: &Env) {
         status: Some("finished".into()),
         result: Some("0-1".into()),
         seat: Some((1, "late-token".into())),
+        seat_account: None,
     };
 
     // Taken versions, a gap before the batch, a gap inside it, a repeat inside it.
@@ -389,6 +391,7 @@ async fn row_updates(env: &Env) {
         status: Some("live".into()),
         result: None,
         seat: Some((1, "t2".into())),
+        seat_account: None,
     };
     s.append("g1", &[event(2, 2_000)], &sit).await.unwrap();
     let (row, _) = s.load_game("g1").await.unwrap();
@@ -438,6 +441,7 @@ async fn row_updates(env: &Env) {
         status: Some("finished".into()),
         result: Some("1-0".into()),
         seat: None,
+        seat_account: None,
     };
     s.append("g1", &[event(5, 5_000), event(6, 5_000)], &end)
         .await
@@ -490,6 +494,7 @@ async fn list_games_filter_order_limit(env: &Env) {
             result: Some("0-1".into()),
             created_ms: 200,
             updated_ms: 200,
+            accounts: [None, None],
         }
     );
     assert_eq!((all[0].created_ms, all[0].updated_ms), (100, 600));
@@ -561,6 +566,7 @@ async fn list_games_filter_order_limit(env: &Env) {
         status: Some("finished".into()),
         result: Some("1-0".into()),
         seat: None,
+        seat_account: None,
     };
     s.append("d", &[event(2, 700)], &finish).await.unwrap();
     assert_eq!(
@@ -580,6 +586,7 @@ async fn matches_save_load_upsert_list(env: &Env) {
         id: "m1".into(),
         created_ms: 100,
         state: r#"{"games":[],"score":[0,0]}"#.into(),
+        accounts: [None, None],
         status: "open".into(),
         updated_ms: 100,
     };
@@ -604,6 +611,7 @@ async fn matches_save_load_upsert_list(env: &Env) {
         id: "m2".into(),
         created_ms: 150,
         state: "{}".into(),
+        accounts: [None, None],
         status: "finished".into(),
         updated_ms: 200,
     };
@@ -662,6 +670,7 @@ async fn not_found(env: &Env) {
         id: "m1".into(),
         created_ms: 1,
         state: "{}".into(),
+        accounts: [None, None],
         status: "open".into(),
         updated_ms: 1,
     })
@@ -706,12 +715,14 @@ async fn durable_across_reopen(env: &Env) {
         status: Some("live".into()),
         result: None,
         seat: Some((1, "t2".into())),
+        seat_account: None,
     };
     s.append("g1", &events(2..=4, 2_000), &sit).await.unwrap();
     let m = MatchRow {
         id: "m1".into(),
         created_ms: 1_000,
         state: r#"{"score":[0,0]}"#.into(),
+        accounts: [None, None],
         status: "live".into(),
         updated_ms: 1_000,
     };
@@ -846,6 +857,7 @@ async fn match_step_all_or_nothing(env: &Env) {
         id: "m1".into(),
         created_ms: 100,
         state: r#"{"games":["g1"]}"#.into(),
+        accounts: [None, None],
         status: "live".into(),
         updated_ms: 100,
     };
@@ -955,6 +967,7 @@ async fn match_step_all_or_nothing(env: &Env) {
                 status: Some("finished".into()),
                 result: Some("0-1".into()),
                 seat: None,
+                seat_account: None,
             },
         }),
     };
@@ -989,6 +1002,7 @@ async fn sqlite_kill_child() {
         status: Some("live".into()),
         result: None,
         seat: Some((1, "t2".into())),
+        seat_account: None,
     };
     s.append("g1", &events(2..=40, 2_000), &sit).await.unwrap();
     let mut out = std::io::stdout();

@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests.
 
+pub mod accounts;
 pub mod matches;
 pub mod play;
 pub mod postgres;

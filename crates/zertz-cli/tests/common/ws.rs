@@ -21,8 +21,10 @@ type Stream = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// Opens a WebSocket; an error is the HTTP status of a refused upgrade (`HTTP 403`), or a
 /// description.
-async fn open(url: &str) -> Result<Stream, String> {
-    let (stream, _) = tokio_tungstenite::connect_async(url)
+async fn open(
+    request: impl tokio_tungstenite::tungstenite::client::IntoClientRequest + Unpin,
+) -> Result<Stream, String> {
+    let (stream, _) = tokio_tungstenite::connect_async(request)
         .await
         .map_err(|e| match e {
             tokio_tungstenite::tungstenite::Error::Http(r) => {
@@ -78,7 +80,15 @@ pub struct Ws {
 impl Ws {
     /// Connects; an error is the HTTP status of a refused upgrade (or a description).
     pub async fn connect(url: &str, since: Option<i64>) -> Result<Ws, String> {
-        let stream = open(url).await?;
+        Ws::connect_request(url, since).await
+    }
+
+    /// Connects with a request of one's own (headers such as `Cookie` and `Origin`).
+    pub async fn connect_request(
+        request: impl tokio_tungstenite::tungstenite::client::IntoClientRequest + Unpin,
+        since: Option<i64>,
+    ) -> Result<Ws, String> {
+        let stream = open(request).await?;
         let mut ws = Ws {
             stream,
             version: 0,

@@ -118,10 +118,12 @@ mod tests {
             Event::Joined {
                 seat: 1,
                 name: tricky.clone(),
+                account: None,
             },
             Event::Joined {
                 seat: 2,
                 name: "\"you\":null".into(),
+                account: None,
             },
             Event::Started,
         ] {

@@ -15,14 +15,14 @@ use crate::config::Config;
 use crate::games::broadcast::{Broadcast, Outgoing};
 use crate::games::legal::LegalMoves;
 use crate::games::match_state::MatchState;
-use crate::games::model::{Action, Event, GameSettings, SeatKind, seat_number};
+use crate::games::model::{Action, Credential, Event, GameSettings, SeatKind, Seated, seat_number};
 use crate::games::room::{Refusal, Room, status};
-use crate::games::token;
 use crate::games::view::{GameView, Presence, legal_move_texts};
 use crate::games::watchers::Watchers;
 use crate::store::{
     EventRow, GameAppend, GameRow, MatchRow, MatchStep, RowUpdate, Store, StoreError,
 };
+use crate::token;
 use crate::util::{clean_name, now_ms};
 
 /// Why a request failed.
@@ -108,7 +108,7 @@ pub struct Created {
 
 /// The service.
 pub struct Hub {
-    store: Box<dyn Store>,
+    store: Arc<dyn Store>,
     /// The games in memory (see `evict` for which leave it).
     pub(crate) live: StdMutex<HashMap<String, Arc<Live>>>,
     config: Config,
@@ -121,7 +121,7 @@ pub struct Hub {
 
 impl Hub {
     /// A service on `store`.
-    pub fn new(store: Box<dyn Store>, config: Config) -> Arc<Hub> {
+    pub fn new(store: Arc<dyn Store>, config: Config) -> Arc<Hub> {
         Arc::new_cyclic(|me| Hub {
             store,
             live: StdMutex::new(HashMap::new()),
@@ -173,17 +173,18 @@ impl Hub {
         Ok(n)
     }
 
-    /// Creates a game. Each human seat with a name is taken at once (a token is made for it
-    /// unless one is given); seats without a name wait for someone to join (an invitation's
-    /// token may be given in advance). The game starts when every human seat is taken.
+    /// Creates a game. Each human seat with someone `seated` in it is taken at once (a token
+    /// is made for it unless one is given); the other seats wait for someone to join (an
+    /// invitation's token may be given in advance). The game starts when every human seat is
+    /// taken.
     pub async fn create_game(
         &self,
         settings: GameSettings,
-        names: [Option<String>; 2],
+        seated: [Option<Seated>; 2],
         tokens: [Option<String>; 2],
         match_id: Option<String>,
     ) -> Result<(String, [Option<String>; 2]), HubError> {
-        let new = self.prepare_game(settings, names, tokens, match_id)?;
+        let new = self.prepare_game(settings, seated, tokens, match_id)?;
         self.store.create_game(&new.row, &new.events).await?;
         Ok(self.open_game(new).await)
     }
@@ -192,10 +193,24 @@ impl Hub {
     pub(crate) fn prepare_game(
         &self,
         settings: GameSettings,
-        names: [Option<String>; 2],
+        seated: [Option<Seated>; 2],
         mut tokens: [Option<String>; 2],
         match_id: Option<String>,
     ) -> Result<NewGame, HubError> {
+        if let [
+            Some(Seated {
+                account: Some(a), ..
+            }),
+            Some(Seated {
+                account: Some(b), ..
+            }),
+        ] = &seated
+            && a == b
+        {
+            return Err(HubError::BadRequest(
+                "both seats of a game cannot be the same account".into(),
+            ));
+        }
         let id = token::game_id();
         let now = now_ms();
         let mut room = Room::new(&id, settings.clone(), now).map_err(HubError::BadRequest)?;
@@ -208,14 +223,15 @@ impl Hub {
                 tokens[i] = None;
                 continue;
             }
-            match &names[i] {
-                Some(name) => {
+            match &seated[i] {
+                Some(who) => {
                     if tokens[i].is_none() {
                         tokens[i] = Some(token::seat_token());
                     }
                     events.push(Event::Joined {
                         seat: i as u8 + 1,
-                        name: clean_name(name).map_err(HubError::BadRequest)?,
+                        name: seat_name(who)?,
+                        account: who.account.clone(),
                     });
                 }
                 None => all_seated = false,
@@ -242,6 +258,7 @@ impl Hub {
             created_ms: now,
             settings: serde_json::to_string(&settings).unwrap_or_default(),
             tokens: tokens.clone(),
+            accounts: room.accounts.clone(),
             status: room.status().to_string(),
             result: None,
             updated_ms: now,
@@ -310,18 +327,18 @@ impl Hub {
         Ok(self.install(room, row.tokens))
     }
 
-    /// The seat `token` holds in `id` (constant-time comparison), or `None` for a spectator.
-    async fn seat_of(&self, live: &Live, token: Option<&str>) -> Option<Player> {
-        let token = token?;
+    /// The seat `who` holds in `live`, or `None` for a spectator.
+    async fn seat_of(&self, live: &Live, who: Option<Credential<'_>>) -> Option<Player> {
+        let who = who?;
         let state = live.state.lock().await;
-        seat_for(&state.tokens, token)
+        state.seat_of(who)
     }
 
-    /// The state of a game for the holder of `token` (a spectator without one).
-    pub async fn view(&self, id: &str, token: Option<&str>) -> Result<GameView, HubError> {
+    /// The state of a game for `who` (a spectator without a seat or a credential).
+    pub async fn view(&self, id: &str, who: Option<Credential<'_>>) -> Result<GameView, HubError> {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
-        let seat = token.and_then(|t| seat_for(&state.tokens, t));
+        let seat = who.and_then(|w| state.seat_of(w));
         if let Some(p) = seat {
             state.presence.heard_from(p.index(), now_ms());
         }
@@ -340,21 +357,28 @@ impl Hub {
     }
 
     /// Takes the open seat of a game (an open seek or an invitation without a token). With the
-    /// invitation's token, takes the seat it names. Returns the seat and its token.
+    /// invitation's token, takes the seat it names. `joiner` is who sits down: a guest with a
+    /// name, or an account. An account that already holds a seat of the game gets it back, from
+    /// any device. Returns the seat and its token.
     pub async fn join(
         &self,
         id: &str,
         token_given: Option<&str>,
-        name: &str,
+        joiner: &Seated,
     ) -> Result<(u8, String), HubError> {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
-        let name = clean_name(name).map_err(HubError::BadRequest)?;
-        let seat = match token_given {
-            Some(t) => seat_for(&state.tokens, t).ok_or_else(|| {
+        let name = seat_name(joiner)?;
+        let own = joiner
+            .account
+            .as_deref()
+            .and_then(|a| state.seat_of(Credential::Account(a)));
+        let seat = match (token_given, own) {
+            (Some(t), _) => state.seat_of(Credential::Token(t)).ok_or_else(|| {
                 HubError::Forbidden("this token holds no seat of the game".into())
             })?,
-            None => {
+            (None, Some(seat)) => seat,
+            (None, None) => {
                 if !state.room.settings.open {
                     return Err(HubError::Forbidden(
                         "this game is by invitation: use the link you were sent".into(),
@@ -382,10 +406,16 @@ impl Hub {
                 "the game is over".into(),
             )));
         }
+        if joiner.account.is_some() && state.room.accounts[1 - i] == joiner.account {
+            return Err(HubError::Refused(Refusal::NotNow(
+                "you hold the other seat of this game: you cannot play yourself".into(),
+            )));
+        }
         let token = state.tokens[i].clone().unwrap_or_else(token::seat_token);
         let mut events = vec![Event::Joined {
             seat: seat_number(seat),
             name,
+            account: joiner.account.clone(),
         }];
         let others_seated = (0..2).filter(|&j| j != i).all(|j| {
             state.room.settings.seats[j] != SeatKind::Human || state.room.names[j].is_some()
@@ -399,16 +429,39 @@ impl Hub {
         Ok((seat_number(seat), token))
     }
 
-    /// Carries out `action` for the holder of `token`. Returns the version after it.
-    pub async fn act(&self, id: &str, token: &str, action: Action) -> Result<i64, HubError> {
+    /// Carries out `action` for `who` (a seat's token or its account). Returns the version
+    /// after it.
+    pub async fn act(
+        &self,
+        id: &str,
+        who: Credential<'_>,
+        action: Action,
+    ) -> Result<i64, HubError> {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
-        let seat = seat_for(&state.tokens, token).ok_or_else(|| {
-            HubError::Forbidden(
-                "this token holds no seat of the game: spectators cannot act".into(),
-            )
+        let seat = state.seat_of(who).ok_or_else(|| {
+            HubError::Forbidden(match who {
+                Credential::Token(_) => {
+                    "this token holds no seat of the game: spectators cannot act".into()
+                }
+                Credential::Account(_) => {
+                    "your account holds no seat of the game: spectators cannot act".into()
+                }
+            })
         })?;
         self.act_locked(&live, &mut state, seat, &action).await
+    }
+
+    /// Carries out `action` for `seat` of `live`: for a connection whose seat was checked
+    /// when it opened. Returns the version after it.
+    pub async fn act_seat(
+        &self,
+        live: &Arc<Live>,
+        seat: Player,
+        action: &Action,
+    ) -> Result<i64, HubError> {
+        let mut state = live.state.lock().await;
+        self.act_locked(live, &mut state, seat, action).await
     }
 
     async fn act_locked(
@@ -520,10 +573,14 @@ impl Hub {
                 payload: serde_json::to_string(e).unwrap_or_default(),
             })
             .collect();
+        let seat_account = seat
+            .as_ref()
+            .and_then(|(i, _)| next.accounts.get(*i).cloned().flatten());
         let update = RowUpdate {
             status: (next.status() != state.room.status()).then(|| next.status().to_string()),
             result: next.result().filter(|_| !state.room.is_over()),
             seat,
+            seat_account,
         };
         Ok(Change {
             events,
@@ -766,8 +823,13 @@ impl Hub {
         settings.seats.swap(0, 1);
         settings.open = false;
         let tokens = [state.tokens[1].clone(), state.tokens[0].clone()];
-        let names = [state.room.names[1].clone(), state.room.names[0].clone()];
-        let (id, _) = self.create_game(settings, names, tokens, None).await?;
+        let seated = [1, 0].map(|i| {
+            state.room.names[i].clone().map(|name| Seated {
+                name,
+                account: state.room.accounts[i].clone(),
+            })
+        });
+        let (id, _) = self.create_game(settings, seated, tokens, None).await?;
         self.commit(
             live,
             &mut state,
@@ -778,16 +840,17 @@ impl Hub {
     }
 
     /// Subscribes a connection to a game: its seat, the receiver of new messages, and the
-    /// state now. The seat's presence counts from here until [`Hub::leave`].
+    /// state now. The seat's presence counts from here until [`Hub::leave`]. A token that holds
+    /// no seat is refused; an account that holds none watches as a spectator.
     pub async fn connect(
         &self,
         id: &str,
-        token: Option<&str>,
+        who: Option<Credential<'_>>,
     ) -> Result<(Arc<Live>, Option<Player>, broadcast::Receiver<Outgoing>), HubError> {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
-        let seat = token.and_then(|t| seat_for(&state.tokens, t));
-        if token.is_some() && seat.is_none() {
+        let seat = who.and_then(|w| state.seat_of(w));
+        if matches!(who, Some(Credential::Token(_))) && seat.is_none() {
             return Err(HubError::Forbidden(
                 "this token holds no seat of the game".into(),
             ));
@@ -846,9 +909,13 @@ impl Hub {
     }
 
     /// The seat of `token` in the game, if any (for the HTTP layer).
-    pub async fn seat(&self, id: &str, token: Option<&str>) -> Result<Option<Player>, HubError> {
+    pub async fn seat(
+        &self,
+        id: &str,
+        who: Option<Credential<'_>>,
+    ) -> Result<Option<Player>, HubError> {
         let live = self.get(id).await?;
-        Ok(self.seat_of(&live, token).await)
+        Ok(self.seat_of(&live, who).await)
     }
 
     /// The room of a game, as it is now (for records and analysis).
@@ -859,6 +926,13 @@ impl Hub {
     }
 }
 
+impl LiveGame {
+    /// The seat `who` holds, if any.
+    pub(crate) fn seat_of(&self, who: Credential<'_>) -> Option<Player> {
+        self.room.seat_of(&self.tokens, who)
+    }
+}
+
 impl Live {
     /// The game's id.
     pub fn id(&self) -> &str {
@@ -866,17 +940,13 @@ impl Live {
     }
 }
 
-/// The seat a token holds, compared in constant time.
-fn seat_for(tokens: &[Option<String>; 2], token: &str) -> Option<Player> {
-    let mut found = None;
-    for (i, t) in tokens.iter().enumerate() {
-        if let Some(t) = t
-            && token::same(t, token)
-        {
-            found = Player::from_index(i);
-        }
+/// The name shown for someone taking a seat: a guest's name as given (trimmed, checked), an
+/// account's as it is.
+fn seat_name(who: &Seated) -> Result<String, HubError> {
+    match who.account {
+        Some(_) => Ok(who.name.clone()),
+        None => clean_name(&who.name).map_err(HubError::BadRequest),
     }
-    found
 }
 
 /// What identifies the decision an engine is thinking about: the turns played, the position,
@@ -935,7 +1005,7 @@ async fn temporary_hub(config: Config) -> (tempfile::TempDir, Arc<Hub>) {
     let store = crate::store::SqliteStore::open(path.to_str().unwrap())
         .await
         .unwrap();
-    (dir, Hub::new(Box::new(store), config))
+    (dir, Hub::new(Arc::new(store), config))
 }
 
 #[cfg(test)]
@@ -952,7 +1022,7 @@ mod clock_tests {
         let (id, tokens) = hub
             .create_game(
                 settings,
-                [Some("Ann".into()), Some("Ben".into())],
+                [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))],
                 [None, None],
                 None,
             )
@@ -963,7 +1033,11 @@ mod clock_tests {
         std::thread::sleep(Duration::from_millis(120));
         let move_text = "Wd4,a1".to_string();
         let e = hub
-            .act(&id, &ann, Action::Move { text: move_text })
+            .act(
+                &id,
+                Credential::Token(&ann),
+                Action::Move { text: move_text },
+            )
             .await
             .unwrap_err();
         assert!(
@@ -1019,20 +1093,29 @@ mod engine_tests {
             ..GameSettings::for_tests(ClockSpec::Unlimited {})
         };
         let (id, tokens) = hub
-            .create_game(settings, [Some("Ann".into()), None], [None, None], None)
+            .create_game(
+                settings,
+                [Some(Seated::guest("Ann")), None],
+                [None, None],
+                None,
+            )
             .await
             .unwrap();
         let token = tokens[0].clone().unwrap();
 
         // A draw offered to the engine is declined by an event of its own.
-        hub.act(&id, &token, Action::OfferDraw {}).await.unwrap();
+        hub.act(&id, Credential::Token(&token), Action::OfferDraw {})
+            .await
+            .unwrap();
         let declined = wait_for(&hub, &id, "draw_declined").await;
         assert!(matches!(declined, Event::DrawDeclined { seat: 2 }));
         assert_eq!(hub.room(&id).await.unwrap().draw_offer, None);
 
         // A move, the engine's answer, then a takeback request: declined too.
         let text = legal_move_texts(&hub.room(&id).await.unwrap()).to_vec()[0].clone();
-        hub.act(&id, &token, Action::Move { text }).await.unwrap();
+        hub.act(&id, Credential::Token(&token), Action::Move { text })
+            .await
+            .unwrap();
         for _ in 0..400 {
             if hub.room(&id).await.unwrap().game.turns().len() == 2 {
                 break;
@@ -1040,7 +1123,7 @@ mod engine_tests {
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         assert_eq!(hub.room(&id).await.unwrap().game.turns().len(), 2);
-        hub.act(&id, &token, Action::RequestTakeback {})
+        hub.act(&id, Credential::Token(&token), Action::RequestTakeback {})
             .await
             .unwrap();
         let declined = wait_for(&hub, &id, "takeback_declined").await;

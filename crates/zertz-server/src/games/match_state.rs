@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{GameSettings, SeatKind};
-use super::token;
+use super::model::{Credential, GameSettings, SeatKind, Seated};
 use crate::store::MatchRow;
+use crate::token;
 use crate::util::now_ms;
 
 /// What a new match is made of.
@@ -15,8 +15,8 @@ pub struct NewMatch {
     pub template: GameSettings,
     /// Best of N (odd).
     pub best_of: u32,
-    /// The creator's name.
-    pub creator: String,
+    /// The creator: a guest's name or an account.
+    pub creator: Seated,
     /// Who plays the creator.
     pub opponent: SeatKind,
     /// The participant (0: the creator, 1: the opponent) who moves first in game 1.
@@ -36,6 +36,9 @@ pub struct Participant {
     pub name: Option<String>,
     /// The participant's secret token (the same in every game of the match).
     pub token: Option<String>,
+    /// The account bound to the participant (none for a guest or an engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
 }
 
 /// A game of the match.
@@ -130,6 +133,8 @@ pub struct ParticipantView {
     pub name: Option<String>,
     /// Engine level.
     pub level: Option<u8>,
+    /// A person without an account.
+    pub guest: bool,
 }
 
 impl MatchState {
@@ -144,18 +149,19 @@ impl MatchState {
         }
     }
 
-    /// The participant a token belongs to.
-    pub fn participant(&self, token: &str) -> Option<usize> {
-        (0..2).find(|&i| {
-            self.players[i]
+    /// The participant `who` is (by token or account).
+    pub fn participant(&self, who: Credential<'_>) -> Option<usize> {
+        (0..2).find(|&i| match who {
+            Credential::Token(token) => self.players[i]
                 .token
                 .as_deref()
-                .is_some_and(|t| token::same(t, token))
+                .is_some_and(|t| token::same(t, token)),
+            Credential::Account(a) => self.players[i].account.as_deref() == Some(a),
         })
     }
 
-    /// The view for the holder of `token`.
-    pub fn view(&self, token: Option<&str>) -> MatchView {
+    /// The view for `who`.
+    pub fn view(&self, who: Option<Credential<'_>>) -> MatchView {
         MatchView {
             id: self.id.clone(),
             best_of: self.best_of,
@@ -170,9 +176,10 @@ impl MatchState {
                     kind,
                     name: p.name.clone(),
                     level,
+                    guest: kind == "human" && p.name.is_some() && p.account.is_none(),
                 }
             }),
-            you: token.and_then(|t| self.participant(t)),
+            you: who.and_then(|w| self.participant(w)),
             score: self.score,
             games: self.games.clone(),
             current_game: self
@@ -211,6 +218,7 @@ pub(crate) fn match_row(m: &MatchState, created_ms: i64) -> MatchRow {
         id: m.id.clone(),
         created_ms,
         state: serde_json::to_string(m).unwrap_or_default(),
+        accounts: [0, 1].map(|i| m.players[i].account.clone()),
         status: m.status().to_string(),
         updated_ms: now_ms(),
     }

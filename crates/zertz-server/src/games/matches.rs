@@ -15,10 +15,10 @@ use zertz::Player;
 
 use super::hub::{Hub, HubError, Live};
 use super::match_state::{MatchGameEntry, MatchState, MatchView, NewMatch, Participant, match_row};
-use crate::games::model::{Event, MatchGame, SeatKind, seat_number};
+use crate::games::model::{Credential, Event, MatchGame, SeatKind, Seated, seat_number};
 use crate::games::room::Refusal;
-use crate::games::token;
 use crate::store::{GameAppend, MatchStep};
+use crate::token;
 use crate::util::{clean_name, now_ms};
 
 impl Hub {
@@ -56,8 +56,8 @@ impl Hub {
 
     /// The view of `m` for the holder of `token`, with the bribes left counting those
     /// proposed so far in the game being played.
-    pub async fn match_view(&self, m: &MatchState, token: Option<&str>) -> MatchView {
-        let mut view = m.view(token);
+    pub async fn match_view(&self, m: &MatchState, who: Option<Credential<'_>>) -> MatchView {
+        let mut view = m.view(who);
         let current = m.games.last().filter(|g| g.result.is_none());
         if let (Some(left), Some(entry)) = (view.bribes_left.as_mut(), current)
             && let Ok(live) = self.get(&entry.id).await
@@ -125,13 +125,15 @@ impl Hub {
             players: [
                 Participant {
                     kind: SeatKind::Human,
-                    name: Some(clean_name(&creator).map_err(HubError::BadRequest)?),
+                    name: Some(participant_name(&creator)?),
                     token: Some(creator_token.clone()),
+                    account: creator.account.clone(),
                 },
                 Participant {
                     kind: opponent,
                     name: opponent_name,
                     token: opponent_token.clone(),
+                    account: None,
                 },
             ],
             first: first.min(1),
@@ -153,20 +155,26 @@ impl Hub {
         Ok((id, creator_token, opponent_token))
     }
 
-    /// Takes the open place of a match (or the invited one, with its token).
+    /// Takes the open place of a match (or the invited one, with its token). An account that
+    /// already holds a place gets it back, from any device.
     pub async fn join_match(
         &self,
         id: &str,
         token_given: Option<&str>,
-        name: &str,
+        joiner: &Seated,
     ) -> Result<(usize, String), HubError> {
         let _guard = self.match_lock().await;
         let (mut m, created) = self.load_match(id).await?;
-        let i = match token_given {
-            Some(t) => m.participant(t).ok_or_else(|| {
+        let own = joiner
+            .account
+            .as_deref()
+            .and_then(|a| m.participant(Credential::Account(a)));
+        let i = match (token_given, own) {
+            (Some(t), _) => m.participant(Credential::Token(t)).ok_or_else(|| {
                 HubError::Forbidden("this token holds no place in the match".into())
             })?,
-            None => {
+            (None, Some(i)) => i,
+            (None, None) => {
                 if !m.open {
                     return Err(HubError::Forbidden(
                         "this match is by invitation: use the link you were sent".into(),
@@ -184,9 +192,15 @@ impl Hub {
         if m.players[i].name.is_some() {
             return Ok((i, m.players[i].token.clone().unwrap_or_default()));
         }
+        if joiner.account.is_some() && m.players[1 - i].account == joiner.account {
+            return Err(HubError::Refused(crate::games::room::Refusal::NotNow(
+                "you hold the other place of this match: you cannot play yourself".into(),
+            )));
+        }
         let token = m.players[i].token.clone().unwrap_or_else(token::seat_token);
-        m.players[i].name = Some(clean_name(name).map_err(HubError::BadRequest)?);
+        m.players[i].name = Some(participant_name(joiner)?);
         m.players[i].token = Some(token.clone());
+        m.players[i].account = joiner.account.clone();
         self.save(&m, created).await?;
         if m.status() == "live" && m.games.is_empty() {
             self.start_next_game(m, created, None).await?;
@@ -214,15 +228,18 @@ impl Hub {
             bribe_limit: m.bribe_limit,
             aborted_before: order.map(|i| m.aborts[i] > 0),
         });
-        let names = order.map(|i| match m.players[i].kind {
-            SeatKind::Human => m.players[i].name.clone(),
+        let seated = order.map(|i| match m.players[i].kind {
+            SeatKind::Human => m.players[i].name.clone().map(|name| Seated {
+                name,
+                account: m.players[i].account.clone(),
+            }),
             SeatKind::Engine { .. } => None,
         });
         let tokens = order.map(|i| m.players[i].token.clone());
         // The match's new state, the game and the previous game's `next_game` are stored in one
         // transaction: a crash leaves either all of them or none (and then `resume_matches`
         // takes the step again).
-        let new = self.prepare_game(settings, names, tokens, Some(m.id.clone()))?;
+        let new = self.prepare_game(settings, seated, tokens, Some(m.id.clone()))?;
         let game_id = new.row.id.clone();
         m.games.push(MatchGameEntry {
             id: game_id.clone(),
@@ -321,12 +338,19 @@ impl Hub {
     /// is resigned too, and both are stored in one transaction (the match's new state and the
     /// game's `resigned` event), so that a crash cannot leave a finished match with a game
     /// still being played, nor a resigned game whose match goes on.
-    pub async fn resign_match(&self, id: &str, token: &str) -> Result<MatchState, HubError> {
+    pub async fn resign_match(
+        &self,
+        id: &str,
+        who: Credential<'_>,
+    ) -> Result<MatchState, HubError> {
         let _guard = self.match_lock().await;
         let (mut m, created) = self.load_match(id).await?;
-        let who = m
-            .participant(token)
-            .ok_or_else(|| HubError::Forbidden("this token holds no place in the match".into()))?;
+        let who = m.participant(who).ok_or_else(|| {
+            HubError::Forbidden(match who {
+                Credential::Token(_) => "this token holds no place in the match".into(),
+                Credential::Account(_) => "your account holds no place in the match".into(),
+            })
+        })?;
         if m.winner.is_some() {
             return Err(Refusal::NotNow("the match is over".into()).into());
         }
@@ -409,5 +433,13 @@ impl Hub {
             ));
         }
         Ok(text)
+    }
+}
+
+/// The name of a new participant: a guest's as given (trimmed, checked), an account's as it is.
+fn participant_name(who: &Seated) -> Result<String, HubError> {
+    match who.account {
+        Some(_) => Ok(who.name.clone()),
+        None => clean_name(&who.name).map_err(HubError::BadRequest),
     }
 }

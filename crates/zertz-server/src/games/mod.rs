@@ -13,6 +13,5 @@ pub mod model;
 pub mod presence;
 pub mod records;
 pub mod room;
-pub mod token;
 pub mod view;
 pub mod watchers;

@@ -75,8 +75,12 @@ pub enum Event {
     Joined {
         /// 1 or 2.
         seat: u8,
-        /// The name they gave.
+        /// The name they gave (a guest's) or their account's name.
         name: String,
+        /// The account bound to the seat: its holder may act for it from any device where
+        /// they are logged in. None for a guest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<String>,
     },
     /// Both seats are filled: the clocks run from now.
     Started,
@@ -214,6 +218,54 @@ pub enum Action {
         /// Accept or reject.
         accept: bool,
     },
+}
+
+/// Who takes a seat: the name shown, and the account bound to it (none for a guest).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seated {
+    /// The name shown.
+    pub name: String,
+    /// The account's id.
+    pub account: Option<String>,
+}
+
+impl Seated {
+    /// A guest with the name they gave.
+    pub fn guest(name: impl Into<String>) -> Seated {
+        Seated {
+            name: name.into(),
+            account: None,
+        }
+    }
+}
+
+/// Who asks to act for a seat (or to see a game as its player): the holder of a seat token, or
+/// a logged-in account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credential<'a> {
+    /// A secret seat token.
+    Token(&'a str),
+    /// The id of the account whose session the request carries.
+    Account(&'a str),
+}
+
+/// A [`Credential`] that owns its text, as a connection keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Holder {
+    /// A secret seat token.
+    Token(String),
+    /// An account's id.
+    Account(String),
+}
+
+impl Holder {
+    /// The credential it holds.
+    pub fn credential(&self) -> Credential<'_> {
+        match self {
+            Holder::Token(t) => Credential::Token(t),
+            Holder::Account(a) => Credential::Account(a),
+        }
+    }
 }
 
 /// 1 or 2, from a player.

@@ -10,7 +10,9 @@ use zertz::record::result_token;
 use zertz::{Game, Marbles, Outcome, Player, Position, Repetition, Rules, WinReason};
 
 use crate::games::clock::ClockState;
-use crate::games::model::{Action, Event, GameSettings, SeatKind, seat_number, seat_player};
+use crate::games::model::{
+    Action, Credential, Event, GameSettings, SeatKind, seat_number, seat_player,
+};
 
 /// Why an action was refused. The message is for people; the kind picks the HTTP status.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,6 +42,8 @@ pub struct Room {
     pub log: Vec<(i64, Event)>,
     /// Names of the people in the seats.
     pub names: [Option<String>; 2],
+    /// The accounts bound to the seats (none for guests and engines).
+    pub accounts: [Option<String>; 2],
     /// Both seats filled and the clocks started.
     pub started: bool,
     /// When the game started (ms since the epoch; 0 before).
@@ -130,6 +134,7 @@ impl Room {
             game,
             log: vec![(at_ms, Event::Created { settings })],
             names,
+            accounts: [None, None],
             started: false,
             started_at_ms: 0,
             clocks: [initial; 2],
@@ -189,6 +194,24 @@ impl Room {
                 .outcome()
                 .map(|o| result_token(Some(o)).to_string())
         }
+    }
+
+    /// The seat `who` holds, if any: by its token (compared in constant time) or by the
+    /// account bound to it. `tokens` are the seats' tokens.
+    pub fn seat_of(&self, tokens: &[Option<String>; 2], who: Credential<'_>) -> Option<Player> {
+        let mut found = None;
+        for (i, (token, account)) in tokens.iter().zip(&self.accounts).enumerate() {
+            let holds = match who {
+                Credential::Token(t) => token
+                    .as_deref()
+                    .is_some_and(|mine| crate::token::same(mine, t)),
+                Credential::Account(a) => account.as_deref() == Some(a),
+            };
+            if holds {
+                found = Player::from_index(i);
+            }
+        }
+        found
     }
 
     /// The seat whose engine must act now: to move (no bribe pending), or to answer a bribe.
@@ -573,8 +596,14 @@ impl Room {
         let seat_of = |s: u8| seat_player(s).ok_or_else(|| format!("no seat {s}"));
         match &event {
             Event::Created { .. } => return Err("a second `created`".into()),
-            Event::Joined { seat, name } => {
-                self.names[seat_of(*seat)?.index()] = Some(name.clone());
+            Event::Joined {
+                seat,
+                name,
+                account,
+            } => {
+                let i = seat_of(*seat)?.index();
+                self.names[i] = Some(name.clone());
+                self.accounts[i] = account.clone();
             }
             Event::Started => {
                 self.started = true;
@@ -743,10 +772,12 @@ mod tests {
             Event::Joined {
                 seat: 1,
                 name: "a".into(),
+                account: None,
             },
             Event::Joined {
                 seat: 2,
                 name: "b".into(),
+                account: None,
             },
             Event::Started,
         ] {

@@ -83,6 +83,9 @@ pub struct SeatView {
     pub level: Option<u8>,
     /// The name, once someone sits there.
     pub name: Option<String>,
+    /// A person without an account (the name is what they typed, shown with a guest mark);
+    /// false for an account (its name leads to its profile), an engine or an empty seat.
+    pub guest: bool,
     /// Connected now (engines always are).
     pub connected: bool,
     /// While a person is away (docs/server.md, "Presence"): ms until the opponent may claim
@@ -138,6 +141,7 @@ impl GameView {
                 kind,
                 level,
                 name: room.names[i].clone(),
+                guest: level.is_none() && room.names[i].is_some() && room.accounts[i].is_none(),
                 connected,
                 away_claim_in_ms: match (connected, presence.away_since(i, room.started_at_ms)) {
                     (false, Some(since)) if live => Some((since + claim_after_ms - now_ms).max(0)),

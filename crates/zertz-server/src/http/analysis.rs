@@ -20,6 +20,7 @@ use zertz::{Game, Move, Position, Turn};
 use zertz_engine::analysis::analyse_position;
 use zertz_engine::{Engine, Limits, SearchOptions};
 
+use super::state::AppState;
 use crate::games::hub::Hub;
 
 /// Search time of one analysis.
@@ -28,11 +29,9 @@ pub const BUDGET: Duration = Duration::from_millis(400);
 /// How many moves an analysis ranks.
 pub const TOP: usize = 3;
 
-/// The analysis route, on `hub` (merge with the API's router).
-pub fn router(hub: Arc<Hub>) -> Router {
-    Router::new()
-        .route("/api/games/{id}/analysis", get(analysis))
-        .with_state(hub)
+/// The analysis route.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/games/{id}/analysis", get(analysis))
 }
 
 #[derive(Debug, Deserialize)]

@@ -23,12 +23,10 @@ pub async fn serve(
     hub: Arc<Hub>,
     live: Arc<Live>,
     seat: Option<Player>,
-    token: Option<String>,
     since: Option<i64>,
     mut receiver: Receiver<Outgoing>,
     mut socket: WebSocket,
 ) {
-    let you = seat.map(|p| p.number());
     let rate = hub.config().action_rate;
     let mut bucket = Bucket::new(rate, Instant::now());
     let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
@@ -104,7 +102,7 @@ pub async fn serve(
                         break;
                     }
                     let reply = match bucket.take(rate, received) {
-                        Ok(()) => handle(&hub, &live, you, token.as_deref(), text.as_str()).await,
+                        Ok(()) => handle(&hub, &live, seat, text.as_str()).await,
                         Err(wait) => refused(
                             429,
                             format!(
@@ -195,21 +193,15 @@ async fn catch_up(
     (serde_json::to_string(&first).unwrap_or_default(), version)
 }
 
-async fn handle(
-    hub: &Hub,
-    live: &Live,
-    you: Option<u8>,
-    token: Option<&str>,
-    text: &str,
-) -> String {
+async fn handle(hub: &Hub, live: &Arc<Live>, seat: Option<Player>, text: &str) -> String {
     let action: Action = match serde_json::from_str(text) {
         Ok(a) => a,
         Err(e) => return refused(400, format!("message: {e}")),
     };
-    let (Some(_), Some(token)) = (you, token) else {
+    let Some(seat) = seat else {
         return refused(403, "spectators cannot act".into());
     };
-    match hub.act(live.id(), token, action).await {
+    match hub.act_seat(live, seat, &action).await {
         Ok(version) => json!({"type": "ack", "version": version}).to_string(),
         Err(e) => refused(crate::http::error::status_of(&e).as_u16(), e.to_string()),
     }

@@ -14,13 +14,15 @@ use serde_json::json;
 
 use super::error::{ApiError, ApiResult, bad, bad_query, bearer};
 use super::new_game::{NewGame, Opponent};
+use super::state::AppState;
+use super::viewer::{Viewer, viewer};
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::Action;
 use crate::games::view::GameView;
 use crate::store::Cursor;
 
-/// The game routes, on `hub`.
-pub fn router(hub: Arc<Hub>) -> Router {
+/// The game routes.
+pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
         .route("/api/stats", get(stats))
@@ -32,7 +34,6 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/sgf", get(sgf))
         .route("/api/import", post(import))
-        .with_state(hub)
 }
 
 /// What an operator may want to watch: the games in memory now (docs/server.md, "Memory").
@@ -42,6 +43,7 @@ async fn stats(State(hub): State<Arc<Hub>>) -> Json<serde_json::Value> {
 
 async fn create_game(
     State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(req) = body?;
@@ -51,13 +53,13 @@ async fn create_game(
         ));
     }
     let (settings, _, creator) = req.settings()?;
-    let mut names = [None, None];
-    names[creator] = Some(req.name.clone().unwrap_or_default());
+    let mut seated = [None, None];
+    seated[creator] = Some(viewer.seated(req.name.as_deref()));
     let mut tokens = [None, None];
     if matches!(req.opponent, Opponent::Invite {}) {
-        tokens[1 - creator] = Some(crate::games::token::seat_token());
+        tokens[1 - creator] = Some(crate::token::seat_token());
     }
-    let (id, tokens) = hub.create_game(settings, names, tokens, None).await?;
+    let (id, tokens) = hub.create_game(settings, seated, tokens, None).await?;
     let invite = matches!(req.opponent, Opponent::Invite {})
         .then(|| tokens[1 - creator].clone())
         .flatten();
@@ -92,7 +94,7 @@ fn cursor_text(c: &Cursor) -> String {
 fn parse_cursor(text: &str) -> ApiResult<Cursor> {
     let parsed = text.split_once('-').and_then(|(ms, id)| {
         let updated_ms = ms.parse().ok()?;
-        crate::games::token::is_plausible_id(id).then(|| Cursor {
+        crate::token::is_plausible_id(id).then(|| Cursor {
             updated_ms,
             id: id.to_string(),
         })
@@ -159,9 +161,10 @@ async fn get_game(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    viewer: Viewer,
 ) -> ApiResult<Json<GameView>> {
     let token = bearer(&headers);
-    let view = hub.view(&id, token.as_deref()).await?;
+    let view = hub.view(&id, viewer.acting(token.as_deref())).await?;
     if token.is_some() && view.you.is_none() {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
@@ -183,11 +186,12 @@ pub(crate) struct JoinBody {
 async fn join_game(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    viewer: Viewer,
     body: Result<Json<JoinBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
     let (seat, token) = hub
-        .join(&id, b.token.as_deref(), b.name.as_deref().unwrap_or(""))
+        .join(&id, b.token.as_deref(), &viewer.seated(b.name.as_deref()))
         .await?;
     Ok(Json(json!({ "id": id, "seat": seat, "token": token })).into_response())
 }
@@ -196,17 +200,21 @@ async fn act(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    viewer: Viewer,
     body: Result<Json<Action>, JsonRejection>,
 ) -> ApiResult<Response> {
-    let token = bearer(&headers).ok_or_else(|| {
+    let token = bearer(&headers);
+    let who = viewer.acting(token.as_deref()).ok_or_else(|| {
         ApiError(
             StatusCode::UNAUTHORIZED,
-            "acting needs the seat token: `Authorization: Bearer <token>`".into(),
+            "acting needs the seat token (`Authorization: Bearer <token>`) or the session of \
+             the seat's account"
+                .into(),
         )
     })?;
     let Json(action) = body?;
-    let version = hub.act(&id, &token, action).await?;
-    let view = hub.view(&id, Some(&token)).await?;
+    let version = hub.act(&id, who, action).await?;
+    let view = hub.view(&id, Some(who)).await?;
     Ok(Json(json!({ "version": version, "state": view })).into_response())
 }
 
@@ -259,14 +267,17 @@ struct WsQuery {
 }
 
 async fn ws(
-    State(hub): State<Arc<Hub>>,
+    State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
+    let viewer = viewer(&headers, &state, true).await?;
+    let hub = state.hub.clone();
     // Check the game and the token before upgrading, so errors are plain HTTP answers.
-    let (live, seat, receiver) = hub.connect(&id, q.token.as_deref()).await?;
+    let (live, seat, receiver) = hub.connect(&id, viewer.acting(q.token.as_deref())).await?;
     Ok(upgrade
         // Messages over the limit are refused by `ws::serve` with a close frame that says so;
         // the library's own limits are set higher, so that such a frame is read to its end.
@@ -275,7 +286,6 @@ async fn ws(
         // Actions are small; tungstenite zero-fills the whole read buffer on every read.
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            crate::http::game_socket::serve(hub, live, seat, q.token, q.since, receiver, socket)
-                .await;
+            crate::http::game_socket::serve(hub, live, seat, q.since, receiver, socket).await;
         }))
 }

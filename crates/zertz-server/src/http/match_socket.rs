@@ -12,6 +12,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::games::hub::Hub;
 use crate::games::match_state::MatchState;
+use crate::games::model::Holder;
 use crate::http::heartbeat::{Beat, Heartbeat};
 
 /// Serves a watcher of `first` (the match as it was when the connection opened) until the
@@ -19,13 +20,13 @@ use crate::http::heartbeat::{Beat, Heartbeat};
 pub async fn serve(
     hub: Arc<Hub>,
     first: MatchState,
-    token: Option<String>,
+    who: Option<Holder>,
     mut changes: Receiver<Arc<MatchState>>,
     mut socket: WebSocket,
 ) {
     let id = first.id.clone();
     let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
-    let mut outgoing = Some(message(&hub, &first, token.as_deref()).await);
+    let mut outgoing = Some(message(&hub, &first, who.as_ref()).await);
     loop {
         if let Some(text) = outgoing.take()
             && socket.send(Message::Text(text.into())).await.is_err()
@@ -42,10 +43,10 @@ pub async fn serve(
                 None
             }
             change = changes.recv() => match change {
-                Ok(m) => Some(message(&hub, &m, token.as_deref()).await),
+                Ok(m) => Some(message(&hub, &m, who.as_ref()).await),
                 // Too far behind: the match as it is now.
                 Err(RecvError::Lagged(_)) => match hub.load_match(&id).await {
-                    Ok((m, _)) => Some(message(&hub, &m, token.as_deref()).await),
+                    Ok((m, _)) => Some(message(&hub, &m, who.as_ref()).await),
                     Err(_) => break,
                 },
                 Err(RecvError::Closed) => break,
@@ -72,8 +73,8 @@ pub async fn serve(
     hub.unwatch_match(&id);
 }
 
-/// `{"type": "match", "match": view}` for the holder of `token`.
-async fn message(hub: &Hub, m: &MatchState, token: Option<&str>) -> String {
-    let view = hub.match_view(m, token).await;
+/// `{"type": "match", "match": view}` for `who`.
+async fn message(hub: &Hub, m: &MatchState, who: Option<&Holder>) -> String {
+    let view = hub.match_view(m, who.map(Holder::credential)).await;
     json!({"type": "match", "match": view}).to_string()
 }

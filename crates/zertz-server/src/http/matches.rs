@@ -15,11 +15,13 @@ use serde_json::json;
 use super::error::{ApiError, ApiResult, bad, bad_query, bearer};
 use super::games::{JoinBody, ListQuery, check_status};
 use super::new_game::{NewGame, Opponent};
+use super::state::AppState;
+use super::viewer::{Viewer, viewer};
 use crate::games::hub::{Hub, HubError};
-use crate::games::model::SeatKind;
+use crate::games::model::{Credential, SeatKind};
 
-/// The match routes, on `hub`.
-pub fn router(hub: Arc<Hub>) -> Router {
+/// The match routes.
+pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/matches", post(create_match).get(list_matches))
         .route("/api/matches/{id}", get(get_match))
@@ -27,11 +29,11 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/matches/{id}/resign", post(resign_match))
         .route("/api/matches/{id}/record", get(match_record))
         .route("/api/matches/{id}/ws", get(match_ws))
-        .with_state(hub)
 }
 
 async fn create_match(
     State(hub): State<Arc<Hub>>,
+    viewer: Viewer,
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(req) = body?;
@@ -42,7 +44,7 @@ async fn create_match(
         .create_match(crate::games::match_state::NewMatch {
             template: settings,
             best_of,
-            creator: req.name.clone().unwrap_or_default(),
+            creator: viewer.seated(req.name.as_deref()),
             opponent,
             first: creator_seat,
             bribe_limit: req.bribe_limit.unwrap_or(3),
@@ -88,10 +90,11 @@ async fn get_match(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    viewer: Viewer,
 ) -> ApiResult<Response> {
     let (m, _) = hub.load_match(&id).await?;
     let token = bearer(&headers);
-    let view = hub.match_view(&m, token.as_deref()).await;
+    let view = hub.match_view(&m, viewer.acting(token.as_deref())).await;
     if token.is_some() && view.you.is_none() {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
@@ -104,14 +107,15 @@ async fn get_match(
 async fn join_match(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    viewer: Viewer,
     body: Result<Json<JoinBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
     let (index, token) = hub
-        .join_match(&id, b.token.as_deref(), b.name.as_deref().unwrap_or(""))
+        .join_match(&id, b.token.as_deref(), &viewer.seated(b.name.as_deref()))
         .await?;
     let (m, _) = hub.load_match(&id).await?;
-    let view = hub.match_view(&m, Some(&token)).await;
+    let view = hub.match_view(&m, Some(Credential::Token(&token))).await;
     Ok(Json(json!({ "id": id, "player": index, "token": token, "match": view })).into_response())
 }
 
@@ -119,16 +123,19 @@ async fn resign_match(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    viewer: Viewer,
 ) -> ApiResult<Response> {
-    let token = bearer(&headers).ok_or_else(|| {
+    let token = bearer(&headers);
+    let who = viewer.acting(token.as_deref()).ok_or_else(|| {
         ApiError(
             StatusCode::UNAUTHORIZED,
-            "resigning a match needs the participant's token: `Authorization: Bearer <token>`"
+            "resigning a match needs the participant's token (`Authorization: Bearer <token>`) \
+             or the session of the participant's account"
                 .into(),
         )
     })?;
-    let m = hub.resign_match(&id, &token).await?;
-    Ok(Json(hub.match_view(&m, Some(&token)).await).into_response())
+    let m = hub.resign_match(&id, who).await?;
+    Ok(Json(hub.match_view(&m, Some(who)).await).into_response())
 }
 
 async fn match_record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
@@ -143,12 +150,15 @@ struct MatchWsQuery {
 }
 
 async fn match_ws(
-    State(hub): State<Arc<Hub>>,
+    State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<MatchWsQuery>, QueryRejection>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
+    let viewer = viewer(&headers, &state, true).await?;
+    let hub = state.hub.clone();
     // Subscribed before the state is read, so that no change falls between the two.
     let changes = hub.watch_match(&id);
     let first = hub.load_match(&id).await;
@@ -161,7 +171,7 @@ async fn match_ws(
         }
     };
     if let Some(t) = &q.token
-        && first.participant(t).is_none()
+        && first.participant(Credential::Token(t)).is_none()
     {
         drop(changes);
         hub.unwatch_match(&id);
@@ -175,6 +185,12 @@ async fn match_ws(
         .max_frame_size(crate::http::game_socket::MAX_FRAME)
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| {
-            crate::http::match_socket::serve(hub, first, q.token, changes, socket)
+            crate::http::match_socket::serve(
+                hub,
+                first,
+                viewer.holder(q.token.as_deref()),
+                changes,
+                socket,
+            )
         }))
 }

@@ -1,6 +1,7 @@
 //! The HTTP and WebSocket API (JSON, docs/server.md) and the pages: each feature's routes in a
 //! module of its own, and what every route shares (errors, limits, the WebSocket plumbing).
 
+pub mod accounts;
 pub mod analysis;
 pub mod error;
 pub mod game_socket;
@@ -11,22 +12,27 @@ pub mod match_socket;
 pub mod matches;
 pub mod new_game;
 pub mod pages;
-
-use std::sync::Arc;
+pub mod state;
+pub mod viewer;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 
-use crate::games::hub::Hub;
+use state::AppState;
 
-/// Every route of the service, on `hub`: the API (unknown `/api/…` paths get a JSON 404) and
-/// the pages.
-pub fn router(hub: Arc<Hub>) -> Router {
-    let api = games::router(Arc::clone(&hub))
-        .merge(matches::router(Arc::clone(&hub)))
-        .merge(analysis::router(Arc::clone(&hub)))
+/// Every route of the service: the API (unknown `/api/…` paths get a JSON 404) and the pages.
+/// A request that changes something with the session cookie must come from the site's pages.
+pub fn router(state: AppState) -> Router {
+    let api = games::router()
+        .merge(matches::router())
+        .merge(analysis::router())
+        .merge(accounts::router())
         .fallback(|| async { error::error(StatusCode::NOT_FOUND, "no such endpoint".into()) })
-        .layer(DefaultBodyLimit::max(limit::MAX_BODY));
+        .layer(DefaultBodyLimit::max(limit::MAX_BODY))
+        .layer(axum::middleware::from_fn(
+            crate::accounts::origin::refuse_cross_site,
+        ))
+        .with_state(state);
     api.merge(pages::router())
 }

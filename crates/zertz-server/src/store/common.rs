@@ -47,6 +47,16 @@ pub(super) fn seat_tokens(update: &RowUpdate) -> Result<[Option<&str>; 2], Store
     }
 }
 
+/// The new values of `account_one` and `account_two` (`None`: unchanged) that `update` asks
+/// for: the account bound to the seat it takes.
+pub(super) fn seat_accounts(update: &RowUpdate) -> [Option<&str>; 2] {
+    match (&update.seat, &update.seat_account) {
+        (Some((0, _)), Some(a)) => [Some(a.as_str()), None],
+        (Some((1, _)), Some(a)) => [None, Some(a.as_str())],
+        _ => [None, None],
+    }
+}
+
 /// Maps the failure of inserting event `version` of `game`: a taken (game, version) key is a
 /// conflict (another writer got there first), anything else stays a database error.
 pub(super) fn insert_event_error(err: sqlx::Error, game: &str, version: i64) -> StoreError {
@@ -67,6 +77,37 @@ pub(super) fn insert_game_error(err: sqlx::Error, game: &str, events: &[EventRow
 /// limit", PostgreSQL would refuse it).
 pub(super) fn limit(limit: i64) -> i64 {
     limit.max(0)
+}
+
+/// The columns of a [`super::GameSummary`].
+pub(super) const GAME_SUMMARY_COLUMNS: &str =
+    "id, match_id, settings, status, result, created_ms, updated_ms, account_one, account_two";
+
+/// The columns of a [`super::MatchRow`].
+pub(super) const MATCH_COLUMNS: &str =
+    "id, created_ms, state, status, updated_ms, account_one, account_two";
+
+/// The query of `account_games` (`matches` false) or `account_matches` (true) for `n`
+/// statuses: parameters are the account twice, the statuses, the limit.
+pub(super) fn account_sql(matches: bool, n: usize, param: fn(usize) -> String) -> String {
+    let statuses: Vec<String> = (0..n).map(|i| param(3 + i)).collect();
+    let (columns, table) = if matches {
+        (MATCH_COLUMNS, "matches")
+    } else {
+        (GAME_SUMMARY_COLUMNS, "games")
+    };
+    format!(
+        "SELECT {columns} FROM {table} WHERE (account_one = {} OR account_two = {}) \
+         AND status IN ({}) ORDER BY updated_ms DESC, id DESC LIMIT {}",
+        param(1),
+        param(2),
+        if statuses.is_empty() {
+            "NULL".to_string()
+        } else {
+            statuses.join(", ")
+        },
+        param(3 + n)
+    )
 }
 
 /// The query of `list_games`, for a status filter or none and a cursor or none, newest change
@@ -92,8 +133,13 @@ pub(super) fn list_games_sql(status: bool, before: bool, param: fn(usize) -> Str
         format!("WHERE {} ", conditions.join(" AND "))
     };
     format!(
-        "SELECT id, match_id, settings, status, result, created_ms, updated_ms FROM games \
+        "SELECT {GAME_SUMMARY_COLUMNS} FROM games \
          {filter}ORDER BY updated_ms DESC, id DESC LIMIT {}",
         next()
     )
+}
+
+/// The key that makes names unique without regard to case (names are ASCII).
+pub(super) fn name_key(name: &str) -> String {
+    name.to_ascii_lowercase()
 }

@@ -1,14 +1,18 @@
-//! Durable storage behind one small trait, with two real backends: SQLite (a file, the default)
-//! and PostgreSQL (by URL). A game is its settings plus an append-only list of events; a match
-//! is its settings plus a small state document. Everything the service needs to rebuild a game
-//! after a crash is here; nothing else is kept.
+//! Durable storage behind one trait per feature, with two real backends: SQLite (a file, the
+//! default) and PostgreSQL (by URL), each a folder with a file per feature. A game is its
+//! settings plus an append-only list of events; a match is its settings plus a small state
+//! document. Everything the service needs to rebuild a game after a crash is here.
 
+pub mod accounts;
 mod common;
+mod games;
 mod postgres;
 mod sqlite;
 
-use async_trait::async_trait;
-use serde::{Deserialize, Serialize};
+pub use accounts::{AccountRow, AccountStore, SessionRow};
+pub use games::{
+    Cursor, EventRow, GameAppend, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
+};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -27,6 +31,9 @@ pub enum StoreError {
     /// No such game or match.
     #[error("{0} not found")]
     NotFound(String),
+    /// A unique value (an account's name) is taken.
+    #[error("{0}")]
+    Taken(String),
     /// The database said no.
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
@@ -38,176 +45,10 @@ pub enum StoreError {
     Write(String),
 }
 
-/// A game as stored when it is created.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRow {
-    /// Public id (random, URL-safe).
-    pub id: String,
-    /// The match it belongs to, if any.
-    pub match_id: Option<String>,
-    /// Creation time, ms since the Unix epoch.
-    pub created_ms: i64,
-    /// The settings as JSON (the service's `GameSettings`).
-    pub settings: String,
-    /// Seat tokens of player one and player two (`None` for an engine seat or a seat nobody
-    /// holds yet). Never logged, never sent to anyone but the holder.
-    pub tokens: [Option<String>; 2],
-    /// `open` (waiting for a player), `live`, or `finished`.
-    pub status: String,
-    /// The result token (`1-0`, `0-1`, `1/2-1/2`) once finished.
-    pub result: Option<String>,
-    /// Last change, ms since the Unix epoch.
-    pub updated_ms: i64,
-}
+/// Everything the service stores: one trait per feature, each implemented by both backends.
+pub trait Store: GameStore + AccountStore + Send + Sync + 'static {}
 
-/// One event of a game's log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventRow {
-    /// 1 for the first event, then consecutive.
-    pub version: i64,
-    /// When it happened, ms since the Unix epoch.
-    pub at_ms: i64,
-    /// The event as JSON (the service's `Event`).
-    pub payload: String,
-}
-
-/// What changes on the game row along with an appended event.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RowUpdate {
-    /// New status, if it changes.
-    pub status: Option<String>,
-    /// New result, if the game ended.
-    pub result: Option<String>,
-    /// A seat taken with this event: (seat index 0 or 1, token).
-    pub seat: Option<(usize, String)>,
-}
-
-/// A line of a game listing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameSummary {
-    /// The game.
-    pub id: String,
-    /// Its match, if any.
-    pub match_id: Option<String>,
-    /// Settings JSON.
-    pub settings: String,
-    /// Status.
-    pub status: String,
-    /// Result, if finished.
-    pub result: Option<String>,
-    /// Creation time.
-    pub created_ms: i64,
-    /// Last change.
-    pub updated_ms: i64,
-}
-
-/// A place in a listing of games (newest change first): the last game of a page, after which
-/// the next page starts.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cursor {
-    /// Its last change.
-    pub updated_ms: i64,
-    /// Its id (the order among games changed in the same millisecond).
-    pub id: String,
-}
-
-impl Cursor {
-    /// The place just after `game`.
-    pub fn after(game: &GameSummary) -> Cursor {
-        Cursor {
-            updated_ms: game.updated_ms,
-            id: game.id.clone(),
-        }
-    }
-}
-
-/// A match as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchRow {
-    /// Public id.
-    pub id: String,
-    /// Creation time.
-    pub created_ms: i64,
-    /// The whole match state as JSON (the service's `MatchState`, tokens included).
-    pub state: String,
-    /// `open`, `live`, or `finished`.
-    pub status: String,
-    /// Last change.
-    pub updated_ms: i64,
-}
-
-/// One step of a match, stored in one transaction so that no crash can leave it half done: the
-/// match's new state, the next game it starts (its row and first events), and the events
-/// appended to the game that just ended (its `next_game`). All or nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MatchStep {
-    /// The match as it is after the step (created or replaced).
-    pub state: MatchRow,
-    /// The game the step creates, with its first events (versions from 1).
-    pub new_game: Option<(GameRow, Vec<EventRow>)>,
-    /// Events appended to an existing game (versions following its last one), with the
-    /// change of its row (a resignation of the match ends its current game); the row's
-    /// `updated_ms` follows them.
-    pub append: Option<GameAppend>,
-}
-
-/// Events appended to a game as part of a [`MatchStep`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameAppend {
-    /// The game.
-    pub game: String,
-    /// The events (versions following its last one).
-    pub events: Vec<EventRow>,
-    /// The change of its row.
-    pub update: RowUpdate,
-}
-
-/// The storage the service runs on. Every method is one transaction: when it returns `Ok`,
-/// the change is durable.
-#[async_trait]
-pub trait Store: Send + Sync + 'static {
-    /// Creates a game with its first events (at least one).
-    async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError>;
-
-    /// Appends events to a game (versions must follow the last one: `Conflict` otherwise) and
-    /// applies `update` to its row, atomically.
-    async fn append(
-        &self,
-        game: &str,
-        events: &[EventRow],
-        update: &RowUpdate,
-    ) -> Result<(), StoreError>;
-
-    /// A game's row and all its events in version order.
-    async fn load_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError>;
-
-    /// Games with the given status (`open`, `live`, `finished`, or any when `None`), newest
-    /// change first (by `updated_ms`, then id), at most `limit`; with `before`, only those that
-    /// come after that place in this order (the next page of a listing).
-    async fn list_games(
-        &self,
-        status: Option<&str>,
-        before: Option<&Cursor>,
-        limit: i64,
-    ) -> Result<Vec<GameSummary>, StoreError>;
-
-    /// Creates or replaces a match.
-    async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError>;
-
-    /// Stores a step of a match atomically (see [`MatchStep`]): on any error (a taken game id
-    /// or version is a `Conflict`, a missing game `NotFound`) nothing of it is written.
-    async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError>;
-
-    /// A match.
-    async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError>;
-
-    /// Matches with the given status (any when `None`), newest change first, at most `limit`.
-    async fn list_matches(
-        &self,
-        status: Option<&str>,
-        limit: i64,
-    ) -> Result<Vec<MatchRow>, StoreError>;
-}
+impl<T: GameStore + AccountStore + Send + Sync + 'static> Store for T {}
 
 /// Opens the store a `--db` argument names: `postgres://…` or `postgresql://…` for
 /// PostgreSQL, `sqlite:PATH` or a plain file path for SQLite (created if missing). Runs the

@@ -32,22 +32,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
-use rusqlite::{OptionalExtension, params};
-use sqlx::Row;
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
-    SqliteSynchronous,
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 use tokio::sync::oneshot;
 
-use super::common::{
-    check_versions, conflict, game_not_found, limit as clamp_limit, list_games_sql,
-    match_not_found, seat_tokens,
-};
-use super::{
-    Cursor, EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, Store, StoreError,
-};
+use super::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
+
+mod accounts;
+mod games;
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -99,14 +92,32 @@ struct Writer {
 /// rest between two batches, so that its next commit restarts the log.
 type FinishCheckpoint = Arc<AtomicBool>;
 
+/// A write of a feature other than games: it runs on the writer's connection, in its batch's
+/// transaction.
+type RunWrite = dyn Fn(&rusqlite::Connection) -> Result<(), StoreError> + Send;
+
 /// A write for the writer thread, owned (it crosses threads).
-#[derive(Debug)]
 enum Write {
     CreateGame(GameRow, Vec<EventRow>),
     Append(String, Vec<EventRow>, RowUpdate),
     SaveMatch(MatchRow),
     // Boxed: a step is several times larger than the other writes.
     Step(Box<MatchStep>),
+    /// Any other write, run inside the batch's transaction (perhaps twice: see
+    /// `commit_batch`), as the features other than games make them.
+    Run(Box<RunWrite>),
+}
+
+impl std::fmt::Debug for Write {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Write::CreateGame(game, _) => write!(f, "CreateGame({})", game.id),
+            Write::Append(game, events, _) => write!(f, "Append({game}, {} events)", events.len()),
+            Write::SaveMatch(m) => write!(f, "SaveMatch({})", m.id),
+            Write::Step(step) => write!(f, "Step({})", step.state.id),
+            Write::Run(_) => write!(f, "Run"),
+        }
+    }
 }
 
 /// A write and where its outcome goes once committed (or not).
@@ -207,6 +218,31 @@ impl SqliteStore {
             .await
             .map_err(|_| StoreError::Write("the writer thread stopped".into()))?
     }
+
+    /// Runs `f` on the writer's connection inside a batch's transaction and returns what it
+    /// returned once that transaction is committed. `f` may run twice (a batch in which
+    /// another write failed is run again, see `commit_batch`): only the last run's result
+    /// counts, and it must do the same both times.
+    pub(crate) async fn write_with<T: Send + 'static>(
+        &self,
+        f: impl Fn(&rusqlite::Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let slot = Arc::new(Mutex::new(None));
+        let out = slot.clone();
+        self.write(Write::Run(Box::new(move |conn| {
+            let value = f(conn)?;
+            *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(value);
+            Ok(())
+        })))
+        .await?;
+        let value = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        value.ok_or_else(|| StoreError::Write("a committed write left no result".into()))
+    }
+
+    /// The pool of read connections.
+    pub(crate) fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
 }
 
 /// A connection of the writer (or the checkpointer) thread.
@@ -229,12 +265,12 @@ fn connect(path: &str, checkpointer: bool) -> Result<rusqlite::Connection, rusql
 }
 
 /// A rusqlite error as a store error.
-fn write_error(e: rusqlite::Error) -> StoreError {
+pub(crate) fn write_error(e: rusqlite::Error) -> StoreError {
     StoreError::Write(e.to_string())
 }
 
 /// True when `e` is a taken primary key or unique value.
-fn is_unique_violation(e: &rusqlite::Error) -> bool {
+pub(crate) fn is_unique_violation(e: &rusqlite::Error) -> bool {
     matches!(e, rusqlite::Error::SqliteFailure(f, _)
         if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
             || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
@@ -363,129 +399,12 @@ fn commit_batch_savepoints(conn: &rusqlite::Connection, batch: &mut Vec<Job>) {
 /// One write, inside the batch's transaction.
 fn run(conn: &rusqlite::Connection, write: &Write) -> Result<(), StoreError> {
     match write {
-        Write::CreateGame(game, events) => create_game(conn, game, events),
-        Write::Append(game, events, update) => append(conn, game, events, update),
-        Write::SaveMatch(m) => save_match(conn, m),
-        Write::Step(step) => {
-            if let Some((game, events)) = &step.new_game {
-                create_game(conn, game, events)?;
-            }
-            if let Some(a) = &step.append {
-                append(conn, &a.game, &a.events, &a.update)?;
-            }
-            save_match(conn, &step.state)
-        }
+        Write::CreateGame(game, events) => games::create_game(conn, game, events),
+        Write::Append(game, events, update) => games::append(conn, game, events, update),
+        Write::SaveMatch(m) => games::save_match(conn, m),
+        Write::Step(step) => games::step(conn, step),
+        Write::Run(f) => f(conn),
     }
-}
-
-fn create_game(
-    conn: &rusqlite::Connection,
-    game: &GameRow,
-    events: &[EventRow],
-) -> Result<(), StoreError> {
-    check_versions(&game.id, 0, events)?;
-    conn.prepare_cached(
-        "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
-         result, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .and_then(|mut insert| {
-        insert.execute(params![
-            game.id,
-            game.match_id,
-            game.created_ms,
-            game.settings,
-            game.tokens[0],
-            game.tokens[1],
-            game.status,
-            game.result,
-            game.updated_ms
-        ])
-    })
-    .map_err(|e| {
-        if is_unique_violation(&e) {
-            conflict(&game.id, events.first().map_or(1, |e| e.version))
-        } else {
-            write_error(e)
-        }
-    })?;
-    insert_events(conn, &game.id, events)
-}
-
-fn append(
-    conn: &rusqlite::Connection,
-    game: &str,
-    events: &[EventRow],
-    update: &RowUpdate,
-) -> Result<(), StoreError> {
-    let tokens = seat_tokens(update)?;
-    let last: Option<Option<i64>> = conn
-        .prepare_cached(
-            "SELECT (SELECT MAX(version) FROM game_events WHERE game_id = games.id) \
-             FROM games WHERE id = ?",
-        )
-        .and_then(|mut select| select.query_row([game], |row| row.get(0)).optional())
-        .map_err(write_error)?;
-    let Some(last) = last else {
-        return Err(game_not_found(game));
-    };
-    check_versions(game, last.unwrap_or(0), events)?;
-    insert_events(conn, game, events)?;
-    conn.prepare_cached(
-        "UPDATE games SET status = COALESCE(?, status), result = COALESCE(?, result), \
-         token_one = COALESCE(?, token_one), token_two = COALESCE(?, token_two), \
-         updated_ms = COALESCE(?, updated_ms) WHERE id = ?",
-    )
-    .and_then(|mut set| {
-        set.execute(params![
-            update.status,
-            update.result,
-            tokens[0],
-            tokens[1],
-            events.last().map(|e| e.at_ms),
-            game
-        ])
-    })
-    .map_err(write_error)?;
-    Ok(())
-}
-
-/// Inserts the events of `game`, mapping a taken version to a conflict.
-fn insert_events(
-    conn: &rusqlite::Connection,
-    game: &str,
-    events: &[EventRow],
-) -> Result<(), StoreError> {
-    let mut insert = conn
-        .prepare_cached(
-            "INSERT INTO game_events (game_id, version, at_ms, payload) VALUES (?, ?, ?, ?)",
-        )
-        .map_err(write_error)?;
-    for event in events {
-        insert
-            .execute(params![game, event.version, event.at_ms, event.payload])
-            .map_err(|e| {
-                if is_unique_violation(&e) {
-                    conflict(game, event.version)
-                } else {
-                    write_error(e)
-                }
-            })?;
-    }
-    Ok(())
-}
-
-fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<(), StoreError> {
-    conn.prepare_cached(
-        "INSERT INTO matches (id, created_ms, state, status, updated_ms) \
-         VALUES (?, ?, ?, ?, ?) \
-         ON CONFLICT (id) DO UPDATE SET created_ms = excluded.created_ms, \
-         state = excluded.state, status = excluded.status, updated_ms = excluded.updated_ms",
-    )
-    .and_then(|mut upsert| {
-        upsert.execute(params![m.id, m.created_ms, m.state, m.status, m.updated_ms])
-    })
-    .map_err(write_error)?;
-    Ok(())
 }
 
 /// The checkpointer thread: a passive checkpoint every [`CHECKPOINT_EVERY`] until the store
@@ -519,160 +438,5 @@ fn checkpoint_loop(conn: rusqlite::Connection, stop: mpsc::Receiver<()>, finish:
                 }
             }
         }
-    }
-}
-
-/// How a query's n-th parameter is written.
-const PARAM: fn(usize) -> String = |_| "?".to_string();
-
-fn game_summary(row: &SqliteRow) -> Result<GameSummary, sqlx::Error> {
-    Ok(GameSummary {
-        id: row.try_get("id")?,
-        match_id: row.try_get("match_id")?,
-        settings: row.try_get("settings")?,
-        status: row.try_get("status")?,
-        result: row.try_get("result")?,
-        created_ms: row.try_get("created_ms")?,
-        updated_ms: row.try_get("updated_ms")?,
-    })
-}
-
-fn match_row(row: &SqliteRow) -> Result<MatchRow, sqlx::Error> {
-    Ok(MatchRow {
-        id: row.try_get("id")?,
-        created_ms: row.try_get("created_ms")?,
-        state: row.try_get("state")?,
-        status: row.try_get("status")?,
-        updated_ms: row.try_get("updated_ms")?,
-    })
-}
-
-#[async_trait]
-impl Store for SqliteStore {
-    async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
-        check_versions(&game.id, 0, events)?;
-        self.write(Write::CreateGame(game.clone(), events.to_vec()))
-            .await
-    }
-
-    async fn append(
-        &self,
-        game: &str,
-        events: &[EventRow],
-        update: &RowUpdate,
-    ) -> Result<(), StoreError> {
-        seat_tokens(update)?;
-        self.write(Write::Append(
-            game.to_string(),
-            events.to_vec(),
-            update.clone(),
-        ))
-        .await
-    }
-
-    async fn load_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError> {
-        // One read transaction: the row and the events come from the same snapshot.
-        let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(
-            "SELECT id, match_id, created_ms, settings, token_one, token_two, status, result, \
-             updated_ms FROM games WHERE id = ?",
-        )
-        .bind(game)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or_else(|| game_not_found(game))?;
-        let game_row = GameRow {
-            id: row.try_get("id")?,
-            match_id: row.try_get("match_id")?,
-            created_ms: row.try_get("created_ms")?,
-            settings: row.try_get("settings")?,
-            tokens: [row.try_get("token_one")?, row.try_get("token_two")?],
-            status: row.try_get("status")?,
-            result: row.try_get("result")?,
-            updated_ms: row.try_get("updated_ms")?,
-        };
-        let events = sqlx::query(
-            "SELECT version, at_ms, payload FROM game_events WHERE game_id = ? ORDER BY version",
-        )
-        .bind(game)
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|row| {
-            Ok(EventRow {
-                version: row.try_get("version")?,
-                at_ms: row.try_get("at_ms")?,
-                payload: row.try_get("payload")?,
-            })
-        })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
-        tx.commit().await?;
-        Ok((game_row, events))
-    }
-
-    async fn list_games(
-        &self,
-        status: Option<&str>,
-        before: Option<&Cursor>,
-        limit: i64,
-    ) -> Result<Vec<GameSummary>, StoreError> {
-        let sql = list_games_sql(status.is_some(), before.is_some(), PARAM);
-        let mut query = sqlx::query(&sql);
-        if let Some(status) = status {
-            query = query.bind(status);
-        }
-        if let Some(c) = before {
-            query = query.bind(c.updated_ms).bind(&c.id);
-        }
-        let rows = query.bind(clamp_limit(limit)).fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
-    }
-
-    async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError> {
-        self.write(Write::SaveMatch(m.clone())).await
-    }
-
-    async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError> {
-        self.write(Write::Step(Box::new(step.clone()))).await
-    }
-
-    async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, created_ms, state, status, updated_ms FROM matches WHERE id = ?",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?
-        .ok_or_else(|| match_not_found(id))?;
-        Ok(match_row(&row)?)
-    }
-
-    async fn list_matches(
-        &self,
-        status: Option<&str>,
-        limit: i64,
-    ) -> Result<Vec<MatchRow>, StoreError> {
-        let rows = match status {
-            Some(status) => {
-                sqlx::query(
-                    "SELECT id, created_ms, state, status, updated_ms FROM matches \
-                     WHERE status = ? ORDER BY updated_ms DESC, id DESC LIMIT ?",
-                )
-                .bind(status)
-                .bind(clamp_limit(limit))
-                .fetch_all(&self.pool)
-                .await?
-            }
-            None => {
-                sqlx::query(
-                    "SELECT id, created_ms, state, status, updated_ms FROM matches \
-                     ORDER BY updated_ms DESC, id DESC LIMIT ?",
-                )
-                .bind(clamp_limit(limit))
-                .fetch_all(&self.pool)
-                .await?
-            }
-        };
-        Ok(rows.iter().map(match_row).collect::<Result<_, _>>()?)
     }
 }

@@ -1,5 +1,6 @@
-//! Random identifiers: public game and match ids, and secret seat tokens (192 random bits,
-//! far more than can be guessed), compared in constant time.
+//! Random identifiers: public game, match and account ids, and secrets (seat tokens of 192
+//! random bits, session and device keys of 256), compared in constant time. Imports nothing of
+//! the server.
 
 const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -28,6 +29,16 @@ pub fn match_id() -> String {
 /// A secret seat token: 192 random bits as 48 hex digits.
 pub fn seat_token() -> String {
     random_text(24)
+}
+
+/// A public account id (same shape as a game id, prefixed `a`).
+pub fn account_id() -> String {
+    format!("a{}", game_id())
+}
+
+/// A secret key for a session or a device: 256 random bits as 64 hex digits.
+pub fn secret_key() -> String {
+    random_text(32)
 }
 
 /// Whether `id` could be a game or match id (so junk never reaches the database).

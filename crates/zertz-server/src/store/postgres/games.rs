@@ -1,63 +1,17 @@
-//! The PostgreSQL backend, by URL.
-//!
-//! Appends lock their game's row (`SELECT … FOR UPDATE`) before they read the last version,
-//! so appends to one game take turns and the version check is exact; appends to different
-//! games run side by side. The (game, version) primary key stays the last word: a writer that
-//! still collides gets a conflict, never a second event with the same version. Reads of a whole
-//! game run in one `REPEATABLE READ` transaction, so the row and the events agree.
-
-use std::str::FromStr;
-use std::time::Duration;
+//! Games and matches in PostgreSQL.
 
 use async_trait::async_trait;
 use sqlx::Row;
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::PgRow;
 
-use super::common::{
-    check_versions, game_not_found, insert_event_error, insert_game_error, limit as clamp_limit,
-    list_games_sql, match_not_found, seat_tokens,
+use super::PostgresStore;
+use crate::store::common::{
+    account_sql, check_versions, game_not_found, insert_event_error, insert_game_error,
+    limit as clamp_limit, list_games_sql, match_not_found, seat_accounts, seat_tokens,
 };
-use super::{
-    Cursor, EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, Store, StoreError,
+use crate::store::{
+    Cursor, EventRow, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate, StoreError,
 };
-
-/// How long a request waits for a free connection before it gives up.
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Connections in the pool.
-const MAX_CONNECTIONS: u32 = 8;
-
-/// Games and matches in a PostgreSQL database.
-///
-/// Where the trait leaves room, both backends decide alike: `create_game` on a taken id is a
-/// `Conflict` on its first version, and its events must start at version 1 without gaps
-/// (`Conflict` otherwise); `append` of no events applies the update alone and leaves
-/// `updated_ms`; a seat index other than 0 or 1 is refused (`Database(InvalidArgument)`)
-/// before anything is written; a `limit` of 0 or less lists nothing.
-#[derive(Clone, Debug)]
-pub struct PostgresStore {
-    pool: PgPool,
-}
-
-impl PostgresStore {
-    /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and
-    /// brings its schema up to date. The database must exist; the migrations create the tables.
-    pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let options = PgConnectOptions::from_str(url)?;
-        let pool = PgPoolOptions::new()
-            .max_connections(MAX_CONNECTIONS)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
-            .await?;
-        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-        Ok(PostgresStore { pool })
-    }
-
-    /// Closes every connection, waiting for those in use to come back.
-    pub async fn close(&self) {
-        self.pool.close().await;
-    }
-}
 
 /// Inserts the events of `game`, mapping a taken version to a conflict.
 async fn insert_events(
@@ -89,7 +43,8 @@ async fn create_game_in(
     check_versions(&game.id, 0, events)?;
     sqlx::query(
         "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
-         result, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+         result, updated_ms, account_one, account_two) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     )
     .bind(&game.id)
     .bind(&game.match_id)
@@ -100,6 +55,8 @@ async fn create_game_in(
     .bind(&game.status)
     .bind(&game.result)
     .bind(game.updated_ms)
+    .bind(&game.accounts[0])
+    .bind(&game.accounts[1])
     .execute(&mut *conn)
     .await
     .map_err(|e| insert_game_error(e, &game.id, events))?;
@@ -114,6 +71,7 @@ async fn append_in(
     update: &RowUpdate,
 ) -> Result<(), StoreError> {
     let tokens = seat_tokens(update)?;
+    let accounts = seat_accounts(update);
     let found = sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
         .bind(game)
         .fetch_optional(&mut *conn)
@@ -131,12 +89,15 @@ async fn append_in(
     sqlx::query(
         "UPDATE games SET status = COALESCE($1, status), result = COALESCE($2, result), \
          token_one = COALESCE($3, token_one), token_two = COALESCE($4, token_two), \
-         updated_ms = COALESCE($5, updated_ms) WHERE id = $6",
+         account_one = COALESCE($5, account_one), account_two = COALESCE($6, account_two), \
+         updated_ms = COALESCE($7, updated_ms) WHERE id = $8",
     )
     .bind(&update.status)
     .bind(&update.result)
     .bind(tokens[0])
     .bind(tokens[1])
+    .bind(accounts[0])
+    .bind(accounts[1])
     .bind(events.last().map(|e| e.at_ms))
     .bind(game)
     .execute(&mut *conn)
@@ -147,16 +108,19 @@ async fn append_in(
 /// Creates or replaces a match, on `conn`.
 async fn save_match_in(conn: &mut sqlx::PgConnection, m: &MatchRow) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO matches (id, created_ms, state, status, updated_ms) \
-         VALUES ($1, $2, $3, $4, $5) \
+        "INSERT INTO matches (id, created_ms, state, status, updated_ms, account_one, \
+         account_two) VALUES ($1, $2, $3, $4, $5, $6, $7) \
          ON CONFLICT (id) DO UPDATE SET created_ms = excluded.created_ms, \
-         state = excluded.state, status = excluded.status, updated_ms = excluded.updated_ms",
+         state = excluded.state, status = excluded.status, updated_ms = excluded.updated_ms, \
+         account_one = excluded.account_one, account_two = excluded.account_two",
     )
     .bind(&m.id)
     .bind(m.created_ms)
     .bind(&m.state)
     .bind(&m.status)
     .bind(m.updated_ms)
+    .bind(&m.accounts[0])
+    .bind(&m.accounts[1])
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -174,6 +138,7 @@ fn game_summary(row: &PgRow) -> Result<GameSummary, sqlx::Error> {
         result: row.try_get("result")?,
         created_ms: row.try_get("created_ms")?,
         updated_ms: row.try_get("updated_ms")?,
+        accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
     })
 }
 
@@ -182,13 +147,14 @@ fn match_row(row: &PgRow) -> Result<MatchRow, sqlx::Error> {
         id: row.try_get("id")?,
         created_ms: row.try_get("created_ms")?,
         state: row.try_get("state")?,
+        accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
         status: row.try_get("status")?,
         updated_ms: row.try_get("updated_ms")?,
     })
 }
 
 #[async_trait]
-impl Store for PostgresStore {
+impl GameStore for PostgresStore {
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
         check_versions(&game.id, 0, events)?;
         let mut tx = self.pool.begin().await?;
@@ -218,7 +184,7 @@ impl Store for PostgresStore {
             .await?;
         let row = sqlx::query(
             "SELECT id, match_id, created_ms, settings, token_one, token_two, status, result, \
-             updated_ms FROM games WHERE id = $1",
+             updated_ms, account_one, account_two FROM games WHERE id = $1",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -230,6 +196,7 @@ impl Store for PostgresStore {
             created_ms: row.try_get("created_ms")?,
             settings: row.try_get("settings")?,
             tokens: [row.try_get("token_one")?, row.try_get("token_two")?],
+            accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
             status: row.try_get("status")?,
             result: row.try_get("result")?,
             updated_ms: row.try_get("updated_ms")?,
@@ -267,8 +234,47 @@ impl Store for PostgresStore {
         if let Some(c) = before {
             query = query.bind(c.updated_ms).bind(&c.id);
         }
-        let rows = query.bind(clamp_limit(limit)).fetch_all(&self.pool).await?;
+        let rows = query
+            .bind(clamp_limit(limit))
+            .fetch_all(self.pool())
+            .await?;
         Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
+    }
+
+    async fn account_games(
+        &self,
+        account: &str,
+        statuses: &[&str],
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        let sql = account_sql(false, statuses.len(), PARAM);
+        let mut query = sqlx::query(&sql).bind(account).bind(account);
+        for status in statuses {
+            query = query.bind(*status);
+        }
+        let rows = query
+            .bind(clamp_limit(limit))
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
+    }
+
+    async fn account_matches(
+        &self,
+        account: &str,
+        statuses: &[&str],
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, StoreError> {
+        let sql = account_sql(true, statuses.len(), PARAM);
+        let mut query = sqlx::query(&sql).bind(account).bind(account);
+        for status in statuses {
+            query = query.bind(*status);
+        }
+        let rows = query
+            .bind(clamp_limit(limit))
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(match_row).collect::<Result<_, _>>()?)
     }
 
     async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError> {
@@ -291,10 +297,10 @@ impl Store for PostgresStore {
 
     async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError> {
         let row = sqlx::query(
-            "SELECT id, created_ms, state, status, updated_ms FROM matches WHERE id = $1",
+            "SELECT id, created_ms, state, status, updated_ms, account_one, account_two FROM matches WHERE id = $1",
         )
         .bind(id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(self.pool())
         .await?
         .ok_or_else(|| match_not_found(id))?;
         Ok(match_row(&row)?)
@@ -308,21 +314,21 @@ impl Store for PostgresStore {
         let rows = match status {
             Some(status) => {
                 sqlx::query(
-                    "SELECT id, created_ms, state, status, updated_ms FROM matches \
+                    "SELECT id, created_ms, state, status, updated_ms, account_one, account_two FROM matches \
                      WHERE status = $1 ORDER BY updated_ms DESC, id DESC LIMIT $2",
                 )
                 .bind(status)
                 .bind(clamp_limit(limit))
-                .fetch_all(&self.pool)
+                .fetch_all(self.pool())
                 .await?
             }
             None => {
                 sqlx::query(
-                    "SELECT id, created_ms, state, status, updated_ms FROM matches \
+                    "SELECT id, created_ms, state, status, updated_ms, account_one, account_two FROM matches \
                      ORDER BY updated_ms DESC, id DESC LIMIT $1",
                 )
                 .bind(clamp_limit(limit))
-                .fetch_all(&self.pool)
+                .fetch_all(self.pool())
                 .await?
             }
         };

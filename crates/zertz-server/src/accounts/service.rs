@@ -1,0 +1,320 @@
+//! The operations on accounts: sign up, log in and out, find the account of a session, change
+//! the password. Each answers with an [`AccountError`] whose kind picks the HTTP status.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::guard::{Locked, LoginGuard};
+use super::keys::{SESSION_IDLE_MS, key_hash};
+use super::names::{check_name, check_password};
+use super::online::Online;
+use super::password::{HashError, Hasher};
+use crate::store::{AccountRow, SessionRow, Store, StoreError};
+use crate::token;
+use crate::util::now_ms;
+
+/// A session's last use is written at most this often (its expiry does not need more).
+const TOUCH_EVERY_MS: i64 = 3600 * 1000;
+
+/// The answer to a wrong password and to an unknown name alike.
+pub const WRONG_LOGIN: &str = "wrong name or password";
+
+/// Settings of the accounts.
+#[derive(Clone, Debug)]
+pub struct AccountSettings {
+    /// The server is reached over HTTPS: cookies are marked `Secure`.
+    pub secure_cookies: bool,
+    /// Password hashes computed at once.
+    pub hash_threads: usize,
+    /// Password checks waiting beyond those before the server answers "busy".
+    pub hash_queue: usize,
+}
+
+impl Default for AccountSettings {
+    fn default() -> AccountSettings {
+        AccountSettings {
+            secure_cookies: false,
+            hash_threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            hash_queue: 64,
+        }
+    }
+}
+
+/// A logged-in player.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Account {
+    /// The account's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+}
+
+impl From<&AccountRow> for Account {
+    fn from(row: &AccountRow) -> Account {
+        Account {
+            id: row.id.clone(),
+            name: row.name.clone(),
+        }
+    }
+}
+
+/// Why an account operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// A field breaks its rule (the message says which and how).
+    #[error("{0}")]
+    Invalid(String),
+    /// The name is taken.
+    #[error("{0}")]
+    Taken(String),
+    /// Wrong name or password (the same answer for both).
+    #[error("{WRONG_LOGIN}")]
+    WrongLogin,
+    /// The request needs a session and has none (or an expired one).
+    #[error("{0}")]
+    NotLoggedIn(String),
+    /// Too many failed logins: try again after the wait.
+    #[error("{0}")]
+    Locked(String, Duration),
+    /// The password checkers are all busy.
+    #[error(transparent)]
+    Busy(#[from] HashError),
+    /// Storage failed; nothing was changed.
+    #[error("storage failed, nothing was changed: {0}")]
+    Storage(String),
+}
+
+impl From<StoreError> for AccountError {
+    fn from(e: StoreError) -> AccountError {
+        match e {
+            StoreError::Taken(message) => AccountError::Taken(message),
+            other => AccountError::Storage(other.to_string()),
+        }
+    }
+}
+
+/// A new session: the account, the key for its cookie, and (at a login) the key of a new
+/// device cookie.
+#[derive(Debug)]
+pub struct LoggedIn {
+    /// Who.
+    pub account: Account,
+    /// The session's key (only its hash is stored).
+    pub session_key: String,
+    /// A device key for a browser that had none for this account.
+    pub device_key: Option<String>,
+}
+
+/// The accounts of the service.
+pub struct Accounts {
+    store: Arc<dyn Store>,
+    hasher: Hasher,
+    guard: LoginGuard,
+    settings: AccountSettings,
+    /// Who is online.
+    pub online: Arc<Online>,
+}
+
+impl Accounts {
+    /// The accounts in `store`.
+    pub fn new(store: Arc<dyn Store>, settings: AccountSettings) -> Accounts {
+        Accounts {
+            store,
+            hasher: Hasher::new(settings.hash_threads, settings.hash_queue),
+            guard: LoginGuard::default(),
+            settings,
+            online: Arc::default(),
+        }
+    }
+
+    /// Whether cookies are marked `Secure`.
+    pub fn secure_cookies(&self) -> bool {
+        self.settings.secure_cookies
+    }
+
+    fn new_session(account: &str, now: i64) -> (String, SessionRow) {
+        let key = token::secret_key();
+        let row = SessionRow {
+            key_hash: key_hash(&key),
+            account_id: account.to_string(),
+            created_ms: now,
+            used_ms: now,
+        };
+        (key, row)
+    }
+
+    /// Creates an account and logs it in.
+    pub async fn sign_up(&self, name: &str, password: &str) -> Result<LoggedIn, AccountError> {
+        check_name(name).map_err(AccountError::Invalid)?;
+        check_password(password).map_err(AccountError::Invalid)?;
+        if self.store.account_named(name).await?.is_some() {
+            return Err(AccountError::Taken(format!("the name {name} is taken")));
+        }
+        let password_hash = self.hasher.hash(password).await?;
+        let now = now_ms();
+        let row = AccountRow {
+            id: token::account_id(),
+            name: name.to_string(),
+            password_hash,
+            created_ms: now,
+            seen_ms: now,
+        };
+        let (session_key, session) = Self::new_session(&row.id, now);
+        self.store.create_account(&row, &session).await?;
+        let device_key = token::secret_key();
+        self.store
+            .add_login_device(&key_hash(&device_key), &row.id, now)
+            .await?;
+        tracing::info!(account = %row.id, "account {} created", row.name);
+        Ok(LoggedIn {
+            account: Account::from(&row),
+            session_key,
+            device_key: Some(device_key),
+        })
+    }
+
+    /// Logs in to `name` from `address`; `device_key` is the browser's device cookie, if any.
+    pub async fn log_in(
+        &self,
+        name: &str,
+        password: &str,
+        address: IpAddr,
+        device_key: Option<&str>,
+    ) -> Result<LoggedIn, AccountError> {
+        // Malformed names and passwords cannot match anything: the same answer, no hash.
+        if name.is_empty() || name.len() > 64 || password.chars().count() > 128 {
+            return Err(AccountError::WrongLogin);
+        }
+        let account = self.store.account_named(name).await?;
+        let device = device_key.map(key_hash);
+        let trusted = match (&account, &device) {
+            (Some(a), Some(hash)) => {
+                self.guard.device_trusted(hash, Instant::now())
+                    && self.store.is_login_device(hash, &a.id).await?
+            }
+            _ => false,
+        };
+        if let Err(locked) = self.guard.check(address, name, trusted, Instant::now()) {
+            let (whose, wait) = match locked {
+                Locked::Address(wait) => ("from this address", wait),
+                Locked::Name(wait) => ("for this name", wait),
+            };
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            return Err(AccountError::Locked(
+                format!(
+                    "too many failed logins {whose}: try again in {} s",
+                    seconds.max(1)
+                ),
+                wait,
+            ));
+        }
+        let matches = self
+            .hasher
+            .verify(password, account.as_ref().map(|a| a.password_hash.as_str()))
+            .await?;
+        let Some(account) = account.filter(|_| matches) else {
+            self.guard
+                .failed(address, name, device.as_deref(), Instant::now());
+            return Err(AccountError::WrongLogin);
+        };
+        self.guard.succeeded(address, name, device.as_deref());
+        let now = now_ms();
+        let (session_key, session) = Self::new_session(&account.id, now);
+        self.store.create_session(&session).await?;
+        let device_key = if trusted {
+            None
+        } else {
+            let key = token::secret_key();
+            self.store
+                .add_login_device(&key_hash(&key), &account.id, now)
+                .await?;
+            Some(key)
+        };
+        Ok(LoggedIn {
+            account: Account::from(&account),
+            session_key,
+            device_key,
+        })
+    }
+
+    /// Ends the session with this key.
+    pub async fn log_out(&self, session_key: &str) -> Result<(), AccountError> {
+        Ok(self.store.delete_session(&key_hash(session_key)).await?)
+    }
+
+    /// The account of the session with this key, if it has not expired. Marks it used (at
+    /// most once an hour) and the account online.
+    pub async fn session(&self, session_key: &str) -> Result<Option<Account>, AccountError> {
+        let now = now_ms();
+        let hash = key_hash(session_key);
+        let Some((session, account)) = self.store.session(&hash, now - SESSION_IDLE_MS).await?
+        else {
+            return Ok(None);
+        };
+        if now - session.used_ms >= TOUCH_EVERY_MS {
+            self.store.touch_session(&hash, now).await?;
+        }
+        self.online.seen(&account.id, &account.name);
+        Ok(Some(Account::from(&account)))
+    }
+
+    /// Changes the password of the session's account (the old one is required) and ends its
+    /// other sessions.
+    pub async fn change_password(
+        &self,
+        session_key: &str,
+        old: &str,
+        new: &str,
+    ) -> Result<(), AccountError> {
+        let now = now_ms();
+        let hash = key_hash(session_key);
+        let Some((_, account)) = self.store.session(&hash, now - SESSION_IDLE_MS).await? else {
+            return Err(AccountError::NotLoggedIn(
+                "changing the password needs a session: log in first".into(),
+            ));
+        };
+        if !self
+            .hasher
+            .verify(old, Some(&account.password_hash))
+            .await?
+        {
+            return Err(AccountError::WrongLogin);
+        }
+        check_password(new).map_err(AccountError::Invalid)?;
+        let password_hash = self.hasher.hash(new).await?;
+        self.store
+            .set_password(&account.id, &password_hash, &hash)
+            .await?;
+        Ok(())
+    }
+
+    /// Deletes the sessions that have expired; returns how many.
+    pub async fn sweep_sessions(&self) -> Result<u64, AccountError> {
+        Ok(self
+            .store
+            .delete_sessions_unused_since(now_ms() - SESSION_IDLE_MS)
+            .await?)
+    }
+
+    /// The accounts with these ids, by id.
+    pub async fn names_of(
+        &self,
+        ids: &[String],
+    ) -> Result<std::collections::HashMap<String, String>, AccountError> {
+        Ok(self
+            .store
+            .accounts_by_id(ids)
+            .await?
+            .into_iter()
+            .map(|a| (a.id, a.name))
+            .collect())
+    }
+
+    /// The account named `name` (without regard to case).
+    pub async fn named(&self, name: &str) -> Result<Option<AccountRow>, AccountError> {
+        Ok(self.store.account_named(name).await?)
+    }
+}

@@ -1,0 +1,203 @@
+//! What the games and matches store: rows, events, listings, match steps.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use super::StoreError;
+
+/// A game as stored when it is created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// Public id (random, URL-safe).
+    pub id: String,
+    /// The match it belongs to, if any.
+    pub match_id: Option<String>,
+    /// Creation time, ms since the Unix epoch.
+    pub created_ms: i64,
+    /// The settings as JSON (the service's `GameSettings`).
+    pub settings: String,
+    /// Seat tokens of player one and player two (`None` for an engine seat or a seat nobody
+    /// holds yet). Never logged, never sent to anyone but the holder.
+    pub tokens: [Option<String>; 2],
+    /// The accounts bound to the seats (none for guests, engines and empty seats).
+    pub accounts: [Option<String>; 2],
+    /// `open` (waiting for a player), `live`, or `finished`.
+    pub status: String,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`) once finished.
+    pub result: Option<String>,
+    /// Last change, ms since the Unix epoch.
+    pub updated_ms: i64,
+}
+
+/// One event of a game's log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRow {
+    /// 1 for the first event, then consecutive.
+    pub version: i64,
+    /// When it happened, ms since the Unix epoch.
+    pub at_ms: i64,
+    /// The event as JSON (the service's `Event`).
+    pub payload: String,
+}
+
+/// What changes on the game row along with an appended event.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowUpdate {
+    /// New status, if it changes.
+    pub status: Option<String>,
+    /// New result, if the game ended.
+    pub result: Option<String>,
+    /// A seat taken with this event: (seat index 0 or 1, token).
+    pub seat: Option<(usize, String)>,
+    /// The account bound to that seat, if any.
+    pub seat_account: Option<String>,
+}
+
+/// A line of a game listing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// The game.
+    pub id: String,
+    /// Its match, if any.
+    pub match_id: Option<String>,
+    /// Settings JSON.
+    pub settings: String,
+    /// Status.
+    pub status: String,
+    /// Result, if finished.
+    pub result: Option<String>,
+    /// Creation time.
+    pub created_ms: i64,
+    /// Last change.
+    pub updated_ms: i64,
+    /// The accounts bound to its seats.
+    pub accounts: [Option<String>; 2],
+}
+
+/// A place in a listing of games (newest change first): the last game of a page, after which
+/// the next page starts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cursor {
+    /// Its last change.
+    pub updated_ms: i64,
+    /// Its id (the order among games changed in the same millisecond).
+    pub id: String,
+}
+
+impl Cursor {
+    /// The place just after `game`.
+    pub fn after(game: &GameSummary) -> Cursor {
+        Cursor {
+            updated_ms: game.updated_ms,
+            id: game.id.clone(),
+        }
+    }
+}
+
+/// A match as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRow {
+    /// Public id.
+    pub id: String,
+    /// Creation time.
+    pub created_ms: i64,
+    /// The whole match state as JSON (the service's `MatchState`, tokens included).
+    pub state: String,
+    /// The accounts of its two participants (none for guests and engines).
+    pub accounts: [Option<String>; 2],
+    /// `open`, `live`, or `finished`.
+    pub status: String,
+    /// Last change.
+    pub updated_ms: i64,
+}
+
+/// One step of a match, stored in one transaction so that no crash can leave it half done: the
+/// match's new state, the next game it starts (its row and first events), and the events
+/// appended to the game that just ended (its `next_game`). All or nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchStep {
+    /// The match as it is after the step (created or replaced).
+    pub state: MatchRow,
+    /// The game the step creates, with its first events (versions from 1).
+    pub new_game: Option<(GameRow, Vec<EventRow>)>,
+    /// Events appended to an existing game (versions following its last one), with the
+    /// change of its row (a resignation of the match ends its current game); the row's
+    /// `updated_ms` follows them.
+    pub append: Option<GameAppend>,
+}
+
+/// Events appended to a game as part of a [`MatchStep`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameAppend {
+    /// The game.
+    pub game: String,
+    /// The events (versions following its last one).
+    pub events: Vec<EventRow>,
+    /// The change of its row.
+    pub update: RowUpdate,
+}
+
+/// Games and matches. Every method is one transaction: when it returns `Ok`, the change is
+/// durable.
+#[async_trait]
+pub trait GameStore {
+    /// Creates a game with its first events (at least one).
+    async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError>;
+
+    /// Appends events to a game (versions must follow the last one: `Conflict` otherwise) and
+    /// applies `update` to its row, atomically.
+    async fn append(
+        &self,
+        game: &str,
+        events: &[EventRow],
+        update: &RowUpdate,
+    ) -> Result<(), StoreError>;
+
+    /// A game's row and all its events in version order.
+    async fn load_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError>;
+
+    /// Games with the given status (`open`, `live`, `finished`, or any when `None`), newest
+    /// change first (by `updated_ms`, then id), at most `limit`; with `before`, only those that
+    /// come after that place in this order (the next page of a listing).
+    async fn list_games(
+        &self,
+        status: Option<&str>,
+        before: Option<&Cursor>,
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Games in which `account` holds a seat whose status is one of `statuses`, newest change
+    /// first, at most `limit`.
+    async fn account_games(
+        &self,
+        account: &str,
+        statuses: &[&str],
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Matches in which `account` holds a place whose status is one of `statuses`, newest
+    /// change first, at most `limit`.
+    async fn account_matches(
+        &self,
+        account: &str,
+        statuses: &[&str],
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, StoreError>;
+
+    /// Creates or replaces a match.
+    async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError>;
+
+    /// Stores a step of a match atomically (see [`MatchStep`]): on any error (a taken game id
+    /// or version is a `Conflict`, a missing game `NotFound`) nothing of it is written.
+    async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError>;
+
+    /// A match.
+    async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError>;
+
+    /// Matches with the given status (any when `None`), newest change first, at most `limit`.
+    async fn list_matches(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, StoreError>;
+}

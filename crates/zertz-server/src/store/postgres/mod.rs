@@ -1,0 +1,62 @@
+//! The PostgreSQL backend, by URL.
+//!
+//! Appends lock their game's row (`SELECT … FOR UPDATE`) before they read the last version,
+//! so appends to one game take turns and the version check is exact; appends to different
+//! games run side by side. The (game, version) primary key stays the last word: a writer that
+//! still collides gets a conflict, never a second event with the same version. Reads of a whole
+//! game run in one `REPEATABLE READ` transaction, so the row and the events agree.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+
+use super::StoreError;
+
+mod accounts;
+mod games;
+
+/// How long a request waits for a free connection before it gives up.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Connections in the pool.
+const MAX_CONNECTIONS: u32 = 8;
+
+/// Games and matches in a PostgreSQL database.
+///
+/// Where the trait leaves room, both backends decide alike: `create_game` on a taken id is a
+/// `Conflict` on its first version, and its events must start at version 1 without gaps
+/// (`Conflict` otherwise); `append` of no events applies the update alone and leaves
+/// `updated_ms`; a seat index other than 0 or 1 is refused (`Database(InvalidArgument)`)
+/// before anything is written; a `limit` of 0 or less lists nothing.
+#[derive(Clone, Debug)]
+pub struct PostgresStore {
+    pool: PgPool,
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and
+    /// brings its schema up to date. The database must exist; the migrations create the tables.
+    pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
+        let options = PgConnectOptions::from_str(url)?;
+        let pool = PgPoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        Ok(PostgresStore { pool })
+    }
+
+    /// Closes every connection, waiting for those in use to come back.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+impl PostgresStore {
+    /// The connection pool.
+    pub(crate) fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
