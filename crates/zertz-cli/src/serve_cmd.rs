@@ -48,6 +48,10 @@ pub struct ServeArgs {
     /// loaded again from the database when asked for.
     #[arg(long, default_value_t = 300)]
     evict_after: u64,
+    /// The server is reached over HTTPS (behind a proxy that ends TLS): session cookies are
+    /// marked `Secure`, so that browsers never send them over plain HTTP.
+    #[arg(long)]
+    behind_https: bool,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -65,6 +69,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         action_rate: Rate::new(args.action_rate, args.action_burst),
         ping_interval: Duration::from_millis(args.ping_ms),
         evict_after: Duration::from_secs(args.evict_after),
+        secure_cookies: args.behind_https,
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {
