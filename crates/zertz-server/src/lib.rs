@@ -13,6 +13,7 @@ pub mod config;
 pub mod games;
 pub mod http;
 pub mod rate;
+pub mod ratings;
 pub mod store;
 pub mod token;
 pub mod util;

@@ -15,7 +15,9 @@ use crate::config::Config;
 use crate::games::broadcast::{Broadcast, Outgoing};
 use crate::games::legal::LegalMoves;
 use crate::games::match_state::MatchState;
-use crate::games::model::{Action, Credential, Event, GameSettings, SeatKind, Seated, seat_number};
+use crate::games::model::{
+    Action, Credential, Event, GameSettings, RATED_NEEDS_ACCOUNTS, SeatKind, Seated, seat_number,
+};
 use crate::games::room::{Refusal, Room, status};
 use crate::games::view::{GameView, Presence, legal_move_texts};
 use crate::games::watchers::Watchers;
@@ -406,6 +408,9 @@ impl Hub {
                 "the game is over".into(),
             )));
         }
+        if state.room.settings.rated && joiner.account.is_none() {
+            return Err(HubError::BadRequest(RATED_NEEDS_ACCOUNTS.into()));
+        }
         if joiner.account.is_some() && state.room.accounts[1 - i] == joiner.account {
             return Err(HubError::Refused(Refusal::NotNow(
                 "you hold the other seat of this game: you cannot play yourself".into(),
@@ -576,11 +581,15 @@ impl Hub {
         let seat_account = seat
             .as_ref()
             .and_then(|(i, _)| next.accounts.get(*i).cloned().flatten());
+        let ends = next.is_over() && !state.room.is_over();
         let update = RowUpdate {
             status: (next.status() != state.room.status()).then(|| next.status().to_string()),
-            result: next.result().filter(|_| !state.room.is_over()),
+            result: next.result().filter(|_| ends),
             seat,
             seat_account,
+            ended: ends
+                .then(|| crate::games::ending::game_end(&next, now))
+                .flatten(),
         };
         Ok(Change {
             events,

@@ -192,6 +192,11 @@ impl Hub {
         if m.players[i].name.is_some() {
             return Ok((i, m.players[i].token.clone().unwrap_or_default()));
         }
+        if m.template.rated && joiner.account.is_none() {
+            return Err(HubError::BadRequest(
+                crate::games::model::RATED_NEEDS_ACCOUNTS.into(),
+            ));
+        }
         if joiner.account.is_some() && m.players[1 - i].account == joiner.account {
             return Err(HubError::Refused(crate::games::room::Refusal::NotNow(
                 "you hold the other place of this match: you cannot play yourself".into(),

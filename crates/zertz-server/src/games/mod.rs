@@ -3,6 +3,7 @@
 
 pub mod broadcast;
 pub mod clock;
+pub mod ending;
 pub mod evict;
 pub mod export;
 pub mod hub;

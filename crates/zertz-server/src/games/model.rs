@@ -44,6 +44,21 @@ pub struct GameSettings {
     /// The match this game is part of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub match_game: Option<MatchGame>,
+    /// A rated game: both seats are accounts, no takebacks, and its result changes both
+    /// players' ratings in `pool`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
+    /// The rating pool the game belongs to (`standard-rapid`…), rated or not; none outside
+    /// every pool (other boards, set-up positions, no clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+}
+
+/// Why a guest cannot take part in a rated game.
+pub const RATED_NEEDS_ACCOUNTS: &str = "rated games need an account on both seats";
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 /// A game's place in its match.
@@ -302,6 +317,8 @@ impl GameSettings {
             open: false,
             history: None,
             match_game: None,
+            rated: false,
+            pool: None,
         }
     }
 }

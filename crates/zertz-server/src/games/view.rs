@@ -81,6 +81,8 @@ pub struct SeatView {
     pub kind: &'static str,
     /// The engine's level.
     pub level: Option<u8>,
+    /// The engine level's published rating (docs/accounts.md).
+    pub rating: Option<i32>,
     /// The name, once someone sits there.
     pub name: Option<String>,
     /// A person without an account (the name is what they typed, shown with a guest mark);
@@ -140,6 +142,7 @@ impl GameView {
             SeatView {
                 kind,
                 level,
+                rating: level.and_then(crate::ratings::engines::rating),
                 name: room.names[i].clone(),
                 guest: level.is_none() && room.names[i].is_some() && room.accounts[i].is_none(),
                 connected,

@@ -52,7 +52,7 @@ async fn create_game(
             "best_of and bribe_limit belong to matches (POST /api/matches)",
         ));
     }
-    let (settings, _, creator) = req.settings()?;
+    let (settings, _, creator) = req.settings(viewer.account.is_some())?;
     let mut seated = [None, None];
     seated[creator] = Some(viewer.seated(req.name.as_deref()));
     let mut tokens = [None, None];

@@ -37,7 +37,7 @@ async fn create_match(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(req) = body?;
-    let (mut settings, opponent, creator_seat) = req.settings()?;
+    let (mut settings, opponent, creator_seat) = req.settings(viewer.account.is_some())?;
     settings.seats = [SeatKind::Human, SeatKind::Human];
     let best_of = req.best_of.unwrap_or(3);
     let (id, token, invite) = hub

@@ -12,6 +12,7 @@ pub mod match_socket;
 pub mod matches;
 pub mod new_game;
 pub mod pages;
+pub mod players;
 pub mod state;
 pub mod viewer;
 
@@ -28,6 +29,7 @@ pub fn router(state: AppState) -> Router {
         .merge(matches::router())
         .merge(analysis::router())
         .merge(accounts::router())
+        .merge(players::router())
         .fallback(|| async { error::error(StatusCode::NOT_FOUND, "no such endpoint".into()) })
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
         .layer(axum::middleware::from_fn(

@@ -6,7 +6,8 @@ use zertz::{Layout, Position, Repetition, RuleSet, Rules};
 
 use super::error::{ApiResult, bad};
 use crate::games::clock::ClockSpec;
-use crate::games::model::{GameSettings, SeatKind};
+use crate::games::model::{GameSettings, RATED_NEEDS_ACCOUNTS, SeatKind};
+use crate::ratings::pools::pool_of;
 
 /// Who the opponent of a new game is.
 /// Who the opponent of a new game is.
@@ -75,6 +76,9 @@ pub struct NewGame {
     /// The creator's name.
     #[serde(default)]
     pub name: Option<String>,
+    /// A rated game (both seats accounts, no takebacks): the result changes both ratings.
+    #[serde(default)]
+    pub rated: Option<bool>,
     /// Matches only: best of N (odd).
     #[serde(default)]
     pub best_of: Option<u32>,
@@ -85,7 +89,8 @@ pub struct NewGame {
 
 impl NewGame {
     /// The game's settings, the opponent's seat kind, and the creator's seat index.
-    pub fn settings(&self) -> ApiResult<(GameSettings, SeatKind, usize)> {
+    /// `logged_in`: the creator has an account (a rated game needs one).
+    pub fn settings(&self, logged_in: bool) -> ApiResult<(GameSettings, SeatKind, usize)> {
         let given = [
             self.record.is_some(),
             self.position.is_some(),
@@ -155,21 +160,39 @@ impl NewGame {
                 Repetition::ThreefoldDraw
             };
         }
-        Ok((
-            GameSettings {
-                start: start.to_string(),
-                repetition: repetition.name().into(),
-                bribes: self.bribes.unwrap_or(bribes),
-                clock,
-                casual: self.casual.unwrap_or(true),
-                seats,
-                open: matches!(self.opponent, Opponent::Open {}),
-                history,
-                match_game: None,
-            },
-            opponent,
-            creator,
-        ))
+        let mut settings = GameSettings {
+            start: start.to_string(),
+            repetition: repetition.name().into(),
+            bribes: self.bribes.unwrap_or(bribes),
+            clock,
+            casual: self.casual.unwrap_or(true),
+            seats,
+            open: matches!(self.opponent, Opponent::Open {}),
+            history,
+            match_game: None,
+            rated: false,
+            pool: None,
+        };
+        settings.pool = pool_of(&settings).ok().map(|p| p.key());
+        if self.rated == Some(true) {
+            if !logged_in {
+                return Err(bad(RATED_NEEDS_ACCOUNTS));
+            }
+            if matches!(opponent, SeatKind::Engine { .. }) {
+                return Err(bad(
+                    "games against the engine are unrated: its levels have fixed ratings",
+                ));
+            }
+            if self.casual == Some(true) {
+                return Err(bad(
+                    "a rated game has no takebacks: leave casual out or set it to false",
+                ));
+            }
+            pool_of(&settings).map_err(|e| bad(format!("rated: {e}")))?;
+            settings.rated = true;
+            settings.casual = false;
+        }
+        Ok((settings, opponent, creator))
     }
 
     /// The game of the record `text`, replayed under the rules of the new game (the record's

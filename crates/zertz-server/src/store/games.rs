@@ -41,7 +41,7 @@ pub struct EventRow {
 }
 
 /// What changes on the game row along with an appended event.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RowUpdate {
     /// New status, if it changes.
     pub status: Option<String>,
@@ -51,6 +51,9 @@ pub struct RowUpdate {
     pub seat: Option<(usize, String)>,
     /// The account bound to that seat, if any.
     pub seat_account: Option<String>,
+    /// The game ends with this event: what its players' records and ratings keep of it,
+    /// written in the same transaction.
+    pub ended: Option<super::ratings::GameEnd>,
 }
 
 /// A line of a game listing.
@@ -114,7 +117,7 @@ pub struct MatchRow {
 /// One step of a match, stored in one transaction so that no crash can leave it half done: the
 /// match's new state, the next game it starts (its row and first events), and the events
 /// appended to the game that just ended (its `next_game`). All or nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MatchStep {
     /// The match as it is after the step (created or replaced).
     pub state: MatchRow,
@@ -127,7 +130,7 @@ pub struct MatchStep {
 }
 
 /// Events appended to a game as part of a [`MatchStep`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameAppend {
     /// The game.
     pub game: String,

@@ -7,12 +7,14 @@ pub mod accounts;
 mod common;
 mod games;
 mod postgres;
+pub mod ratings;
 mod sqlite;
 
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use games::{
     Cursor, EventRow, GameAppend, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
 };
+pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -46,9 +48,9 @@ pub enum StoreError {
 }
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
-pub trait Store: GameStore + AccountStore + Send + Sync + 'static {}
+pub trait Store: GameStore + AccountStore + RatingStore + Send + Sync + 'static {}
 
-impl<T: GameStore + AccountStore + Send + Sync + 'static> Store for T {}
+impl<T: GameStore + AccountStore + RatingStore + Send + Sync + 'static> Store for T {}
 
 /// Opens the store a `--db` argument names: `postgres://…` or `postgresql://…` for
 /// PostgreSQL, `sqlite:PATH` or a plain file path for SQLite (created if missing). Runs the

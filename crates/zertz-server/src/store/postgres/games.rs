@@ -102,6 +102,9 @@ async fn append_in(
     .bind(game)
     .execute(&mut *conn)
     .await?;
+    if let Some(end) = &update.ended {
+        super::ratings::write_end(conn, end).await?;
+    }
     Ok(())
 }
 

@@ -15,6 +15,7 @@ use super::StoreError;
 
 mod accounts;
 mod games;
+mod ratings;
 
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);

@@ -88,6 +88,9 @@ pub(super) fn append(
         ])
     })
     .map_err(write_error)?;
+    if let Some(end) = &update.ended {
+        super::ratings::write_end(conn, end)?;
+    }
     Ok(())
 }
 

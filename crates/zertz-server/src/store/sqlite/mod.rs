@@ -41,6 +41,7 @@ use super::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
 
 mod accounts;
 mod games;
+mod ratings;
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,0 +1,68 @@
+//! The leaderboard: the best players of each pool among those whose rating is established
+//! (not provisional, counting the growth of the deviation since their last game) and who played
+//! a rated game there in the last 90 days.
+
+use serde::Serialize;
+
+use super::glicko::PROVISIONAL_DEVIATION;
+use super::pools::Pool;
+use crate::store::{Store, StoreError};
+use crate::util::now_ms;
+
+/// Only players with a rated game in the pool this recently are listed.
+pub const ACTIVE_MS: i64 = 90 * 24 * 3600 * 1000;
+
+/// The length of a full leaderboard.
+pub const TOP: usize = 100;
+
+/// A line of the leaderboard.
+#[derive(Clone, Debug, Serialize)]
+pub struct Leader {
+    /// 1 for the best.
+    pub rank: usize,
+    /// The player.
+    pub name: String,
+    /// Rating, rounded.
+    pub rating: i64,
+    /// Deviation now, rounded.
+    pub deviation: i64,
+    /// Rated games in the pool.
+    pub games: i64,
+}
+
+/// The best `limit` (at most [`TOP`]) of `pool`.
+pub async fn leaders(
+    store: &dyn Store,
+    pool: &Pool,
+    limit: usize,
+) -> Result<Vec<Leader>, StoreError> {
+    let now = now_ms();
+    let limit = limit.min(TOP);
+    // The stored deviation is the one at the last game: those below the line then are the
+    // candidates; the deviation now (grown with the time away) decides. A few more are read
+    // than needed in case some have grown past the line.
+    let rows = store
+        .top_ratings(
+            &pool.key(),
+            now - ACTIVE_MS,
+            PROVISIONAL_DEVIATION,
+            limit as i64 * 2 + 20,
+        )
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(name, row)| {
+            let r = row.rating().after(now - row.updated_ms);
+            (!r.is_provisional()).then_some((name, r, row.games))
+        })
+        .take(limit)
+        .enumerate()
+        .map(|(i, (name, r, games))| Leader {
+            rank: i + 1,
+            name,
+            rating: r.rating.round() as i64,
+            deviation: r.deviation.round() as i64,
+            games,
+        })
+        .collect())
+}

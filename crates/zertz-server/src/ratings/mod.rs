@@ -1,0 +1,8 @@
+//! Ratings: Glicko-2 per pool (rule set and speed), the engine's published levels, profiles
+//! and the leaderboard (docs/accounts.md).
+
+pub mod engines;
+pub mod glicko;
+pub mod leaderboard;
+pub mod pools;
+pub mod profile;

@@ -1,0 +1,263 @@
+//! Rating pools: one per rule set (Standard, Blitz) and speed, the speed from the clock's
+//! expected length of a game for one player, as lichess does: its main time plus what 20 turns
+//! add. Only games on the 37-ring board from its start position belong to a pool.
+
+use std::fmt;
+
+use zertz::{Layout, Position, RuleSet};
+
+use crate::games::clock::ClockSpec;
+use crate::games::model::GameSettings;
+
+/// Turns a player is expected to make in a game (for a clock's expected length).
+pub const EXPECTED_TURNS: i64 = 20;
+/// Below this expected length (per player) a game is blitz.
+pub const BLITZ_BELOW_MS: i64 = 8 * 60 * 1000;
+/// Below this, rapid; from it on, classical.
+pub const RAPID_BELOW_MS: i64 = 25 * 60 * 1000;
+
+/// How fast a game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Speed {
+    /// Under 8 minutes a player.
+    Blitz,
+    /// 8 to 25 minutes.
+    Rapid,
+    /// 25 minutes and more.
+    Classical,
+    /// A time for each turn, in days.
+    Correspondence,
+}
+
+impl Speed {
+    /// All of them, fastest first.
+    pub const ALL: [Speed; 4] = [
+        Speed::Blitz,
+        Speed::Rapid,
+        Speed::Classical,
+        Speed::Correspondence,
+    ];
+
+    /// The speed of a clock (`None`: no clock, no pool).
+    pub fn of(clock: &ClockSpec) -> Option<Speed> {
+        let turns = EXPECTED_TURNS;
+        let expected = match *clock {
+            ClockSpec::Unlimited {} => return None,
+            ClockSpec::Correspondence { .. } => return Some(Speed::Correspondence),
+            ClockSpec::SuddenDeath { total_ms } => total_ms,
+            ClockSpec::Fischer {
+                base_ms,
+                increment_ms,
+            } => base_ms + turns * increment_ms,
+            ClockSpec::Periods {
+                main_ms, period_ms, ..
+            } => main_ms + turns * period_ms,
+            ClockSpec::PerMoveReserve {
+                per_move_ms,
+                reserve_ms,
+                ..
+            } => turns * per_move_ms + reserve_ms,
+        };
+        Some(if expected < BLITZ_BELOW_MS {
+            Speed::Blitz
+        } else if expected < RAPID_BELOW_MS {
+            Speed::Rapid
+        } else {
+            Speed::Classical
+        })
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+        }
+    }
+}
+
+/// A rating pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pool {
+    /// `true` for the Blitz rule set (fewer marbles, smaller winning sets).
+    pub blitz_rules: bool,
+    /// The speed.
+    pub speed: Speed,
+}
+
+impl Pool {
+    /// Every pool: Standard rules first, fastest first.
+    pub fn all() -> Vec<Pool> {
+        [false, true]
+            .into_iter()
+            .flat_map(|blitz_rules| Speed::ALL.map(|speed| Pool { blitz_rules, speed }))
+            .collect()
+    }
+
+    /// Its key in URLs and storage: `standard-rapid`, `blitz-classical`…
+    pub fn key(&self) -> String {
+        let rules = if self.blitz_rules {
+            "blitz"
+        } else {
+            "standard"
+        };
+        format!("{rules}-{}", self.speed.key())
+    }
+
+    /// The pool with this key.
+    pub fn parse(key: &str) -> Option<Pool> {
+        Pool::all().into_iter().find(|p| p.key() == key)
+    }
+
+    /// Its name for people: `Standard rules, rapid`.
+    pub fn name(&self) -> String {
+        let rules = if self.blitz_rules {
+            "Blitz"
+        } else {
+            "Standard"
+        };
+        format!("{rules} rules, {}", self.speed.key())
+    }
+}
+
+impl fmt::Display for Pool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.key())
+    }
+}
+
+/// The pool of a game with these settings, or why it has none (the reason is a sentence for
+/// the player who asked for a rated game).
+pub fn pool_of(settings: &GameSettings) -> Result<Pool, String> {
+    let start: Position = settings
+        .start
+        .parse()
+        .map_err(|e| format!("start position: {e}"))?;
+    let blitz_rules = match start.rule_set().to_string().as_str() {
+        "standard" => false,
+        "blitz" => true,
+        other => {
+            return Err(format!(
+                "games under the rule set {other} are unrated (only Standard and Blitz are rated)"
+            ));
+        }
+    };
+    let Ok(layout) = Layout::from_spec("37") else {
+        return Err("the 37-ring board is missing".into());
+    };
+    let rules: RuleSet = start.rule_set();
+    if start != Position::new(layout, rules) {
+        return Err(
+            "only games on the 37-ring board from its start position are rated (not other \
+             boards, custom layouts, or positions set up)"
+                .into(),
+        );
+    }
+    if settings.history.is_some() {
+        return Err("a game continued from a record is unrated".into());
+    }
+    let speed = Speed::of(&settings.clock)
+        .ok_or_else(|| "rated games need a clock (games without one are unrated)".to_string())?;
+    Ok(Pool { blitz_rules, speed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(board: &str, rules: &str, clock: ClockSpec) -> GameSettings {
+        let start = Position::new(
+            Layout::from_spec(board).unwrap(),
+            rules.parse::<RuleSet>().unwrap(),
+        );
+        GameSettings {
+            start: start.to_string(),
+            clock,
+            ..GameSettings::for_tests(clock)
+        }
+    }
+
+    #[test]
+    fn speeds_follow_the_expected_length() {
+        let minutes = |m: i64| m * 60_000;
+        for (clock, speed) in [
+            (
+                ClockSpec::SuddenDeath {
+                    total_ms: minutes(5),
+                },
+                Speed::Blitz,
+            ),
+            (
+                ClockSpec::Fischer {
+                    base_ms: minutes(5),
+                    increment_ms: 8_000,
+                },
+                Speed::Blitz,
+            ),
+            (
+                ClockSpec::Fischer {
+                    base_ms: minutes(5),
+                    increment_ms: 10_000,
+                },
+                Speed::Rapid,
+            ),
+            (
+                ClockSpec::Periods {
+                    main_ms: 0,
+                    periods: 5,
+                    period_ms: 60_000,
+                },
+                Speed::Rapid,
+            ),
+            (
+                ClockSpec::PerMoveReserve {
+                    per_move_ms: 60_000,
+                    reserve_ms: minutes(3),
+                    step_ms: 15_000,
+                },
+                Speed::Rapid,
+            ),
+            (
+                ClockSpec::SuddenDeath {
+                    total_ms: minutes(25),
+                },
+                Speed::Classical,
+            ),
+            (
+                ClockSpec::Correspondence {
+                    per_move_ms: 3 * 24 * 3600 * 1000,
+                },
+                Speed::Correspondence,
+            ),
+        ] {
+            assert_eq!(Speed::of(&clock), Some(speed), "{clock:?}");
+        }
+        assert_eq!(Speed::of(&ClockSpec::Unlimited {}), None);
+    }
+
+    #[test]
+    fn only_the_37_board_from_its_start_is_in_a_pool() {
+        let blitz5 = ClockSpec::SuddenDeath { total_ms: 300_000 };
+        let p = pool_of(&settings("37", "standard", blitz5)).unwrap();
+        assert_eq!(p.key(), "standard-blitz");
+        assert_eq!(p.name(), "Standard rules, blitz");
+        let p = pool_of(&settings("37", "blitz", blitz5)).unwrap();
+        assert_eq!(p.key(), "blitz-blitz");
+        assert_eq!(Pool::parse("blitz-blitz"), Some(p));
+        assert_eq!(Pool::all().len(), 8);
+        for board in ["48", "61"] {
+            let e = pool_of(&settings(board, "standard", blitz5)).unwrap_err();
+            assert!(e.contains("37-ring board"), "{e}");
+        }
+        let e = pool_of(&settings("37", "standard", ClockSpec::Unlimited {})).unwrap_err();
+        assert!(e.contains("need a clock"), "{e}");
+        let mut moved = settings("37", "standard", blitz5);
+        moved.history = Some("1. Wd4,a1".into());
+        assert!(
+            pool_of(&moved)
+                .unwrap_err()
+                .contains("continued from a record")
+        );
+    }
+}
