@@ -17,8 +17,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::Connection;
 use zertz_server::store::{
-    self, Cursor, EventRow, GameAppend, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
-    PostgresStore, RowUpdate, SqliteStore, Store, StoreError,
+    self, AccountRow, Cursor, EventRow, GameAppend, GameEnd, GameFilter, GameRow, GameStore,
+    GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate, SessionRow, SqliteStore, Store,
+    StoreError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -186,6 +187,8 @@ store_tests!(
     concurrent_appends_different_games,
     concurrent_appends_same_game,
     match_step_all_or_nothing,
+    accounts_and_sessions,
+    a_game_end_is_written_with_its_result,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -341,6 +344,7 @@ async fn append_conflicts_write_nothing(env: &Env) {
         result: Some("0-1".into()),
         seat: Some((1, "late-token".into())),
         seat_account: None,
+        ended: None,
     };
 
     // Taken versions, a gap before the batch, a gap inside it, a repeat inside it.
@@ -392,6 +396,7 @@ async fn row_updates(env: &Env) {
         result: None,
         seat: Some((1, "t2".into())),
         seat_account: None,
+        ended: None,
     };
     s.append("g1", &[event(2, 2_000)], &sit).await.unwrap();
     let (row, _) = s.load_game("g1").await.unwrap();
@@ -442,6 +447,7 @@ async fn row_updates(env: &Env) {
         result: Some("1-0".into()),
         seat: None,
         seat_account: None,
+        ended: None,
     };
     s.append("g1", &[event(5, 5_000), event(6, 5_000)], &end)
         .await
@@ -567,6 +573,7 @@ async fn list_games_filter_order_limit(env: &Env) {
         result: Some("1-0".into()),
         seat: None,
         seat_account: None,
+        ended: None,
     };
     s.append("d", &[event(2, 700)], &finish).await.unwrap();
     assert_eq!(
@@ -716,6 +723,7 @@ async fn durable_across_reopen(env: &Env) {
         result: None,
         seat: Some((1, "t2".into())),
         seat_account: None,
+        ended: None,
     };
     s.append("g1", &events(2..=4, 2_000), &sit).await.unwrap();
     let m = MatchRow {
@@ -968,6 +976,7 @@ async fn match_step_all_or_nothing(env: &Env) {
                 result: Some("0-1".into()),
                 seat: None,
                 seat_account: None,
+                ended: None,
             },
         }),
     };
@@ -1003,6 +1012,7 @@ async fn sqlite_kill_child() {
         result: None,
         seat: Some((1, "t2".into())),
         seat_account: None,
+        ended: None,
     };
     s.append("g1", &events(2..=40, 2_000), &sit).await.unwrap();
     let mut out = std::io::stdout();
@@ -1050,4 +1060,227 @@ fn sqlite_survives_kill() {
             .unwrap();
         s.close().await;
     });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts and ratings
+
+fn account(id: &str, name: &str) -> AccountRow {
+    AccountRow {
+        id: id.to_owned(),
+        name: name.to_owned(),
+        password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into(),
+        created_ms: 1_000,
+        seen_ms: 1_000,
+    }
+}
+
+fn session(key: &str, account: &str, used_ms: i64) -> SessionRow {
+    SessionRow {
+        key_hash: key.to_owned(),
+        account_id: account.to_owned(),
+        created_ms: used_ms,
+        used_ms,
+    }
+}
+
+async fn accounts_and_sessions(env: &Env) {
+    let s = env.store();
+    s.create_account(&account("a1", "Ann"), &session("k1", "a1", 1_000))
+        .await
+        .unwrap();
+    // Names are unique without regard to case, and a refused account leaves no session.
+    let taken = s
+        .create_account(&account("a2", "ANN"), &session("k2", "a2", 1_000))
+        .await
+        .unwrap_err();
+    assert!(matches!(taken, StoreError::Taken(_)), "{taken:?}");
+    assert_eq!(s.session("k2", 0).await.unwrap(), None);
+    assert_eq!(s.account_named("aNn").await.unwrap().unwrap().id, "a1");
+    assert_eq!(s.account_named("Bob").await.unwrap(), None);
+
+    let (found, who) = s.session("k1", 500).await.unwrap().unwrap();
+    assert_eq!(
+        (found.account_id.as_str(), who.name.as_str()),
+        ("a1", "Ann")
+    );
+    // Expired: last used before the limit.
+    assert_eq!(s.session("k1", 1_001).await.unwrap(), None);
+    s.touch_session("k1", 5_000).await.unwrap();
+    assert_eq!(
+        s.session("k1", 4_000).await.unwrap().unwrap().1.seen_ms,
+        5_000
+    );
+
+    // A new password ends every session but the one that changed it.
+    s.create_session(&session("k3", "a1", 5_000)).await.unwrap();
+    s.create_session(&session("k4", "a1", 5_000)).await.unwrap();
+    s.set_password("a1", "$argon2id$new", "k3").await.unwrap();
+    assert!(s.session("k3", 0).await.unwrap().is_some());
+    assert_eq!(s.session("k1", 0).await.unwrap(), None);
+    assert_eq!(s.session("k4", 0).await.unwrap(), None);
+    assert_eq!(
+        s.account_named("ann").await.unwrap().unwrap().password_hash,
+        "$argon2id$new"
+    );
+    assert!(matches!(
+        s.set_password("nobody", "x", "k3").await,
+        Err(StoreError::NotFound(_))
+    ));
+    s.delete_session("k3").await.unwrap();
+    assert_eq!(s.session("k3", 0).await.unwrap(), None);
+
+    s.create_session(&session("old", "a1", 100)).await.unwrap();
+    s.create_session(&session("new", "a1", 9_000))
+        .await
+        .unwrap();
+    assert_eq!(s.delete_sessions_unused_since(1_000).await.unwrap(), 1);
+    assert!(s.session("new", 0).await.unwrap().is_some());
+
+    s.add_login_device("d1", "a1", 1_000).await.unwrap();
+    s.add_login_device("d1", "a1", 2_000).await.unwrap();
+    assert!(s.is_login_device("d1", "a1").await.unwrap());
+    assert!(!s.is_login_device("d1", "a2").await.unwrap());
+    assert!(!s.is_login_device("d2", "a1").await.unwrap());
+
+    s.create_account(&account("b1", "Bob"), &session("kb", "b1", 1_000))
+        .await
+        .unwrap();
+    let mut names: Vec<String> = s
+        .accounts_by_id(&["b1".into(), "a1".into(), "zz".into()])
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|a| a.name)
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Ann", "Bob"]);
+    let seen = s.accounts_seen_since(4_000, 10).await.unwrap();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].name, "Ann");
+}
+
+fn end(game: &str, score_one: f64, ended_ms: i64) -> GameEnd {
+    GameEnd {
+        game: game.to_owned(),
+        ended_ms,
+        accounts: [Some("a1".into()), Some("b1".into())],
+        names: ["Ann".into(), "Bob".into()],
+        score_one,
+        reason: "resignation".into(),
+        board: "37".into(),
+        pool: Some("standard-rapid".into()),
+        rated: true,
+    }
+}
+
+/// The ratings, graph points and records of a game's end are written with its result, and not
+/// at all when the result is refused.
+async fn a_game_end_is_written_with_its_result(env: &Env) {
+    let s = env.store();
+    s.create_account(&account("a1", "Ann"), &session("k1", "a1", 1_000))
+        .await
+        .unwrap();
+    s.create_account(&account("b1", "Bob"), &session("k2", "b1", 1_000))
+        .await
+        .unwrap();
+    for (g, score, at) in [("g1", 1.0, 10_000), ("g2", 0.5, 20_000)] {
+        s.create_game(&game(g, "live", at - 1_000), &events(1..=2, at - 1_000))
+            .await
+            .unwrap();
+        let finish = RowUpdate {
+            status: Some("finished".into()),
+            result: Some("1-0".into()),
+            ended: Some(end(g, score, at)),
+            ..RowUpdate::default()
+        };
+        s.append(g, &[event(3, at)], &finish).await.unwrap();
+    }
+    let ann = s.ratings_of("a1").await.unwrap();
+    let bob = s.ratings_of("b1").await.unwrap();
+    assert_eq!((ann.len(), bob.len()), (1, 1));
+    assert_eq!((ann[0].games, bob[0].games), (2, 2));
+    assert!(ann[0].rating > 1500.0 && bob[0].rating < 1500.0);
+    assert!((ann[0].rating - 1500.0 + bob[0].rating - 1500.0).abs() < 1.0);
+    assert_eq!(ann[0].updated_ms, 20_000);
+    let graph = s.rating_history("a1", "standard-rapid", 10).await.unwrap();
+    assert_eq!(
+        graph.iter().map(|p| p.game_id.as_str()).collect::<Vec<_>>(),
+        ["g1", "g2"]
+    );
+    assert_eq!(graph[1].rating, ann[0].rating);
+
+    // A result refused (its version is taken) writes no rating and no record.
+    let again = RowUpdate {
+        status: Some("finished".into()),
+        result: Some("0-1".into()),
+        ended: Some(end("g2", 0.0, 30_000)),
+        ..RowUpdate::default()
+    };
+    assert_conflict(s.append("g2", &[event(3, 30_000)], &again).await, "g2", 3);
+    assert_eq!(s.ratings_of("a1").await.unwrap(), ann);
+    assert_eq!(
+        s.rating_history("a1", "standard-rapid", 10)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+
+    let records = s
+        .played_games("b1", &GameFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].game_id, "g2", "the latest first");
+    assert_eq!(records[0].outcome, "draw");
+    assert_eq!(records[1].outcome, "loss");
+    assert_eq!(records[1].opponent_name, "Ann");
+    assert_eq!(records[1].rating_before, Some(1500.0));
+    assert!(records[1].rated);
+    let losses = GameFilter {
+        outcome: Some("loss".into()),
+        ..GameFilter::default()
+    };
+    assert_eq!(
+        s.played_games("b1", &losses, None, 10).await.unwrap().len(),
+        1
+    );
+    let page = s
+        .played_games(
+            "b1",
+            &GameFilter::default(),
+            Some((20_000, "g2".into())),
+            10,
+        )
+        .await
+        .unwrap();
+    assert_eq!(page.len(), 1);
+    assert_eq!(page[0].game_id, "g1");
+    let results = s.results_of("a1").await.unwrap();
+    assert_eq!(
+        results,
+        [
+            ("draw".to_string(), "resignation".to_string(), 1),
+            ("win".to_string(), "resignation".to_string(), 1)
+        ]
+    );
+    // The leaderboard's candidates: active since and below a deviation.
+    let top = s.top_ratings("standard-rapid", 0, 350.0, 10).await.unwrap();
+    assert_eq!(
+        top.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["Ann", "Bob"]
+    );
+    assert!(
+        s.top_ratings("standard-rapid", 25_000, 350.0, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        s.top_ratings("standard-rapid", 0, 100.0, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
