@@ -1,5 +1,6 @@
 //! `zertz`: the command-line front end of the ZÈRTZ rules library.
 
+mod admin_cmd;
 mod analyse_cmd;
 mod bench_cmd;
 mod engine_cmd;
@@ -54,6 +55,8 @@ enum Command {
     Replay(Box<replay::ReplayArgs>),
     /// Draw a position, or a game record (BoardSpace .sgf or the project's format) at any turn.
     Show(Box<show::ShowArgs>),
+    /// The operator's tools: the chat lines players reported.
+    Admin(admin_cmd::AdminArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -70,6 +73,7 @@ fn main() -> anyhow::Result<()> {
         Command::Play(args) => play::run(*args).map(|()| 0)?,
         Command::Replay(args) => replay::run(*args)?,
         Command::Show(args) => show::run(*args).map(|()| 0)?,
+        Command::Admin(args) => admin_cmd::run(args).map(|()| 0)?,
     };
     std::process::exit(status);
 }

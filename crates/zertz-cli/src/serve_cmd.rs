@@ -52,6 +52,10 @@ pub struct ServeArgs {
     /// marked `Secure`, so that browsers never send them over plain HTTP.
     #[arg(long)]
     behind_https: bool,
+    /// Guests who do not play in a game may say anything in its chat (by default they may
+    /// only send the preset phrases, which keeps spam bots out).
+    #[arg(long)]
+    guest_chat: bool,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -70,6 +74,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         ping_interval: Duration::from_millis(args.ping_ms),
         evict_after: Duration::from_secs(args.evict_after),
         secure_cookies: args.behind_https,
+        guest_chat: args.guest_chat,
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

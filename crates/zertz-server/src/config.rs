@@ -26,6 +26,10 @@ pub struct Config {
     /// The server is reached over HTTPS (behind a proxy that ends TLS): session cookies are
     /// marked `Secure`.
     pub secure_cookies: bool,
+    /// Chat lines per WebSocket connection.
+    pub chat_rate: Rate,
+    /// Guests who do not play in a game may say anything in its room (not only the presets).
+    pub guest_chat: bool,
 }
 
 impl Default for Config {
@@ -41,6 +45,8 @@ impl Default for Config {
             ping_interval: Duration::from_secs(20),
             evict_after: Duration::from_secs(300),
             secure_cookies: false,
+            chat_rate: Rate::new(0.5, 5.0),
+            guest_chat: false,
         }
     }
 }

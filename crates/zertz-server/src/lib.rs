@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod accounts;
+pub mod chat;
 pub mod config;
 pub mod games;
 pub mod http;
@@ -40,6 +41,7 @@ pub async fn serve(
             ..accounts::AccountSettings::default()
         },
     ));
+    let chat = Arc::new(chat::Chat::new(Arc::clone(&store), config.guest_chat));
     let hub = Hub::new(store, config);
     let resumed = hub.resume().await?;
     hub.resume_matches().await?;
@@ -48,6 +50,7 @@ pub async fn serve(
     let app = http::router(http::state::AppState {
         hub: Arc::clone(&hub),
         accounts,
+        chat,
     });
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);

@@ -172,6 +172,11 @@ impl Server {
         }
     }
 
+    /// What `--db` takes for this server's database.
+    pub fn db_arg(&self) -> &std::ffi::OsStr {
+        self.db.arg()
+    }
+
     /// The URL of `path` on the server.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)

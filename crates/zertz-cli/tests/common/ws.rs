@@ -75,6 +75,8 @@ pub struct Ws {
     pub first: Value,
     /// Every text message after the first as it came, when `keep_raw` was called.
     pub raw: Option<Vec<String>>,
+    /// The room's chat lines seen (from `chat_history` and `chat` messages), in order.
+    pub chat: Vec<Value>,
 }
 
 impl Ws {
@@ -96,6 +98,7 @@ impl Ws {
             events: Vec::new(),
             first: Value::Null,
             raw: None,
+            chat: Vec::new(),
         };
         let first = ws.raw().await;
         let version = first["version"]
@@ -176,6 +179,21 @@ impl Ws {
                 self.state = message["state"].clone();
             }
             Some("ack") | Some("refused") => {}
+            Some("chat_history") => {
+                self.chat = message["lines"].as_array().expect("lines").clone();
+            }
+            Some("chat") => {
+                let line = message["line"].clone();
+                if let Some(last) = self.chat.last() {
+                    assert_eq!(
+                        line["seq"].as_i64(),
+                        last["seq"].as_i64().map(|s| s + 1),
+                        "chat lines in order: {}",
+                        brief(&message)
+                    );
+                }
+                self.chat.push(line);
+            }
             _ => panic!("unexpected message: {}", brief(&message)),
         }
         message
@@ -245,6 +263,30 @@ impl Ws {
         }
     }
 
+    /// Says `text` in the room and returns the answer (`ack` or `refused`).
+    pub async fn say(&mut self, text: &str) -> Value {
+        self.act(serde_json::json!({"type": "chat", "text": text}))
+            .await
+    }
+
+    /// Reads messages until a chat line satisfies `pred`; returns it.
+    pub async fn until_line(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
+        if let Some(line) = self.chat.iter().find(|l| pred(l)) {
+            return line.clone();
+        }
+        loop {
+            let m = self.recv().await;
+            if m["type"] == "chat" && pred(&m["line"]) {
+                return m["line"].clone();
+            }
+            if m["type"] == "chat_history"
+                && let Some(line) = self.chat.iter().find(|l| pred(l))
+            {
+                return line.clone();
+            }
+        }
+    }
+
     /// Sends an action and returns its answer (`ack` or `refused`); events read meanwhile are
     /// checked and kept.
     pub async fn act(&mut self, action: Value) -> Value {
@@ -294,6 +336,8 @@ pub struct MatchWs {
     stream: Stream,
     /// The latest state of the match seen.
     pub state: Value,
+    /// The room's chat lines seen, in order.
+    pub chat: Vec<Value>,
 }
 
 impl MatchWs {
@@ -304,6 +348,7 @@ impl MatchWs {
         let mut ws = MatchWs {
             stream,
             state: Value::Null,
+            chat: Vec::new(),
         };
         let first = ws.recv().await;
         assert_eq!(first["type"], "match", "{first}");
@@ -320,14 +365,20 @@ impl MatchWs {
             }
             self.state = value["match"].clone();
         }
+        match value["type"].as_str() {
+            Some("chat_history") => self.chat = value["lines"].as_array().expect("lines").clone(),
+            Some("chat") => self.chat.push(value["line"].clone()),
+            _ => {}
+        }
         value
     }
 
-    /// The next message that is not the match's state (an answer to something sent).
+    /// The next message that is not the match's state nor a chat line (an answer to
+    /// something sent).
     pub async fn until_message(&mut self) -> Value {
         loop {
             let m = self.recv().await;
-            if m["type"] != "match" {
+            if !["match", "chat", "chat_history"].contains(&m["type"].as_str().unwrap_or("")) {
                 return m;
             }
         }

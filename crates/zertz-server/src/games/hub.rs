@@ -933,6 +933,42 @@ impl Hub {
         let state = live.state.lock().await;
         Ok(state.room.clone())
     }
+
+    /// Who sits in `seat` of `live`: the name shown and the account.
+    pub async fn seated(&self, live: &Live, seat: Player) -> Seated {
+        let state = live.state.lock().await;
+        let i = seat.index();
+        Seated {
+            name: state.room.names[i].clone().unwrap_or_default(),
+            account: state.room.accounts[i].clone(),
+        }
+    }
+
+    /// Where a game stands now: its position, turns played, whether it is being played, and who
+    /// is to move.
+    pub async fn snapshot(&self, live: &Live) -> Snapshot {
+        let state = live.state.lock().await;
+        let room = &state.room;
+        Snapshot {
+            position: *room.game.position(),
+            turns: room.game.turns().len(),
+            live: room.started && !room.is_over(),
+            to_move: room.game.to_move(),
+        }
+    }
+}
+
+/// Where a game stands (see [`Hub::snapshot`]).
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The position.
+    pub position: zertz::Position,
+    /// Turns played.
+    pub turns: usize,
+    /// Started and not over.
+    pub live: bool,
+    /// The player to move.
+    pub to_move: Player,
 }
 
 impl LiveGame {

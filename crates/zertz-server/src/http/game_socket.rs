@@ -1,6 +1,6 @@
-//! One WebSocket connection to a game: the state (or the missed events) first, then every new
-//! event as it happens; a seat may also send actions on it, each answered by `ack` or
-//! `refused`.
+//! One WebSocket connection to a game: the state (or the missed events) first, then the room's
+//! chat, then every new event and chat line as it happens; a seat may send actions on it, and
+//! anyone may talk in the room (see `chat_socket`), each answered by `ack` or `refused`.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -11,6 +11,8 @@ use serde_json::json;
 use tokio::sync::broadcast::{Receiver, error::RecvError};
 use zertz::Player;
 
+use super::chat_socket::{RoomLink, refused};
+use crate::chat::GameRoom;
 use crate::games::broadcast::Outgoing;
 use crate::games::hub::{Hub, Live};
 use crate::games::model::{Action, Event};
@@ -18,13 +20,14 @@ use crate::games::view::GameView;
 use crate::http::heartbeat::{Beat, Heartbeat};
 use crate::http::limit::Bucket;
 
-/// Serves a connection until it closes.
+/// Serves a connection until it closes; `room` is its place in the game's chat.
 pub async fn serve(
     hub: Arc<Hub>,
     live: Arc<Live>,
     seat: Option<Player>,
     since: Option<i64>,
     mut receiver: Receiver<Outgoing>,
+    mut room: RoomLink,
     mut socket: WebSocket,
 ) {
     let rate = hub.config().action_rate;
@@ -35,9 +38,19 @@ pub async fn serve(
     // The version the client has: what the receiver still holds from before the catch-up
     // (committed between the subscription and the catch-up) is not sent again.
     let (first, mut sent) = catch_up(&hub, &live, seat, since).await;
-    if send(&mut socket, first.into()).await {
+    let mut open = send(&mut socket, first.into()).await;
+    if open && let Some(history) = room.history().await {
+        open = send(&mut socket, history.into()).await;
+    }
+    if open {
         loop {
             tokio::select! {
+                line = room.next_line() => {
+                    let Some(line) = line else { break };
+                    if !send(&mut socket, line.into()).await {
+                        break;
+                    }
+                }
                 out = receiver.recv() => {
                     let text = match out {
                         Ok(Outgoing::Event(b)) if b.version <= sent => continue,
@@ -102,7 +115,7 @@ pub async fn serve(
                         break;
                     }
                     let reply = match bucket.take(rate, received) {
-                        Ok(()) => handle(&hub, &live, seat, text.as_str()).await,
+                        Ok(()) => handle(&hub, &live, seat, &mut room, text.as_str()).await,
                         Err(wait) => refused(
                             429,
                             format!(
@@ -193,7 +206,16 @@ async fn catch_up(
     (serde_json::to_string(&first).unwrap_or_default(), version)
 }
 
-async fn handle(hub: &Hub, live: &Arc<Live>, seat: Option<Player>, text: &str) -> String {
+async fn handle(
+    hub: &Hub,
+    live: &Arc<Live>,
+    seat: Option<Player>,
+    room: &mut RoomLink,
+    text: &str,
+) -> String {
+    if let Some(answer) = room.handle(text, Some(GameRoom { hub, live })).await {
+        return answer;
+    }
     let action: Action = match serde_json::from_str(text) {
         Ok(a) => a,
         Err(e) => return refused(400, format!("message: {e}")),
@@ -205,11 +227,6 @@ async fn handle(hub: &Hub, live: &Arc<Live>, seat: Option<Player>, text: &str) -
         Ok(version) => json!({"type": "ack", "version": version}).to_string(),
         Err(e) => refused(crate::http::error::status_of(&e).as_u16(), e.to_string()),
     }
-}
-
-/// The answer to an action that was not carried out.
-fn refused(status: u16, message: String) -> String {
-    json!({"type": "refused", "status": status, "error": message}).to_string()
 }
 
 /// The largest message a client may send (an action is a few dozen bytes).

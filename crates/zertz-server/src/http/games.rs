@@ -12,10 +12,12 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::chat_socket::RoomLink;
 use super::error::{ApiError, ApiResult, bad, bad_query, bearer};
 use super::new_game::{NewGame, Opponent};
 use super::state::AppState;
 use super::viewer::{Viewer, viewer};
+use crate::chat::{Speaker, game_room};
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::Action;
 use crate::games::view::GameView;
@@ -264,6 +266,8 @@ async fn import(body: Result<Json<ImportBody>, JsonRejection>) -> ApiResult<Resp
 struct WsQuery {
     token: Option<String>,
     since: Option<i64>,
+    /// A guest spectator's name in the chat.
+    name: Option<String>,
 }
 
 async fn ws(
@@ -278,6 +282,24 @@ async fn ws(
     let hub = state.hub.clone();
     // Check the game and the token before upgrading, so errors are plain HTTP answers.
     let (live, seat, receiver) = hub.connect(&id, viewer.acting(q.token.as_deref())).await?;
+    let speaker = match seat {
+        Some(p) => {
+            let seated = hub.seated(&live, p).await;
+            Speaker {
+                name: seated.name,
+                account: seated.account,
+                seat: Some(p.number()),
+            }
+        }
+        None => spectator(&viewer, q.name.as_deref()),
+    };
+    let room = RoomLink::open(
+        Arc::clone(&state.chat),
+        Arc::clone(&state.accounts),
+        game_room(&id),
+        speaker,
+        hub.config().chat_rate,
+    );
     Ok(upgrade
         // Messages over the limit are refused by `ws::serve` with a close frame that says so;
         // the library's own limits are set higher, so that such a frame is read to its end.
@@ -286,6 +308,26 @@ async fn ws(
         // Actions are small; tungstenite zero-fills the whole read buffer on every read.
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            crate::http::game_socket::serve(hub, live, seat, q.since, receiver, socket).await;
+            crate::http::game_socket::serve(hub, live, seat, q.since, receiver, room, socket).await;
         }))
+}
+
+/// A spectator in a room's chat: their account, or a guest with the name they gave (cleaned;
+/// `Guest` when none).
+pub(crate) fn spectator(viewer: &Viewer, name: Option<&str>) -> Speaker {
+    match &viewer.account {
+        Some(a) => Speaker {
+            name: a.name.clone(),
+            account: Some(a.id.clone()),
+            seat: None,
+        },
+        None => Speaker {
+            name: name
+                .and_then(|n| crate::util::clean_name(n).ok())
+                .filter(|n| n != "Anonymous")
+                .unwrap_or_else(|| "Guest".into()),
+            account: None,
+            seat: None,
+        },
+    }
 }

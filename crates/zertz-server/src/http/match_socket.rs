@@ -10,6 +10,8 @@ use serde_json::json;
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::chat_socket::{RoomLink, refused};
+use super::game_socket::MAX_MESSAGE;
 use crate::games::hub::Hub;
 use crate::games::match_state::MatchState;
 use crate::games::model::Holder;
@@ -22,18 +24,31 @@ pub async fn serve(
     first: MatchState,
     who: Option<Holder>,
     mut changes: Receiver<Arc<MatchState>>,
+    mut room: RoomLink,
     mut socket: WebSocket,
 ) {
     let id = first.id.clone();
     let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
     let mut outgoing = Some(message(&hub, &first, who.as_ref()).await);
+    let mut history = true;
     loop {
         if let Some(text) = outgoing.take()
             && socket.send(Message::Text(text.into())).await.is_err()
         {
             break;
         }
+        // The chat's latest lines follow the first message.
+        if std::mem::take(&mut history)
+            && let Some(text) = room.history().await
+            && socket.send(Message::Text(text.into())).await.is_err()
+        {
+            break;
+        }
         outgoing = tokio::select! {
+            line = room.next_line() => match line {
+                Some(line) => Some(line),
+                None => break,
+            },
             beat = heartbeat.beat() => {
                 if beat == Beat::Silent
                     || socket.send(Message::Ping(Default::default())).await.is_err()
@@ -54,15 +69,13 @@ pub async fn serve(
             incoming = socket.recv() => {
                 heartbeat.heard();
                 match incoming {
-                    Some(Ok(Message::Text(_) | Message::Binary(_))) => Some(
-                        json!({
-                            "type": "refused",
-                            "status": 400,
-                            "error": "a match's socket only sends the match's state: play on \
-                                      the games' sockets or over HTTP",
-                        })
-                        .to_string(),
-                    ),
+                    Some(Ok(Message::Text(text))) if text.len() <= MAX_MESSAGE => {
+                        match room.handle(text.as_str(), None).await {
+                            Some(answer) => Some(answer),
+                            None => Some(not_for_this_socket()),
+                        }
+                    }
+                    Some(Ok(Message::Text(_) | Message::Binary(_))) => Some(not_for_this_socket()),
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => None,
                 }
@@ -77,4 +90,14 @@ pub async fn serve(
 async fn message(hub: &Hub, m: &MatchState, who: Option<&Holder>) -> String {
     let view = hub.match_view(m, who.map(Holder::credential)).await;
     json!({"type": "match", "match": view}).to_string()
+}
+
+/// The answer to anything but a message to the room.
+fn not_for_this_socket() -> String {
+    refused(
+        400,
+        "a match's socket carries the match's state and its room's chat: play on the games' \
+         sockets or over HTTP"
+            .into(),
+    )
 }

@@ -12,11 +12,14 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::chat_socket::RoomLink;
 use super::error::{ApiError, ApiResult, bad, bad_query, bearer};
+use super::games::spectator;
 use super::games::{JoinBody, ListQuery, check_status};
 use super::new_game::{NewGame, Opponent};
 use super::state::AppState;
 use super::viewer::{Viewer, viewer};
+use crate::chat::{Speaker, match_room};
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::{Credential, SeatKind};
 
@@ -147,6 +150,8 @@ async fn match_record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Ap
 #[serde(deny_unknown_fields)]
 struct MatchWsQuery {
     token: Option<String>,
+    /// A guest spectator's name in the chat.
+    name: Option<String>,
 }
 
 async fn match_ws(
@@ -159,6 +164,7 @@ async fn match_ws(
     let Query(q) = query.map_err(bad_query)?;
     let viewer = viewer(&headers, &state, true).await?;
     let hub = state.hub.clone();
+    let who = viewer.holder(q.token.as_deref());
     // Subscribed before the state is read, so that no change falls between the two.
     let changes = hub.watch_match(&id);
     let first = hub.load_match(&id).await;
@@ -180,17 +186,26 @@ async fn match_ws(
             "this token holds no place in the match".into(),
         ));
     }
+    let speaker = match who.as_ref().and_then(|w| first.participant(w.credential())) {
+        Some(i) => Speaker {
+            name: first.players[i].name.clone().unwrap_or_default(),
+            account: first.players[i].account.clone(),
+            seat: Some(i as u8 + 1),
+        },
+        None => spectator(&viewer, q.name.as_deref()),
+    };
+    let room = RoomLink::open(
+        Arc::clone(&state.chat),
+        Arc::clone(&state.accounts),
+        match_room(&id),
+        speaker,
+        hub.config().chat_rate,
+    );
     Ok(upgrade
         .max_message_size(crate::http::game_socket::MAX_FRAME)
         .max_frame_size(crate::http::game_socket::MAX_FRAME)
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| {
-            crate::http::match_socket::serve(
-                hub,
-                first,
-                viewer.holder(q.token.as_deref()),
-                changes,
-                socket,
-            )
+            crate::http::match_socket::serve(hub, first, who, changes, room, socket)
         }))
 }

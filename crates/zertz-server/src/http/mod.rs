@@ -3,6 +3,8 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod chat;
+pub mod chat_socket;
 pub mod error;
 pub mod game_socket;
 pub mod games;
@@ -30,6 +32,7 @@ pub fn router(state: AppState) -> Router {
         .merge(analysis::router())
         .merge(accounts::router())
         .merge(players::router())
+        .merge(chat::router())
         .fallback(|| async { error::error(StatusCode::NOT_FOUND, "no such endpoint".into()) })
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
         .layer(axum::middleware::from_fn(

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 
 use crate::accounts::Accounts;
+use crate::chat::Chat;
 use crate::games::hub::Hub;
 
 /// The state of the routes.
@@ -15,6 +16,8 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     /// Accounts and sessions.
     pub accounts: Arc<Accounts>,
+    /// The game rooms' chat.
+    pub chat: Arc<Chat>,
 }
 
 impl FromRef<AppState> for Arc<Hub> {
@@ -26,5 +29,11 @@ impl FromRef<AppState> for Arc<Hub> {
 impl FromRef<AppState> for Arc<Accounts> {
     fn from_ref(state: &AppState) -> Arc<Accounts> {
         Arc::clone(&state.accounts)
+    }
+}
+
+impl FromRef<AppState> for Arc<Chat> {
+    fn from_ref(state: &AppState) -> Arc<Chat> {
+        Arc::clone(&state.chat)
     }
 }

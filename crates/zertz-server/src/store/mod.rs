@@ -4,6 +4,7 @@
 //! document. Everything the service needs to rebuild a game after a crash is here.
 
 pub mod accounts;
+pub mod chat;
 mod common;
 mod games;
 mod postgres;
@@ -11,6 +12,7 @@ pub mod ratings;
 mod sqlite;
 
 pub use accounts::{AccountRow, AccountStore, SessionRow};
+pub use chat::{ChatLine, ChatStore, Report};
 pub use games::{
     Cursor, EventRow, GameAppend, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
 };
@@ -48,9 +50,15 @@ pub enum StoreError {
 }
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
-pub trait Store: GameStore + AccountStore + RatingStore + Send + Sync + 'static {}
+pub trait Store:
+    GameStore + AccountStore + RatingStore + ChatStore + Send + Sync + 'static
+{
+}
 
-impl<T: GameStore + AccountStore + RatingStore + Send + Sync + 'static> Store for T {}
+impl<T> Store for T where
+    T: GameStore + AccountStore + RatingStore + ChatStore + Send + Sync + 'static
+{
+}
 
 /// Opens the store a `--db` argument names: `postgres://…` or `postgresql://…` for
 /// PostgreSQL, `sqlite:PATH` or a plain file path for SQLite (created if missing). Runs the

@@ -14,6 +14,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use super::StoreError;
 
 mod accounts;
+mod chat;
 mod games;
 mod ratings;
 

@@ -40,6 +40,7 @@ use tokio::sync::oneshot;
 use super::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
 
 mod accounts;
+mod chat;
 mod games;
 mod ratings;
 

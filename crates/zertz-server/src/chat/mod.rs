@@ -1,0 +1,8 @@
+//! The public game room: chat beside every game and match, moves typed in the room, questions
+//! about coordinates, mutes and reports (docs/accounts.md, "The game room").
+
+pub mod rules;
+pub mod service;
+pub mod typed;
+
+pub use service::{Chat, ChatError, GameRoom, Speaker, game_room, match_room};
