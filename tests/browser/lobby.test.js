@@ -24,7 +24,9 @@ test('an open game is accepted from the lobby, then listed to watch', async () =
   await jon.goto(`${env.server.url}/lobby`);
   const row = jon.locator(`#open-games tr[data-game="${id}"]`);
   await row.waitFor();
-  assert.match(await row.textContent(), /Ida \(moves first\)/);
+  assert.match(await row.textContent(), /Ida guest \(moves first\)/);
+  assert.equal(await row.locator('.tag.guest').count(), 1, 'a guest, marked');
+  assert.equal(await jon.inputValue('#who #name'), 'Jon', 'accepted under the name at the top');
   assert.match(await row.textContent(), /48 rings · standard · no clock · no repetition/);
   await row.locator('button').click();
   await jon.waitForURL(new RegExp(`/game/${id}$`));

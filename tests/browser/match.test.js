@@ -29,6 +29,8 @@ test('a best-of-3 match through to its end', async () => {
 
   const bob = await named('Bob');
   await bob.goto(link);
+  assert.equal(await bob.inputValue('#join-match-name'), 'Bob');
+  await bob.click('#join-match');
 
   // Carol watches the match page. It must follow the match by its WebSocket: the match is read
   // over HTTP once, when the page opens, and never again.

@@ -27,6 +27,9 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
 
   const bob = await named('Bob');
   await bob.goto(link);
+  // Asked who plays before taking the seat: the name he used last time, kept.
+  assert.equal(await bob.inputValue('#join-name'), 'Bob');
+  await bob.click('#join');
   await bob.waitForSelector('#status[data-status=live]');
   await alice.waitForSelector('#status[data-status=live]');
   assert.ok(!bob.url().includes('#join'), 'the token leaves the address bar');

@@ -82,6 +82,8 @@ export function playerName() {
   return name;
 }
 export const setPlayerName = (name) => store.set('zertz.name', name.trim() || null);
+/** The name this browser remembers, or '' (none made up). */
+export const rememberedName = () => store.get('zertz.name') || '';
 
 /** A setting of the page (notation, letters on marbles). */
 export const setting = (key, fallback) => store.get(`zertz.ui.${key}`) ?? fallback;

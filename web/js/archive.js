@@ -7,7 +7,8 @@ import { BoardView, marbleIcon } from './board.js';
 import { moveMarks } from './moves.js';
 import { moveList } from './panels.js';
 import { COLOURS, COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
-import { copy, fill, h, header, say, describeSettings } from './ui.js';
+import { siteHeader } from './account.js';
+import { copy, fill, h, say, describeSettings, personTag } from './ui.js';
 
 const $ = (name) => document.getElementById(name);
 const view = { moves: [], positions: [], turn: 0, pos: null, names: ['Player 1', 'Player 2'] };
@@ -112,9 +113,8 @@ async function listFinished() {
     const list = await api('GET', '/api/games?status=finished&limit=100');
     const states = await Promise.all(list.games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null)));
     const rows = states.filter(Boolean).map((s) => {
-      const names = s.seats.map((seat, i) => (seat.kind === 'engine' ? `Engine ${seat.level}` : seat.name || `Player ${i + 1}`));
       return h('tr', { 'data-game': s.id },
-        h('td', {}, `${names[0]} – ${names[1]}`),
+        h('td', {}, personTag(s.seats[0], 'Player 1'), ' – ', personTag(s.seats[1], 'Player 2')),
         h('td', {}, s.result ? s.result.token : ''),
         h('td', {}, describeSettings(s.board, s.rules, s.clock_text)),
         h('td', {}, String(s.moves.length)),
@@ -129,7 +129,7 @@ async function listFinished() {
 }
 
 function start() {
-  document.body.prepend(header('archive'));
+  siteHeader('archive');
   board = new BoardView($('replay-board'), {
     onHover: (p) => {
       const q = p && view.pos && view.pos.byCoord.get(p.coord);

@@ -3,13 +3,14 @@
 // it received and changes nothing on its own; a refused action leaves the state as it was and
 // says why.
 
-import { api, ApiError, gameHistory, matchToken, playerName, saveSeatToken, seatToken, setting, saveSetting } from './api.js';
+import { api, ApiError, gameHistory, matchToken, saveSeatToken, seatToken, setting, saveSetting } from './api.js';
+import { joinForm, siteHeader } from './account.js';
 import { BoardView } from './board.js';
 import { MoveInput, moveMarks } from './moves.js';
 import { playerCard, supplyView, tickClock, moveList, seatName } from './panels.js';
 import { COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
 import { GameSocket } from './socket.js';
-import { fill, h, header, say, copy, describeSettings, showConnection } from './ui.js';
+import { fill, h, say, copy, describeSettings, personTag, showConnection } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const $ = (name) => document.getElementById(name);
@@ -19,6 +20,9 @@ const page = {
   state: null,
   receivedAt: 0,
   token: null,
+  account: null, // the logged-in account ({name}), null for a guest
+  invite: null, // the invitation's token from the link's #join=…, until the seat is taken
+  joinForm: null, // kept from one drawing to the next, so a name being typed stays
   socket: null,
   pos: null,
   input: null,
@@ -59,7 +63,8 @@ function apply(state) {
     if (state.match_game && (!old || old.result !== state.result || old.next_game !== state.next_game)) loadMatch();
   }
   // A rematch (or the match's next game) keeps the seat tokens, so this browser keeps its seat.
-  if (state.next_game && page.token && state.you && !seatToken(state.next_game)) saveSeatToken(state.next_game, page.token);
+  // (An account needs none: its seats follow it.)
+  if (state.next_game && page.token && state.you && !page.account && !seatToken(state.next_game)) saveSeatToken(state.next_game, page.token);
   render();
   if (moved && state.status === 'finished' && (!old || old.status !== 'finished')) analyse();
 }
@@ -254,7 +259,7 @@ function renderMatch() {
   if (m) {
     const name = (i) => (m.players[i].kind === 'engine' ? `Engine (level ${m.players[i].level})` : m.players[i].name || '?');
     items.push(h('p', { class: 'score', 'data-score': `${m.score[0]}-${m.score[1]}` },
-      `${name(0)} `, h('b', {}, `${m.score[0]} – ${m.score[1]}`), ` ${name(1)}`));
+      personTag(m.players[0], '?'), ' ', h('b', {}, `${m.score[0]} – ${m.score[1]}`), ' ', personTag(m.players[1], '?')));
     items.push(h('p', {}, `Best of ${m.best_of}, game ${number}.`));
     if (m.winner !== null && m.winner !== undefined) items.push(h('p', { class: 'match-over' }, `${name(m.winner)} wins the match.`));
   }
@@ -360,7 +365,7 @@ function renderActions() {
   const you = s.you;
   const items = [];
   if (s.status === 'open') {
-    if (!you) items.push(button('Join this game', joinOpen, 'primary', { id: 'join' }));
+    if (!you) items.push(theJoinForm());
     else {
       const invite = localStorage.getItem(`zertz.invite.${id}`);
       if (invite) {
@@ -487,11 +492,36 @@ function tick() {
 
 // ---- joining ----
 
-async function joinOpen() {
+/**
+ * The form that takes the free seat: an open game's, or with the link's invitation the invited
+ * one. A guest types a name first; an account plays under its own.
+ */
+function theJoinForm() {
+  if (!page.joinForm) {
+    page.joinForm = joinForm(page.account, {
+      id: 'join',
+      text: page.invite ? 'You are invited to play this game.' : 'This game waits for an opponent.',
+      button: 'Join this game',
+      onJoin: joinSeat,
+    });
+  }
+  return page.joinForm;
+}
+
+async function joinSeat(name) {
+  const body = {};
+  if (name !== undefined) body.name = name;
+  if (page.invite) body.token = page.invite;
   try {
-    const r = await api('POST', path('/join'), { name: playerName() });
+    const r = await api('POST', path('/join'), body);
     page.token = r.token;
-    saveSeatToken(id, r.token);
+    // A guest's seat lives in this browser; an account's follows the account (the cookie).
+    if (!page.account) saveSeatToken(id, r.token);
+    if (page.invite) {
+      page.invite = null;
+      history.replaceState(null, '', location.pathname);
+    }
+    page.joinForm = null;
     restartSocket();
     await refresh();
     say('You joined the game.', 'ok');
@@ -500,27 +530,38 @@ async function joinOpen() {
   }
 }
 
-/** Takes the invited seat with the token from the link's `#join=…`. */
-async function joinInvited(token) {
+/**
+ * Reads the invitation of the link's `#join=…`. A link this browser already used (a reload
+ * before the address was cleaned) gives the seat back; one nobody used waits for the join form.
+ */
+async function readInvitation(token) {
+  let st;
   try {
-    const r = await api('POST', path('/join'), { name: playerName(), token });
-    saveSeatToken(id, r.token);
+    st = await api('GET', path(), undefined, token);
   } catch (e) {
-    // Already seated with this link (a reload before the address was cleaned)?
-    try {
-      const st = await api('GET', path(), undefined, token);
-      if (st.you) saveSeatToken(id, token);
-      else say(`Cannot join: ${e.message}`, 'error');
-    } catch {
-      say(`Cannot join: ${e.message}`, 'error');
-    }
+    if (e.status !== 403) return; // the game itself cannot be read: said when it is loaded
+    say('This invitation link holds no seat of the game.', 'error');
+    history.replaceState(null, '', location.pathname);
+    return;
   }
-  history.replaceState(null, '', location.pathname);
+  const taken = st.you && st.seats[st.you - 1].name !== null && st.seats[st.you - 1].name !== undefined;
+  if (taken) {
+    if (!page.account) saveSeatToken(id, token);
+    page.token = token;
+    history.replaceState(null, '', location.pathname);
+  } else if (st.status === 'open') page.invite = token;
+  else {
+    say('This invitation can no longer be used: the game is over.', 'error');
+    history.replaceState(null, '', location.pathname);
+  }
 }
 
-/** The seat token of this browser for the game, checked with the server; and the state. */
+/**
+ * The seat token of this browser for the game, checked with the server; and the state. A
+ * logged-in player with no token still gets their seat: the server reads it from the session.
+ */
 async function seatAndState() {
-  const stored = seatToken(id);
+  const stored = page.token || seatToken(id);
   if (stored) {
     try {
       return { token: stored, state: await api('GET', path(), undefined, stored) };
@@ -530,7 +571,7 @@ async function seatAndState() {
     }
   }
   const state = await api('GET', path());
-  if (state.match_game) {
+  if (state.match_game && !state.you) {
     const t = matchToken(state.match_game[0]);
     if (t) {
       const mine = await api('GET', path(), undefined, t).catch(() => null);
@@ -620,15 +661,16 @@ function setupControls() {
 }
 
 async function start() {
-  document.body.prepend(header('game'));
+  const account = siteHeader('game');
   board = new BoardView($('board'), { onClick: onBoardClick, onHover: hover });
   setupControls();
   if (!id) {
     say('No game given in the address.', 'error');
     return;
   }
+  page.account = await account;
   const join = /(?:^#|&)join=([^&]+)/.exec(location.hash);
-  if (join) await joinInvited(decodeURIComponent(join[1]));
+  if (join) await readInvitation(decodeURIComponent(join[1]));
   try {
     const { token, state } = await seatAndState();
     page.token = token;

@@ -1,8 +1,10 @@
 // The home page: one form to start a game against the engine, invite a friend, post an open
-// game, or create a best-of-N match, with board, rules, clock and house rules.
+// game, or create a best-of-N match, with board, rules, clock and house rules. A logged-in
+// player also sees their games in progress; everyone sees who is online.
 
 import { api, playerName, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
-import { copy, fill, h, header, say } from './ui.js';
+import { playingAs, siteHeader } from './account.js';
+import { copy, fill, h, personTag, profileHref, say } from './ui.js';
 
 /** The clock presets of the form, as the API's clock objects. */
 export const CLOCKS = {
@@ -16,6 +18,8 @@ export const CLOCKS = {
 };
 
 const $ = (id) => document.getElementById(id);
+
+let account = null; // the logged-in account, null for a guest
 
 function body(form) {
   const v = new FormData(form);
@@ -56,11 +60,11 @@ async function submit(e) {
   e.preventDefault();
   const form = e.target;
   const b = body(form);
-  if (!b.name) {
+  if (account) delete b.name; // the server plays the account under its own name
+  else if (!b.name) {
     say('Give your name first.', 'error');
     return;
-  }
-  setPlayerName(b.name);
+  } else setPlayerName(b.name);
   const button = $('start');
   button.disabled = true;
   say('Creating…');
@@ -76,7 +80,8 @@ async function submit(e) {
 
 async function createGame(b) {
   const r = await api('POST', '/api/games', b);
-  saveSeatToken(r.id, r.token);
+  // A guest's seat lives in this browser; an account's follows the account (the cookie).
+  if (!account) saveSeatToken(r.id, r.token);
   const game = `/game/${encodeURIComponent(r.id)}`;
   if (r.invite_url) {
     const url = new URL(r.invite_url, location.origin).href;
@@ -91,7 +96,7 @@ async function createGame(b) {
 
 async function createMatch(b) {
   const r = await api('POST', '/api/matches', b);
-  saveMatchToken(r.id, r.token);
+  if (!account) saveMatchToken(r.id, r.token);
   const page = `/match/${encodeURIComponent(r.id)}`;
   if (r.invite_url) {
     const url = new URL(r.invite_url, location.origin).href;
@@ -112,13 +117,74 @@ function sync() {
   $('start').textContent = $('match').checked ? 'Create the match' : engine ? 'Play the engine' : 'Create the game';
 }
 
-function start() {
-  document.body.prepend(header('home'));
+/** What a game of "Your games" is waiting for, from its state as the player sees it. */
+function gameNow(s) {
+  if (s.status === 'open') return 'waiting for an opponent';
+  if (s.pending_bribe) return s.pending_bribe.by === s.you ? 'your bribe waits for an answer' : 'a bribe waits for your answer';
+  return s.to_move === s.you ? 'your turn' : 'their turn';
+}
+
+/** The logged-in player's open and live games and matches, each a link to its page. */
+async function showMyGames() {
+  let mine;
+  try {
+    mine = await api('GET', '/api/me/games');
+  } catch {
+    return; // signed out meanwhile, or the server is away: the list is only a convenience
+  }
+  // The states say who the opponent is and whose turn it is (the list has at most 100).
+  const states = (await Promise.all(mine.games.slice(0, 30).map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null))))
+    .filter(Boolean);
+  const games = states.map((s) => {
+    const other = s.seats[s.you === 2 ? 0 : 1];
+    const game = s.match_game ? `Game ${s.match_game[1]} of a match` : `${s.board} rings, ${s.rules}`;
+    return h('li', { 'data-game': s.id, class: s.status === 'live' && s.to_move === s.you ? 'your-turn' : null },
+      h('a', { href: `/game/${encodeURIComponent(s.id)}` }, game), ' against ', personTag(other, 'nobody yet'), ` · ${gameNow(s)}`);
+  });
+  const matches = mine.matches.map((m) => h('li', { 'data-match': m.id },
+    h('a', { href: `/match/${encodeURIComponent(m.id)}` }, `Match, best of ${m.best_of}`), ': ',
+    personTag(m.players[0], 'waiting for a player…'), ` ${m.score[0]} – ${m.score[1]} `, personTag(m.players[1], 'waiting for a player…')));
+  fill($('my-games'), games.length || matches.length
+    ? h('ul', { class: 'my-games' }, matches, games)
+    : h('p', { class: 'empty' }, 'No game in progress. Start one below.'));
+  $('your-games').hidden = false;
+}
+
+/** "Online now": the accounts active in the last minutes. */
+async function showOnline() {
+  let online;
+  try {
+    online = await api('GET', '/api/online');
+  } catch {
+    return;
+  }
+  const el = $('online');
+  if (!online.count) {
+    fill(el, 'Nobody with an account is online right now.');
+    return;
+  }
+  const names = online.names.flatMap((n, k) => [k ? ', ' : '', h('a', { href: profileHref(n) }, n)]);
+  const more = online.count - online.names.length;
+  fill(el, `Online now (${online.count}): `, names, more > 0 ? ` and ${more} more` : '');
+  el.dataset.count = String(online.count);
+}
+
+async function start() {
+  const asked = siteHeader('home');
   $('name').value = playerName();
   const form = $('new-game');
   form.addEventListener('submit', submit);
   form.addEventListener('change', sync);
   sync();
+  showOnline();
+  account = await asked;
+  if (account) {
+    // No name to give: the game is played under the account's. (A disabled field is not sent.)
+    $('name').disabled = true;
+    $('name-label').hidden = true;
+    $('you').append(playingAs(account, 'playing-as'));
+    showMyGames();
+  }
 }
 
 start();

@@ -1,10 +1,27 @@
 // The lobby: open games and matches anyone may accept, and the games being played to watch.
-// Refreshed every few seconds.
+// Refreshed every few seconds. A guest accepts under the name in the field at the top; an
+// account under its own.
 
-import { api, playerName, saveMatchToken, saveSeatToken } from './api.js';
-import { fill, h, header, say, describeSettings } from './ui.js';
+import { api, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
+import { siteHeader, whoPlays } from './account.js';
+import { fill, h, say, describeSettings, personTag } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
+
+let account = null; // the logged-in account, null for a guest
+let who = null; // {el, name()}: who accepts
+
+/** The body of a join: the guest's name (none for an account); null when a guest gave none. */
+function joinBody() {
+  const name = who.name();
+  if (name === undefined) return {};
+  if (!name) {
+    say('Give your name first (at the top of the page).', 'error');
+    return null;
+  }
+  setPlayerName(name);
+  return { name };
+}
 
 function houseRules(x) {
   const r = [];
@@ -21,9 +38,12 @@ function table(headings, rows, empty) {
 }
 
 async function acceptGame(id) {
+  const body = joinBody();
+  if (!body) return;
   try {
-    const r = await api('POST', `/api/games/${encodeURIComponent(id)}/join`, { name: playerName() });
-    saveSeatToken(id, r.token);
+    const r = await api('POST', `/api/games/${encodeURIComponent(id)}/join`, body);
+    // A guest's seat lives in this browser; an account's follows the account (the cookie).
+    if (!account) saveSeatToken(id, r.token);
     location.href = `/game/${encodeURIComponent(id)}`;
   } catch (e) {
     say(`Cannot accept the game: ${e.message}`, 'error');
@@ -32,9 +52,11 @@ async function acceptGame(id) {
 }
 
 async function acceptMatch(id) {
+  const body = joinBody();
+  if (!body) return;
   try {
-    const r = await api('POST', `/api/matches/${encodeURIComponent(id)}/join`, { name: playerName() });
-    saveMatchToken(id, r.token);
+    const r = await api('POST', `/api/matches/${encodeURIComponent(id)}/join`, body);
+    if (!account) saveMatchToken(id, r.token);
     const game = r.match && r.match.current_game;
     location.href = game ? `/game/${encodeURIComponent(game)}` : `/match/${encodeURIComponent(id)}`;
   } catch (e) {
@@ -49,7 +71,7 @@ async function states(ids) {
   return all.filter(Boolean);
 }
 
-const who = (s, i) => (s.seats[i].kind === 'engine' ? `Engine (level ${s.seats[i].level})` : s.seats[i].name || '—');
+const seat = (s, i) => personTag(s.seats[i]);
 
 async function refresh() {
   try {
@@ -63,7 +85,7 @@ async function refresh() {
       const creator = s.seats.findIndex((seat) => seat.name);
       const side = creator === 0 ? 'moves first' : 'moves second';
       return h('tr', { 'data-game': s.id },
-        h('td', {}, `${who(s, creator < 0 ? 0 : creator)} (${side})`),
+        h('td', {}, seat(s, creator < 0 ? 0 : creator), ` (${side})`),
         h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s))),
         h('td', {}, h('button', { type: 'button', class: 'primary', onclick: () => acceptGame(s.id) }, 'Accept')));
     }), 'No open game right now.'));
@@ -72,23 +94,31 @@ async function refresh() {
     fill($('open-matches'), table(['Player', 'Match', ''], openMatches.map((m) => {
       const [board, rules] = m.start.split(' ');
       return h('tr', { 'data-match': m.id },
-        h('td', {}, m.players[0].name || '—'),
+        h('td', {}, personTag(m.players[0])),
         h('td', {}, `Best of ${m.best_of} · ${describeSettings(board, rules, m.clock_text, houseRules(m))}`),
         h('td', {}, h('button', { type: 'button', class: 'primary', onclick: () => acceptMatch(m.id) }, 'Accept')));
     }), 'No open match right now.'));
 
     const liveStates = await states(live.games.map((g) => g.id));
     fill($('live-games'), table(['Players', 'Game', 'Moves', ''], liveStates.map((s) => h('tr', { 'data-game': s.id },
-      h('td', {}, `${who(s, 0)} – ${who(s, 1)}`),
+      h('td', {}, seat(s, 0), ' – ', seat(s, 1)),
       h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s))),
       h('td', {}, String(s.moves.length)),
-      h('td', {}, h('a', { class: 'button', href: `/game/${encodeURIComponent(s.id)}` }, 'Watch')))), 'No game is being played.'));
+      // (Read with the session cookie, a game of the logged-in player's says `you`.)
+      h('td', {}, h('a', { class: 'button', href: `/game/${encodeURIComponent(s.id)}` }, s.you ? 'Play' : 'Watch')))), 'No game is being played.'));
     say('');
   } catch (e) {
     say(`Cannot read the lobby: ${e.message}`, 'error');
   }
 }
 
-document.body.prepend(header('lobby'));
-refresh();
-setInterval(refresh, 4000);
+async function start() {
+  // Who accepts is known before the first Accept button shows.
+  account = await siteHeader('lobby');
+  who = whoPlays(account);
+  fill($('who'), who.el);
+  refresh();
+  setInterval(refresh, 4000);
+}
+
+start();

@@ -1,16 +1,21 @@
 // The match page, /match/{id}: the players, the score, every game with its result, and the
 // game being played now, kept up to date by the match's WebSocket (which reconnects by itself).
-// An invitation link (#join=…) takes the open place.
+// An invitation link (#join=…) offers the invited place: a guest gives a name first, an account
+// plays under its own.
 
-import { api, matchToken, playerName, saveMatchToken } from './api.js';
+import { api, matchToken, saveMatchToken } from './api.js';
+import { joinForm, siteHeader } from './account.js';
 import { MatchSocket } from './socket.js';
-import { copy, fill, h, header, say, describeSettings, showConnection } from './ui.js';
+import { copy, fill, h, say, describeSettings, personTag, showConnection } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const $ = (name) => document.getElementById(name);
 const mpath = `/api/matches/${encodeURIComponent(id)}`;
 let token = matchToken(id);
 let socket = null;
+let account = null; // the logged-in account, null for a guest
+let invite = null; // the invitation's token from the link, until the place is taken
+let form = null; // the join form, kept from one drawing to the next so a name being typed stays
 
 const name = (m, i) => (m.players[i].kind === 'engine' ? `Engine (level ${m.players[i].level})` : m.players[i].name || 'waiting for a player…');
 
@@ -21,7 +26,8 @@ function render(m) {
   const items = [
     h('p', {}, `Best of ${m.best_of} · ${describeSettings(board, rules, m.clock_text, rulesText)}`),
     h('p', { class: 'score', id: 'match-score', 'data-score': `${m.score[0]}-${m.score[1]}` },
-      `${name(m, 0)} `, h('b', {}, `${m.score[0]} – ${m.score[1]}`), ` ${name(m, 1)}`),
+      personTag(m.players[0], 'waiting for a player…'), ' ', h('b', {}, `${m.score[0]} – ${m.score[1]}`), ' ',
+      personTag(m.players[1], 'waiting for a player…')),
   ];
   if (m.winner !== null && m.winner !== undefined) {
     items.push(h('p', { class: 'result-box', id: 'match-winner' }, `${name(m, m.winner)} wins the match ${m.score[m.winner]}–${m.score[1 - m.winner]}.`));
@@ -29,11 +35,15 @@ function render(m) {
   if (m.bribes_left) items.push(h('p', { class: 'note' }, `Bribes left: ${name(m, 0)} ${m.bribes_left[0]}, ${name(m, 1)} ${m.bribes_left[1]}.`));
   if (m.status === 'open') {
     if (m.you === null || m.you === undefined) {
-      const joinAndFollow = async () => {
-        await join();
-        await follow();
-      };
-      items.push(h('p', {}, h('button', { type: 'button', class: 'primary', id: 'join-match', onclick: joinAndFollow }, 'Join this match')));
+      if (!form) {
+        form = joinForm(account, {
+          id: 'join-match',
+          text: invite ? 'You are invited to play this match.' : 'This match waits for an opponent.',
+          button: 'Join this match',
+          onJoin: join,
+        });
+      }
+      items.push(form);
     } else {
       const invite = localStorage.getItem(`zertz.invite.match.${id}`);
       if (invite) {
@@ -82,16 +92,30 @@ async function load() {
   }
 }
 
-/** Takes the match's open place, or with `invite` its invited place. */
-async function join(invite) {
+/**
+ * Takes the match's open place, or with the link's invitation its invited place, as the guest
+ * `name` (undefined for an account), then follows the match as that participant.
+ */
+async function join(name) {
+  const body = {};
+  if (name !== undefined) body.name = name;
+  if (invite) body.token = invite;
   try {
-    const r = await api('POST', `${mpath}/join`, { name: playerName(), token: invite });
+    const r = await api('POST', `${mpath}/join`, body);
     token = r.token;
-    saveMatchToken(id, r.token);
+    // A guest's place lives in this browser; an account's follows the account (the cookie).
+    if (!account) saveMatchToken(id, r.token);
+    if (invite) {
+      invite = null;
+      history.replaceState(null, '', location.pathname);
+    }
+    form = null;
     say('You joined the match.', 'ok');
   } catch (e) {
     say(`Cannot join the match: ${e.message}`, 'error');
+    return;
   }
+  await follow();
 }
 
 /**
@@ -119,19 +143,25 @@ async function follow() {
 }
 
 async function start() {
-  document.body.prepend(header('match'));
+  account = await siteHeader('match');
   const m = /(?:^#|&)join=([^&]+)/.exec(location.hash);
   if (m) {
-    const invite = decodeURIComponent(m[1]);
-    history.replaceState(null, '', location.pathname);
-    // An invited place holds the link's token before anyone takes it: take it unless this
-    // browser already did (a reload before the address was cleaned).
-    const mine = await api('GET', mpath, undefined, invite).catch(() => null);
-    const taken = mine && mine.you !== null && mine.you !== undefined && mine.players[mine.you].name !== null;
-    if (taken) {
-      token = invite;
-      saveMatchToken(id, invite);
-    } else await join(invite);
+    const link = decodeURIComponent(m[1]);
+    // An invited place holds the link's token before anyone takes it. A link this browser
+    // already used (a reload before the address was cleaned) gives the place back; one nobody
+    // used waits for the join form.
+    // (false: the link's token holds no place; null: the match cannot be read, said below)
+    const mine = await api('GET', mpath, undefined, link).catch((e) => (e.status === 403 ? false : null));
+    const here = mine && mine.you !== null && mine.you !== undefined;
+    if (here && mine.players[mine.you].name !== null && mine.players[mine.you].name !== undefined) {
+      token = link;
+      if (!account) saveMatchToken(id, link);
+      history.replaceState(null, '', location.pathname);
+    } else if (here && mine.status === 'open') invite = link;
+    else {
+      if (mine === false) say('This invitation link holds no place in the match.', 'error');
+      history.replaceState(null, '', location.pathname);
+    }
   }
   await follow();
 }

@@ -1,7 +1,7 @@
 // The panels around the board: players with their clocks and captures (with progress to each
 // winning set), the supply as colour buttons, and the move list.
 
-import { h } from './ui.js';
+import { guestMark, h, profileHref } from './ui.js';
 import { marbleIcon } from './board.js';
 import { COLOURS, COLOUR_NAMES, ruleNumbers } from './position.js';
 import { clockShows } from './clock.js';
@@ -47,7 +47,11 @@ export function playerCard(state, i) {
   const el = h('div', { class: `player${toMove ? ' to-move' : ''}${you ? ' you' : ''}${won ? ' won' : ''}`, 'data-seat': i + 1 },
     h('div', { class: 'who' },
       h('span', { class: 'seat' }, i === 0 ? '1st' : '2nd'),
-      h('span', { class: 'name' }, seatName(state, i)),
+      // An account's name leads to its profile; a guest's is marked as such.
+      h('span', { class: 'name' }, seat.kind === 'human' && seat.name && !seat.guest
+        ? h('a', { href: profileHref(seat.name) }, seat.name)
+        : seatName(state, i)),
+      seat.guest ? guestMark() : null,
       you ? h('span', { class: 'tag' }, 'you') : null,
       toMove ? h('span', { class: 'tag turn' }, 'to move') : null,
       won ? h('span', { class: 'tag win' }, 'winner') : null),

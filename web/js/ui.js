@@ -28,12 +28,37 @@ export function fill(el, ...children) {
   return el;
 }
 
-/** The site header with its navigation; `here` names the current page. */
+/**
+ * The site header with its navigation; `here` names the current page. Its `.account` part is
+ * filled by account.js once the server has said who is logged in.
+ */
 export function header(here) {
   const link = (href, text, key) => h('a', { href, class: here === key ? 'here' : null }, text);
   return h('header', { class: 'site' },
     h('a', { href: '/', class: 'brand' }, 'ZÈRTZ'),
-    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/archive', 'Archive', 'archive')));
+    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/archive', 'Archive', 'archive')),
+    h('div', { class: 'account', id: 'account-nav' }));
+}
+
+/** The address of an account's profile page. */
+export const profileHref = (name) => `/@/${encodeURIComponent(name)}`;
+
+/** The mark after a guest's name: they have no account, the name is whatever they typed. */
+export function guestMark() {
+  return h('span', { class: 'tag guest', title: 'A guest: no account, the name is the one they typed' }, 'guest');
+}
+
+/**
+ * A player's name as shown in lists: an account's name links to its profile, a guest's carries
+ * the guest mark, an engine shows its level. `p` is a seat of a game's state or a player of a
+ * match (kind, level, name, guest); `empty` is what shows for a seat nobody took yet.
+ */
+export function personTag(p, empty = '—') {
+  if (!p) return h('span', { class: 'person' }, empty);
+  if (p.kind === 'engine') return h('span', { class: 'person engine' }, `Engine (level ${p.level})`);
+  if (!p.name) return h('span', { class: 'person empty' }, empty);
+  if (p.guest) return h('span', { class: 'person guest' }, h('span', { class: 'person-name' }, p.name), ' ', guestMark());
+  return h('span', { class: 'person account' }, h('a', { class: 'person-name', href: profileHref(p.name) }, p.name));
 }
 
 /** Shows `text` in the page's message line (kind: 'error', 'info' or 'ok'). */

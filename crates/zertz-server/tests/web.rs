@@ -60,6 +60,9 @@ async fn pages_and_files_have_their_content_types() {
         ("/archive", "text/html; charset=utf-8", "archive.html"),
         ("/game/abc123", "text/html; charset=utf-8", "game.html"),
         ("/match/m42", "text/html; charset=utf-8", "match.html"),
+        ("/login", "text/html; charset=utf-8", "account.html"),
+        ("/signup", "text/html; charset=utf-8", "account.html"),
+        ("/account", "text/html; charset=utf-8", "account.html"),
         ("/static/style.css", "text/css; charset=utf-8", "style.css"),
         (
             "/static/js/game.js",

@@ -1,8 +1,9 @@
 //! The web UI: the static files of the repository's `web/` directory, compiled into the binary
 //! and served by `zertz serve` with their content types.
 //!
-//! Pages: `/` (home), `/lobby`, `/archive`, `/game/{id}`, `/match/{id}`; every other file under
-//! `/static/`. Answers carry an `ETag` and `Cache-Control: no-cache`, so a browser keeps its copy
+//! Pages: `/` (home), `/lobby`, `/archive`, `/game/{id}`, `/match/{id}`, and the account pages
+//! `/login`, `/signup`, `/account` (one file, whose script shows the form the address asks
+//! for); every other file under `/static/`. Answers carry an `ETag` and `Cache-Control: no-cache`, so a browser keeps its copy
 //! but asks each time whether it is still current (a reload never shows stale files after the
 //! binary changed).
 //!
@@ -28,6 +29,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "game.html",
     "match.html",
     "archive.html",
+    "account.html",
     "style.css",
     "favicon.svg",
     "js/api.js",
@@ -43,6 +45,8 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/game.js",
     "js/match.js",
     "js/archive.js",
+    "js/account.js",
+    "js/login.js",
 ];
 
 /// The content type of a file, from its extension.
@@ -131,6 +135,9 @@ pub fn router() -> Router {
         .route("/archive", page("archive.html"))
         .route("/game/{id}", page("game.html"))
         .route("/match/{id}", page("match.html"))
+        .route("/login", page("account.html"))
+        .route("/signup", page("account.html"))
+        .route("/account", page("account.html"))
         .route("/favicon.ico", page("favicon.svg"))
         .route(
             "/static/{*path}",
