@@ -56,6 +56,14 @@ pub struct ServeArgs {
     /// only send the preset phrases, which keeps spam bots out).
     #[arg(long)]
     guest_chat: bool,
+    /// Games against the engine one player may be playing at once (one address for guests);
+    /// more are refused with 429.
+    #[arg(long, default_value_t = 3)]
+    engine_games_per_client: usize,
+    /// Open seeks (open games and matches in the lobby, quick-pairing requests) one player may
+    /// have at once (one address for guests); more are refused with 429.
+    #[arg(long, default_value_t = 5)]
+    seeks_per_client: usize,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -75,6 +83,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         evict_after: Duration::from_secs(args.evict_after),
         secure_cookies: args.behind_https,
         guest_chat: args.guest_chat,
+        engine_games_per_client: args.engine_games_per_client,
+        seeks_per_client: args.seeks_per_client,
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

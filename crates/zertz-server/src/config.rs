@@ -30,6 +30,11 @@ pub struct Config {
     pub chat_rate: Rate,
     /// Guests who do not play in a game may say anything in its room (not only the presets).
     pub guest_chat: bool,
+    /// Games against the engine one client (an account, or an address for guests) may be
+    /// playing at once.
+    pub engine_games_per_client: usize,
+    /// Open seeks (open games and matches, quick-pairing requests) one client may have at once.
+    pub seeks_per_client: usize,
 }
 
 impl Default for Config {
@@ -47,6 +52,8 @@ impl Default for Config {
             secure_cookies: false,
             chat_rate: Rate::new(0.5, 5.0),
             guest_chat: false,
+            engine_games_per_client: 3,
+            seeks_per_client: 5,
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod chat;
 pub mod config;
 pub mod games;
 pub mod http;
+pub mod pairing;
 pub mod rate;
 pub mod ratings;
 pub mod store;
@@ -42,6 +43,10 @@ pub async fn serve(
         },
     ));
     let chat = Arc::new(chat::Chat::new(Arc::clone(&store), config.guest_chat));
+    let quotas = games::quota::Quotas::new(games::quota::Limits {
+        engine_games: config.engine_games_per_client,
+        seeks: config.seeks_per_client,
+    });
     let hub = Hub::new(store, config);
     let resumed = hub.resume().await?;
     hub.resume_matches().await?;
@@ -51,6 +56,8 @@ pub async fn serve(
         hub: Arc::clone(&hub),
         accounts,
         chat,
+        quotas,
+        pairing: pairing::Pairing::new(Arc::clone(&hub)),
     });
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);

@@ -12,6 +12,7 @@ pub mod match_state;
 pub mod matches;
 pub mod model;
 pub mod presence;
+pub mod quota;
 pub mod records;
 pub mod room;
 pub mod view;

@@ -20,6 +20,7 @@ use super::viewer::{Viewer, viewer};
 use crate::chat::{Speaker, game_room};
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::Action;
+use crate::games::quota::{Held, Quotas};
 use crate::games::view::GameView;
 use crate::store::Cursor;
 
@@ -45,6 +46,7 @@ async fn stats(State(hub): State<Arc<Hub>>) -> Json<serde_json::Value> {
 
 async fn create_game(
     State(hub): State<Arc<Hub>>,
+    State(quotas): State<Arc<Quotas>>,
     viewer: Viewer,
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> ApiResult<Response> {
@@ -55,6 +57,15 @@ async fn create_game(
         ));
     }
     let (settings, _, creator) = req.settings(viewer.account.is_some())?;
+    let reservation = match held_by(&settings) {
+        Some(kind) => Some(
+            quotas
+                .reserve(&hub, &viewer.client(), kind)
+                .await
+                .map_err(too_many)?,
+        ),
+        None => None,
+    };
     let mut seated = [None, None];
     seated[creator] = Some(viewer.seated(req.name.as_deref()));
     let mut tokens = [None, None];
@@ -62,6 +73,9 @@ async fn create_game(
         tokens[1 - creator] = Some(crate::token::seat_token());
     }
     let (id, tokens) = hub.create_game(settings, seated, tokens, None).await?;
+    if let Some(r) = reservation {
+        r.keep(&id, false);
+    }
     let invite = matches!(req.opponent, Opponent::Invite {})
         .then(|| tokens[1 - creator].clone())
         .flatten();
@@ -330,4 +344,26 @@ pub(crate) fn spectator(viewer: &Viewer, name: Option<&str>) -> Speaker {
             seat: None,
         },
     }
+}
+
+/// What a new game with these settings holds of its creator's quota: a game against the engine,
+/// or a seek in the lobby (an invitation holds nothing: it needs a friend).
+pub(crate) fn held_by(settings: &crate::games::model::GameSettings) -> Option<Held> {
+    use crate::games::model::SeatKind;
+    if settings
+        .seats
+        .iter()
+        .any(|s| matches!(s, SeatKind::Engine { .. }))
+    {
+        Some(Held::EngineGame)
+    } else if settings.open {
+        Some(Held::Seek)
+    } else {
+        None
+    }
+}
+
+/// A refusal over a client's quota: 429.
+pub(crate) fn too_many(message: String) -> ApiError {
+    ApiError(StatusCode::TOO_MANY_REQUESTS, message)
 }

@@ -15,13 +15,14 @@ use serde_json::json;
 use super::chat_socket::RoomLink;
 use super::error::{ApiError, ApiResult, bad, bad_query, bearer};
 use super::games::spectator;
-use super::games::{JoinBody, ListQuery, check_status};
+use super::games::{JoinBody, ListQuery, check_status, too_many};
 use super::new_game::{NewGame, Opponent};
 use super::state::AppState;
 use super::viewer::{Viewer, viewer};
 use crate::chat::{Speaker, match_room};
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::{Credential, SeatKind};
+use crate::games::quota::{Held, Quotas};
 
 /// The match routes.
 pub fn router() -> Router<AppState> {
@@ -36,12 +37,29 @@ pub fn router() -> Router<AppState> {
 
 async fn create_match(
     State(hub): State<Arc<Hub>>,
+    State(quotas): State<Arc<Quotas>>,
     viewer: Viewer,
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(req) = body?;
     let (mut settings, opponent, creator_seat) = req.settings(viewer.account.is_some())?;
     settings.seats = [SeatKind::Human, SeatKind::Human];
+    let held = if matches!(opponent, SeatKind::Engine { .. }) {
+        Some(Held::EngineGame)
+    } else if matches!(req.opponent, Opponent::Open {}) {
+        Some(Held::Seek)
+    } else {
+        None
+    };
+    let reservation = match held {
+        Some(kind) => Some(
+            quotas
+                .reserve(&hub, &viewer.client(), kind)
+                .await
+                .map_err(too_many)?,
+        ),
+        None => None,
+    };
     let best_of = req.best_of.unwrap_or(3);
     let (id, token, invite) = hub
         .create_match(crate::games::match_state::NewMatch {
@@ -54,6 +72,9 @@ async fn create_match(
             open: matches!(req.opponent, Opponent::Open {}),
         })
         .await?;
+    if let Some(r) = reservation {
+        r.keep(&id, true);
+    }
     Ok((
         StatusCode::CREATED,
         Json(json!({

@@ -14,6 +14,7 @@ pub mod match_socket;
 pub mod matches;
 pub mod new_game;
 pub mod pages;
+pub mod pairing;
 pub mod players;
 pub mod state;
 pub mod viewer;
@@ -33,6 +34,7 @@ pub fn router(state: AppState) -> Router {
         .merge(accounts::router())
         .merge(players::router())
         .merge(chat::router())
+        .merge(pairing::router())
         .fallback(|| async { error::error(StatusCode::NOT_FOUND, "no such endpoint".into()) })
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
         .layer(axum::middleware::from_fn(

@@ -8,6 +8,8 @@ use axum::extract::FromRef;
 use crate::accounts::Accounts;
 use crate::chat::Chat;
 use crate::games::hub::Hub;
+use crate::games::quota::Quotas;
+use crate::pairing::Pairing;
 
 /// The state of the routes.
 #[derive(Clone)]
@@ -18,6 +20,10 @@ pub struct AppState {
     pub accounts: Arc<Accounts>,
     /// The game rooms' chat.
     pub chat: Arc<Chat>,
+    /// What each client may hold at once.
+    pub quotas: Arc<Quotas>,
+    /// The quick-pairing queues.
+    pub pairing: Arc<Pairing>,
 }
 
 impl FromRef<AppState> for Arc<Hub> {
@@ -35,5 +41,17 @@ impl FromRef<AppState> for Arc<Accounts> {
 impl FromRef<AppState> for Arc<Chat> {
     fn from_ref(state: &AppState) -> Arc<Chat> {
         Arc::clone(&state.chat)
+    }
+}
+
+impl FromRef<AppState> for Arc<Quotas> {
+    fn from_ref(state: &AppState) -> Arc<Quotas> {
+        Arc::clone(&state.quotas)
+    }
+}
+
+impl FromRef<AppState> for Arc<Pairing> {
+    fn from_ref(state: &AppState) -> Arc<Pairing> {
+        Arc::clone(&state.pairing)
     }
 }

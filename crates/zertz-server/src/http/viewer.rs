@@ -1,7 +1,9 @@
 //! Who is asking: the account of the request's session cookie (if any), and the credential a
 //! request acts with, a seat token (`Authorization: Bearer …`) before the session.
 
-use axum::extract::FromRequestParts;
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 
@@ -12,16 +14,27 @@ use crate::accounts::origin::from_this_site;
 use crate::accounts::{Account, AccountError};
 use crate::games::model::{Credential, Holder, Seated};
 
-/// The logged-in account of a request, if any, and its session key.
+/// The logged-in account of a request, if any, its session key, and where it comes from.
 #[derive(Clone, Debug, Default)]
 pub struct Viewer {
     /// The account whose session the request carries.
     pub account: Option<Account>,
     /// The session's key (from the cookie).
     pub session_key: Option<String>,
+    /// The address the request came from.
+    pub address: Option<IpAddr>,
 }
 
 impl Viewer {
+    /// Who this is for the per-client limits: the account, or the address for a guest.
+    pub fn client(&self) -> String {
+        match (&self.account, self.address) {
+            (Some(a), _) => format!("account:{}", a.id),
+            (None, Some(ip)) => format!("address:{ip}"),
+            (None, None) => "address:unknown".into(),
+        }
+    }
+
     /// The account as a credential.
     pub fn credential(&self) -> Option<Credential<'_>> {
         self.account.as_ref().map(|a| Credential::Account(&a.id))
@@ -57,7 +70,13 @@ impl FromRequestParts<AppState> for Viewer {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Viewer, ApiError> {
-        viewer(&parts.headers, state, false).await
+        let address = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        let mut v = viewer(&parts.headers, state, false).await?;
+        v.address = address;
+        Ok(v)
     }
 }
 
@@ -79,6 +98,7 @@ pub async fn viewer(
     Ok(Viewer {
         session_key: account.as_ref().map(|_| key),
         account,
+        address: None,
     })
 }
 

@@ -1,0 +1,196 @@
+//! How much of the shared server one client may hold at once (docs/accounts.md, "Limits"): a
+//! few games against the engine being played (each costs engine time) and a few open seeks
+//! (open games and matches in the lobby, and quick-pairing requests), per account, or per
+//! address for guests. Over the limit, a new one is refused with 429 and a sentence. The
+//! counts live in memory: what a client holds is forgotten at a restart.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::hub::Hub;
+use super::room::status;
+
+/// What a client holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Held {
+    /// A game or match against the engine, until it ends.
+    EngineGame,
+    /// An open game or match in the lobby until someone takes it, or a quick-pairing request
+    /// while it waits.
+    Seek,
+}
+
+impl Held {
+    fn words(self) -> &'static str {
+        match self {
+            Held::EngineGame => "games against the engine being played",
+            Held::Seek => "open games and pairing requests waiting",
+        }
+    }
+}
+
+/// The limits per client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Games against the engine being played at once.
+    pub engine_games: usize,
+    /// Open seeks at once.
+    pub seeks: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            engine_games: 3,
+            seeks: 5,
+        }
+    }
+}
+
+/// One thing held: a game or a match (by id), or a pairing request (no id: held while the
+/// request lives).
+#[derive(Clone, Debug)]
+enum Hold {
+    Game(String),
+    Match(String),
+    Waiting(u64),
+}
+
+/// What every client holds.
+#[derive(Debug)]
+pub struct Quotas {
+    limits: Limits,
+    held: Mutex<HashMap<(String, Held), Vec<Hold>>>,
+    next_request: std::sync::atomic::AtomicU64,
+}
+
+/// A place taken under a client's quota until [`Reservation::keep`] names what holds it, or
+/// until it is dropped.
+pub struct Reservation {
+    quotas: Arc<Quotas>,
+    key: (String, Held),
+    request: u64,
+    kept: bool,
+}
+
+impl Reservation {
+    /// The place is held by game `id` (or match, with `is_match`) from now on: it counts until
+    /// that game is over (an engine game) or taken (a seek).
+    pub fn keep(mut self, id: &str, is_match: bool) {
+        let mut held = self.quotas.lock();
+        if let Some(list) = held.get_mut(&self.key) {
+            let request = self.request;
+            list.retain(|h| !matches!(h, Hold::Waiting(r) if *r == request));
+            list.push(if is_match {
+                Hold::Match(id.to_string())
+            } else {
+                Hold::Game(id.to_string())
+            });
+        }
+        self.kept = true;
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        if self.kept {
+            return;
+        }
+        let mut held = self.quotas.lock();
+        if let Some(list) = held.get_mut(&self.key) {
+            let request = self.request;
+            list.retain(|h| !matches!(h, Hold::Waiting(r) if *r == request));
+            if list.is_empty() {
+                held.remove(&self.key);
+            }
+        }
+    }
+}
+
+impl Quotas {
+    /// Quotas with these limits.
+    pub fn new(limits: Limits) -> Arc<Quotas> {
+        Arc::new(Quotas {
+            limits,
+            held: Mutex::new(HashMap::new()),
+            next_request: Default::default(),
+        })
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, Held), Vec<Hold>>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a held game still counts: an engine game until it is over, a seek while it is
+    /// open.
+    async fn still_counts(hub: &Hub, hold: &Hold, kind: Held) -> bool {
+        let state = match hold {
+            Hold::Waiting(_) => return true,
+            Hold::Game(id) => match hub.room(id).await {
+                Ok(room) => room.status(),
+                Err(_) => return false,
+            },
+            Hold::Match(id) => match hub.load_match(id).await {
+                Ok((m, _)) => m.status(),
+                Err(_) => return false,
+            },
+        };
+        match kind {
+            Held::EngineGame => state != status::FINISHED,
+            Held::Seek => state == status::OPEN,
+        }
+    }
+
+    /// Takes a place of `kind` for `client` (an account's id or an address), or says why
+    /// not: the client already holds as many as the limit allows.
+    pub async fn reserve(
+        self: &Arc<Self>,
+        hub: &Hub,
+        client: &str,
+        kind: Held,
+    ) -> Result<Reservation, String> {
+        let key = (client.to_string(), kind);
+        let holds = self.lock().get(&key).cloned().unwrap_or_default();
+        let mut gone = Vec::new();
+        for hold in &holds {
+            if !Quotas::still_counts(hub, hold, kind).await {
+                gone.push(hold.clone());
+            }
+        }
+        let limit = match kind {
+            Held::EngineGame => self.limits.engine_games,
+            Held::Seek => self.limits.seeks,
+        };
+        let request = self
+            .next_request
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut held = self.lock();
+        let list = held.entry(key.clone()).or_default();
+        list.retain(|h| {
+            !gone.iter().any(|g| match (g, h) {
+                (Hold::Game(a), Hold::Game(b)) | (Hold::Match(a), Hold::Match(b)) => a == b,
+                _ => false,
+            })
+        });
+        if list.len() >= limit {
+            return Err(format!(
+                "too many {}: at most {limit} at once for one player (or one address for \
+                 guests); finish or cancel one first",
+                kind.words()
+            ));
+        }
+        list.push(Hold::Waiting(request));
+        drop(held);
+        Ok(Reservation {
+            quotas: Arc::clone(self),
+            key,
+            request,
+            kept: false,
+        })
+    }
+}

@@ -1,0 +1,7 @@
+//! Quick pairing: ask for a game of a pool and be paired with the waiting player nearest in
+//! rating (docs/accounts.md, "Quick pairing").
+
+pub mod queue;
+pub mod service;
+
+pub use service::{Paired, Pairing, QueueKey, Ticket};
