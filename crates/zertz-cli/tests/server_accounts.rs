@@ -463,3 +463,18 @@ mod postgres {
         common::postgres::run("accounts_seats", seats_follow_their_account).await;
     }
 }
+
+/// Behind HTTPS (`--behind-https`) the cookies are marked `Secure`.
+#[tokio::test]
+async fn cookies_are_secure_behind_https() {
+    let (_dir, db) = temp_db();
+    let server = Server::start_args(&db, 50, &["--behind-https"]);
+    let mut ann = Browser::new(&server);
+    let signed = ann.sign_up("Ann", PASSWORD).await;
+    assert_eq!(signed.status, 201);
+    assert_eq!(signed.set_cookies.len(), 2, "session and device");
+    for cookie in &signed.set_cookies {
+        assert!(cookie.contains("; Secure"), "{cookie}");
+        assert!(cookie.contains("HttpOnly"), "{cookie}");
+    }
+}

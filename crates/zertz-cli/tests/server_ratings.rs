@@ -75,6 +75,13 @@ async fn a_rated_game_changes_both_ratings(db: Db) {
     let (id, tokens) = rated_game(&mut ann, &mut bob).await;
     let view = server.game(&id, None).await;
     assert_eq!(view["casual"], false, "no takebacks");
+    assert_eq!(
+        (view["rated"].as_bool(), view["pool"].as_str()),
+        (Some(true), Some("standard-rapid"))
+    );
+    let listed = server.listing("/api/games?status=live").await;
+    assert_eq!(listed[0]["rated"], true);
+    assert_eq!(listed[0]["pool"], "standard-rapid");
     let refused = server
         .act(&id, &tokens[0], json!({"type": "request_takeback"}))
         .await;

@@ -27,6 +27,10 @@ pub struct GameView {
     pub bribes: bool,
     /// Casual (takebacks allowed).
     pub casual: bool,
+    /// Rated: the result changes both players' ratings in `pool`.
+    pub rated: bool,
+    /// The rating pool of the game (`standard-rapid`…), rated or not; none outside every pool.
+    pub pool: Option<String>,
     /// The time control.
     pub clock: crate::games::clock::ClockSpec,
     /// The time control in words.
@@ -171,6 +175,8 @@ impl GameView {
             repetition: room.settings.repetition.clone(),
             bribes: room.settings.bribes,
             casual: room.settings.casual,
+            rated: room.settings.rated,
+            pool: room.settings.pool.clone(),
             clock: room.settings.clock,
             clock_text: room.settings.clock.describe(),
             seats,

@@ -167,6 +167,8 @@ async fn list_games(
                 "open": settings.get("open"),
                 "bribes": settings.get("bribes"),
                 "repetition": settings.get("repetition"),
+                "rated": settings.get("rated").cloned().unwrap_or(json!(false)),
+                "pool": settings.get("pool"),
             })
         })
         .collect();
