@@ -4,6 +4,7 @@
 pub mod broadcast;
 pub mod clock;
 pub mod ending;
+pub mod engine_seat;
 pub mod evict;
 pub mod export;
 pub mod hub;
