@@ -48,6 +48,22 @@ pub async fn serve(
         seeks: config.seeks_per_client,
     });
     let hub = Hub::new(store, config);
+    // Expired sessions leave the database once an hour.
+    let sweeper = Arc::downgrade(&accounts);
+    tokio::spawn(async move {
+        let mut hourly = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            hourly.tick().await;
+            let Some(accounts) = sweeper.upgrade() else {
+                break;
+            };
+            match accounts.sweep_sessions().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!("{n} expired sessions deleted"),
+                Err(e) => tracing::warn!("deleting expired sessions: {e}"),
+            }
+        }
+    });
     let resumed = hub.resume().await?;
     hub.resume_matches().await?;
     hub.start_eviction();

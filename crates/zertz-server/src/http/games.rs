@@ -324,6 +324,11 @@ async fn ws(
         // Actions are small; tungstenite zero-fills the whole read buffer on every read.
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
+            // An account with a page open counts as online.
+            let _online = viewer
+                .account
+                .as_ref()
+                .map(|a| state.accounts.online.connected(&a.id, &a.name));
             crate::http::game_socket::serve(hub, live, seat, q.since, receiver, room, socket).await;
         }))
 }

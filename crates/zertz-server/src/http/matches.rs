@@ -226,7 +226,11 @@ async fn match_ws(
         .max_message_size(crate::http::game_socket::MAX_FRAME)
         .max_frame_size(crate::http::game_socket::MAX_FRAME)
         .read_buffer_size(8 * 1024)
-        .on_upgrade(move |socket| {
-            crate::http::match_socket::serve(hub, first, who, changes, room, socket)
+        .on_upgrade(move |socket| async move {
+            let _online = viewer
+                .account
+                .as_ref()
+                .map(|a| state.accounts.online.connected(&a.id, &a.name));
+            crate::http::match_socket::serve(hub, first, who, changes, room, socket).await
         }))
 }

@@ -108,7 +108,14 @@ async fn pair(
         .join(key, seated, rating)
         .await
         .map_err(|e| super::error::ApiError(axum::http::StatusCode::CONFLICT, e))?;
-    Ok(upgrade.on_upgrade(move |socket| serve(socket, ticket, told, reservation)))
+    let online = viewer
+        .account
+        .as_ref()
+        .map(|a| state.accounts.online.connected(&a.id, &a.name));
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        let _online = online;
+        serve(socket, ticket, told, reservation).await
+    }))
 }
 
 /// Keeps the request while the socket is open: `waiting` every second, then `paired`.
