@@ -395,6 +395,76 @@ async fn a_killed_server_keeps_a_rated_result_and_the_ratings_together() {
     a_killed_server_keeps_result_and_ratings_together(Db::from(&db)).await;
 }
 
+/// A best-of-3 match of seed 004 (house rules and its clock) between two accounts is rated game
+/// by game; a guest cannot take the place of a rated match.
+#[tokio::test]
+async fn a_rated_match_is_rated_game_by_game() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let mut ann = Browser::new(&server);
+    ann.sign_up_ok("Ann", PASSWORD).await;
+    let created = ann
+        .post(
+            "/api/matches",
+            json!({
+                "opponent": {"kind": "invite"}, "best_of": 3, "rated": true,
+                "bribes": true, "no_repetition": true,
+                "clock": {"kind": "per_move_reserve", "per_move_ms": 60000,
+                          "reserve_ms": 180000, "step_ms": 15000}
+            }),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let id = string(&created.body["id"]);
+    let invite = string(&created.body["invite_token"]);
+    let (status, body) = server
+        .post(
+            &format!("/api/matches/{id}/join"),
+            &json!({"token": invite, "name": "Guest"}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (400, Some("rated games need an account on both seats"))
+    );
+    let mut bob = Browser::new(&server);
+    bob.sign_up_ok("Bob", PASSWORD).await;
+    let joined = bob
+        .post(&format!("/api/matches/{id}/join"), json!({"token": invite}))
+        .await;
+    assert_eq!(joined.status, 200, "{:?}", joined.body);
+    let tokens = [
+        string(&created.body["token"]),
+        string(&joined.body["token"]),
+    ];
+    for n in 1..=2 {
+        let m = server
+            .wait_match(&id, |m| {
+                m["current_game"].is_string() && m["games"].as_array().map(Vec::len) == Some(n)
+            })
+            .await;
+        let game = string(&m["current_game"]);
+        let view = server.game(&game, Some(&tokens[0])).await;
+        assert_eq!(
+            (view["rated"].as_bool(), view["pool"].as_str()),
+            (Some(true), Some("standard-rapid"))
+        );
+        // Bob resigns each game: Ann takes the match 2-0.
+        let bob_seat = if view["you"] == 1 { 2 } else { 1 };
+        let bob_token = &tokens[1];
+        let _ = bob_seat;
+        server
+            .act_ok(&game, bob_token, json!({"type": "resign"}))
+            .await;
+        let p = profile(&server, "Ann").await;
+        assert_eq!(p["ratings"][0]["games"], n, "{p}");
+        assert_eq!(p["results"]["won"], n);
+    }
+    let m = server.wait_match(&id, |m| m["winner"].is_number()).await;
+    assert_eq!(m["winner"], 0);
+}
+
 /// The tests above on PostgreSQL (a fresh database each).
 mod postgres {
     use super::*;
