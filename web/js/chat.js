@@ -69,7 +69,7 @@ export class ChatPanel {
       this.toggle, ' hide spectators');
     this.input = h('input', {
       id: `${id}-input`, maxlength: MAX_CHARS, autocomplete: 'off', spellcheck: 'true',
-      placeholder: 'Say something (Enter sends)', 'aria-label': 'Chat message',
+      placeholder: 'Say something…', title: 'Enter sends', 'aria-label': 'Chat message',
     });
     this.error = h('div', { class: 'chat-error', id: `${id}-error`, role: 'alert' });
     this.hint = h('p', { class: 'hint chat-hint', hidden: true });
