@@ -50,7 +50,7 @@ export class ChatPanel {
     this.pending = []; // what was sent and waits for its ack or refusal, in order
     this.reported = new Set();
     this.muted = new Set();
-    this.viewer = { player: false, guest: true, name: '' };
+    this.viewer = null; // who reads the panel: set by setViewer
     this.hideSpectators = setting('chatHideSpectators', 'false') === 'true';
 
     this.list = h('ol', { class: 'chat-lines', id: `${id}-lines`, 'aria-live': 'polite' });
@@ -95,9 +95,10 @@ export class ChatPanel {
    * watches is told that only the preset phrases may be sent.
    */
   setViewer({ player, guest, name }) {
-    const changed = player !== this.viewer.player || guest !== this.viewer.guest || name !== this.viewer.name;
+    const old = this.viewer;
     this.viewer = { player: Boolean(player), guest: Boolean(guest), name: name || '' };
-    if (!changed) return;
+    const v = this.viewer;
+    if (old && old.player === v.player && old.guest === v.guest && old.name === v.name) return;
     this.toggleLabel.hidden = !this.viewer.player;
     this.applyHide();
     const presetsOnly = this.viewer.guest && !this.viewer.player;
@@ -110,7 +111,7 @@ export class ChatPanel {
   }
 
   applyHide() {
-    this.list.classList.toggle('hide-spectators', this.viewer.player && this.hideSpectators);
+    this.list.classList.toggle('hide-spectators', Boolean(this.viewer && this.viewer.player && this.hideSpectators));
   }
 
   /** Sends a line; `typed`: it comes from the field (kept there if refused). */
@@ -206,7 +207,7 @@ export class ChatPanel {
     const empty = this.list.querySelector('.empty');
     if (empty) empty.remove();
     this.list.append(this.item(line));
-    if (stick || line.name === this.viewer.name) this.scrollDown();
+    if (stick || (this.viewer && line.name === this.viewer.name)) this.scrollDown();
     else if (!(line.kind === 'spectator' && this.list.classList.contains('hide-spectators'))) this.more.hidden = false;
   }
 
@@ -222,7 +223,7 @@ export class ChatPanel {
 
   /** One line with its tools. */
   item(line) {
-    const v = this.viewer;
+    const v = this.viewer || { player: false, guest: true, name: '' };
     const mine = line.kind !== 'room' && line.name === v.name && line.guest === v.guest;
     const tools = [];
     if (line.kind !== 'room' && !mine) {
