@@ -19,7 +19,8 @@ test('a game against the engine, by clicking, then resign and rematch', async ()
   await page.waitForSelector('#status[data-status=live]');
   const id = gameId(page);
   assert.match(await page.textContent('#status'), /Your turn/);
-  assert.match(await page.textContent('#players'), /Engine \(level 1\)/);
+  // The engine's level with its published rating.
+  assert.match(await page.textContent('#players'), /Engine level 1 \(800\)/);
   assert.match(await page.textContent('#players .player.you .clock'), /reserve 3:00/, 'the per-move + reserve clock');
 
   const random = rng(3);

@@ -192,3 +192,38 @@ export async function personPage(env, name, viewport) {
   await page.evaluate((n) => localStorage.setItem('zertz.name', n), name);
   return page;
 }
+
+/** The password the tests' accounts share. */
+export const PASSWORD = 'marbles and rings';
+
+/** A page in a browser context of its own (its own cookies and storage); a page error fails. */
+export async function freshPage(env, viewport = { width: 1280, height: 900 }) {
+  const context = await env.browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  return page;
+}
+
+/**
+ * Creates the account `name` on /signup and waits to be back on the home page, signed in. A
+ * refusal on the way fails at once with its words.
+ */
+export async function signUpAs(env, page, name) {
+  await page.goto(`${env.server.url}/signup?next=%2F`);
+  await page.fill('#signup-name', name);
+  await page.fill('#signup-password', PASSWORD);
+  await page.fill('#signup-again', PASSWORD);
+  await page.click('#signup-button');
+  const home = await Promise.race([
+    page.waitForURL((url) => url.pathname === '/').then(() => true),
+    page.waitForFunction(() => document.querySelector('#message.error')?.textContent).then(() => false, () => true),
+  ]);
+  if (!home) throw new Error(`signing up as ${name}: ${await page.textContent('#message')}`);
+  await page.waitForSelector('#account-nav[data-state=in]');
+}
+
+/** Waits until the page's #message (or the element `selector`) matches `re`; returns its text. */
+export async function textMatches(page, re, selector = '#message') {
+  await page.waitForFunction(([sel, src]) => new RegExp(src).test(document.querySelector(sel)?.textContent || ''), [selector, re.source]);
+  return page.textContent(selector);
+}

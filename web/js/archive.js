@@ -1,6 +1,8 @@
 // The archive: finished games to replay move by move, their records (project format and
 // BoardSpace SGF) to download, the position string to copy, and any record or SGF file to view.
 // The server replays every record (POST /api/import), so the positions are the rules library's.
+// A game of this server shows its room's chat beside the moves, grouped by the move it was said
+// after (GET /api/games/{id}/chat).
 
 import { api, gameHistory } from './api.js';
 import { BoardView, marbleIcon } from './board.js';
@@ -8,10 +10,11 @@ import { moveMarks } from './moves.js';
 import { moveList } from './panels.js';
 import { COLOURS, COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
 import { siteHeader } from './account.js';
-import { copy, fill, h, say, describeSettings, personTag } from './ui.js';
+import { chatLog } from './chat.js';
+import { copy, engineName, fill, h, say, describeSettings, personTag } from './ui.js';
 
 const $ = (name) => document.getElementById(name);
-const view = { moves: [], positions: [], turn: 0, pos: null, names: ['Player 1', 'Player 2'] };
+const view = { moves: [], positions: [], turn: 0, pos: null, names: ['Player 1', 'Player 2'], chat: null };
 
 /** Marble counts as icons: "○ 2 ◍ 0 ● 1". */
 function set(label, counts) {
@@ -31,10 +34,18 @@ function show(turn) {
   fill($('counts'), set('Supply', view.pos.supply), set(view.names[0], view.pos.captures[0]), set(view.names[1], view.pos.captures[1]),
     h('span', {}, `${view.names[view.pos.toMove - 1]} to move`));
   fill($('replay-moves'), h('h3', {}, 'Moves'), moveList(view.moves, view.turn, show));
+  const box = $('replay-chat');
+  box.hidden = !view.chat;
+  if (view.chat) {
+    fill(box, h('h3', {}, `Chat (${view.chat.length})`), chatLog(view.chat, view.moves, { onTurn: show, current: view.turn }));
+    const here = box.querySelector('.chat-turn.current');
+    if (here) box.scrollTop += here.getBoundingClientRect().top - box.getBoundingClientRect().top - 36;
+  }
 }
 
-function open(title, data, exports, names = ['Player 1', 'Player 2']) {
+function open(title, data, exports, names = ['Player 1', 'Player 2'], chat = null) {
   view.names = names;
+  view.chat = chat;
   view.moves = data.moves;
   view.positions = data.positions;
   $('viewer').hidden = false;
@@ -46,16 +57,21 @@ function open(title, data, exports, names = ['Player 1', 'Player 2']) {
 
 async function openGame(id) {
   try {
-    const [data, state] = await Promise.all([gameHistory(id), api('GET', `/api/games/${encodeURIComponent(id)}`)]);
+    const [data, state, chat] = await Promise.all([
+      gameHistory(id),
+      api('GET', `/api/games/${encodeURIComponent(id)}`),
+      // The chat is shown when it can be read; the replay does not depend on it.
+      api('GET', `/api/games/${encodeURIComponent(id)}/chat`).then((c) => c.lines, () => null),
+    ]);
     const g = encodeURIComponent(id);
-    const names = state.seats.map((s, i) => (s.kind === 'engine' ? `Engine (level ${s.level})` : s.name || `Player ${i + 1}`));
+    const names = state.seats.map((s, i) => (s.kind === 'engine' ? engineName(s.level) : s.name || `Player ${i + 1}`));
     open(`${names[0]} – ${names[1]}: ${state.result ? state.result.text : ''}`, data, [
       h('p', {}, describeSettings(state.board, state.rules, state.clock_text)),
       h('p', { class: 'row' },
         h('a', { class: 'button', href: `/api/games/${g}/record`, download: `zertz-${id}.txt`, id: 'export-record', onclick: download }, 'Record'),
         h('a', { class: 'button', href: `/api/games/${g}/sgf`, download: `zertz-${id}.sgf`, id: 'export-sgf', onclick: download }, 'SGF (BoardSpace)'),
         h('a', { class: 'button', href: `/game/${g}` }, 'Game page and analysis')),
-    ], names);
+    ], names, chat);
     history.replaceState(null, '', `#game=${g}`);
   } catch (e) {
     say(`Cannot open the game: ${e.message}`, 'error');

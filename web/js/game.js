@@ -3,14 +3,16 @@
 // it received and changes nothing on its own; a refused action leaves the state as it was and
 // says why.
 
-import { api, ApiError, gameHistory, matchToken, saveSeatToken, seatToken, setting, saveSetting } from './api.js';
+import { api, ApiError, gameHistory, matchToken, rememberedName, saveSeatToken, seatToken, setting, saveSetting } from './api.js';
 import { joinForm, siteHeader } from './account.js';
 import { BoardView } from './board.js';
 import { MoveInput, moveMarks } from './moves.js';
 import { playerCard, supplyView, tickClock, moveList, seatName } from './panels.js';
 import { COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
 import { GameSocket } from './socket.js';
-import { fill, h, say, copy, describeSettings, personTag, showConnection } from './ui.js';
+import { ChatPanel } from './chat.js';
+import { deltaTag, poolName, poolOf, ratingText } from './ratings.js';
+import { engineName, fill, h, say, copy, describeSettings, personTag, showConnection } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const $ = (name) => document.getElementById(name);
@@ -36,6 +38,10 @@ const page = {
   analysis: new Map(),
   notation: setting('notation', 'official'),
   letters: setting('letters', 'false') === 'true',
+  chat: null, // the game room's chat panel
+  people: new Map(), // account name → its profile (GET /api/players/{name}), null while asked
+  ended: new Map(), // account name → this game's row among its finished games (false: none)
+  peopleKey: '', // the status and names the profiles were read for
 };
 
 let board;
@@ -66,7 +72,76 @@ function apply(state) {
   // (An account needs none: its seats follow it.)
   if (state.next_game && page.token && state.you && !page.account && !seatToken(state.next_game)) saveSeatToken(state.next_game, page.token);
   render();
+  readPeople();
   if (moved && state.status === 'finished' && (!old || old.status !== 'finished')) analyse();
+}
+
+// ---- ratings ----
+
+/** The seats held by accounts: [{seat, i}]. */
+const accountSeats = (s) => s.seats.map((seat, i) => ({ seat, i })).filter(({ seat }) => seat.kind === 'human' && seat.name && !seat.guest);
+
+/**
+ * Reads the profile of each account playing (its ratings, and among the games it plays now
+ * this one with its pool and whether it is rated), again when the game starts or ends; once it
+ * has ended, this game's row among each account's finished games (its rating change). The
+ * game's state says neither its pool nor whether it is rated.
+ */
+function readPeople() {
+  const s = page.state;
+  const seats = accountSeats(s);
+  const key = `${s.status}:${seats.map(({ seat }) => seat.name).join(',')}`;
+  if (key === page.peopleKey) return;
+  page.peopleKey = key;
+  const redraw = () => {
+    if (page.state) render();
+  };
+  for (const { seat, i } of seats) {
+    const name = seat.name;
+    page.people.set(name, page.people.get(name) || null);
+    api('GET', `/api/players/${encodeURIComponent(name)}`).then((p) => { page.people.set(name, p); redraw(); }, () => {});
+    if (s.status === 'finished' && !page.ended.get(name)) {
+      const other = s.seats[1 - i];
+      const q = new URLSearchParams({ limit: '100' });
+      if (other.kind === 'human' && other.name && !other.guest) q.set('opponent', other.name);
+      api('GET', `/api/players/${encodeURIComponent(name)}/games?${q}`).then((r) => {
+        page.ended.set(name, r.games.find((g) => g.game_id === id) || false);
+        redraw();
+      }, () => {});
+    }
+  }
+}
+
+/** What the profiles tell of this game: {pool, rated} (rated null: not known). */
+function gameRating() {
+  const s = page.state;
+  for (const { seat } of accountSeats(s)) {
+    const row = page.ended.get(seat.name);
+    if (row) return { pool: row.pool, rated: row.rated };
+    const p = page.people.get(seat.name);
+    const playing = p && p.playing.find((g) => g.id === id);
+    if (playing) return { pool: playing.pool, rated: playing.rated };
+  }
+  return { pool: poolOf(s.board, s.rules, s.clock), rated: null };
+}
+
+/** Beside an account's name: its rating in the game's pool, or after a rated game its change. */
+function ratingBeside(i) {
+  const s = page.state;
+  const seat = s.seats[i];
+  if (seat.kind !== 'human' || !seat.name || seat.guest) return null;
+  const { pool } = gameRating();
+  const row = page.ended.get(seat.name);
+  if (row && row.rated && row.rating_after !== null) {
+    return h('span', { class: 'rating', title: `Rating in ${poolName(row.pool)}: ${Math.round(row.rating_before)} before this game` },
+      ` (${Math.round(row.rating_after)} `, deltaTag(row.rating_before, row.rating_after), ')');
+  }
+  const p = page.people.get(seat.name);
+  const r = p && pool && p.ratings.find((x) => x.pool === pool);
+  if (!p || !pool) return null;
+  return r
+    ? h('span', { class: 'rating', title: `Rating in ${poolName(pool)}${r.provisional ? ' (provisional)' : ''}: ${r.rating} ± ${r.deviation}, ${r.games} rated games` }, ` (${ratingText(r)})`)
+    : h('span', { class: 'rating', title: `No rated game yet in ${poolName(pool)}` }, ' (new)');
 }
 
 /** Why the viewer cannot move now, in words; null when they can. */
@@ -257,7 +332,7 @@ function renderMatch() {
   const m = page.match;
   const items = [h('h3', {}, 'Match')];
   if (m) {
-    const name = (i) => (m.players[i].kind === 'engine' ? `Engine (level ${m.players[i].level})` : m.players[i].name || '?');
+    const name = (i) => (m.players[i].kind === 'engine' ? engineName(m.players[i].level) : m.players[i].name || '?');
     items.push(h('p', { class: 'score', 'data-score': `${m.score[0]}-${m.score[1]}` },
       personTag(m.players[0], '?'), ' ', h('b', {}, `${m.score[0]} – ${m.score[1]}`), ' ', personTag(m.players[1], '?')));
     items.push(h('p', {}, `Best of ${m.best_of}, game ${number}.`));
@@ -341,7 +416,7 @@ function render() {
 
   // Players: the viewer at the bottom, the opponent on top.
   const order = s.you === 2 ? [0, 1] : [1, 0];
-  const cards = order.map((i) => ({ i, ...playerCard(s, i) }));
+  const cards = order.map((i) => ({ i, ...playerCard(s, i, ratingBeside(i)) }));
   page.clocks = cards.map((c) => ({ el: c.clock, i: c.i }));
   fill($('players'), cards.map((c) => c.el));
   tick();
@@ -353,7 +428,21 @@ function render() {
   if (page.viewTurn === null) $('moves').scrollTop = $('moves').scrollHeight;
   renderAnalysis();
   renderInfo();
+  renderChatViewer();
 }
+
+/** Tells the chat who reads it: a player of the game (by their seat), or a spectator. */
+function renderChatViewer() {
+  const s = page.state;
+  if (!page.chat || !s) return;
+  const seat = s.you ? s.seats[s.you - 1] : null;
+  if (seat) page.chat.setViewer({ player: true, guest: seat.guest, name: seat.name });
+  else if (page.account) page.chat.setViewer({ player: false, guest: false, name: page.account.name });
+  else page.chat.setViewer({ player: false, guest: true, name: spectatorName() });
+}
+
+/** A guest spectator's name in the chat: the one this browser remembers ("Guest" if none). */
+const spectatorName = () => rememberedName().trim() || 'Guest';
 
 function button(text, onclick, cls = '', attrs = {}) {
   return h('button', { type: 'button', class: cls, onclick, disabled: page.busy, ...attrs }, text);
@@ -460,11 +549,22 @@ function renderInfo() {
   const rules = [];
   if (s.repetition === 'forbidden') rules.push('no repetition');
   if (s.bribes) rules.push('bribes');
-  if (!s.casual) rules.push('rated (no takebacks)');
+  const { pool, rated } = gameRating();
+  if (!rated && !s.casual) rules.push(rated === false ? 'unrated, no takebacks' : 'no takebacks');
+  let rating = null;
+  if (rated) {
+    // After the game, each account's rating change.
+    const changes = accountSeats(s).map(({ seat }) => ({ name: seat.name, row: page.ended.get(seat.name) }))
+      .filter((c) => c.row && c.row.rated && c.row.rating_after !== null);
+    rating = h('p', { id: 'game-rating', class: 'rated-game' }, h('span', { class: 'tag rated' }, 'rated'), ` ${poolName(pool)}`,
+      changes.length ? ': ' : '',
+      ...changes.flatMap((c, k) => [k ? ', ' : '', `${c.name} ${Math.round(c.row.rating_before)} → ${Math.round(c.row.rating_after)} `, deltaTag(c.row.rating_before, c.row.rating_after)]));
+  }
   const posText = page.viewTurn !== null && page.history ? page.history.positions[page.viewTurn] : s.position;
   const input = h('input', { readonly: true, value: posText, class: 'link', id: 'position-string' });
   fill($('info'),
     h('p', {}, describeSettings(s.board, s.rules, s.clock_text, rules)),
+    rating,
     h('div', { class: 'row' }, input, button('Copy position', () => copy(posText, input))));
 }
 
@@ -586,9 +686,17 @@ async function seatAndState() {
 
 function restartSocket() {
   if (page.socket) page.socket.close();
+  // A guest who watches speaks in the chat under the name this browser remembers; a seat's
+  // name comes from the seat, an account's from the session.
+  const name = page.account || page.token ? undefined : spectatorName();
   page.socket = new GameSocket(id, page.token, {
     onState: (state) => apply(state),
-    onStatus: showConnection,
+    onStatus: (status) => {
+      showConnection(status);
+      page.chat.connection(status);
+    },
+    onRoom: (msg) => page.chat.receive(msg),
+    name,
   });
   page.socket.start(page.state ? page.state.version : null);
   window.zertzSocket = page.socket;
@@ -664,6 +772,8 @@ async function start() {
   const account = siteHeader('game');
   board = new BoardView($('board'), { onClick: onBoardClick, onHover: hover });
   setupControls();
+  page.chat = new ChatPanel({ send: (message) => (page.socket ? page.socket.send(message) : false) });
+  $('match').after(page.chat.el);
   if (!id) {
     say('No game given in the address.', 'error');
     return;

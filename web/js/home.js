@@ -1,10 +1,12 @@
 // The home page: one form to start a game against the engine, invite a friend, post an open
-// game, or create a best-of-N match, with board, rules, clock and house rules. A logged-in
-// player also sees their games in progress; everyone sees who is online.
+// game, or create a best-of-N match, with board, rules, clock and house rules (and for a
+// logged-in player, rated or not). A logged-in player also sees their games in progress;
+// everyone sees who is online and the top players.
 
 import { api, playerName, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
 import { playingAs, siteHeader } from './account.js';
 import { copy, fill, h, personTag, profileHref, say } from './ui.js';
+import { poolName, poolOf, PROVISIONAL_NOTE, whyUnrated } from './ratings.js';
 
 /** The clock presets of the form, as the API's clock objects. */
 export const CLOCKS = {
@@ -36,6 +38,11 @@ function body(form) {
   };
   const clock = CLOCKS[v.get('clock')];
   if (clock) b.clock = clock;
+  // (A disabled box is not in the form's data: rated only when it can be.)
+  if (v.get('rated') === 'on') {
+    b.rated = true;
+    b.casual = false;
+  }
   if (v.get('match') === 'on') {
     b.best_of = Number(v.get('best_of'));
     if (b.bribes) b.bribe_limit = Number(v.get('bribe_limit'));
@@ -115,6 +122,70 @@ function sync() {
   const engine = document.querySelector('input[name=opponent]:checked').value === 'engine';
   $('level-label').hidden = !engine;
   $('start').textContent = $('match').checked ? 'Create the match' : engine ? 'Play the engine' : 'Create the game';
+  syncRated(engine);
+}
+
+let casualBefore = null; // the casual box as it was before "rated" unticked it
+
+/**
+ * The "rated" box: for a logged-in player only, and usable only when the settings can be rated
+ * (the reason shows beside it and in its title otherwise). A rated game has no takebacks, so
+ * it unticks "casual" while ticked. The server decides: a refusal is shown in its words.
+ */
+function syncRated(engine) {
+  const box = $('rated');
+  const label = $('rated-label');
+  const note = $('rated-note');
+  const casual = $('casual');
+  label.hidden = !account;
+  note.hidden = !account;
+  if (!account) {
+    box.checked = false;
+    return;
+  }
+  const board = $('board').value;
+  const rules = $('rules').value;
+  const clock = CLOCKS[$('clock').value];
+  const why = whyUnrated({ engine, board, rules, clock });
+  box.disabled = Boolean(why);
+  if (why) box.checked = false;
+  label.classList.toggle('disabled', Boolean(why));
+  label.title = why ? `Unrated: ${why}` : "The result changes both players' ratings";
+  if (box.checked) {
+    if (casualBefore === null) casualBefore = casual.checked;
+    casual.checked = false;
+    casual.disabled = true;
+  } else {
+    casual.disabled = false;
+    if (casualBefore !== null) casual.checked = casualBefore;
+    casualBefore = null;
+  }
+  const pool = poolOf(board, rules, clock);
+  note.textContent = why
+    ? `(unrated: ${why})`
+    : box.checked ? `(counts in ${poolName(pool)}; no takebacks; your opponent needs an account)` : `(would count in ${poolName(pool)})`;
+}
+
+/** "Top players": the best five of the pools with the most established players. */
+async function showTopPlayers() {
+  let board;
+  try {
+    board = await api('GET', '/api/leaderboard');
+  } catch (e) {
+    fill($('top-list'), h('p', { class: 'empty' }, `The leaderboard cannot be read: ${e.message}`));
+    return;
+  }
+  const pools = board.pools.filter((p) => p.players.length)
+    .sort((a, b) => b.players.length - a.players.length)
+    .slice(0, 3);
+  if (!pools.length) {
+    fill($('top-list'), h('p', { class: 'empty', id: 'no-top-players' }, `No established player yet: ${PROVISIONAL_NOTE}.`));
+    return;
+  }
+  fill($('top-list'), h('div', { class: 'top-pools' }, pools.map((p) => h('div', { class: 'top-pool', 'data-pool': p.pool },
+    h('h3', {}, h('a', { href: `/players?pool=${encodeURIComponent(p.pool)}` }, p.name)),
+    h('ol', { class: 'leaders' }, p.players.slice(0, 5).map((x) => h('li', {},
+      h('a', { href: profileHref(x.name) }, x.name), ' ', h('span', { class: 'rating' }, String(x.rating)))))))));
 }
 
 /** What a game of "Your games" is waiting for, from its state as the player sees it. */
@@ -177,6 +248,7 @@ async function start() {
   form.addEventListener('change', sync);
   sync();
   showOnline();
+  showTopPlayers();
   account = await asked;
   if (account) {
     // No name to give: the game is played under the account's. (A disabled field is not sent.)
@@ -185,6 +257,7 @@ async function start() {
     $('you').append(playingAs(account, 'playing-as'));
     showMyGames();
   }
+  sync(); // the "rated" box, now that it is known who plays
 }
 
 start();

@@ -1,10 +1,12 @@
 // The lobby: open games and matches anyone may accept, and the games being played to watch.
 // Refreshed every few seconds. A guest accepts under the name in the field at the top; an
-// account under its own.
+// account under its own. A game being played between two accounts is marked when it is rated
+// (the listing does not say; the players' profiles do, for the games they play now).
 
 import { api, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
 import { siteHeader, whoPlays } from './account.js';
 import { fill, h, say, describeSettings, personTag } from './ui.js';
+import { poolName } from './ratings.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -73,6 +75,36 @@ async function states(ids) {
 
 const seat = (s, i) => personTag(s.seats[i]);
 
+/** Game id → {rated, pool} from a player's profile (null while asked); a game's never change. */
+const rating = new Map();
+
+/**
+ * Asks a profile of each live game between two accounts not known yet: its `playing` list says
+ * which of their games are rated, and in which pool. Redraws when it learnt something.
+ */
+function learnRated(states) {
+  const asked = new Set();
+  for (const s of states) {
+    const accounts = s.seats.filter((x) => x.kind === 'human' && x.name && !x.guest);
+    if (accounts.length < 2 || rating.has(s.id)) continue;
+    rating.set(s.id, null);
+    const name = accounts[0].name;
+    if (asked.has(name)) continue;
+    asked.add(name);
+    api('GET', `/api/players/${encodeURIComponent(name)}`).then((p) => {
+      for (const g of p.playing) rating.set(g.id, { rated: g.rated, pool: g.pool });
+      refresh();
+    }, () => {});
+  }
+}
+
+/** "rated" and the pool, for a game known to be rated. */
+function ratedTag(id) {
+  const r = rating.get(id);
+  if (!r || !r.rated) return null;
+  return [' ', h('span', { class: 'tag rated', title: `Rated: counts in ${poolName(r.pool)}` }, 'rated')];
+}
+
 async function refresh() {
   try {
     const [open, live, matches] = await Promise.all([
@@ -100,9 +132,10 @@ async function refresh() {
     }), 'No open match right now.'));
 
     const liveStates = await states(live.games.map((g) => g.id));
+    learnRated(liveStates);
     fill($('live-games'), table(['Players', 'Game', 'Moves', ''], liveStates.map((s) => h('tr', { 'data-game': s.id },
       h('td', {}, seat(s, 0), ' – ', seat(s, 1)),
-      h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s))),
+      h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s)), ratedTag(s.id)),
       h('td', {}, String(s.moves.length)),
       // (Read with the session cookie, a game of the logged-in player's says `you`.)
       h('td', {}, h('a', { class: 'button', href: `/game/${encodeURIComponent(s.id)}` }, s.you ? 'Play' : 'Watch')))), 'No game is being played.'));

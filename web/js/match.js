@@ -1,12 +1,13 @@
 // The match page, /match/{id}: the players, the score, every game with its result, and the
 // game being played now, kept up to date by the match's WebSocket (which reconnects by itself).
 // An invitation link (#join=…) offers the invited place: a guest gives a name first, an account
-// plays under its own.
+// plays under its own. Beside it, the match room's chat (web/js/chat.js).
 
-import { api, matchToken, saveMatchToken } from './api.js';
+import { api, matchToken, rememberedName, saveMatchToken } from './api.js';
 import { joinForm, siteHeader } from './account.js';
 import { MatchSocket } from './socket.js';
-import { copy, fill, h, say, describeSettings, personTag, showConnection } from './ui.js';
+import { ChatPanel } from './chat.js';
+import { copy, engineName, fill, h, say, describeSettings, personTag, showConnection } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const $ = (name) => document.getElementById(name);
@@ -16,8 +17,20 @@ let socket = null;
 let account = null; // the logged-in account, null for a guest
 let invite = null; // the invitation's token from the link, until the place is taken
 let form = null; // the join form, kept from one drawing to the next so a name being typed stays
+const chat = new ChatPanel({ send: (message) => (socket ? socket.send(message) : false) });
 
-const name = (m, i) => (m.players[i].kind === 'engine' ? `Engine (level ${m.players[i].level})` : m.players[i].name || 'waiting for a player…');
+/** A guest spectator's name in the chat: the one this browser remembers ("Guest" if none). */
+const spectatorName = () => rememberedName().trim() || 'Guest';
+
+/** Tells the chat who reads it: a participant of the match, or a spectator. */
+function chatViewer(m) {
+  const mine = m.you !== null && m.you !== undefined ? m.players[m.you] : null;
+  if (mine) chat.setViewer({ player: true, guest: mine.guest, name: mine.name });
+  else if (account) chat.setViewer({ player: false, guest: false, name: account.name });
+  else chat.setViewer({ player: false, guest: true, name: spectatorName() });
+}
+
+const name = (m, i) => (m.players[i].kind === 'engine' ? engineName(m.players[i].level) : m.players[i].name || 'waiting for a player…');
 
 function render(m) {
   const [board, rules] = m.start.split(' ');
@@ -67,6 +80,7 @@ function render(m) {
       h('thead', {}, h('tr', {}, ['Game', 'First', 'Result', ''].map((t) => h('th', {}, t)))), h('tbody', {}, rows)));
   }
   fill($('match-view'), items);
+  chatViewer(m);
 }
 
 /**
@@ -120,22 +134,29 @@ async function join(name) {
 
 /**
  * Shows the match, then follows it on its socket, which sends the whole match on every change
- * (again after a drop, so nothing is missed). A new token (after joining) means a new socket,
- * whose states say which participant this is. A finished match changes no more: its socket is
- * closed.
+ * (again after a drop, so nothing is missed), and the match room's chat. A new token (after
+ * joining) means a new socket, whose states say which participant this is. A finished match
+ * changes no more, but its room stays open for its chat.
  */
 async function follow() {
   if (socket) socket.close();
   socket = null;
   const m = await load();
-  if (!m || m.status === 'finished') return;
+  if (!m) return;
   const s = new MatchSocket(id, token, {
     onMatch: (now) => {
       if (socket !== s) return; // a message the socket before had already received
       render(now);
-      if (now.status === 'finished') s.close();
     },
-    onStatus: showConnection,
+    onStatus: (status) => {
+      showConnection(status);
+      chat.connection(status);
+    },
+    onRoom: (msg) => {
+      if (socket === s) chat.receive(msg);
+    },
+    // A guest who watches speaks under the name this browser remembers.
+    name: account || token ? undefined : spectatorName(),
   });
   socket = s;
   window.zertzMatchSocket = s;
@@ -143,6 +164,7 @@ async function follow() {
 }
 
 async function start() {
+  $('chat-slot').replaceWith(chat.el);
   account = await siteHeader('match');
   const m = /(?:^#|&)join=([^&]+)/.exec(location.hash);
   if (m) {

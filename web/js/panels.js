@@ -1,7 +1,7 @@
 // The panels around the board: players with their clocks and captures (with progress to each
 // winning set), the supply as colour buttons, and the move list.
 
-import { guestMark, h, profileHref } from './ui.js';
+import { engineName, engineRating, guestMark, h, profileHref } from './ui.js';
 import { marbleIcon } from './board.js';
 import { COLOURS, COLOUR_NAMES, ruleNumbers } from './position.js';
 import { clockShows } from './clock.js';
@@ -9,7 +9,7 @@ import { clockShows } from './clock.js';
 /** The display name of seat i (0 or 1) of a game state. */
 export function seatName(state, i) {
   const s = state.seats[i];
-  if (s.kind === 'engine') return `Engine (level ${s.level})`;
+  if (s.kind === 'engine') return engineName(s.level);
   return s.name || (state.status === 'open' ? 'waiting for a player…' : `Player ${i + 1}`);
 }
 
@@ -33,9 +33,10 @@ export function capturesView(captures, rules) {
 
 /**
  * A player's card: name, whose turn, presence, clock, captures. Returns {el, clock} where
- * `clock` is the element to tick.
+ * `clock` is the element to tick. `rating` is what shows beside an account's name (its rating
+ * in the game's pool, as the page knows it), or null; an engine shows its published rating.
  */
-export function playerCard(state, i) {
+export function playerCard(state, i, rating = null) {
   const seat = state.seats[i];
   const toMove = state.status === 'live' && state.to_move === i + 1;
   const you = state.you === i + 1;
@@ -51,6 +52,7 @@ export function playerCard(state, i) {
       h('span', { class: 'name' }, seat.kind === 'human' && seat.name && !seat.guest
         ? h('a', { href: profileHref(seat.name) }, seat.name)
         : seatName(state, i)),
+      seat.kind === 'engine' ? engineRating(seat) : rating,
       seat.guest ? guestMark() : null,
       you ? h('span', { class: 'tag' }, 'you') : null,
       toMove ? h('span', { class: 'tag turn' }, 'to move') : null,

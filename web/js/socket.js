@@ -2,7 +2,7 @@
 // reconnects by itself, waiting a little longer after each failed try. A game's socket asks for
 // what it missed with `since` = the last version it saw, and an event that skips a version makes
 // it reconnect the same way; a match's socket gets the match's whole state when it opens and on
-// every change, so reconnecting is all it needs.
+// every change, so reconnecting is all it needs. Both carry their room's chat (web/js/chat.js).
 
 class ReconnectingSocket {
   /** `onStatus('open' | 'reconnecting')` tells the page whether it is connected. */
@@ -55,6 +55,25 @@ class ReconnectingSocket {
     ws.onerror = () => ws.close();
   }
 
+  /**
+   * Sends `message` (an object, as JSON) on the connection; false when it is not open (the
+   * message is not kept for later).
+   */
+  send(message) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /**
+   * Hands a message of the game room (`chat_history`, `chat`) or an answer to something sent
+   * (`ack`, `refused`) to the page's `onRoom`, if it has one.
+   */
+  room(msg) {
+    if (this.onRoom && ['chat_history', 'chat', 'ack', 'refused'].includes(msg.type)) this.onRoom(msg);
+  }
+
   /** Drops the connection and reconnects at once. */
   resync() {
     const ws = this.ws;
@@ -73,13 +92,16 @@ class ReconnectingSocket {
 export class GameSocket extends ReconnectingSocket {
   /**
    * `onState(state, event)` gets every state in order (event null for a sync or presence);
-   * `onStatus` as for any socket.
+   * `onRoom(message)` the game room's chat and the answers to what was sent on the socket;
+   * `name` is a guest spectator's name in the chat; `onStatus` as for any socket.
    */
-  constructor(gameId, token, { onState, onStatus }) {
+  constructor(gameId, token, { onState, onStatus, onRoom, name }) {
     super(onStatus);
     this.gameId = gameId;
     this.token = token;
     this.onState = onState;
+    this.onRoom = onRoom;
+    this.name = name;
     this.version = null;
   }
 
@@ -93,6 +115,7 @@ export class GameSocket extends ReconnectingSocket {
     const q = new URLSearchParams();
     if (this.token) q.set('token', this.token);
     if (this.version !== null) q.set('since', String(this.version));
+    if (this.name) q.set('name', this.name);
     return ReconnectingSocket.address(`/api/games/${encodeURIComponent(this.gameId)}/ws`, q);
   }
 
@@ -118,6 +141,7 @@ export class GameSocket extends ReconnectingSocket {
         this.onState(msg.state, null);
         break;
       default:
+        this.room(msg);
         break;
     }
   }
@@ -126,13 +150,16 @@ export class GameSocket extends ReconnectingSocket {
 export class MatchSocket extends ReconnectingSocket {
   /**
    * `onMatch(match)` gets the match's state (as `GET /api/matches/{id}` answers it, seen by
-   * the holder of `token`) each time it changes; `onStatus` as for any socket.
+   * the holder of `token`) each time it changes; `onRoom` and `name` as for a game's socket;
+   * `onStatus` as for any socket.
    */
-  constructor(matchId, token, { onMatch, onStatus }) {
+  constructor(matchId, token, { onMatch, onStatus, onRoom, name }) {
     super(onStatus);
     this.matchId = matchId;
     this.token = token;
     this.onMatch = onMatch;
+    this.onRoom = onRoom;
+    this.name = name;
   }
 
   /** Connects. */
@@ -143,10 +170,12 @@ export class MatchSocket extends ReconnectingSocket {
   url() {
     const q = new URLSearchParams();
     if (this.token) q.set('token', this.token);
+    if (this.name) q.set('name', this.name);
     return ReconnectingSocket.address(`/api/matches/${encodeURIComponent(this.matchId)}/ws`, q);
   }
 
   receive(msg) {
     if (msg.type === 'match') this.onMatch(msg.match);
+    else this.room(msg);
   }
 }

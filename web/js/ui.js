@@ -36,7 +36,7 @@ export function header(here) {
   const link = (href, text, key) => h('a', { href, class: here === key ? 'here' : null }, text);
   return h('header', { class: 'site' },
     h('a', { href: '/', class: 'brand' }, 'ZÈRTZ'),
-    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/archive', 'Archive', 'archive')),
+    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/players', 'Players', 'players'), link('/archive', 'Archive', 'archive')),
     h('div', { class: 'account', id: 'account-nav' }));
 }
 
@@ -48,6 +48,16 @@ export function guestMark() {
   return h('span', { class: 'tag guest', title: 'A guest: no account, the name is the one they typed' }, 'guest');
 }
 
+/** An engine seat's name: "Engine level 10". */
+export const engineName = (level) => `Engine level ${level}`;
+
+/** The published rating of an engine seat, shown beside its name: " (3169)"; '' if unknown. */
+export function engineRating(p) {
+  return p && p.rating !== null && p.rating !== undefined
+    ? h('span', { class: 'rating engine-rating', title: "The engine level's published rating (games against the engine are unrated)" }, ` (${p.rating})`)
+    : '';
+}
+
 /**
  * A player's name as shown in lists: an account's name links to its profile, a guest's carries
  * the guest mark, an engine shows its level. `p` is a seat of a game's state or a player of a
@@ -55,7 +65,7 @@ export function guestMark() {
  */
 export function personTag(p, empty = '—') {
   if (!p) return h('span', { class: 'person' }, empty);
-  if (p.kind === 'engine') return h('span', { class: 'person engine' }, `Engine (level ${p.level})`);
+  if (p.kind === 'engine') return h('span', { class: 'person engine' }, engineName(p.level), engineRating(p));
   if (!p.name) return h('span', { class: 'person empty' }, empty);
   if (p.guest) return h('span', { class: 'person guest' }, h('span', { class: 'person-name' }, p.name), ' ', guestMark());
   return h('span', { class: 'person account' }, h('a', { class: 'person-name', href: profileHref(p.name) }, p.name));

@@ -63,6 +63,14 @@ async fn pages_and_files_have_their_content_types() {
         ("/login", "text/html; charset=utf-8", "account.html"),
         ("/signup", "text/html; charset=utf-8", "account.html"),
         ("/account", "text/html; charset=utf-8", "account.html"),
+        ("/players", "text/html; charset=utf-8", "players.html"),
+        ("/@/Ann", "text/html; charset=utf-8", "profile.html"),
+        ("/@/some-one_2", "text/html; charset=utf-8", "profile.html"),
+        (
+            "/static/js/chat.js",
+            "text/javascript; charset=utf-8",
+            "js/chat.js",
+        ),
         ("/static/style.css", "text/css; charset=utf-8", "style.css"),
         (
             "/static/js/game.js",

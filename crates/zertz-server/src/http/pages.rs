@@ -1,11 +1,12 @@
 //! The web UI: the static files of the repository's `web/` directory, compiled into the binary
 //! and served by `zertz serve` with their content types.
 //!
-//! Pages: `/` (home), `/lobby`, `/archive`, `/game/{id}`, `/match/{id}`, and the account pages
-//! `/login`, `/signup`, `/account` (one file, whose script shows the form the address asks
-//! for); every other file under `/static/`. Answers carry an `ETag` and `Cache-Control: no-cache`, so a browser keeps its copy
-//! but asks each time whether it is still current (a reload never shows stale files after the
-//! binary changed).
+//! Pages: `/` (home), `/lobby`, `/archive`, `/game/{id}`, `/match/{id}`, the players' pages
+//! `/players` (the leaderboard) and `/@/{name}` (a profile), and the account pages `/login`,
+//! `/signup`, `/account` (one file, whose script shows the form the address asks for); every
+//! other file under `/static/`. Answers carry an `ETag` and `Cache-Control: no-cache`, so a
+//! browser keeps its copy but asks each time whether it is still current (a reload never shows
+//! stale files after the binary changed).
 //!
 //! While working on the UI, `ZERTZ_WEB_DIR=web zertz serve` reads the same files from that
 //! directory at each request instead, so a change shows without rebuilding the binary.
@@ -30,6 +31,8 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "match.html",
     "archive.html",
     "account.html",
+    "profile.html",
+    "players.html",
     "style.css",
     "favicon.svg",
     "js/api.js",
@@ -47,6 +50,10 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/archive.js",
     "js/account.js",
     "js/login.js",
+    "js/chat.js",
+    "js/ratings.js",
+    "js/profile.js",
+    "js/players.js",
 ];
 
 /// The content type of a file, from its extension.
@@ -138,6 +145,8 @@ pub fn router() -> Router {
         .route("/login", page("account.html"))
         .route("/signup", page("account.html"))
         .route("/account", page("account.html"))
+        .route("/players", page("players.html"))
+        .route("/@/{name}", page("profile.html"))
         .route("/favicon.ico", page("favicon.svg"))
         .route(
             "/static/{*path}",
