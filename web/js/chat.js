@@ -157,6 +157,8 @@ export class ChatPanel {
         // Sent again after each reconnection: the latest lines, merged with those shown.
         const first = this.lines.size === 0;
         for (const line of msg.lines || []) this.lines.set(line.seq, line);
+        // Who is muted in this room, so that a player can unmute them after a reload.
+        if (Array.isArray(msg.muted)) this.muted = new Set(msg.muted);
         this.render(first);
         break;
       }

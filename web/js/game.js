@@ -11,7 +11,7 @@ import { playerCard, supplyView, tickClock, moveList, seatName } from './panels.
 import { COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
 import { GameSocket } from './socket.js';
 import { ChatPanel } from './chat.js';
-import { deltaTag, poolName, poolOf, ratingText } from './ratings.js';
+import { deltaTag, poolName, ratingText } from './ratings.js';
 import { engineName, fill, h, say, copy, describeSettings, personTag, showConnection } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -82,10 +82,9 @@ function apply(state) {
 const accountSeats = (s) => s.seats.map((seat, i) => ({ seat, i })).filter(({ seat }) => seat.kind === 'human' && seat.name && !seat.guest);
 
 /**
- * Reads the profile of each account playing (its ratings, and among the games it plays now
- * this one with its pool and whether it is rated), again when the game starts or ends; once it
- * has ended, this game's row among each account's finished games (its rating change). The
- * game's state says neither its pool nor whether it is rated.
+ * Reads the profile of each account playing (its ratings), again when the game starts or ends;
+ * once a rated game has ended, this game's row among each account's finished games (its rating
+ * change).
  */
 function readPeople() {
   const s = page.state;
@@ -100,7 +99,7 @@ function readPeople() {
     const name = seat.name;
     page.people.set(name, page.people.get(name) || null);
     api('GET', `/api/players/${encodeURIComponent(name)}`).then((p) => { page.people.set(name, p); redraw(); }, () => {});
-    if (s.status === 'finished' && !page.ended.get(name)) {
+    if (s.status === 'finished' && s.rated && !page.ended.get(name)) {
       const other = s.seats[1 - i];
       const q = new URLSearchParams({ limit: '100' });
       if (other.kind === 'human' && other.name && !other.guest) q.set('opponent', other.name);
@@ -112,17 +111,10 @@ function readPeople() {
   }
 }
 
-/** What the profiles tell of this game: {pool, rated} (rated null: not known). */
+/** The game's pool and whether it is rated, as its state says. */
 function gameRating() {
   const s = page.state;
-  for (const { seat } of accountSeats(s)) {
-    const row = page.ended.get(seat.name);
-    if (row) return { pool: row.pool, rated: row.rated };
-    const p = page.people.get(seat.name);
-    const playing = p && p.playing.find((g) => g.id === id);
-    if (playing) return { pool: playing.pool, rated: playing.rated };
-  }
-  return { pool: poolOf(s.board, s.rules, s.clock), rated: null };
+  return { pool: s.pool || null, rated: Boolean(s.rated) };
 }
 
 /** Beside an account's name: its rating in the game's pool, or after a rated game its change. */
@@ -550,7 +542,7 @@ function renderInfo() {
   if (s.repetition === 'forbidden') rules.push('no repetition');
   if (s.bribes) rules.push('bribes');
   const { pool, rated } = gameRating();
-  if (!rated && !s.casual) rules.push(rated === false ? 'unrated, no takebacks' : 'no takebacks');
+  if (!rated && !s.casual) rules.push('unrated, no takebacks');
   let rating = null;
   if (rated) {
     // After the game, each account's rating change.

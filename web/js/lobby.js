@@ -1,7 +1,6 @@
 // The lobby: open games and matches anyone may accept, and the games being played to watch.
 // Refreshed every few seconds. A guest accepts under the name in the field at the top; an
-// account under its own. A game being played between two accounts is marked when it is rated
-// (the listing does not say; the players' profiles do, for the games they play now).
+// account under its own. Rated games and matches are marked.
 
 import { api, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
 import { siteHeader, whoPlays } from './account.js';
@@ -75,34 +74,10 @@ async function states(ids) {
 
 const seat = (s, i) => personTag(s.seats[i]);
 
-/** Game id → {rated, pool} from a player's profile (null while asked); a game's never change. */
-const rating = new Map();
-
-/**
- * Asks a profile of each live game between two accounts not known yet: its `playing` list says
- * which of their games are rated, and in which pool. Redraws when it learnt something.
- */
-function learnRated(states) {
-  const asked = new Set();
-  for (const s of states) {
-    const accounts = s.seats.filter((x) => x.kind === 'human' && x.name && !x.guest);
-    if (accounts.length < 2 || rating.has(s.id)) continue;
-    rating.set(s.id, null);
-    const name = accounts[0].name;
-    if (asked.has(name)) continue;
-    asked.add(name);
-    api('GET', `/api/players/${encodeURIComponent(name)}`).then((p) => {
-      for (const g of p.playing) rating.set(g.id, { rated: g.rated, pool: g.pool });
-      refresh();
-    }, () => {});
-  }
-}
-
-/** "rated" and the pool, for a game known to be rated. */
-function ratedTag(id) {
-  const r = rating.get(id);
-  if (!r || !r.rated) return null;
-  return [' ', h('span', { class: 'tag rated', title: `Rated: counts in ${poolName(r.pool)}` }, 'rated')];
+/** "rated" and the pool, for a rated game or match (its listing or state says so). */
+function ratedTag(g) {
+  if (!g || !g.rated) return null;
+  return [' ', h('span', { class: 'tag rated', title: `Rated: counts in ${poolName(g.pool)}` }, 'rated')];
 }
 
 async function refresh() {
@@ -118,7 +93,7 @@ async function refresh() {
       const side = creator === 0 ? 'moves first' : 'moves second';
       return h('tr', { 'data-game': s.id },
         h('td', {}, seat(s, creator < 0 ? 0 : creator), ` (${side})`),
-        h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s))),
+        h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s)), ratedTag(s)),
         h('td', {}, h('button', { type: 'button', class: 'primary', onclick: () => acceptGame(s.id) }, 'Accept')));
     }), 'No open game right now.'));
 
@@ -127,15 +102,14 @@ async function refresh() {
       const [board, rules] = m.start.split(' ');
       return h('tr', { 'data-match': m.id },
         h('td', {}, personTag(m.players[0])),
-        h('td', {}, `Best of ${m.best_of} · ${describeSettings(board, rules, m.clock_text, houseRules(m))}`),
+        h('td', {}, `Best of ${m.best_of} · ${describeSettings(board, rules, m.clock_text, houseRules(m))}`, ratedTag(m)),
         h('td', {}, h('button', { type: 'button', class: 'primary', onclick: () => acceptMatch(m.id) }, 'Accept')));
     }), 'No open match right now.'));
 
     const liveStates = await states(live.games.map((g) => g.id));
-    learnRated(liveStates);
     fill($('live-games'), table(['Players', 'Game', 'Moves', ''], liveStates.map((s) => h('tr', { 'data-game': s.id },
       h('td', {}, seat(s, 0), ' – ', seat(s, 1)),
-      h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s)), ratedTag(s.id)),
+      h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s)), ratedTag(s)),
       h('td', {}, String(s.moves.length)),
       // (Read with the session cookie, a game of the logged-in player's says `you`.)
       h('td', {}, h('a', { class: 'button', href: `/game/${encodeURIComponent(s.id)}` }, s.you ? 'Play' : 'Watch')))), 'No game is being played.'));

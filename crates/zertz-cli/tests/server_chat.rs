@@ -263,8 +263,11 @@ async fn floods_mutes_reports_and_guest_chat() {
         "ack"
     );
     a.until_line(|l| l["text"] == "Eve was muted by Ann").await;
-    // (A new connection: the limit is per connection, and the flood used this one's up.)
+    // (A new connection: the limit is per connection, and the flood used this one's up.) Its
+    // history says who is muted.
     let mut e = eve.ws(&server, &id, None).await.unwrap();
+    e.until(|m| m["type"] == "chat_history").await;
+    assert_eq!(e.muted, ["Eve"]);
     refused_with(&e.say("let me speak").await, 403, "muted");
     assert_eq!(
         a.act(json!({"type": "unmute", "name": "Eve"})).await["type"],

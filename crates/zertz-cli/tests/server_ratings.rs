@@ -118,6 +118,7 @@ async fn a_rated_game_changes_both_ratings(db: Db) {
         assert_eq!(g["rated"], true);
         assert_eq!(g["rating_before"], 1500.0);
         assert_eq!(g["opponent_name"], if i == 0 { "Bob" } else { "Ann" });
+        assert_eq!(g["opponent_is_account"], true);
         assert!(g["rating_after"].as_f64().is_some());
         let reason = g["reason"].as_str().unwrap();
         assert!(
@@ -463,6 +464,10 @@ async fn a_rated_match_is_rated_game_by_game() {
     }
     let m = server.wait_match(&id, |m| m["winner"].is_number()).await;
     assert_eq!(m["winner"], 0);
+    assert_eq!(
+        (m["rated"].as_bool(), m["pool"].as_str()),
+        (Some(true), Some("standard-rapid"))
+    );
 }
 
 /// The tests above on PostgreSQL (a fresh database each).

@@ -77,6 +77,8 @@ pub struct Ws {
     pub raw: Option<Vec<String>>,
     /// The room's chat lines seen (from `chat_history` and `chat` messages), in order.
     pub chat: Vec<Value>,
+    /// The accounts muted in the room, as the last `chat_history` said.
+    pub muted: Vec<String>,
 }
 
 impl Ws {
@@ -99,6 +101,7 @@ impl Ws {
             first: Value::Null,
             raw: None,
             chat: Vec::new(),
+            muted: Vec::new(),
         };
         let first = ws.raw().await;
         let version = first["version"]
@@ -181,6 +184,14 @@ impl Ws {
             Some("ack") | Some("refused") => {}
             Some("chat_history") => {
                 self.chat = message["lines"].as_array().expect("lines").clone();
+                self.muted = message["muted"]
+                    .as_array()
+                    .map(|m| {
+                        m.iter()
+                            .filter_map(|n| n.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default();
             }
             Some("chat") => {
                 let line = message["line"].clone();

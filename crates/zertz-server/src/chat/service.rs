@@ -124,6 +124,11 @@ impl Chat {
         Ok(self.store.chat_lines(room, limit).await?)
     }
 
+    /// The accounts muted in `room`.
+    pub async fn muted(&self, room: &str) -> Result<Vec<String>, ChatError> {
+        Ok(self.store.mutes(room).await?)
+    }
+
     /// Stores a line and sends it to the room.
     async fn add(&self, line: ChatLine) -> Result<ChatLine, ChatError> {
         let stored = self.store.add_chat_line(&line).await?;

@@ -122,6 +122,10 @@ pub struct MatchView {
     pub bribes: bool,
     /// Listed in the lobby for anyone to take (an invitation is not).
     pub open: bool,
+    /// Every game is rated (both participants are accounts).
+    pub rated: bool,
+    /// The games' rating pool, if they belong to one.
+    pub pool: Option<String>,
 }
 
 /// A participant as shown.
@@ -135,6 +139,8 @@ pub struct ParticipantView {
     pub level: Option<u8>,
     /// A person without an account.
     pub guest: bool,
+    /// The engine level's published rating.
+    pub rating: Option<i32>,
 }
 
 impl MatchState {
@@ -177,6 +183,7 @@ impl MatchState {
                     name: p.name.clone(),
                     level,
                     guest: kind == "human" && p.name.is_some() && p.account.is_none(),
+                    rating: level.and_then(crate::ratings::engines::rating),
                 }
             }),
             you: who.and_then(|w| self.participant(w)),
@@ -198,6 +205,8 @@ impl MatchState {
             repetition: self.template.repetition.clone(),
             bribes: self.template.bribes,
             open: self.open,
+            rated: self.template.rated,
+            pool: self.template.pool.clone(),
         }
     }
 

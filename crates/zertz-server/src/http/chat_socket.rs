@@ -80,11 +80,16 @@ impl RoomLink {
         }
     }
 
-    /// `{"type": "chat_history", "lines": […]}` with the room's latest lines, if it has any.
+    /// `{"type": "chat_history", "lines": […], "muted": [names]}` with the room's latest
+    /// lines and the accounts muted in it, if it has any lines.
     pub async fn history(&mut self) -> Option<String> {
         let lines = self.chat.history(&self.room, HISTORY).await.ok()?;
         self.last = lines.last()?.seq;
-        Some(json!({"type": "chat_history", "lines": lines}).to_string())
+        let muted = self.chat.muted(&self.room).await.unwrap_or_default();
+        let names = self.accounts.names_of(&muted).await.unwrap_or_default();
+        let mut names: Vec<String> = names.into_values().collect();
+        names.sort();
+        Some(json!({"type": "chat_history", "lines": lines, "muted": names}).to_string())
     }
 
     /// The next new line for the client (`None`: the room closed).

@@ -92,8 +92,8 @@ pub struct PlayedGame {
     pub outcome: String,
     /// How it ended (see [`GameEnd::reason`]).
     pub reason: String,
-    /// The opponent's account, if any.
-    #[serde(skip)]
+    /// The opponent's account, if any (sent as `opponent_is_account`).
+    #[serde(rename = "opponent_is_account", serialize_with = "is_some")]
     pub opponent_account: Option<String>,
     /// The opponent's name.
     pub opponent_name: String,
@@ -231,4 +231,9 @@ pub(crate) fn end_writes(
         });
     }
     (ratings, played)
+}
+
+/// Serialises whether an option holds something (the id itself stays on the server).
+fn is_some<S: serde::Serializer>(value: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(value.is_some())
 }
