@@ -7,6 +7,7 @@ import { api, playerName, saveMatchToken, saveSeatToken, setPlayerName } from '.
 import { playingAs, siteHeader } from './account.js';
 import { copy, fill, h, personTag, profileHref, say } from './ui.js';
 import { poolName, poolOf, PROVISIONAL_NOTE, whyUnrated } from './ratings.js';
+import { quickPairing } from './pairing.js';
 
 /** The clock presets of the form, as the API's clock objects. */
 export const CLOCKS = {
@@ -249,6 +250,7 @@ async function start() {
   sync();
   showOnline();
   showTopPlayers();
+  quickPairing($('pairing'), () => (account ? { account } : { name: $('name').value.trim() }));
   account = await asked;
   if (account) {
     // No name to give: the game is played under the account's. (A disabled field is not sent.)

@@ -44,6 +44,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/ui.js",
     "js/panels.js",
     "js/home.js",
+    "js/pairing.js",
     "js/lobby.js",
     "js/game.js",
     "js/match.js",
