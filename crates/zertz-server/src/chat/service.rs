@@ -204,9 +204,9 @@ impl Chat {
                 .seat
                 .and_then(|n| Player::from_index(usize::from(n).wrapping_sub(1)))
                 .filter(|p| s.live && *p == s.to_move);
-            match mover.map(|_| read_move(&s.position, &text)) {
-                Some(Typed::Move(_, official)) => {
-                    let seat = mover.unwrap_or(Player::One);
+            let typed = mover.map(|seat| (seat, read_move(&s.position, &text)));
+            match typed {
+                Some((seat, Typed::Move(_, official))) => {
                     let action = Action::Move {
                         text: official.clone(),
                     };
@@ -216,10 +216,10 @@ impl Chat {
                         Err(e) => answer = Some(format!("`{text}` is not played: {e}")),
                     }
                 }
-                Some(Typed::Wrong(reason)) => {
+                Some((_, Typed::Wrong(reason))) => {
                     answer = Some(format!("{}: {reason}; nothing was played", speaker.name));
                 }
-                Some(Typed::Chat) | None => {
+                Some((_, Typed::Chat)) | None => {
                     answer = answer_coordinate(&s.position, &text);
                 }
             }
@@ -231,13 +231,15 @@ impl Chat {
         Ok(said)
     }
 
-    /// A player of the room mutes (or unmutes) the account named `name` (found by `target`).
+    /// A player of the room mutes (or unmutes) the account `target` (id, name); the room says
+    /// so (in a game, at the turn it has reached).
     pub async fn mute(
         &self,
         room: &str,
         by: &Speaker,
         target: (&str, &str),
         muted: bool,
+        game: Option<GameRoom<'_>>,
     ) -> Result<ChatLine, ChatError> {
         if by.seat.is_none() {
             return Err(ChatError::Forbidden(
@@ -252,7 +254,11 @@ impl Chat {
             .set_mute(room, id, by.account.as_deref(), muted, now_ms())
             .await?;
         let what = if muted { "muted" } else { "unmuted" };
-        self.room_says(room, format!("{name} was {what} by {}", by.name), 0)
+        let turn = match game {
+            Some(g) => g.hub.snapshot(g.live).await.turns as i64,
+            None => 0,
+        };
+        self.room_says(room, format!("{name} was {what} by {}", by.name), turn)
             .await
     }
 

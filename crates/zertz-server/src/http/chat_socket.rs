@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::{Receiver, error::RecvError};
 
+use super::state::AppState;
 use crate::accounts::Accounts;
 use crate::chat::service::HISTORY;
 use crate::chat::{Chat, ChatError, GameRoom, Speaker};
@@ -58,6 +59,17 @@ pub struct RoomLink {
 }
 
 impl RoomLink {
+    /// Joins `room` as `speaker`, with the server's limit of lines per connection.
+    pub fn join(state: &AppState, room: String, speaker: Speaker) -> RoomLink {
+        RoomLink::open(
+            Arc::clone(&state.chat),
+            Arc::clone(&state.accounts),
+            room,
+            speaker,
+            state.hub.config().chat_rate,
+        )
+    }
+
     /// Joins `room` as `speaker`, with `rate` lines a connection may say.
     pub fn open(
         chat: Arc<Chat>,
@@ -146,8 +158,8 @@ impl RoomLink {
             RoomMessage::Mute { name } | RoomMessage::Unmute { name } if name.trim().is_empty() => {
                 Err(ChatError::Invalid("mute: name the account".into()))
             }
-            RoomMessage::Mute { name } => self.mute(&name, true).await,
-            RoomMessage::Unmute { name } => self.mute(&name, false).await,
+            RoomMessage::Mute { name } => self.mute(&name, true, game).await,
+            RoomMessage::Unmute { name } => self.mute(&name, false, game).await,
             RoomMessage::Report { seq } => self
                 .chat
                 .report(&self.room, seq, &self.speaker)
@@ -160,7 +172,12 @@ impl RoomLink {
         })
     }
 
-    async fn mute(&self, name: &str, muted: bool) -> Result<i64, ChatError> {
+    async fn mute(
+        &self,
+        name: &str,
+        muted: bool,
+        game: Option<GameRoom<'_>>,
+    ) -> Result<i64, ChatError> {
         let account = self
             .accounts
             .named(name.trim())
@@ -174,6 +191,7 @@ impl RoomLink {
                 &self.speaker,
                 (&account.id, &account.name),
                 muted,
+                game,
             )
             .await?;
         Ok(line.seq)

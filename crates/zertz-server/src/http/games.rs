@@ -309,13 +309,7 @@ async fn ws(
         }
         None => spectator(&viewer, q.name.as_deref()),
     };
-    let room = RoomLink::open(
-        Arc::clone(&state.chat),
-        Arc::clone(&state.accounts),
-        game_room(&id),
-        speaker,
-        hub.config().chat_rate,
-    );
+    let room = RoomLink::join(&state, game_room(&id), speaker);
     Ok(upgrade
         // Messages over the limit are refused by `ws::serve` with a close frame that says so;
         // the library's own limits are set higher, so that such a frame is read to its end.
@@ -324,11 +318,7 @@ async fn ws(
         // Actions are small; tungstenite zero-fills the whole read buffer on every read.
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            // An account with a page open counts as online.
-            let _online = viewer
-                .account
-                .as_ref()
-                .map(|a| state.accounts.online.connected(&a.id, &a.name));
+            let _online = viewer.online(&state);
             crate::http::game_socket::serve(hub, live, seat, q.since, receiver, room, socket).await;
         }))
 }

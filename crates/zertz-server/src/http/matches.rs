@@ -215,22 +215,13 @@ async fn match_ws(
         },
         None => spectator(&viewer, q.name.as_deref()),
     };
-    let room = RoomLink::open(
-        Arc::clone(&state.chat),
-        Arc::clone(&state.accounts),
-        match_room(&id),
-        speaker,
-        hub.config().chat_rate,
-    );
+    let room = RoomLink::join(&state, match_room(&id), speaker);
     Ok(upgrade
         .max_message_size(crate::http::game_socket::MAX_FRAME)
         .max_frame_size(crate::http::game_socket::MAX_FRAME)
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            let _online = viewer
-                .account
-                .as_ref()
-                .map(|a| state.accounts.online.connected(&a.id, &a.name));
+            let _online = viewer.online(&state);
             crate::http::match_socket::serve(hub, first, who, changes, room, socket).await
         }))
 }

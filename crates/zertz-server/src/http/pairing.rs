@@ -108,10 +108,7 @@ async fn pair(
         .join(key, seated, rating)
         .await
         .map_err(|e| super::error::ApiError(axum::http::StatusCode::CONFLICT, e))?;
-    let online = viewer
-        .account
-        .as_ref()
-        .map(|a| state.accounts.online.connected(&a.id, &a.name));
+    let online = viewer.online(&state);
     Ok(upgrade.on_upgrade(move |socket| async move {
         let _online = online;
         serve(socket, ticket, told, reservation).await

@@ -57,6 +57,14 @@ impl Viewer {
         token.map(Credential::Token).or_else(|| self.credential())
     }
 
+    /// For a page kept open on a WebSocket: the account counts as online until the returned
+    /// guard is dropped.
+    pub fn online(&self, state: &AppState) -> Option<crate::accounts::online::Connected> {
+        self.account
+            .as_ref()
+            .map(|a| state.accounts.online.connected(&a.id, &a.name))
+    }
+
     /// The owned form of [`Viewer::acting`], for a connection to keep.
     pub fn holder(&self, token: Option<&str>) -> Option<Holder> {
         match token {
