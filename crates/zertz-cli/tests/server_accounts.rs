@@ -67,15 +67,7 @@ async fn sign_up_log_in_log_out(db: Db) {
     );
 }
 
-#[tokio::test]
-async fn sign_up_log_in_and_log_out() {
-    let (_dir, db) = temp_db();
-    sign_up_log_in_log_out(Db::from(&db)).await;
-}
-
-#[tokio::test]
-async fn names_and_passwords_follow_the_rules() {
-    let (_dir, db) = temp_db();
+async fn names_and_passwords_follow_the_rules(db: Db) {
     let server = Server::start(&db);
     let mut b = Browser::new(&server);
     b.sign_up_ok("Ann_1", PASSWORD).await;
@@ -176,17 +168,9 @@ async fn a_session_survives_a_restart(db: Db) {
     assert_eq!(again.me().await.as_deref(), Some("Ann"));
 }
 
-#[tokio::test]
-async fn a_session_survives_a_server_restart() {
-    let (_dir, db) = temp_db();
-    a_session_survives_a_restart(Db::from(&db)).await;
-}
-
 /// A page on another site cannot act for a logged-in player: its requests carry the cookie
 /// (as an old browser would send it) but not this site's origin.
-#[tokio::test]
-async fn a_cross_site_request_is_refused() {
-    let (_dir, db) = temp_db();
+async fn a_cross_site_request_is_refused(db: Db) {
     let server = Server::start(&db);
     let mut ann = Browser::new(&server);
     ann.sign_up_ok("Ann", PASSWORD).await;
@@ -246,9 +230,7 @@ async fn a_cross_site_request_is_refused() {
 /// Guessing is slow: after five failures for a name its logins lock for a while that grows
 /// (`Retry-After` says how long), even with the right password; the browser that logged in to
 /// the account before is not held back.
-#[tokio::test]
-async fn failed_logins_are_limited() {
-    let (_dir, db) = temp_db();
+async fn failed_logins_are_limited(db: Db) {
     let server = Server::start(&db);
     let mut ann = Browser::new(&server);
     ann.sign_up_ok("Ann", PASSWORD).await;
@@ -329,12 +311,6 @@ async fn a_password_change_ends_other_sessions(db: Db) {
     assert_eq!(laptop.me().await, None, "the other session ended");
     assert_eq!(laptop.log_in("Ann", PASSWORD).await.status, 401);
     assert_eq!(laptop.log_in("Ann", "new password 1").await.status, 200);
-}
-
-#[tokio::test]
-async fn a_password_change_ends_the_other_sessions() {
-    let (_dir, db) = temp_db();
-    a_password_change_ends_other_sessions(Db::from(&db)).await;
 }
 
 /// A logged-in player's seats are bound to the account: from another device, with no token,
@@ -433,41 +409,8 @@ async fn seats_follow_their_account(db: Db) {
     assert_eq!(view["seats"][1]["guest"], true);
 }
 
-#[tokio::test]
-async fn seats_follow_their_account_from_device_to_device() {
-    let (_dir, db) = temp_db();
-    seats_follow_their_account(Db::from(&db)).await;
-}
-
-/// The tests above that keep something in storage, on PostgreSQL (a fresh database each).
-mod postgres {
-    use super::*;
-
-    #[tokio::test]
-    async fn sign_up_log_in_and_log_out() {
-        common::postgres::run("accounts_login", sign_up_log_in_log_out).await;
-    }
-
-    #[tokio::test]
-    async fn a_session_survives_a_server_restart() {
-        common::postgres::run("accounts_restart", a_session_survives_a_restart).await;
-    }
-
-    #[tokio::test]
-    async fn a_password_change_ends_the_other_sessions() {
-        common::postgres::run("accounts_password", a_password_change_ends_other_sessions).await;
-    }
-
-    #[tokio::test]
-    async fn seats_follow_their_account_from_device_to_device() {
-        common::postgres::run("accounts_seats", seats_follow_their_account).await;
-    }
-}
-
 /// Behind HTTPS (`--behind-https`) the cookies are marked `Secure`.
-#[tokio::test]
-async fn cookies_are_secure_behind_https() {
-    let (_dir, db) = temp_db();
+async fn cookies_are_secure_behind_https(db: Db) {
     let server = Server::start_args(&db, 50, &["--behind-https"]);
     let mut ann = Browser::new(&server);
     let signed = ann.sign_up("Ann", PASSWORD).await;
@@ -477,4 +420,48 @@ async fn cookies_are_secure_behind_https() {
         assert!(cookie.contains("; Secure"), "{cookie}");
         assert!(cookie.contains("HttpOnly"), "{cookie}");
     }
+}
+
+on_sqlite_and_postgres!(
+    sign_up_log_in_log_out,
+    a_session_survives_a_restart,
+    a_password_change_ends_other_sessions,
+    seats_follow_their_account,
+    names_and_passwords_follow_the_rules,
+    a_cross_site_request_is_refused,
+    failed_logins_are_limited,
+    cookies_are_secure_behind_https,
+);
+
+/// On PostgreSQL the same: after a sign-up, no table holds the password, the session key or
+/// the device key, only the hash and the keys' SHA-256.
+#[tokio::test]
+async fn postgres_holds_no_password_and_no_session_key() {
+    common::postgres::run("accounts_secrets", |db| async move {
+        let Db::Postgres(url) = &db else {
+            unreachable!()
+        };
+        let server = Server::start(&db);
+        let mut ann = Browser::new(&server);
+        let password = "Zq8-unusual-passphrase-77";
+        ann.sign_up_ok("Ann", password).await;
+        let session = ann.session_key().unwrap().to_string();
+        let device = ann.cookies.get(DEVICE).expect("a device key").clone();
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
+        let mut everything = String::new();
+        for table in ["accounts", "sessions", "login_devices"] {
+            let rows: Vec<String> = sqlx::query_scalar(&format!("SELECT t::text FROM {table} t"))
+                .fetch_all(&mut conn)
+                .await
+                .unwrap();
+            everything.push_str(&rows.join("\n"));
+        }
+        let _ = conn.close().await;
+        assert!(everything.contains("$argon2id$v=19$"), "{everything}");
+        for secret in [password, session.as_str(), device.as_str()] {
+            assert!(!everything.contains(secret), "{secret} is in the database");
+        }
+    })
+    .await;
 }

@@ -10,7 +10,7 @@ mod common;
 use std::process::Command;
 
 use common::accounts::Browser;
-use common::server::{Db, Server, string, temp_db};
+use common::server::{Db, Server, string};
 use common::ws::Ws;
 use serde_json::{Value, json};
 
@@ -137,17 +137,9 @@ async fn chat_reaches_everyone_and_stays(db: Db) {
     );
 }
 
-#[tokio::test]
-async fn chat_reaches_players_and_spectators_and_stays_with_the_game() {
-    let (_dir, db) = temp_db();
-    chat_reaches_everyone_and_stays(Db::from(&db)).await;
-}
-
 /// The room reads the lines of the player to move: a legal move is played, an illegal one is
 /// answered with the reason and changes nothing; questions about coordinates are answered.
-#[tokio::test]
-async fn moves_and_coordinates_typed_in_the_room() {
-    let (_dir, db) = temp_db();
+async fn moves_and_coordinates_typed_in_the_room(db: Db) {
     let server = Server::start(&db);
     let (id, ann, bob) = server.invite_game(json!({})).await;
     let mut a = server.ws(&id, Some(&ann), None).await;
@@ -222,10 +214,8 @@ async fn moves_and_coordinates_typed_in_the_room() {
 }
 
 /// A flood is refused with the reason; muted accounts are refused; reports reach
-/// `zertz admin reports`; `--guest-chat` lets watching guests talk.
-#[tokio::test]
-async fn floods_mutes_reports_and_guest_chat() {
-    let (_dir, db) = temp_db();
+/// `zertz admin reports`.
+async fn floods_mutes_reports_and_guest_chat(db: Db) {
     let server = Server::start(&db);
     let mut ann = Browser::new(&server);
     ann.sign_up_ok("Ann", PASSWORD).await;
@@ -309,19 +299,18 @@ async fn floods_mutes_reports_and_guest_chat() {
         .unwrap();
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no such database file"));
+}
 
-    // With --guest-chat, a guest who watches may say anything.
-    let (_dir2, db2) = temp_db();
-    let open = Server::start_args(&db2, 50, &["--guest-chat"]);
+/// With `--guest-chat`, a guest who watches may say anything.
+async fn guests_who_watch_may_talk_with_guest_chat(db: Db) {
+    let open = Server::start_args(&db, 50, &["--guest-chat"]);
     let (gid, _, _) = open.invite_game(json!({})).await;
     let mut guest = guest_watcher(&open, &gid, "Robin").await;
     assert_eq!(guest.say("free words from a guest").await["type"], "ack");
 }
 
 /// A match has its own room on its socket: participants and spectators talk there.
-#[tokio::test]
-async fn a_match_has_its_own_room() {
-    let (_dir, db) = temp_db();
+async fn a_match_has_its_own_room(db: Db) {
     let server = Server::start(&db);
     let m = server.invited_match(json!({})).await;
     let [ann, bob] = m.players();
@@ -354,11 +343,10 @@ async fn a_match_has_its_own_room() {
     assert_eq!(answer["status"], 400, "{answer}");
 }
 
-mod postgres {
-    use super::*;
-
-    #[tokio::test]
-    async fn chat_reaches_players_and_spectators_and_stays_with_the_game() {
-        common::postgres::run("chat_room", chat_reaches_everyone_and_stays).await;
-    }
-}
+on_sqlite_and_postgres!(
+    chat_reaches_everyone_and_stays,
+    moves_and_coordinates_typed_in_the_room,
+    floods_mutes_reports_and_guest_chat,
+    a_match_has_its_own_room,
+    guests_who_watch_may_talk_with_guest_chat,
+);

@@ -9,7 +9,7 @@ mod common;
 use std::time::Instant;
 
 use common::accounts::Browser;
-use common::server::{Db, Server, string, temp_db};
+use common::server::{Db, Server, string};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -68,13 +68,7 @@ async fn account(server: &Server, name: &str) -> Browser {
     b
 }
 
-#[tokio::test]
-async fn two_accounts_are_paired_into_a_rated_game_and_guests_with_guests() {
-    let (_dir, db) = temp_db();
-    paired(Db::from(&db)).await;
-}
-
-async fn paired(db: Db) {
+async fn two_accounts_are_paired_and_guests_with_guests(db: Db) {
     let server = Server::start(&db);
     let ann = account(&server, "Ann").await;
     let bob = account(&server, "Bob").await;
@@ -161,9 +155,7 @@ async fn paired(db: Db) {
 
 /// Players 324 apart (one rated win apart) are not paired until both accept that gap: 50 at
 /// once, +50 a second.
-#[tokio::test]
-async fn players_far_apart_wait_until_the_gap_widens() {
-    let (_dir, db) = temp_db();
+async fn players_far_apart_wait_until_the_gap_widens(db: Db) {
     let server = Server::start(&db);
     let mut ann = account(&server, "Ann").await;
     let mut bob = account(&server, "Bob").await;
@@ -209,9 +201,7 @@ async fn players_far_apart_wait_until_the_gap_widens() {
     );
 }
 
-#[tokio::test]
-async fn leaving_the_page_withdraws_the_request() {
-    let (_dir, db) = temp_db();
+async fn leaving_the_page_withdraws_the_request(db: Db) {
     let server = Server::start(&db);
     let ann = account(&server, "Ann").await;
     let a = ask(&server, &ann, "pool=standard-rapid").await.unwrap();
@@ -240,9 +230,7 @@ async fn leaving_the_page_withdraws_the_request() {
 
 /// No one player (nor one address, for guests) holds more than its share: engine games being
 /// played and open seeks (open games, open matches, pairing requests).
-#[tokio::test]
-async fn engine_games_and_open_seeks_are_limited_per_player() {
-    let (_dir, db) = temp_db();
+async fn engine_games_and_open_seeks_are_limited_per_player(db: Db) {
     let server = Server::start_args(
         &db,
         50,
@@ -309,11 +297,9 @@ async fn engine_games_and_open_seeks_are_limited_per_player() {
     assert_eq!(ann.post("/api/games", engine).await.status, 429);
 }
 
-mod postgres {
-    use super::*;
-
-    #[tokio::test]
-    async fn two_accounts_are_paired_into_a_rated_game_and_guests_with_guests() {
-        common::postgres::run("pairing", paired).await;
-    }
-}
+on_sqlite_and_postgres!(
+    two_accounts_are_paired_and_guests_with_guests,
+    players_far_apart_wait_until_the_gap_widens,
+    leaving_the_page_withdraws_the_request,
+    engine_games_and_open_seeks_are_limited_per_player,
+);

@@ -8,7 +8,7 @@ mod common;
 
 use common::accounts::Browser;
 use common::play::Rng;
-use common::server::{Db, Server, string, temp_db};
+use common::server::{Db, Server, string};
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "correct horse battery";
@@ -133,15 +133,7 @@ async fn a_rated_game_changes_both_ratings(db: Db) {
     }
 }
 
-#[tokio::test]
-async fn a_rated_game_between_two_accounts_changes_both_ratings() {
-    let (_dir, db) = temp_db();
-    a_rated_game_changes_both_ratings(Db::from(&db)).await;
-}
-
-#[tokio::test]
-async fn rated_games_are_for_two_accounts_on_the_37_board_with_a_clock() {
-    let (_dir, db) = temp_db();
+async fn rated_games_are_for_two_accounts_on_the_37_board_with_a_clock(db: Db) {
     let server = Server::start(&db);
     let rated = |extra: Value| {
         let mut body = json!({"opponent": {"kind": "invite"}, "rated": true, "clock": rapid()});
@@ -329,12 +321,6 @@ async fn profiles_and_the_leaderboard(db: Db) {
     assert_eq!(p["results"]["games"], n);
 }
 
-#[tokio::test]
-async fn profiles_history_and_the_leaderboard() {
-    let (_dir, db) = temp_db();
-    profiles_and_the_leaderboard(Db::from(&db)).await;
-}
-
 /// The last action of a rated game, and the server killed at once (SIGKILL) a little after it
 /// was sent: whatever was stored, the result and both players' ratings and records agree.
 async fn a_killed_server_keeps_result_and_ratings_together(db: Db) {
@@ -390,17 +376,9 @@ async fn a_killed_server_keeps_result_and_ratings_together(db: Db) {
     );
 }
 
-#[tokio::test]
-async fn a_killed_server_keeps_a_rated_result_and_the_ratings_together() {
-    let (_dir, db) = temp_db();
-    a_killed_server_keeps_result_and_ratings_together(Db::from(&db)).await;
-}
-
 /// A best-of-3 match of seed 004 (house rules and its clock) between two accounts is rated game
 /// by game; a guest cannot take the place of a rated match.
-#[tokio::test]
-async fn a_rated_match_is_rated_game_by_game() {
-    let (_dir, db) = temp_db();
+async fn a_rated_match_is_rated_game_by_game(db: Db) {
     let server = Server::start(&db);
     let mut ann = Browser::new(&server);
     ann.sign_up_ok("Ann", PASSWORD).await;
@@ -470,26 +448,10 @@ async fn a_rated_match_is_rated_game_by_game() {
     );
 }
 
-/// The tests above on PostgreSQL (a fresh database each).
-mod postgres {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_rated_game_between_two_accounts_changes_both_ratings() {
-        common::postgres::run("ratings_game", a_rated_game_changes_both_ratings).await;
-    }
-
-    #[tokio::test]
-    async fn profiles_history_and_the_leaderboard() {
-        common::postgres::run("ratings_profiles", profiles_and_the_leaderboard).await;
-    }
-
-    #[tokio::test]
-    async fn a_killed_server_keeps_a_rated_result_and_the_ratings_together() {
-        common::postgres::run(
-            "ratings_kill",
-            a_killed_server_keeps_result_and_ratings_together,
-        )
-        .await;
-    }
-}
+on_sqlite_and_postgres!(
+    a_rated_game_changes_both_ratings,
+    profiles_and_the_leaderboard,
+    a_killed_server_keeps_result_and_ratings_together,
+    rated_games_are_for_two_accounts_on_the_37_board_with_a_clock,
+    a_rated_match_is_rated_game_by_game,
+);

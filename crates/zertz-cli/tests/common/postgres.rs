@@ -122,3 +122,25 @@ where
         }
     }
 }
+
+/// Runs each test body (an `async fn NAME(db: Db)`) twice, as `NAME::sqlite` on a fresh SQLite
+/// file and as `NAME::postgres` on a fresh PostgreSQL database (see [`run`]).
+#[macro_export]
+macro_rules! on_sqlite_and_postgres {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test]
+                async fn sqlite() {
+                    let (_dir, db) = $crate::common::server::temp_db();
+                    super::$name($crate::common::server::Db::from(&db)).await;
+                }
+
+                #[tokio::test]
+                async fn postgres() {
+                    $crate::common::postgres::run(stringify!($name), super::$name).await;
+                }
+            }
+        )*
+    };
+}
