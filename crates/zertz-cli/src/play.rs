@@ -349,6 +349,21 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
     }
 
+    /// Who a sentence about `player`'s turn is about: the engine, or the person by name.
+    fn subject(&self, player: Player) -> String {
+        match self.human {
+            Some(h) if h != player => "The engine".to_string(),
+            _ => self.names()[player.index()].clone(),
+        }
+    }
+
+    /// What a capture or an isolation took, in the words the web page uses too; nothing for a
+    /// plain placement (the move itself says it).
+    fn took_words(&self, before: &Position, mv: &Move) -> Option<String> {
+        let text = zertz::sentences::turn(before, mv, &self.subject(before.to_move()));
+        (mv.is_capture() || text.contains("isolates")).then_some(text)
+    }
+
     /// Player 1's and player 2's names for records.
     fn names(&self) -> [String; 2] {
         match self.human {
@@ -620,6 +635,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Some(_) => self.say(&format!("You play {text}")),
             None => self.say(&format!("{} plays {text}", position.to_move())),
         }
+        if let Some(took) = self.took_words(&position, &mv) {
+            self.say(&took);
+        }
         self.show();
     }
 
@@ -680,6 +698,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Ok(()) => {
                 self.dirty = true;
                 self.say(&format!("engine plays {text}"));
+                if let Some(took) = self.took_words(&position, &mv) {
+                    self.say(&took);
+                }
                 if self.options.labels == Labels::Host {
                     self.say(&format!(
                         "  (in host notation: {})",
@@ -1109,10 +1130,12 @@ good for it as\n                letting you move. It never offers bribes itself.
         };
         let verdict = match (outcome.winner(), self.human) {
             (Some(w), Some(h)) if w == h => " You win!",
-            (Some(_), Some(_)) => " The engine wins.",
             _ => "",
         };
-        self.say(&format!("Game over: {outcome}.{verdict}"));
+        let names = [0, 1].map(|i| self.subject(Player::BOTH[i]));
+        let said =
+            zertz::sentences::outcome(&outcome, [&names[0], &names[1]], self.game.position());
+        self.say(&format!("Game over: {said}{verdict}"));
         let undo = if outcome_by_rules(outcome) {
             ", `undo` to take back moves"
         } else {
