@@ -349,6 +349,21 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
     }
 
+    /// Who a sentence about `player`'s turn is about: the engine, or the person by name.
+    fn subject(&self, player: Player) -> String {
+        match self.human {
+            Some(h) if h != player => "The engine".to_string(),
+            _ => self.names()[player.index()].clone(),
+        }
+    }
+
+    /// What a capture or an isolation took, in the words the web page uses too; nothing for a
+    /// plain placement (the move itself says it).
+    fn took_words(&self, before: &Position, mv: &Move) -> Option<String> {
+        let text = zertz::sentences::turn(before, mv, &self.subject(before.to_move()));
+        (mv.is_capture() || text.contains("isolates")).then_some(text)
+    }
+
     /// Player 1's and player 2's names for records.
     fn names(&self) -> [String; 2] {
         match self.human {
@@ -620,6 +635,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Some(_) => self.say(&format!("You play {text}")),
             None => self.say(&format!("{} plays {text}", position.to_move())),
         }
+        if let Some(took) = self.took_words(&position, &mv) {
+            self.say(&took);
+        }
         self.show();
     }
 
@@ -680,6 +698,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Ok(()) => {
                 self.dirty = true;
                 self.say(&format!("engine plays {text}"));
+                if let Some(took) = self.took_words(&position, &mv) {
+                    self.say(&took);
+                }
                 if self.options.labels == Labels::Host {
                     self.say(&format!(
                         "  (in host notation: {})",
@@ -1109,10 +1130,12 @@ good for it as\n                letting you move. It never offers bribes itself.
         };
         let verdict = match (outcome.winner(), self.human) {
             (Some(w), Some(h)) if w == h => " You win!",
-            (Some(_), Some(_)) => " The engine wins.",
             _ => "",
         };
-        self.say(&format!("Game over: {outcome}.{verdict}"));
+        let names = [0, 1].map(|i| self.subject(Player::BOTH[i]));
+        let said =
+            zertz::sentences::outcome(&outcome, [&names[0], &names[1]], self.game.position());
+        self.say(&format!("Game over: {said}{verdict}"));
         let undo = if outcome_by_rules(outcome) {
             ", `undo` to take back moves"
         } else {
@@ -1166,49 +1189,10 @@ good for it as\n                letting you move. It never offers bribes itself.
     }
 }
 
-/// A move in official or host notation. A placement may also be written as newcomers often
-/// write it, with the colour in lower case or the removed ring after a space or a dash
-/// (`wd4,a1`, `W d4 a1`, `Wd4-a1`): the notation parsers want `Wd4,a1`.
+/// A move in official or host notation, read by the rules library as the server reads it
+/// (a lower-case colour and a dash or a space before the removed ring are understood there).
 fn parse_move(position: &Position, line: &str) -> Result<Move, notation::MoveParseError> {
-    let error = match notation::parse_any(position, line) {
-        Ok(mv) => return Ok(mv),
-        Err(e) => e,
-    };
-    if let Some(fixed) = lenient_placement(line) {
-        match notation::parse_any(position, &fixed) {
-            Ok(mv) => return Ok(mv),
-            // Well formed once tidied: why it is not legal says more.
-            Err(e) if !matches!(e, notation::MoveParseError::Syntax { .. }) => return Err(e),
-            Err(_) => {}
-        }
-    }
-    Err(error)
-}
-
-/// `Wd4,a1` from a placement written loosely (`w d4 a1`, `Wd4-a1`), if the line is one.
-fn lenient_placement(line: &str) -> Option<String> {
-    let text = line.trim();
-    let mut chars = text.chars();
-    let colour = chars.next().filter(|c| "wgbWGB".contains(*c))?;
-    let rings: Vec<&str> = chars
-        .as_str()
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '-')
-        .filter(|t| !t.is_empty())
-        .collect();
-    let is_ring = |t: &&str| {
-        let mut cs = t.chars();
-        cs.next().is_some_and(|c| c.is_ascii_lowercase())
-            && !cs.as_str().is_empty()
-            && cs.all(|c| c.is_ascii_digit())
-    };
-    if rings.is_empty() || rings.len() > 2 || !rings.iter().all(is_ring) {
-        return None;
-    }
-    Some(format!(
-        "{}{}",
-        colour.to_ascii_uppercase(),
-        rings.join(",")
-    ))
+    notation::parse_any(position, line)
 }
 
 /// True when the rules ended the game (not a resignation), so that an undo makes sense.
@@ -1456,29 +1440,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn loose_placements_are_tidied() {
-        for loose in ["wd4,a1", "W d4 a1", "Wd4 a1", "Wd4-a1", " w d4, a1 "] {
-            assert_eq!(
-                lenient_placement(loose).as_deref(),
-                Some("Wd4,a1"),
-                "{loose}"
-            );
-        }
-        assert_eq!(lenient_placement("bc3").as_deref(), Some("Bc3"));
-        for other in [
-            "x d1Gd3",
-            "W D4 A1",
-            "board",
-            "Wd4,a1 x Wa1",
-            "Wd4 a1 b2",
-            "W",
-        ] {
-            assert_eq!(lenient_placement(other), None, "{other}");
-        }
+    fn loose_placements_are_read_as_the_library_reads_them() {
         let start = Position::standard();
-        assert!(parse_move(&start, "w d4 a1").is_ok());
+        let want = notation::parse_any(&start, "Wd4,a1").unwrap();
+        for loose in ["wd4,a1", "W d4 a1", "Wd4 a1", "Wd4-a1", " w d4, a1 "] {
+            assert_eq!(parse_move(&start, loose), Ok(want), "{loose}");
+        }
         let refused = parse_move(&start, "w d4 d5").unwrap_err().to_string();
         assert!(refused.ends_with("ring d5 is not free"), "{refused}");
+        assert!(parse_move(&start, "board").is_err());
     }
 
     #[test]

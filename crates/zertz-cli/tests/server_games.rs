@@ -613,3 +613,20 @@ mod postgres {
         common::postgres::run("whole_game", whole_game).await;
     }
 }
+
+/// A move typed in lower case, or with a dash before the removed ring, is the move: the server
+/// reads moves with the rules library's one rule, as the terminal does.
+#[tokio::test]
+async fn moves_typed_in_lower_case_are_played() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let (id, ann, bob) = server.invite_game(json!({})).await;
+    server
+        .act_ok(&id, &ann, json!({"type": "move", "move": "wd4,a1"}))
+        .await;
+    server
+        .act_ok(&id, &bob, json!({"type": "move", "move": "Bd5-g4"}))
+        .await;
+    let moves = server.game(&id, None).await["moves"].clone();
+    assert_eq!(moves, json!(["Wd4,a1", "Bd5,g4"]));
+}

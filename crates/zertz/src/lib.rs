@@ -40,6 +40,7 @@ pub mod perft;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod sentences;
 mod zobrist;
 
 pub use bits::Bits;

@@ -411,6 +411,12 @@ proptest! {
                 let o = official::move_text(p, m);
                 prop_assert_eq!(official::parse(p, &o), Ok(*m), "official {}", o);
                 prop_assert_eq!(notation::parse_any(p, &o), Ok(*m), "official {}", o);
+                // Typed in lower case, and with a dash or a space before the removed ring, as
+                // people type it: the same move.
+                let lower = o.to_lowercase();
+                prop_assert_eq!(notation::parse_any(p, &lower), Ok(*m), "official {}", lower);
+                let loose = lower.replacen(',', if o.len() % 2 == 0 { "-" } else { " " }, 1);
+                prop_assert_eq!(notation::parse_any(p, &loose), Ok(*m), "official {}", loose);
                 let h = host::move_text(p, m);
                 prop_assert_eq!(host::parse(p, &h), Ok(*m), "host {}", h);
                 prop_assert_eq!(notation::parse_any(p, &h), Ok(*m), "host {}", h);

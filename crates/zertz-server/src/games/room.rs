@@ -7,7 +7,7 @@
 use serde::Serialize;
 use zertz::notation::{self, official};
 use zertz::record::result_token;
-use zertz::{Game, Marbles, Outcome, Player, Position, Repetition, Rules, WinReason};
+use zertz::{Game, Marbles, Player, Position, Repetition, Rules};
 
 use crate::games::clock::ClockState;
 use crate::games::model::{
@@ -727,15 +727,34 @@ impl Room {
     /// The outcome in words, for people.
     pub fn result_text(&self) -> Option<String> {
         if self.aborted {
-            return Some("aborted".into());
+            return Some("The game was aborted.".into());
         }
         let o = self.game.outcome()?;
-        Some(match o {
-            Outcome::Win {
-                winner,
-                reason: WinReason::Forfeit,
-            } => format!("{winner} wins: the opponent left the game"),
-            _ => o.to_string(),
+        let names = self.shown_names();
+        Some(zertz::sentences::outcome(
+            &o,
+            [&names[0], &names[1]],
+            self.game.position(),
+        ))
+    }
+
+    /// The players' names as sentences give them (`player 1` for a seat nobody holds).
+    pub fn shown_names(&self) -> [String; 2] {
+        [0, 1].map(|i| {
+            self.names[i]
+                .clone()
+                .unwrap_or_else(|| format!("player {}", i + 1))
+        })
+    }
+
+    /// What the last turn did, in a sentence (the same words as the terminal's).
+    pub fn last_turn_text(&self) -> Option<String> {
+        let i = self.game.turns().len().checked_sub(1)?;
+        let before = self.game.positions().get(i)?;
+        let who = &self.shown_names()[before.to_move().index()];
+        Some(match self.game.turns()[i] {
+            zertz::Turn::Move(mv) => zertz::sentences::turn(before, &mv, who),
+            zertz::Turn::Pass { bribe } => zertz::sentences::pass(bribe, who),
         })
     }
 }

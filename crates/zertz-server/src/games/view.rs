@@ -68,6 +68,9 @@ pub struct GameView {
     pub next_game: Option<String>,
     /// The result, once the game is over.
     pub result: Option<ResultView>,
+    /// What the last turn did, in a sentence ("Ann places a white marble on d4 and removes ring
+    /// a1; it isolates one ring and takes a grey marble.").
+    pub last: Option<String>,
     /// The match this game belongs to: id and game number.
     pub match_game: Option<(String, u32)>,
     /// Server time when this view was made (ms since the epoch), for ticking the clocks.
@@ -216,6 +219,7 @@ impl GameView {
                 text: room.result_text().unwrap_or_default(),
                 token,
             }),
+            last: room.last_turn_text(),
             match_game: room
                 .settings
                 .match_game

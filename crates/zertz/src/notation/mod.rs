@@ -124,6 +124,25 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a coordinate: a letter then one or two digits. Returns the text and its offset.
+    /// Whether a lower-case coordinate (a letter and a digit) starts at the cursor, spaces
+    /// skipped.
+    pub(crate) fn coordinate_follows(&self, from: usize) -> bool {
+        let mut i = from;
+        while self.chars.get(i).is_some_and(|c| c.1 == ' ') {
+            i += 1;
+        }
+        self.chars.get(i).is_some_and(|c| c.1.is_ascii_lowercase())
+            && self.chars.get(i + 1).is_some_and(|c| c.1.is_ascii_digit())
+    }
+
+    /// The colour letter at the cursor: `W`, `G` or `B`, or the same in lower case when a
+    /// coordinate follows it, so that `wb2` reads as `Wb2` while `b2` stays a coordinate.
+    pub(crate) fn peek_colour(&self) -> Option<crate::marbles::Colour> {
+        let c = self.peek()?;
+        let colour = crate::marbles::Colour::from_letter(c)?;
+        (c.is_ascii_uppercase() || self.coordinate_follows(self.at + 1)).then_some(colour)
+    }
+
     pub(crate) fn coordinate(&mut self, upper: bool) -> Option<(String, usize)> {
         let start = self.at;
         let letter = self.peek()?;

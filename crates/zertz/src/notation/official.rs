@@ -164,13 +164,7 @@ fn parse_parts(position: &Position, text: &str) -> Result<(Move, Option<Written>
                     break;
                 }
                 let here = cur.offset();
-                let colour = cur.peek().and_then(|c| {
-                    if c.is_ascii_uppercase() {
-                        Colour::from_letter(c)
-                    } else {
-                        None
-                    }
-                });
+                let colour = cur.peek_colour();
                 if colour.is_some() {
                     cur.bump();
                 } else if cur.peek().is_some_and(|c| c.is_ascii_uppercase()) {
@@ -215,8 +209,8 @@ fn parse_parts(position: &Position, text: &str) -> Result<(Move, Option<Written>
             check_capture_colours(position, text, &capture, &colours)?;
             Ok((Move::Capture(capture), None))
         }
-        Some(c) => {
-            let Some(colour) = Colour::from_letter(c).filter(|_| c.is_ascii_uppercase()) else {
+        Some(_) => {
+            let Some(colour) = cur.peek_colour() else {
                 return Err(cur.error(
                     start,
                     cur.rest_token(),
@@ -236,8 +230,13 @@ fn parse_parts(position: &Position, text: &str) -> Result<(Move, Option<Written>
             cur.skip_spaces();
             let mut remove = None;
             let mut written = None;
-            if cur.peek() == Some(',') {
-                cur.bump();
+            // The removed ring after a comma, as the notation writes it, or after a dash or a
+            // space, as people often type it (`Wd4-a1`, `W d4 a1`).
+            let separated = matches!(cur.peek(), Some(',') | Some('-'));
+            if separated || cur.coordinate_follows(cur.at) {
+                if separated {
+                    cur.bump();
+                }
                 cur.skip_spaces();
                 let r = cur.coordinate(false).ok_or_else(|| {
                     cur.error(
@@ -264,17 +263,14 @@ fn parse_parts(position: &Position, text: &str) -> Result<(Move, Option<Written>
                 let mut marbles = Vec::new();
                 while !cur.done() {
                     let here = cur.offset();
-                    let colour = cur
-                        .bump()
-                        .filter(|c| c.is_ascii_uppercase())
-                        .and_then(Colour::from_letter)
-                        .ok_or_else(|| {
-                            cur.error(
-                                here,
-                                cur.rest_token(),
-                                "expected an isolated marble such as Wa1",
-                            )
-                        })?;
+                    let colour = cur.peek_colour().ok_or_else(|| {
+                        cur.error(
+                            here,
+                            cur.rest_token(),
+                            "expected an isolated marble such as Wa1",
+                        )
+                    })?;
+                    cur.bump();
                     let coord = cur.coordinate(false).ok_or_else(|| {
                         cur.error(
                             cur.offset(),
@@ -376,5 +372,48 @@ mod tests {
         assert!(parse(&p, "").is_err());
         assert!(parse(&p, "x").is_err());
         assert!(parse(&p, "x d4").is_err());
+    }
+}
+
+#[cfg(test)]
+mod typed_loosely {
+    use super::*;
+
+    /// Moves as people type them: the colour in lower case, the removed ring after a dash or a
+    /// space. Only where it reads one way: a lower-case colour needs a ring right after it.
+    #[test]
+    fn any_case_and_separator_where_it_reads_one_way() {
+        let start = Position::standard();
+        let want = parse(&start, "Wd4,a1").unwrap();
+        for text in [
+            "wd4,a1",
+            "Wd4-a1",
+            "W d4 a1",
+            "w d4 a1",
+            "wd4 a1",
+            " Wd4 , a1 ",
+        ] {
+            assert_eq!(parse(&start, text), Ok(want), "{text}");
+        }
+        // `b2,a4` is no colour: b2 is a ring.
+        let e = parse(&start, "b2,a4").unwrap_err();
+        assert!(matches!(e, MoveParseError::Syntax { .. }), "{e}");
+        // A capture's colours in lower case, where a ring follows each: along a game played
+        // by a fixed choice of moves until captures come.
+        let mut p = start;
+        let mut captures = 0;
+        for turn in 0..200 {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for m in moves.iter().filter(|m| m.is_capture()) {
+                let text = move_text(&p, m);
+                assert_eq!(parse(&p, &text.to_lowercase()), Ok(*m), "{text}");
+                captures += 1;
+            }
+            p = p.play(&moves[(turn * 7919) % moves.len()]).unwrap();
+        }
+        assert!(captures > 0, "no capture was met");
     }
 }
