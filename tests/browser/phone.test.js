@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, call, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
+import { openCustom, serverAndBrowser, call, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -13,6 +13,7 @@ test('a 390x844 phone screen plays against the engine', async () => {
   page.on('pageerror', (e) => { throw e; });
   await page.goto(`${env.server.url}/`);
   await page.fill('#name', 'Gus');
+  await openCustom(page);
   await page.selectOption('#level', '1');
   await page.click('#start');
   await page.waitForURL(/\/game\//);
