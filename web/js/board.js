@@ -73,7 +73,7 @@ export class BoardView {
     parent.append(this.svg);
     this.drawn = '';
     this.hidden = new Set(); // places whose marble an animation is standing in for
-    this.running = null; // the animation being played: {timer, anims, resolve}
+    this.running = null; // the animation being played: {anims, resolve, timer}
     this.turn = 0;
     this.svg.addEventListener('click', (e) => {
       const g = e.target.closest('[data-coord]');
@@ -439,18 +439,24 @@ export class BoardView {
     }
     if (!anims.length) return Promise.resolve(true);
     this.parent.dataset.animating = 'true';
+    this.parent.dataset.animationMs = String(t);
     return new Promise((resolve) => {
       const run = { anims, resolve, timer: null };
-      run.timer = setTimeout(() => {
+      this.running = run;
+      const done = () => {
         if (this.running !== run) return;
         this.running = null;
+        clearTimeout(run.timer);
         for (const a of anims) a.cancel();
         this.fx.replaceChildren();
         this.unhide();
         this.parent.removeAttribute('data-animating');
         resolve(true);
-      }, t + 20);
-      this.running = run;
+      };
+      // Done when every part has played (a part stopped early makes its promise fail); and at
+      // the latest a few seconds on, should the page's timeline stand still (a hidden tab).
+      Promise.all(anims.map((a) => a.finished)).then(done, () => {});
+      run.timer = setTimeout(done, t + 5000);
     });
   }
 }

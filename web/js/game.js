@@ -57,6 +57,9 @@ const page = {
 
 let board;
 
+/** How long each step of an animation takes (a marble placed, a ring removed, a jump…). */
+const STEP_MS = 260;
+
 // ---- state ----
 
 /**
@@ -104,8 +107,8 @@ function apply(state, event = null) {
 
 // ---- what happened, shown and said ----
 
-/** The name of seat n (1 or 2): "you" for the viewer's own. */
-const who = (s, n) => (s.you === n ? 'You' : seatName(s, n - 1));
+/** The name of seat n (1 or 2): "You" for the viewer's own (`you`: in the middle of a sentence). */
+const who = (s, n, you = 'You') => (s.you === n ? you : seatName(s, n - 1));
 /** A verb after who(): "You offer" or "Ann offers". */
 const does = (s, n, verb, third = `${verb}s`) => `${who(s, n)} ${s.you === n ? verb : third}`;
 
@@ -171,8 +174,8 @@ function moveFeedback(text, n, s, before) {
   play(mv && mv.kind === 'capture' ? 'capture' : isolating ? 'isolation' : 'move');
   const steps = before ? moveSteps(before, text) : [];
   const still = page.viewTurn !== null ? 'looking-back' : whyStill();
-  record.animated.push({ move: text, steps: steps.map((x) => (x.kind === 'isolate' ? `isolate ${x.places.length}` : x.kind)), skipped: still });
-  if (!still && steps.length) board.animate(steps, 260);
+  record.animated.push({ move: text, steps: steps.map((x) => (x.kind === 'isolate' ? `isolate ${x.places.length}` : x.kind)), ms: STEP_MS, skipped: still });
+  if (!still && steps.length) board.animate(steps, STEP_MS);
 }
 
 /** A player who left or came back. */
@@ -221,22 +224,22 @@ function announce(event, s) {
       tell(`${does(s, n, 'refuse')} the takeback.`, 'request');
       break;
     case 'taken_back':
-      tell(`${event.turns} turn${event.turns === 1 ? '' : 's'} taken back: ${who(s, s.to_move)} ${s.you === s.to_move ? 'are' : 'is'} to move.`, 'request');
+      tell(`${event.turns} turn${event.turns === 1 ? '' : 's'} taken back: ${who(s, s.to_move, 'you')} ${s.you === s.to_move ? 'are' : 'is'} to move.`, 'request');
       break;
     case 'bribe_proposed': {
       const what = bribe(event.marbles);
       if (s.you === n) tell(`You propose a bribe: ${what} to pass your turn.`, 'request');
       else if (s.you === other) tell(`${who(s, n)} offers you ${what} to pass their turn: accept or reject it.`, 'request');
-      else tell(`${who(s, n)} offers ${who(s, other)} ${what} to pass their turn.`, 'request');
+      else tell(`${who(s, n)} offers ${who(s, other, 'you')} ${what} to pass their turn.`, 'request');
       break;
     }
     case 'bribe_answered': {
       const proposer = n === 1 ? 2 : 1;
       const what = page.lastBribe ? bribe(page.lastBribe.marbles) : 'the marbles';
       const engine = s.seats[n - 1].kind === 'engine';
-      if (event.accepted) tell(`${does(s, n, 'accept')} the bribe: ${who(s, proposer)} ${s.you === proposer ? 'hand' : 'hands'} over ${what} and ${s.you === proposer ? 'pass' : 'passes'}.`, 'request');
+      if (event.accepted) tell(`${does(s, n, 'accept')} the bribe: ${who(s, proposer, 'you')} ${s.you === proposer ? 'hand' : 'hands'} over ${what} and ${s.you === proposer ? 'pass' : 'passes'}.`, 'request');
       else if (engine) tell(`${who(s, n)} rejects the bribe: the engine declines bribes.`, 'request');
-      else tell(`${does(s, n, 'reject')} the bribe: ${who(s, proposer)} ${s.you === proposer ? 'move' : 'moves'} on.`, 'request');
+      else tell(`${does(s, n, 'reject')} the bribe: ${who(s, proposer, 'you')} ${s.you === proposer ? 'move' : 'moves'} on.`, 'request');
       break;
     }
     case 'rematch_offered':

@@ -303,11 +303,13 @@ export function premoveFate(text, legal, pos) {
   const same = legal.filter((m) => m === text || m.split(' x ')[0].trim() === text);
   if (same.length === 1) return { play: same[0] };
   const mv = parseMove(text);
-  if (legal.some((m) => m.startsWith('x'))) return { why: 'a capture is compulsory now' };
   if (mv && mv.kind === 'place') {
     const at = pos.byCoord.get(mv.at);
     if (!at || !at.ring) return { why: `the ring ${mv.at} is gone` };
     if (at.marble) return { why: `${mv.at} now holds a marble` };
+  }
+  if (legal.some((m) => m.startsWith('x'))) return { why: 'a capture is compulsory now' };
+  if (mv && mv.kind === 'place') {
     if (mv.remove) {
       const r = pos.byCoord.get(mv.remove);
       if (!r || !r.ring) return { why: `the ring ${mv.remove} is gone` };
