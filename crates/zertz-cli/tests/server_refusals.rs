@@ -463,3 +463,73 @@ async fn binary_and_oversized_messages_are_answered() {
     assert_eq!(server.game(&id, None).await["version"], 5);
     server.assert_healthy().await;
 }
+
+/// Every wrong address answers the right status and a sentence: an unknown page the site's
+/// 404 page, an unknown endpoint and an unknown game JSON with the reason, a known endpoint
+/// asked with the wrong method 405 saying which.
+#[tokio::test]
+async fn wrong_addresses_answer_with_a_sentence() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    for page in ["/nope", "/games", "/game", "/@", "/static/nope.js.map/x"] {
+        let response = server.http.get(server.url(page)).send().await.unwrap();
+        assert_eq!(response.status(), 404, "{page}");
+        if !page.starts_with("/static/") {
+            assert_eq!(
+                response.headers()["content-type"],
+                "text/html; charset=utf-8",
+                "{page}"
+            );
+            let text = response.text().await.unwrap();
+            assert!(text.contains("does not exist"), "{page}: {text}");
+        }
+    }
+    for (method, path, status, says) in [
+        ("GET", "/api/nope", 404, "no such endpoint: /api/nope"),
+        ("GET", "/api", 404, "no such endpoint: /api"),
+        (
+            "GET",
+            "/api/games/abcdefgh2345",
+            404,
+            "game abcdefgh2345 not found",
+        ),
+        ("GET", "/api/games/a%20b", 404, "not found"),
+        (
+            "GET",
+            "/api/matches/mabcdefgh2345",
+            404,
+            "match mabcdefgh2345 not found",
+        ),
+        (
+            "GET",
+            "/api/players/Nobody",
+            404,
+            "no player is named Nobody",
+        ),
+        (
+            "DELETE",
+            "/api/games",
+            405,
+            "DELETE is not allowed on /api/games",
+        ),
+        (
+            "POST",
+            "/api/health",
+            405,
+            "POST is not allowed on /api/health",
+        ),
+        ("PUT", "/api/me", 405, "PUT is not allowed on /api/me"),
+    ] {
+        let method: reqwest::Method = method.parse().unwrap();
+        let response = server
+            .http
+            .request(method.clone(), server.url(path))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status, "{method} {path}");
+        let body: Value = response.json().await.expect("a JSON answer");
+        let error = body["error"].as_str().unwrap_or("");
+        assert!(error.contains(says), "{method} {path}: {body}");
+    }
+}

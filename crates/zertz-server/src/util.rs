@@ -11,6 +11,29 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// A time in ms since the Unix epoch as an ISO 8601 date and time in UTC, to the millisecond:
+/// `2026-11-25T12:05:00.000Z` (such texts sort as the times do).
+pub fn iso_time(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let in_day = secs.rem_euclid(86_400);
+    let (h, m, s) = (in_day / 3600, in_day % 3600 / 60, in_day % 60);
+    // Days since 1970-01-01 to a civil date (the proleptic Gregorian calendar).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{:03}Z",
+        ms.rem_euclid(1000)
+    )
+}
+
 /// A name as given by a person: trimmed, 1 to 40 printable characters (`Anonymous` when
 /// empty). The error says the rule.
 pub fn clean_name(name: &str) -> Result<String, String> {
@@ -34,4 +57,17 @@ pub fn slow_ms() -> Option<Duration> {
             .and_then(|v| v.parse::<u64>().ok())
             .map(Duration::from_millis)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn iso_times_are_civil_dates() {
+        assert_eq!(super::iso_time(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            super::iso_time(1_764_072_300_042),
+            "2025-11-25T12:05:00.042Z"
+        );
+        assert_eq!(super::iso_time(951_782_400_000), "2000-02-29T00:00:00.000Z");
+    }
 }

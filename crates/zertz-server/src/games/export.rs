@@ -6,7 +6,7 @@ use zertz::record::Record;
 use super::room::Room;
 
 /// The record of a game as the server exports it: the players' names, the time control, the
-/// game's id and when it was created (ms since the epoch), and `extra` headers.
+/// game's id, the date and the time it was created (ISO 8601, UTC), and `extra` headers.
 pub fn record_text(room: &Room, extra: &[(&str, String)]) -> String {
     let names = room.names.clone().map(|n| n.unwrap_or_else(|| "?".into()));
     let created = room.log.first().map_or(0, |(at, _)| *at);
@@ -16,7 +16,8 @@ pub fn record_text(room: &Room, extra: &[(&str, String)]) -> String {
         ("Player1", names[0].clone()),
         ("Player2", names[1].clone()),
         ("TimeControl", room.settings.clock.describe()),
-        ("Created", created.to_string()),
+        ("Date", crate::util::iso_time(created)[..10].to_string()),
+        ("Created", crate::util::iso_time(created)),
     ];
     headers.extend(extra.iter().map(|(k, v)| (*k, v.clone())));
     // (`Termination` belongs to the record format, which derives it from the game's outcome:

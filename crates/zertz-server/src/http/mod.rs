@@ -21,7 +21,8 @@ pub mod viewer;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode, Uri};
+use axum::response::Response;
 
 use state::AppState;
 
@@ -35,11 +36,31 @@ pub fn router(state: AppState) -> Router {
         .merge(players::router())
         .merge(chat::router())
         .merge(pairing::router())
-        .fallback(|| async { error::error(StatusCode::NOT_FOUND, "no such endpoint".into()) })
+        .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
         .layer(axum::middleware::from_fn(
             crate::accounts::origin::refuse_cross_site,
         ))
         .with_state(state);
     api.merge(pages::router())
+}
+
+/// An address that is neither a page nor an endpoint: a JSON 404 under `/api/`, the page that
+/// says so for a person anywhere else.
+async fn not_found(uri: Uri) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        error::error(StatusCode::NOT_FOUND, format!("no such endpoint: {path}"))
+    } else {
+        pages::not_found()
+    }
+}
+
+/// A known address asked with the wrong method: 405 and which method that was.
+async fn wrong_method(method: Method, uri: Uri) -> Response {
+    error::error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{method} is not allowed on {}", uri.path()),
+    )
 }

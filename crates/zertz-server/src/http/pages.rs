@@ -137,6 +137,21 @@ fn serve(path: &str, request: &HeaderMap) -> Response {
     }
 }
 
+/// The page for an address that leads nowhere: `404.html` when the web UI has one, else a
+/// plain page, with status 404 either way.
+pub fn not_found() -> Response {
+    const PLAIN: &str = "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Not found · \
+         ZÈRTZ</title><h1>This page does not exist</h1><p><a href=\"/\">Play ZÈRTZ</a> · \
+         <a href=\"/lobby\">the lobby</a> · <a href=\"/archive\">the archive</a></p>";
+    let body = load("404.html").map_or_else(|| PLAIN.as_bytes().to_vec(), |b| b.into_owned());
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
 /// The routes of the web UI (no state; merge with the API's router).
 pub fn router() -> Router {
     let page =
