@@ -136,13 +136,22 @@ test('the turn in the title and icon, low time warned, the sound switch remember
   assert.match(await ann.title(), /^● Your turn/);
   assert.doesNotMatch(await ben.title(), /Your turn/);
 
+  // The page asks once for notifications, on the player's first move, and never again.
+  const stub = () => ann.evaluate(() => {
+    window.asked = 0;
+    Object.defineProperty(Notification, 'permission', { configurable: true, get: () => 'default' });
+    Notification.requestPermission = () => { window.asked += 1; return Promise.resolve('default'); };
+  });
   // Muted: the switch is remembered after a reload, and the next sound is not played.
   await ann.click('#sound-toggle');
   assert.equal(await ann.getAttribute('#sound-toggle', 'data-sound'), 'off');
   await ann.reload();
   await ann.waitForSelector('#status[data-status=live]');
   assert.equal(await ann.getAttribute('#sound-toggle', 'data-sound'), 'off');
+  await stub();
   await clickMove(ann, 'Wd4,a1');
+  assert.equal(await ann.evaluate(() => window.asked), 1, 'asked on the first move');
+  assert.equal(await ann.evaluate(() => localStorage.getItem('zertz.ui.notify-asked')), 'true');
   assert.deepEqual((await feel(ann)).played, []);
   assert.ok((await feel(ann)).muted.includes('move'));
   assert.equal((await feel(ben)).played.at(-1), 'move');
@@ -153,6 +162,13 @@ test('the turn in the title and icon, low time warned, the sound switch remember
   assert.deepEqual((await feel(ben)).played.filter((s) => s === 'lowtime'), ['lowtime']);
   assert.match(await ben.title(), /^● Your turn/);
   assert.doesNotMatch(await ann.title(), /Your turn/);
+  // Ann's next move: not asked again (nor after a reload: the browser remembers it asked).
+  await clickMove(ben, 'Bd7,g1');
+  await ann.reload();
+  await ann.waitForSelector('#status[data-status=live]');
+  await stub();
+  await clickMove(ann, 'Gb1,a4');
+  assert.equal(await ann.evaluate(() => window.asked), 0, 'never asked again');
   await Promise.all([ann, ben].map((p) => p.context().close()));
 });
 
@@ -188,6 +204,7 @@ test('every request gets a sentence: takeback, draw, bribes, rematch, an opponen
   await ann.click('#resign');
   await ann.click('#resign-confirm');
   await said(ben, /^Ben wins: Ann resigned\.$/);
+  assert.equal((await feel(ben)).played.at(-1), 'end');
   await ben.click('#rematch');
   await said(ann, /^Ben asks for a rematch\.$/);
   await said(ben, /^You ask for a rematch: waiting for your opponent\.$/);

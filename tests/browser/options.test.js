@@ -46,8 +46,10 @@ const background = (page) => page.evaluate(() => getComputedStyle(document.docum
 test('dark theme, a turned board, coordinates, letters and host notation, remembered', async () => {
   const { id, tokens } = await twoSeats();
   await playMoves(id, tokens, ['Wd4,a1', 'Bb2,g1', 'Gf3,a4']);
+  const ann = await open(id, tokens[0]);
   // The system asks for dark: the page follows it.
   const ben = await open(id, tokens[1], { colorScheme: 'dark' });
+  await ben.waitForSelector('#players .player:not(.you):not(:has(.away))');
   assert.equal(await ben.getAttribute('html', 'data-shown'), 'dark');
   assert.equal(await background(ben), 'rgb(20, 23, 27)');
   // The second player sees the board from their side.
@@ -71,7 +73,6 @@ test('dark theme, a turned board, coordinates, letters and host notation, rememb
   assert.equal(await ben.getAttribute('html', 'data-shown'), 'light');
 
   // The first player and a spectator see a1 at the bottom left; the board can be turned.
-  const ann = await open(id, tokens[0]);
   assert.equal(await ann.getAttribute('#board svg', 'data-turn'), '0');
   const watcher = await open(id, null);
   assert.equal(await watcher.getAttribute('#board svg', 'data-turn'), '0');

@@ -27,6 +27,15 @@ test('a 390x844 phone screen plays against the engine', async () => {
   const ring = await page.locator('#board [data-coord="d4"] .ring').boundingBox();
   assert.ok(ring.width >= 40, `rings are ${ring.width} px`);
 
+  // On a touch screen a move is shown first and sent on "Confirm".
+  const version = (await gameState(env.server, id)).version;
+  for (const c of ['#supply [data-colour="W"]', '#board [data-coord="d4"]', '#board [data-coord="a1"]']) await page.tap(c);
+  await page.waitForSelector('#confirm-bar[data-kind=confirm]');
+  assert.equal(await page.textContent('#pending-move'), 'Wd4,a1');
+  assert.equal((await gameState(env.server, id)).version, version, 'nothing sent before Confirm');
+  await page.tap('#confirm-move');
+  await waitVersion(page, version + 2, 20000);
+
   const random = rng(11);
   for (let i = 0; i < 3; i += 1) {
     const state = await gameState(env.server, id);

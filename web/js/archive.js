@@ -90,6 +90,7 @@ function open(title, data, exports, names = ['Player 1', 'Player 2'], chat = nul
 }
 
 async function openGame(id) {
+  view.game = id;
   try {
     const [data, state, chat] = await Promise.all([
       gameHistory(id),
@@ -148,6 +149,7 @@ async function importText(text) {
   }
   try {
     const data = await api('POST', '/api/import', { text });
+    view.game = null;
     const headers = Object.fromEntries(data.headers || []);
     const players = [headers.Player1, headers.Player2].filter(Boolean).join(' – ');
     const names = [headers.Player1 || 'Player 1', headers.Player2 || 'Player 2'];
@@ -212,7 +214,10 @@ function gameRow(g, s) {
     h('td', {}, h('button', { type: 'button', class: 'replay', onclick: () => openGame(g.id) }, 'Replay')));
 }
 
+let asked = 0; // the last listing asked for: an older answer arriving late is dropped
+
 async function listFinished() {
+  const ask = (asked += 1);
   const q = filters();
   q.set('status', 'finished');
   q.set('limit', String(PAGE));
@@ -221,15 +226,17 @@ async function listFinished() {
   try {
     page = await api('GET', `/api/games?${q}`);
   } catch (e) {
+    if (ask !== asked) return;
     // A filter the server refuses is said in its words.
     fill($('finished'), h('p', { class: 'error', id: 'finished-error' }, `Cannot list the games: ${e.message}`));
     $('older').hidden = true;
     $('newer').hidden = true;
     return;
   }
-  list.next = page.next;
   // The states give the names and the length of each game.
   const states = await Promise.all(page.games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null)));
+  if (ask !== asked) return;
+  list.next = page.next;
   const rows = page.games.map((g, k) => (states[k] ? gameRow(g, states[k]) : null)).filter(Boolean);
   const filtered = FILTERS.some((f) => q.get(f));
   fill($('finished'), rows.length
@@ -310,8 +317,13 @@ function start() {
     importText(text);
   };
   $('import-button').onclick = () => importText($('import-text').value);
-  const m = /#game=([^&]+)/.exec(location.hash);
-  if (m) openGame(decodeURIComponent(m[1]));
+  // #game=ID opens a game, also when the address changes on this page.
+  const fromHash = () => {
+    const m = /#game=([^&]+)/.exec(location.hash);
+    if (m && decodeURIComponent(m[1]) !== view.game) openGame(decodeURIComponent(m[1]));
+  };
+  addEventListener('hashchange', fromHash);
+  fromHash();
   setupList();
   listFinished();
 }

@@ -133,13 +133,12 @@ export class BoardView {
     const labels = coords ? this.labels(pos, notation) : { svg: '', points: [] };
     // The frame: every ring, and every label, with a margin.
     const pts = pos.places.map((p) => this.xy(p));
-    const xs = [...pts.map(([x]) => x), ...labels.points.map(([x]) => x)];
-    const ys = [...pts.map(([, y]) => y), ...labels.points.map(([, y]) => y)];
-    const pad = RING + 14;
-    const minX = Math.min(...xs) - pad;
-    const maxX = Math.max(...xs) + pad;
-    const minY = Math.min(...ys) - pad;
-    const maxY = Math.max(...ys) + pad;
+    const ring = RING + 8;
+    const label = 16;
+    const minX = Math.min(...pts.map(([x]) => x - ring), ...labels.points.map(([x]) => x - label));
+    const maxX = Math.max(...pts.map(([x]) => x + ring), ...labels.points.map(([x]) => x + label));
+    const minY = Math.min(...pts.map(([, y]) => y - ring), ...labels.points.map(([, y]) => y - label));
+    const maxY = Math.max(...pts.map(([, y]) => y + ring), ...labels.points.map(([, y]) => y + label));
     const box = `${f(minX)} ${f(minY)} ${f(maxX - minX)} ${f(maxY - minY)}`;
 
     // Cut-off groups: every group but the largest is shaded.
