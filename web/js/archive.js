@@ -211,7 +211,7 @@ function gameRow(g, s) {
       s.repetition === 'forbidden' ? ' · no repetition' : '', s.bribes ? ' · bribes' : ''),
     h('td', { class: 'result', title: s.result ? s.result.text : '' }, h('b', {}, s.result ? s.result.token : ''), ` ${resultWords(s)}`),
     h('td', { class: 'length' }, `${s.moves.length} move${s.moves.length === 1 ? '' : 's'}`),
-    h('td', {}, h('button', { type: 'button', class: 'replay', onclick: () => openGame(g.id) }, 'Replay')));
+    h('td', {}, h('button', { type: 'button', class: 'replay-game', onclick: () => openGame(g.id) }, 'Replay')));
 }
 
 let asked = 0; // the last listing asked for: an older answer arriving late is dropped

@@ -1100,6 +1100,8 @@ function setupControls() {
   });
   $('cancel').addEventListener('click', () => {
     if (page.input) page.input.reset();
+    page.premoveInput = null;
+    page.pending = null;
     say('');
     render();
   });
@@ -1116,7 +1118,11 @@ function setupControls() {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (!page.state) return;
     if (e.key === 'Escape') {
+      // Forgets the move being entered, the move waiting for "Confirm", or else the premove.
+      if (page.pending) page.pending = null;
+      else if (!page.premoveInput && page.premove) page.premove = null;
       page.input.reset();
+      page.premoveInput = null;
       say('');
       render();
     } else if (e.key === 'ArrowLeft') show(shownTurn() - 1);
