@@ -14,16 +14,30 @@ use common::ws::Ws;
 use serde_json::{Value, json};
 
 /// Creates an invitation game with `clock`, with the creator's socket open before the friend
-/// joins (so every event is seen). Returns the game, both tokens and the creator's socket.
+/// joins (so every event is seen), and plays the creator's first move at once. No clock runs
+/// before the first turn, so that move costs nothing; the friend's clock runs from it. Returns
+/// the game, both tokens, the creator's socket and when the friend's clock began.
 async fn clocked_game(server: &Server, clock: Value) -> (String, [String; 2], Ws, Instant) {
     let (id, tokens) = server.invitation(json!({"clock": clock.clone()})).await;
     let mut ws = server.ws(&id, Some(&tokens[0]), None).await;
     assert_eq!(ws.state["status"], "open");
     assert_eq!(ws.state["clock"], clock);
-    let started = Instant::now();
     server.join(&id, &tokens[1], "Bob").await;
     ws.wait_version(4).await;
     assert_eq!(ws.events.last().unwrap().1["type"], "started");
+    // Started, but no clock runs until the first move.
+    assert_eq!(ws.state["clocks"][0]["running"], false);
+    let initial = ws.state["clocks"][0]["remaining_ms"].clone();
+    let started = Instant::now();
+    let text = pick_move(&ws.state, &mut Rng::new(1));
+    ws.act_ok(mv(&text)).await;
+    // (Fischer's increment is added all the same.)
+    assert!(
+        ws.state["clocks"][0]["remaining_ms"].as_i64() >= initial.as_i64(),
+        "the first move is free: {initial} before, {}",
+        ws.state["clocks"][0]["remaining_ms"]
+    );
+    assert_eq!(ws.state["clocks"][1]["running"], true);
     (id, tokens, ws, started)
 }
 
@@ -50,7 +64,7 @@ async fn wait_flag(ws: &mut Ws, seat: u64) {
 async fn every_clock_runs_out() {
     let (_dir, db) = temp_db();
     let mut server = Server::start(&db);
-    // Player one never moves: the server's timer flags them, whatever the clock.
+    // Player two never moves: the server's timer flags them, whatever the clock.
     let kinds = [
         json!({"kind": "sudden_death", "total_ms": 300}),
         json!({"kind": "fischer", "base_ms": 300, "increment_ms": 100}),
@@ -64,7 +78,7 @@ async fn every_clock_runs_out() {
     }
     for (id, tokens, ws, started) in games.iter_mut() {
         let clock = ws.state["clock"].clone();
-        wait_flag(ws, 1).await;
+        wait_flag(ws, 2).await;
         // The flag came when the time ran out, not before.
         assert!(
             started.elapsed() >= Duration::from_millis(300),
@@ -79,7 +93,7 @@ async fn every_clock_runs_out() {
         assert_eq!(server.game(id, None).await["version"], ws.version);
     }
 
-    // Player one moves in time (charged as the clock says), then player two runs out.
+    // Player two moves in time (charged as the clock says), then player one runs out.
     let kinds = [
         json!({"kind": "sudden_death", "total_ms": 1500}),
         json!({"kind": "fischer", "base_ms": 1000, "increment_ms": 500}),
@@ -98,7 +112,8 @@ async fn every_clock_runs_out() {
         };
         tokio::time::sleep(Duration::from_millis(think)).await;
         let text = pick_move(&ws.state, &mut Rng::new(5));
-        let v = ws.act_ok(mv(&text)).await;
+        let v = server.act_ok(&id, &tokens[1], mv(&text)).await;
+        ws.wait_version(v).await;
         let moved = ws.events.last().unwrap().1.clone();
         assert_eq!(moved["type"], "moved");
         let c = &moved["clock"];
@@ -119,10 +134,10 @@ async fn every_clock_runs_out() {
             _ => unreachable!(),
         }
         let state = &ws.state;
-        assert_eq!(state["clocks"][0]["running"], false);
-        assert_eq!(state["clocks"][1]["running"], true);
+        assert_eq!(state["clocks"][1]["running"], false);
+        assert_eq!(state["clocks"][0]["running"], true);
         assert_eq!(
-            state["clocks"][0]["remaining_ms"],
+            state["clocks"][1]["remaining_ms"],
             remaining,
             "{}",
             brief(state)
@@ -130,10 +145,10 @@ async fn every_clock_runs_out() {
         games.push((id, tokens, ws, v, clock.clone()));
     }
     for (id, _, ws, v, clock) in games.iter_mut() {
-        wait_flag(ws, 2).await;
+        wait_flag(ws, 1).await;
         assert_eq!(ws.version, *v + 1, "{clock}");
         let got = server.game(id, None).await;
-        assert_eq!(got["result"]["token"], "1-0");
+        assert_eq!(got["result"]["token"], "0-1");
     }
     server.assert_healthy().await;
 }
@@ -147,10 +162,13 @@ async fn a_late_move_is_refused_and_the_game_lost_on_time() {
     // first. Sent at several moments just past the end of the time, to meet both.
     for late_ms in [0, 2, 5, 10, 20] {
         let clock = json!({"kind": "sudden_death", "total_ms": 300});
-        let (id, _, mut ws, _) = clocked_game(&server, clock).await;
-        // The clock started with Bob's joining, before `clocked_game` returned.
+        let (id, tokens, mut ws, _) = clocked_game(&server, clock).await;
+        // Bob's clock started with Ann's first move, before `clocked_game` returned; his
+        // reply is chosen at once and sent too late.
+        let mut bob = server.ws(&id, Some(&tokens[1]), None).await;
+        let reply = pick_move(&bob.state.clone(), &mut Rng::new(2));
         tokio::time::sleep(Duration::from_millis(300 + late_ms)).await;
-        let answer = ws.act(mv("Wd4,a1")).await;
+        let answer = bob.act(mv(&reply)).await;
         assert_eq!(answer["type"], "refused", "{answer}");
         assert_eq!(answer["status"], 409, "{answer}");
         let error = answer["error"].as_str().unwrap();
@@ -160,8 +178,12 @@ async fn a_late_move_is_refused_and_the_game_lost_on_time() {
         );
         let state = server.game(&id, None).await;
         assert_eq!(state["status"], "finished");
-        assert_eq!(state["result"]["token"], "0-1", "{}", brief(&state));
-        assert_eq!(state["moves"], json!([]));
+        assert_eq!(state["result"]["token"], "1-0", "{}", brief(&state));
+        assert_eq!(
+            state["moves"].as_array().unwrap().len(),
+            1,
+            "only Ann's first move"
+        );
         ws.wait_version(state["version"].as_i64().unwrap()).await;
         let kinds = event_types(&ws, 0);
         assert_eq!(
@@ -169,7 +191,12 @@ async fn a_late_move_is_refused_and_the_game_lost_on_time() {
             Some("flagged"),
             "{kinds:?}"
         );
-        assert!(!kinds.iter().any(|k| k == "moved"), "{kinds:?}");
+        // Only Ann's first move was played: Bob's late one was not.
+        assert_eq!(
+            kinds.iter().filter(|k| *k == "moved").count(),
+            1,
+            "{kinds:?}"
+        );
     }
     server.assert_healthy().await;
 }
@@ -186,11 +213,19 @@ async fn the_reserve_is_reset_at_the_start_of_each_match_game() {
         ben,
         first_game: g1,
     } = server.invited_match(json!({"clock": clock.clone()})).await;
-    // Game 1: Ann thinks past her free time: a step of her reserve is gone.
+    // Game 1: after the first turn (which costs nothing), Ann thinks past her free time: a
+    // step of her reserve is gone.
+    let mut rng = Rng::new(3);
+    for token in [&ann, &ben] {
+        let state = server.game(&g1, None).await;
+        server
+            .act_ok(&g1, token, mv(&pick_move(&state, &mut rng)))
+            .await;
+    }
     let state = server.game(&g1, None).await;
     tokio::time::sleep(Duration::from_millis(450)).await;
     let (status, answer) = server
-        .act(&g1, &ann, mv(&pick_move(&state, &mut Rng::new(3))))
+        .act(&g1, &ann, mv(&pick_move(&state, &mut rng)))
         .await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["state"]["clocks"][0]["remaining_ms"], 500);

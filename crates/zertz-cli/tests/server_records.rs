@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::play::{brief, mv, refused, to_move};
+use common::play::{Rng, brief, mv, refused, to_move};
 use common::server::{Server, string, temp_db};
 use serde_json::json;
 use zertz_server::util::iso_time;
@@ -254,4 +254,84 @@ async fn a_record_goes_on_with_its_history() {
     assert_eq!(state["bribes"], true);
     assert_eq!(state["moves"].as_array().unwrap().len(), 4);
     server.assert_healthy().await;
+}
+
+/// The archive's search: finished games listed with their players, board, rule set and length,
+/// found by a player's name (either seat, any case), board, rule set and result; bad filters
+/// refused with the reason.
+#[tokio::test]
+async fn finished_games_are_found_by_player_board_rules_and_result() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let mut ids = Vec::new();
+    for (extra, friend) in [
+        (json!({}), "Bob"),
+        (json!({"board": "48", "rules": "blitz"}), "Cyd"),
+        (json!({"seat": "second"}), "bob"),
+    ] {
+        let (id, [alice, friend_token]) = server.invitation(extra).await;
+        server.join(&id, &friend_token, friend).await;
+        // One move each, then the friend resigns.
+        let mut rng = Rng::new(4);
+        server
+            .play_random(
+                &id,
+                &alice_first(&server, &id, &alice, &friend_token).await,
+                &mut rng,
+                2,
+            )
+            .await;
+        server
+            .act_ok(&id, &friend_token, json!({"type": "resign"}))
+            .await;
+        ids.push(id);
+    }
+    let listed = server.listing("/api/games?status=finished").await;
+    assert_eq!(listed.len(), 3);
+    let first = listed.iter().find(|g| g["id"] == ids[0].as_str()).unwrap();
+    assert_eq!(first["names"], json!(["Alice", "Bob"]));
+    assert_eq!(
+        (first["board"].as_str(), first["rules"].as_str()),
+        (Some("37"), Some("standard"))
+    );
+    assert_eq!(first["turns"], 2);
+    assert_eq!(first["result"], "1-0");
+
+    let found = |q: &str| {
+        let q = q.to_string();
+        let server = &server;
+        async move {
+            server
+                .listed_ids(&format!("/api/games?status=finished&{q}"))
+                .await
+        }
+    };
+    let mut with_bob = found("player=BOB").await;
+    with_bob.sort();
+    let mut want = vec![ids[0].clone(), ids[2].clone()];
+    want.sort();
+    assert_eq!(with_bob, want);
+    assert_eq!(found("board=48").await, [ids[1].clone()]);
+    assert_eq!(found("rules=blitz").await, [ids[1].clone()]);
+    // Alice moved second in the third game and won: 0-1.
+    assert_eq!(found("result=0-1").await, [ids[2].clone()]);
+    assert!(found("player=nobody").await.is_empty());
+    for (q, says) in [
+        ("board=36", "expected one of 37"),
+        ("result=win", "expected 1-0, 0-1"),
+        ("colour=white", "unknown field `colour`"),
+    ] {
+        let (status, body) = server.get(&format!("/api/games?{q}"), None).await;
+        refused(status, &body, 400, says);
+    }
+}
+
+/// The tokens in the order of the seats (the game's creator may sit second).
+async fn alice_first(server: &Server, id: &str, alice: &str, friend: &str) -> [String; 2] {
+    let you = server.game(id, Some(alice)).await["you"].as_u64().unwrap();
+    if you == 1 {
+        [alice.to_string(), friend.to_string()]
+    } else {
+        [friend.to_string(), alice.to_string()]
+    }
 }

@@ -17,9 +17,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::Connection;
 use zertz_server::store::{
-    self, AccountRow, Cursor, EventRow, GameAppend, GameEnd, GameFilter, GameRow, GameStore,
-    GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate, SessionRow, SqliteStore, Store,
-    StoreError,
+    self, AccountRow, Cursor, EventRow, GameAppend, GameEnd, GameFilter, GameQuery, GameRow,
+    GameStore, GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate, SessionRow, SqliteStore,
+    Store, StoreError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -189,6 +189,7 @@ store_tests!(
     match_step_all_or_nothing,
     accounts_and_sessions,
     a_game_end_is_written_with_its_result,
+    games_are_found_by_player_board_rules_and_result,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -202,6 +203,9 @@ fn game(id: &str, status: &str, created_ms: i64) -> GameRow {
         settings: format!(r#"{{"variant":"standard","game":"{id}"}}"#),
         tokens: [Some(format!("tok-{id}-1")), None],
         accounts: [None, None],
+        names: [Some(format!("Ann of {id}")), None],
+        board: "37".into(),
+        rules: "standard".into(),
         status: status.to_owned(),
         result: None,
         updated_ms: created_ms,
@@ -344,6 +348,8 @@ async fn append_conflicts_write_nothing(env: &Env) {
         result: Some("0-1".into()),
         seat: Some((1, "late-token".into())),
         seat_account: None,
+        seat_name: None,
+        turns: None,
         ended: None,
     };
 
@@ -396,6 +402,8 @@ async fn row_updates(env: &Env) {
         result: None,
         seat: Some((1, "t2".into())),
         seat_account: None,
+        seat_name: None,
+        turns: None,
         ended: None,
     };
     s.append("g1", &[event(2, 2_000)], &sit).await.unwrap();
@@ -447,6 +455,8 @@ async fn row_updates(env: &Env) {
         result: Some("1-0".into()),
         seat: None,
         seat_account: None,
+        seat_name: None,
+        turns: None,
         ended: None,
     };
     s.append("g1", &[event(5, 5_000), event(6, 5_000)], &end)
@@ -501,6 +511,10 @@ async fn list_games_filter_order_limit(env: &Env) {
             created_ms: 200,
             updated_ms: 200,
             accounts: [None, None],
+            names: [Some("Ann of c".into()), None],
+            board: Some("37".into()),
+            rules: Some("standard".into()),
+            turns: 0,
         }
     );
     assert_eq!((all[0].created_ms, all[0].updated_ms), (100, 600));
@@ -573,6 +587,8 @@ async fn list_games_filter_order_limit(env: &Env) {
         result: Some("1-0".into()),
         seat: None,
         seat_account: None,
+        seat_name: None,
+        turns: None,
         ended: None,
     };
     s.append("d", &[event(2, 700)], &finish).await.unwrap();
@@ -723,6 +739,8 @@ async fn durable_across_reopen(env: &Env) {
         result: None,
         seat: Some((1, "t2".into())),
         seat_account: None,
+        seat_name: None,
+        turns: None,
         ended: None,
     };
     s.append("g1", &events(2..=4, 2_000), &sit).await.unwrap();
@@ -976,6 +994,8 @@ async fn match_step_all_or_nothing(env: &Env) {
                 result: Some("0-1".into()),
                 seat: None,
                 seat_account: None,
+                seat_name: None,
+                turns: None,
                 ended: None,
             },
         }),
@@ -1012,6 +1032,8 @@ async fn sqlite_kill_child() {
         result: None,
         seat: Some((1, "t2".into())),
         seat_account: None,
+        seat_name: None,
+        turns: None,
         ended: None,
     };
     s.append("g1", &events(2..=40, 2_000), &sit).await.unwrap();
@@ -1283,4 +1305,169 @@ async fn a_game_end_is_written_with_its_result(env: &Env) {
             .unwrap()
             .is_empty()
     );
+}
+
+/// Listings search by a player's name (either seat, any case), board, rule set and result; the
+/// names and the turns follow the seats taken and the moves made.
+async fn games_are_found_by_player_board_rules_and_result(env: &Env) {
+    let s = env.store();
+    let mut a = game("a", "open", 100);
+    a.names = [Some("Ann".into()), None];
+    s.create_game(&a, &events(1..=1, 100)).await.unwrap();
+    let sit = RowUpdate {
+        status: Some("live".into()),
+        seat: Some((1, "t2".into())),
+        seat_name: Some("Bob".into()),
+        turns: Some(0),
+        ..RowUpdate::default()
+    };
+    s.append("a", &[event(2, 200)], &sit).await.unwrap();
+    let end = RowUpdate {
+        status: Some("finished".into()),
+        result: Some("1-0".into()),
+        turns: Some(17),
+        ..RowUpdate::default()
+    };
+    s.append("a", &[event(3, 300)], &end).await.unwrap();
+    let mut b = game("b", "finished", 150);
+    b.names = [Some("Cyd".into()), Some("ann".into())];
+    b.board = "48".into();
+    b.rules = "blitz".into();
+    s.create_game(&b, &events(1..=1, 150)).await.unwrap();
+    let c = game("c", "open", 160);
+    s.create_game(&c, &events(1..=1, 160)).await.unwrap();
+
+    let find = |q: GameQuery<'static>| async move {
+        let games = s.find_games(&q, None, 10).await.unwrap();
+        games.into_iter().map(|g| g.id).collect::<Vec<String>>()
+    };
+    let by = |player| GameQuery {
+        player: Some(player),
+        ..GameQuery::default()
+    };
+    assert_eq!(find(by("ANN")).await, ["a", "b"]);
+    assert_eq!(find(by("bob")).await, ["a"]);
+    assert_eq!(find(by("Nobody")).await, Vec::<&str>::new());
+    let q = GameQuery {
+        board: Some("48"),
+        ..GameQuery::default()
+    };
+    assert_eq!(find(q).await, ["b"]);
+    let q = GameQuery {
+        rules: Some("standard"),
+        status: Some("finished"),
+        ..GameQuery::default()
+    };
+    assert_eq!(find(q).await, ["a"]);
+    let q = GameQuery {
+        result: Some("1-0"),
+        player: Some("bob"),
+        ..GameQuery::default()
+    };
+    assert_eq!(find(q).await, ["a"]);
+    let all = s.find_games(&GameQuery::default(), None, 10).await.unwrap();
+    let a = all.iter().find(|g| g.id == "a").unwrap();
+    assert_eq!(a.names, [Some("Ann".into()), Some("Bob".into())]);
+    assert_eq!((a.turns, a.board.as_deref()), (17, Some("37")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Migrations of data stored before a change
+
+/// Games stored before their listing columns existed (migrations 0001 to 0004 only) get their
+/// names, board, rule set and turns from their settings and events when 0005 runs.
+const OLD_GAME_SQL: &[&str] = &[
+    "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, result, \
+     updated_ms) VALUES ('old1', NULL, 100, \
+     '{\"start\":\"48 blitz ........ 5/7/9 0/0/0 0/0/0 1\",\"clock\":{\"kind\":\"unlimited\"}}', \
+     't1', 't2', 'finished', '1-0', 500)",
+    "INSERT INTO game_events (game_id, version, at_ms, payload) VALUES \
+     ('old1', 1, 100, '{\"type\":\"created\"}'), \
+     ('old1', 2, 100, '{\"type\":\"joined\",\"seat\":1,\"name\":\"Ann\"}'), \
+     ('old1', 3, 200, '{\"type\":\"joined\",\"seat\":2,\"name\":\"Bob\"}'), \
+     ('old1', 4, 300, '{\"type\":\"moved\",\"seat\":1,\"notation\":\"Wd4,a1\"}'), \
+     ('old1', 5, 400, '{\"type\":\"moved\",\"seat\":2,\"notation\":\"Bd5,g4\"}'), \
+     ('old1', 6, 500, '{\"type\":\"resigned\",\"seat\":2}')",
+];
+
+async fn check_old_game(store: &dyn Store) {
+    let q = GameQuery {
+        player: Some("bob"),
+        ..GameQuery::default()
+    };
+    let found = store.find_games(&q, None, 10).await.unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    let g = &found[0];
+    assert_eq!(g.names, [Some("Ann".into()), Some("Bob".into())]);
+    assert_eq!(
+        (g.board.as_deref(), g.rules.as_deref()),
+        (Some("48"), Some("blitz"))
+    );
+    assert_eq!(g.turns, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_games_stored_before_the_listing_columns_get_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite");
+    let path = path.to_str().unwrap();
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    let mut old = sqlx::migrate!("./migrations/sqlite");
+    old.migrations = std::borrow::Cow::Owned(old.migrations[..4].to_vec());
+    old.run(&pool).await.unwrap();
+    for sql in OLD_GAME_SQL {
+        sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let store = SqliteStore::open(path).await.unwrap();
+    check_old_game(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_games_stored_before_the_listing_columns_get_them() {
+    let Ok(admin_url) = std::env::var("ZERTZ_TEST_POSTGRES") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOT RUN on PostgreSQL: the migration of old games (ZERTZ_TEST_POSTGRES is not set)"
+        );
+        return;
+    };
+    let db = format!(
+        "zertz_test_old_games_{}_{}",
+        std::process::id(),
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis()
+    );
+    let mut admin = sqlx::PgConnection::connect(&admin_url).await.unwrap();
+    sqlx::raw_sql(&format!("CREATE DATABASE \"{db}\""))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    let url = with_database(&admin_url, &db);
+    let outcome = tokio::spawn(async move {
+        let pool = sqlx::PgPool::connect(&url).await.unwrap();
+        let mut old = sqlx::migrate!("./migrations/postgres");
+        old.migrations = std::borrow::Cow::Owned(old.migrations[..4].to_vec());
+        old.run(&pool).await.unwrap();
+        for sql in OLD_GAME_SQL {
+            sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+        }
+        pool.close().await;
+        let store = PostgresStore::open(&url).await.unwrap();
+        check_old_game(&store).await;
+        store.close().await;
+    })
+    .await;
+    sqlx::raw_sql(&format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
 }

@@ -261,6 +261,9 @@ impl Hub {
             settings: serde_json::to_string(&settings).unwrap_or_default(),
             tokens: tokens.clone(),
             accounts: room.accounts.clone(),
+            names: room.names.clone(),
+            board: room.game.position().layout().kind().name().to_string(),
+            rules: room.game.position().rule_set().to_string(),
             status: room.status().to_string(),
             result: None,
             updated_ms: now,
@@ -581,12 +584,18 @@ impl Hub {
         let seat_account = seat
             .as_ref()
             .and_then(|(i, _)| next.accounts.get(*i).cloned().flatten());
+        let seat_name = seat
+            .as_ref()
+            .and_then(|(i, _)| next.names.get(*i).cloned().flatten());
+        let turns = next.game.turns().len();
         let ends = next.is_over() && !state.room.is_over();
         let update = RowUpdate {
             status: (next.status() != state.room.status()).then(|| next.status().to_string()),
             result: next.result().filter(|_| ends),
             seat,
             seat_account,
+            seat_name,
+            turns: (turns != state.room.game.turns().len()).then_some(turns as i64),
             ended: ends
                 .then(|| crate::games::ending::game_end(&next, now))
                 .flatten(),
@@ -968,14 +977,19 @@ mod clock_tests {
             )
             .await
             .unwrap();
-        let ann = tokens[0].clone().unwrap();
-        // Blocks the runtime's only thread past the end of Ann's time.
+        let (ann, ben) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+        // Ann's first move costs no time; Ben's clock runs from it.
+        let first = Action::Move {
+            text: "Wd4,a1".into(),
+        };
+        hub.act(&id, Credential::Token(&ann), first).await.unwrap();
+        // Blocks the runtime's only thread past the end of Ben's time.
         std::thread::sleep(Duration::from_millis(120));
-        let move_text = "Wd4,a1".to_string();
+        let move_text = "Bd5,g4".to_string();
         let e = hub
             .act(
                 &id,
-                Credential::Token(&ann),
+                Credential::Token(&ben),
                 Action::Move { text: move_text },
             )
             .await
@@ -987,14 +1001,14 @@ mod clock_tests {
         let room = hub.room(&id).await.unwrap();
         assert!(matches!(
             room.log.last(),
-            Some((_, Event::Flagged { seat: 1 }))
+            Some((_, Event::Flagged { seat: 2 }))
         ));
-        assert!(room.game.turns().is_empty(), "the move was not played");
-        assert_eq!(room.result().as_deref(), Some("0-1"));
+        assert_eq!(room.game.turns().len(), 1, "the late move was not played");
+        assert_eq!(room.result().as_deref(), Some("1-0"));
         // Stored, not only in memory.
         let (row, events) = hub.store().load_game(&id).await.unwrap();
-        assert_eq!(row.result.as_deref(), Some("0-1"));
+        assert_eq!(row.result.as_deref(), Some("1-0"));
         let last: Event = serde_json::from_str(&events.last().unwrap().payload).unwrap();
-        assert_eq!(last, Event::Flagged { seat: 1 });
+        assert_eq!(last, Event::Flagged { seat: 2 });
     }
 }

@@ -229,10 +229,18 @@ impl Room {
         }
     }
 
+    /// No clock runs before the first turn is played here: a player who has just taken an
+    /// invitation sees the board before anyone's time starts, and the first player's first
+    /// move costs no time (docs/server.md, "Clocks").
+    pub fn before_first_turn(&self) -> bool {
+        self.game.turns().len() <= self.history_turns
+    }
+
     /// The player whose clock runs: the player to move, or, while a bribe waits for its
-    /// answer, the player who must answer it. `None` before the start and after the end.
+    /// answer, the player who must answer it. `None` before the start, before the first turn
+    /// and after the end.
     pub fn clock_runner(&self) -> Option<Player> {
-        if !self.started || self.is_over() {
+        if !self.started || self.is_over() || self.before_first_turn() {
             return None;
         }
         Some(match self.game.pending_bribe() {
@@ -244,6 +252,9 @@ impl Room {
     /// How long the running clock has been running at `now_ms`: since the turn began (less the
     /// time a rejected bribe waited), or since the pending bribe was proposed.
     pub fn running_ms(&self, now_ms: i64) -> i64 {
+        if self.before_first_turn() {
+            return 0;
+        }
         let since = match (self.game.pending_bribe(), self.bribe_at_ms) {
             (Some(_), Some(at)) => at,
             _ => self.turn_started_ms,
@@ -253,6 +264,9 @@ impl Room {
 
     /// The time the mover had used of their turn when they proposed the pending bribe.
     fn used_before_bribe(&self) -> i64 {
+        if self.before_first_turn() {
+            return 0;
+        }
         self.bribe_at_ms
             .map_or(0, |at| (at - self.turn_started_ms).max(0))
     }
@@ -588,7 +602,7 @@ impl Room {
     fn charge(&self, mover: Player, now_ms: i64) -> Option<ClockState> {
         self.settings
             .clock
-            .charge(&self.clocks[mover.index()], now_ms - self.turn_started_ms)
+            .charge(&self.clocks[mover.index()], self.running_ms(now_ms))
     }
 
     /// Applies a stored event.
@@ -805,6 +819,47 @@ mod tests {
         room
     }
 
+    /// `room(clock)` after a first move each at time 0, so that the clocks run (none runs
+    /// before the first turn): player one to move, their turn begun at 0.
+    fn opened(clock: ClockSpec) -> Room {
+        let mut r = room(clock);
+        for (seat, text) in [(Player::One, "Wd4,a1"), (Player::Two, "Bd5,g4")] {
+            act(&mut r, seat, Action::Move { text: text.into() }, 0);
+        }
+        r
+    }
+
+    #[test]
+    fn no_clock_runs_before_the_first_turn() {
+        let mut r = room(ClockSpec::SuddenDeath { total_ms: 60_000 });
+        // Long after the start, nothing has been charged and nothing runs.
+        assert_eq!(r.clock_runner(), None);
+        assert_eq!(r.time_left(500_000), None);
+        assert_eq!(r.clock_shown(Player::One, 500_000), (r.clocks[0], false));
+        act(
+            &mut r,
+            Player::One,
+            Action::Move {
+                text: "Wd4,a1".into(),
+            },
+            500_000,
+        );
+        assert_eq!(r.clocks[0].remaining_ms, 60_000, "the first move is free");
+        // From the first move on, the other clock runs.
+        assert_eq!(r.clock_runner(), Some(Player::Two));
+        assert_eq!(r.time_left(510_000), Some(50_000));
+        act(
+            &mut r,
+            Player::Two,
+            Action::Move {
+                text: "Bd5,g4".into(),
+            },
+            510_000,
+        );
+        assert_eq!(r.clocks[1].remaining_ms, 50_000);
+        assert_eq!(r.clock_runner(), Some(Player::One));
+    }
+
     fn act(room: &mut Room, seat: Player, action: Action, at: i64) -> Vec<Event> {
         let events = room.decide(seat, &action, at).unwrap();
         for e in &events {
@@ -851,7 +906,7 @@ mod tests {
 
     #[test]
     fn the_answerer_s_clock_runs_while_a_bribe_waits() {
-        let mut r = room(ClockSpec::SuddenDeath { total_ms: 60_000 });
+        let mut r = opened(ClockSpec::SuddenDeath { total_ms: 60_000 });
         act(&mut r, Player::One, bribe(), 10_000);
         // The proposer's clock stops at what it showed; the answerer's runs.
         assert_eq!(r.clock_runner(), Some(Player::Two));
@@ -906,7 +961,7 @@ mod tests {
 
     #[test]
     fn an_answerer_who_runs_out_loses() {
-        let mut r = room(ClockSpec::SuddenDeath { total_ms: 60_000 });
+        let mut r = opened(ClockSpec::SuddenDeath { total_ms: 60_000 });
         act(&mut r, Player::One, bribe(), 1_000);
         assert_eq!(r.time_left(61_000), Some(0));
         // Whatever the answerer sends after their time ran out loses on time.
@@ -920,7 +975,7 @@ mod tests {
 
     #[test]
     fn a_restart_does_not_charge_the_wait() {
-        let mut r = room(ClockSpec::SuddenDeath { total_ms: 60_000 });
+        let mut r = opened(ClockSpec::SuddenDeath { total_ms: 60_000 });
         act(&mut r, Player::One, bribe(), 10_000);
         r.restart_clocks(1_000_000);
         assert_eq!(r.time_left(1_000_000), Some(60_000));

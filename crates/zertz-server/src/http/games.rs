@@ -22,7 +22,7 @@ use crate::games::hub::{Hub, HubError};
 use crate::games::model::Action;
 use crate::games::quota::{Held, Quotas};
 use crate::games::view::GameView;
-use crate::store::Cursor;
+use crate::store::{Cursor, GameQuery};
 
 /// The game routes.
 pub fn router() -> Router<AppState> {
@@ -133,17 +133,69 @@ pub(crate) fn check_status(status: &Option<String>) -> ApiResult<Option<&str>> {
     }
 }
 
+/// The query of `GET /api/games`: a status, filters, and the page.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GamesQuery {
+    status: Option<String>,
+    limit: Option<i64>,
+    /// The `next` of the page before.
+    before: Option<String>,
+    /// A player's name, in either seat (without regard to case).
+    player: Option<String>,
+    /// A board: `37`, `40`, `43`, `44`, `48`, `61` or `custom`.
+    board: Option<String>,
+    /// A rule set: `standard`, `blitz` or a custom one's name.
+    rules: Option<String>,
+    /// A result: `1-0`, `0-1`, `1/2-1/2` or `*` (aborted).
+    result: Option<String>,
+}
+
+/// The boards a game can be on, as listings name them.
+const BOARDS: [&str; 7] = ["37", "40", "43", "44", "48", "61", "custom"];
+
 async fn list_games(
     State(hub): State<Arc<Hub>>,
-    query: Result<Query<ListQuery>, QueryRejection>,
+    query: Result<Query<GamesQuery>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
     let status = check_status(&q.status)?;
     let limit = q.limit.unwrap_or(50).clamp(1, 500);
     let before = q.before.as_deref().map(parse_cursor).transpose()?;
+    fn given(v: &Option<String>) -> Option<&str> {
+        v.as_deref().map(str::trim).filter(|v| !v.is_empty())
+    }
+    let board = given(&q.board);
+    if let Some(b) = board
+        && !BOARDS.contains(&b)
+    {
+        return Err(bad(format!(
+            "board `{b}`: expected one of {}",
+            BOARDS.join(", ")
+        )));
+    }
+    let result = given(&q.result);
+    if let Some(r) = result
+        && !["1-0", "0-1", "1/2-1/2", "*"].contains(&r)
+    {
+        return Err(bad(format!(
+            "result `{r}`: expected 1-0, 0-1, 1/2-1/2 or * (aborted)"
+        )));
+    }
+    let player = given(&q.player);
+    if player.is_some_and(|p| p.chars().count() > 40) {
+        return Err(bad("player: a name is at most 40 characters"));
+    }
+    let search = GameQuery {
+        status,
+        player,
+        board,
+        rules: given(&q.rules),
+        result,
+    };
     let games = hub
         .store()
-        .list_games(status, before.as_ref(), limit)
+        .find_games(&search, before.as_ref(), limit)
         .await
         .map_err(HubError::from)?;
     // A full page may have a next one; a short page is the last.
@@ -161,6 +213,10 @@ async fn list_games(
                 "result": g.result,
                 "created_ms": g.created_ms,
                 "updated_ms": g.updated_ms,
+                "names": g.names,
+                "board": g.board,
+                "rules": g.rules,
+                "turns": g.turns,
                 "start": settings.get("start"),
                 "clock": settings.get("clock"),
                 "seats": settings.get("seats"),

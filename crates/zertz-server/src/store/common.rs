@@ -47,6 +47,16 @@ pub(super) fn seat_tokens(update: &RowUpdate) -> Result<[Option<&str>; 2], Store
     }
 }
 
+/// The new values of `name_one` and `name_two` (`None`: unchanged): the name shown in the seat
+/// `update` takes.
+pub(super) fn seat_names(update: &RowUpdate) -> [Option<&str>; 2] {
+    match (&update.seat, &update.seat_name) {
+        (Some((0, _)), Some(n)) => [Some(n.as_str()), None],
+        (Some((1, _)), Some(n)) => [None, Some(n.as_str())],
+        _ => [None, None],
+    }
+}
+
 /// The new values of `account_one` and `account_two` (`None`: unchanged) that `update` asks
 /// for: the account bound to the seat it takes.
 pub(super) fn seat_accounts(update: &RowUpdate) -> [Option<&str>; 2] {
@@ -80,8 +90,8 @@ pub(super) fn limit(limit: i64) -> i64 {
 }
 
 /// The columns of a [`super::GameSummary`].
-pub(super) const GAME_SUMMARY_COLUMNS: &str =
-    "id, match_id, settings, status, result, created_ms, updated_ms, account_one, account_two";
+pub(super) const GAME_SUMMARY_COLUMNS: &str = "id, match_id, settings, status, result, created_ms, updated_ms, account_one, account_two, \
+     name_one, name_two, board, rules, turns";
 
 /// The columns of a [`super::MatchRow`].
 pub(super) const MATCH_COLUMNS: &str =
@@ -110,19 +120,40 @@ pub(super) fn account_sql(matches: bool, n: usize, param: fn(usize) -> String) -
     )
 }
 
-/// The query of `list_games`, for a status filter or none and a cursor or none, newest change
-/// first. `param(n)` writes the n-th parameter (from 1) as the database wants it; they are
-/// bound in this order: the status, the cursor's time and id, the limit. (Four texts rather
-/// than one with `? IS NULL OR …`, which would keep the database from using its indexes.)
-pub(super) fn list_games_sql(status: bool, before: bool, param: fn(usize) -> String) -> String {
+/// The query of `find_games` for `query` and a cursor or none, newest change first.
+/// `param(n)` writes the n-th parameter (from 1) as the database wants it; they are bound in
+/// this order: the status, the player (twice, in lower case), the board, the rules, the
+/// result, the cursor's time and id, the limit. (Texts built for the filters given rather than
+/// one with `? IS NULL OR …`, which would keep the database from using its indexes.)
+pub(super) fn find_games_sql(
+    query: &super::GameQuery<'_>,
+    before: bool,
+    param: fn(usize) -> String,
+) -> String {
     let mut n = 0;
     let mut next = || {
         n += 1;
         param(n)
     };
     let mut conditions = Vec::new();
-    if status {
+    if query.status.is_some() {
         conditions.push(format!("status = {}", next()));
+    }
+    if query.player.is_some() {
+        conditions.push(format!(
+            "(lower(name_one) = {} OR lower(name_two) = {})",
+            next(),
+            next()
+        ));
+    }
+    for (on, column) in [
+        (query.board.is_some(), "board"),
+        (query.rules.is_some(), "rules"),
+        (query.result.is_some(), "result"),
+    ] {
+        if on {
+            conditions.push(format!("{column} = {}", next()));
+        }
     }
     if before {
         conditions.push(format!("(updated_ms, id) < ({}, {})", next(), next()));

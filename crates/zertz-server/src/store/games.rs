@@ -21,6 +21,12 @@ pub struct GameRow {
     pub tokens: [Option<String>; 2],
     /// The accounts bound to the seats (none for guests, engines and empty seats).
     pub accounts: [Option<String>; 2],
+    /// The names in the seats (an engine's too), once known.
+    pub names: [Option<String>; 2],
+    /// The board's name (`37`…, `custom`) and the rule set's (`standard`, `blitz`, `custom:…`).
+    pub board: String,
+    /// The rule set's name.
+    pub rules: String,
     /// `open` (waiting for a player), `live`, or `finished`.
     pub status: String,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`) once finished.
@@ -51,6 +57,10 @@ pub struct RowUpdate {
     pub seat: Option<(usize, String)>,
     /// The account bound to that seat, if any.
     pub seat_account: Option<String>,
+    /// The name shown in that seat.
+    pub seat_name: Option<String>,
+    /// Turns played after this event, if they changed.
+    pub turns: Option<i64>,
     /// The game ends with this event: what its players' records and ratings keep of it,
     /// written in the same transaction.
     pub ended: Option<super::ratings::GameEnd>,
@@ -75,6 +85,29 @@ pub struct GameSummary {
     pub updated_ms: i64,
     /// The accounts bound to its seats.
     pub accounts: [Option<String>; 2],
+    /// The names in its seats.
+    pub names: [Option<String>; 2],
+    /// Its board (`37`…, `custom`; none for games stored before it was kept).
+    pub board: Option<String>,
+    /// Its rule set.
+    pub rules: Option<String>,
+    /// Turns played.
+    pub turns: i64,
+}
+
+/// Which games a listing shows (every field optional: all games when none is set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameQuery<'a> {
+    /// `open`, `live` or `finished`.
+    pub status: Option<&'a str>,
+    /// A name in either seat, without regard to case.
+    pub player: Option<&'a str>,
+    /// The board's name.
+    pub board: Option<&'a str>,
+    /// The rule set's name.
+    pub rules: Option<&'a str>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: Option<&'a str>,
 }
 
 /// A place in a listing of games (newest change first): the last game of a page, after which
@@ -165,6 +198,20 @@ pub trait GameStore {
     async fn list_games(
         &self,
         status: Option<&str>,
+        before: Option<&Cursor>,
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        let query = GameQuery {
+            status,
+            ..GameQuery::default()
+        };
+        self.find_games(&query, before, limit).await
+    }
+
+    /// The games that `query` selects, in the order and pages of [`GameStore::list_games`].
+    async fn find_games(
+        &self,
+        query: &GameQuery<'_>,
         before: Option<&Cursor>,
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError>;

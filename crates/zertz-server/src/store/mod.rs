@@ -14,7 +14,8 @@ mod sqlite;
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use chat::{ChatLine, ChatStore, Report};
 pub use games::{
-    Cursor, EventRow, GameAppend, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
+    Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
+    RowUpdate,
 };
 pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore};
 

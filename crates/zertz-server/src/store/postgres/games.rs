@@ -6,11 +6,13 @@ use sqlx::postgres::PgRow;
 
 use super::PostgresStore;
 use crate::store::common::{
-    account_sql, check_versions, game_not_found, insert_event_error, insert_game_error,
-    limit as clamp_limit, list_games_sql, match_not_found, seat_accounts, seat_tokens,
+    account_sql, check_versions, find_games_sql, game_not_found, insert_event_error,
+    insert_game_error, limit as clamp_limit, match_not_found, seat_accounts, seat_names,
+    seat_tokens,
 };
 use crate::store::{
-    Cursor, EventRow, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate, StoreError,
+    Cursor, EventRow, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
+    StoreError,
 };
 
 /// Inserts the events of `game`, mapping a taken version to a conflict.
@@ -43,8 +45,8 @@ async fn create_game_in(
     check_versions(&game.id, 0, events)?;
     sqlx::query(
         "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
-         result, updated_ms, account_one, account_two) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+         result, updated_ms, account_one, account_two, name_one, name_two, board, rules) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
     )
     .bind(&game.id)
     .bind(&game.match_id)
@@ -57,6 +59,10 @@ async fn create_game_in(
     .bind(game.updated_ms)
     .bind(&game.accounts[0])
     .bind(&game.accounts[1])
+    .bind(&game.names[0])
+    .bind(&game.names[1])
+    .bind(&game.board)
+    .bind(&game.rules)
     .execute(&mut *conn)
     .await
     .map_err(|e| insert_game_error(e, &game.id, events))?;
@@ -72,6 +78,7 @@ async fn append_in(
 ) -> Result<(), StoreError> {
     let tokens = seat_tokens(update)?;
     let accounts = seat_accounts(update);
+    let names = seat_names(update);
     let found = sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
         .bind(game)
         .fetch_optional(&mut *conn)
@@ -90,7 +97,8 @@ async fn append_in(
         "UPDATE games SET status = COALESCE($1, status), result = COALESCE($2, result), \
          token_one = COALESCE($3, token_one), token_two = COALESCE($4, token_two), \
          account_one = COALESCE($5, account_one), account_two = COALESCE($6, account_two), \
-         updated_ms = COALESCE($7, updated_ms) WHERE id = $8",
+         name_one = COALESCE($7, name_one), name_two = COALESCE($8, name_two), \
+         turns = COALESCE($9, turns), updated_ms = COALESCE($10, updated_ms) WHERE id = $11",
     )
     .bind(&update.status)
     .bind(&update.result)
@@ -98,6 +106,9 @@ async fn append_in(
     .bind(tokens[1])
     .bind(accounts[0])
     .bind(accounts[1])
+    .bind(names[0])
+    .bind(names[1])
+    .bind(update.turns)
     .bind(events.last().map(|e| e.at_ms))
     .bind(game)
     .execute(&mut *conn)
@@ -142,6 +153,10 @@ fn game_summary(row: &PgRow) -> Result<GameSummary, sqlx::Error> {
         created_ms: row.try_get("created_ms")?,
         updated_ms: row.try_get("updated_ms")?,
         accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
+        names: [row.try_get("name_one")?, row.try_get("name_two")?],
+        board: row.try_get("board")?,
+        rules: row.try_get("rules")?,
+        turns: row.try_get("turns")?,
     })
 }
 
@@ -187,7 +202,8 @@ impl GameStore for PostgresStore {
             .await?;
         let row = sqlx::query(
             "SELECT id, match_id, created_ms, settings, token_one, token_two, status, result, \
-             updated_ms, account_one, account_two FROM games WHERE id = $1",
+             updated_ms, account_one, account_two, name_one, name_two, board, rules FROM games \
+             WHERE id = $1",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -200,6 +216,13 @@ impl GameStore for PostgresStore {
             settings: row.try_get("settings")?,
             tokens: [row.try_get("token_one")?, row.try_get("token_two")?],
             accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
+            names: [row.try_get("name_one")?, row.try_get("name_two")?],
+            board: row
+                .try_get::<Option<String>, _>("board")?
+                .unwrap_or_default(),
+            rules: row
+                .try_get::<Option<String>, _>("rules")?
+                .unwrap_or_default(),
             status: row.try_get("status")?,
             result: row.try_get("result")?,
             updated_ms: row.try_get("updated_ms")?,
@@ -223,24 +246,31 @@ impl GameStore for PostgresStore {
         Ok((game_row, events))
     }
 
-    async fn list_games(
+    async fn find_games(
         &self,
-        status: Option<&str>,
+        query: &GameQuery<'_>,
         before: Option<&Cursor>,
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError> {
-        let sql = list_games_sql(status.is_some(), before.is_some(), PARAM);
-        let mut query = sqlx::query(&sql);
-        if let Some(status) = status {
-            query = query.bind(status);
+        let sql = find_games_sql(query, before.is_some(), PARAM);
+        let mut q = sqlx::query(&sql);
+        if let Some(status) = query.status {
+            q = q.bind(status);
+        }
+        if let Some(player) = query.player {
+            let player = player.to_lowercase();
+            q = q.bind(player.clone()).bind(player);
+        }
+        for value in [query.board, query.rules, query.result]
+            .into_iter()
+            .flatten()
+        {
+            q = q.bind(value);
         }
         if let Some(c) = before {
-            query = query.bind(c.updated_ms).bind(&c.id);
+            q = q.bind(c.updated_ms).bind(&c.id);
         }
-        let rows = query
-            .bind(clamp_limit(limit))
-            .fetch_all(self.pool())
-            .await?;
+        let rows = q.bind(clamp_limit(limit)).fetch_all(self.pool()).await?;
         Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
     }
 

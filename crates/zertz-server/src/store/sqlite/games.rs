@@ -7,11 +7,12 @@ use sqlx::sqlite::SqliteRow;
 
 use super::{SqliteStore, Write, is_unique_violation, write_error};
 use crate::store::common::{
-    account_sql, check_versions, conflict, game_not_found, limit as clamp_limit, list_games_sql,
-    match_not_found, seat_accounts, seat_tokens,
+    account_sql, check_versions, conflict, find_games_sql, game_not_found, limit as clamp_limit,
+    match_not_found, seat_accounts, seat_names, seat_tokens,
 };
 use crate::store::{
-    Cursor, EventRow, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate, StoreError,
+    Cursor, EventRow, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
+    StoreError,
 };
 
 pub(super) fn create_game(
@@ -22,7 +23,8 @@ pub(super) fn create_game(
     check_versions(&game.id, 0, events)?;
     conn.prepare_cached(
         "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
-         result, updated_ms, account_one, account_two) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         result, updated_ms, account_one, account_two, name_one, name_two, board, rules) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .and_then(|mut insert| {
         insert.execute(params![
@@ -36,7 +38,11 @@ pub(super) fn create_game(
             game.result,
             game.updated_ms,
             game.accounts[0],
-            game.accounts[1]
+            game.accounts[1],
+            game.names[0],
+            game.names[1],
+            game.board,
+            game.rules
         ])
     })
     .map_err(|e| {
@@ -57,6 +63,7 @@ pub(super) fn append(
 ) -> Result<(), StoreError> {
     let tokens = seat_tokens(update)?;
     let accounts = seat_accounts(update);
+    let names = seat_names(update);
     let last: Option<Option<i64>> = conn
         .prepare_cached(
             "SELECT (SELECT MAX(version) FROM game_events WHERE game_id = games.id) \
@@ -73,7 +80,8 @@ pub(super) fn append(
         "UPDATE games SET status = COALESCE(?, status), result = COALESCE(?, result), \
          token_one = COALESCE(?, token_one), token_two = COALESCE(?, token_two), \
          account_one = COALESCE(?, account_one), account_two = COALESCE(?, account_two), \
-         updated_ms = COALESCE(?, updated_ms) WHERE id = ?",
+         name_one = COALESCE(?, name_one), name_two = COALESCE(?, name_two), \
+         turns = COALESCE(?, turns), updated_ms = COALESCE(?, updated_ms) WHERE id = ?",
     )
     .and_then(|mut set| {
         set.execute(params![
@@ -83,6 +91,9 @@ pub(super) fn append(
             tokens[1],
             accounts[0],
             accounts[1],
+            names[0],
+            names[1],
+            update.turns,
             events.last().map(|e| e.at_ms),
             game
         ])
@@ -166,6 +177,10 @@ fn game_summary(row: &SqliteRow) -> Result<GameSummary, sqlx::Error> {
         created_ms: row.try_get("created_ms")?,
         updated_ms: row.try_get("updated_ms")?,
         accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
+        names: [row.try_get("name_one")?, row.try_get("name_two")?],
+        board: row.try_get("board")?,
+        rules: row.try_get("rules")?,
+        turns: row.try_get("turns")?,
     })
 }
 
@@ -208,7 +223,8 @@ impl GameStore for SqliteStore {
         let mut tx = self.pool.begin().await?;
         let row = sqlx::query(
             "SELECT id, match_id, created_ms, settings, token_one, token_two, status, result, \
-             updated_ms, account_one, account_two FROM games WHERE id = ?",
+             updated_ms, account_one, account_two, name_one, name_two, board, rules FROM games \
+             WHERE id = ?",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -221,6 +237,13 @@ impl GameStore for SqliteStore {
             settings: row.try_get("settings")?,
             tokens: [row.try_get("token_one")?, row.try_get("token_two")?],
             accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
+            names: [row.try_get("name_one")?, row.try_get("name_two")?],
+            board: row
+                .try_get::<Option<String>, _>("board")?
+                .unwrap_or_default(),
+            rules: row
+                .try_get::<Option<String>, _>("rules")?
+                .unwrap_or_default(),
             status: row.try_get("status")?,
             result: row.try_get("result")?,
             updated_ms: row.try_get("updated_ms")?,
@@ -244,24 +267,31 @@ impl GameStore for SqliteStore {
         Ok((game_row, events))
     }
 
-    async fn list_games(
+    async fn find_games(
         &self,
-        status: Option<&str>,
+        query: &GameQuery<'_>,
         before: Option<&Cursor>,
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError> {
-        let sql = list_games_sql(status.is_some(), before.is_some(), PARAM);
-        let mut query = sqlx::query(&sql);
-        if let Some(status) = status {
-            query = query.bind(status);
+        let sql = find_games_sql(query, before.is_some(), PARAM);
+        let mut q = sqlx::query(&sql);
+        if let Some(status) = query.status {
+            q = q.bind(status);
+        }
+        if let Some(player) = query.player {
+            let player = player.to_lowercase();
+            q = q.bind(player.clone()).bind(player);
+        }
+        for value in [query.board, query.rules, query.result]
+            .into_iter()
+            .flatten()
+        {
+            q = q.bind(value);
         }
         if let Some(c) = before {
-            query = query.bind(c.updated_ms).bind(&c.id);
+            q = q.bind(c.updated_ms).bind(&c.id);
         }
-        let rows = query
-            .bind(clamp_limit(limit))
-            .fetch_all(self.pool())
-            .await?;
+        let rows = q.bind(clamp_limit(limit)).fetch_all(self.pool()).await?;
         Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
     }
 
