@@ -122,7 +122,7 @@ test('finished games searched by player and filtered by board, rule set and resu
   await listed(page, 12);
   assert.ok((await column(page, 2)).every((t) => /Ann/.test(t)));
   assert.match(page.url(), /\?player=Ann/);
-  await page.selectOption('#filter-result', 'second');
+  await page.selectOption('#filter-result', '0-1');
   await listed(page, 8);
   assert.ok((await column(page, 4)).every((t) => /^0-1/.test(t)));
   await page.fill('#filter-player', '');
@@ -135,7 +135,7 @@ test('finished games searched by player and filtered by board, rule set and resu
   assert.match(await page.textContent('#no-finished'), /No finished game matches this search/);
   await page.selectOption('#filter-board', '');
   await listed(page, 13);
-  await page.selectOption('#filter-result', 'aborted');
+  await page.selectOption('#filter-result', '*');
   await listed(page, 0);
   await page.selectOption('#filter-rules', 'blitz');
   await listed(page, 3);

@@ -135,6 +135,9 @@ test('the turn in the title and icon, low time warned, the sound switch remember
   const ben = await open(id, tokens[1]);
   assert.match(await ann.title(), /^● Your turn/);
   assert.doesNotMatch(await ben.title(), /Your turn/);
+  // An invited game's clocks stand still until the first move, and the page says so.
+  assert.match(await ann.textContent('#clock-note'), /^The clocks start with the first move\.$/);
+  assert.equal(await ann.locator('#players .clock.running').count(), 0);
 
   // The page asks once for notifications, on the player's first move, and never again.
   const stub = () => ann.evaluate(() => {
@@ -155,6 +158,7 @@ test('the turn in the title and icon, low time warned, the sound switch remember
   assert.deepEqual((await feel(ann)).played, []);
   assert.ok((await feel(ann)).muted.includes('move'));
   assert.equal((await feel(ben)).played.at(-1), 'move');
+  assert.equal(await ann.locator('#clock-note').count(), 0, 'the clocks run now');
 
   // Ben's clock runs with under 20 s left: it turns red, a sound and a sentence, once.
   await ben.waitForSelector('#players .player.you .clock.low.running');

@@ -194,23 +194,33 @@ function filters() {
 
 const when = (ms) => (ms ? new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }) : '');
 
-/** The result in words, from the state: who won, or how it ended. */
-function resultWords(s) {
-  const r = s.result;
-  if (!r) return '';
-  if (r.winner) return `${s.seats[r.winner - 1].kind === 'engine' ? engineName(s.seats[r.winner - 1].level) : s.seats[r.winner - 1].name || `Player ${r.winner}`} won`;
-  return r.token === '*' ? 'called off' : 'drawn';
+/** The result in words: who won, or how it ended. */
+function resultWords(token, seats) {
+  const name = (i) => (seats[i].kind === 'engine' ? engineName(seats[i].level) : seats[i].name || `Player ${i + 1}`);
+  if (token === '1-0') return `${name(0)} won`;
+  if (token === '0-1') return `${name(1)} won`;
+  if (token === '1/2-1/2') return 'drawn';
+  return token === '*' ? 'called off' : '';
 }
 
+/**
+ * A game's row, from its listing (names, board, rules, result, turns) and, when it could be read,
+ * its state (a guest's mark, an account's link, the result in a sentence).
+ */
 function gameRow(g, s) {
-  const ended = g.ended_ms || g.updated_ms;
+  const ended = g.updated_ms;
+  const seats = s ? s.seats : g.seats.map((seat, i) => ({ ...seat, name: g.names ? g.names[i] : null }));
+  const board = g.board || (s && s.board) || g.start.split(' ')[0];
+  const rules = g.rules || (s && s.rules) || g.start.split(' ')[1];
+  const turns = typeof g.turns === 'number' ? g.turns : s ? s.moves.length : 0;
+  const token = g.result || (s && s.result ? s.result.token : '');
   return h('tr', { 'data-game': g.id },
     h('td', { class: 'date' }, h('time', { datetime: ended ? new Date(ended).toISOString() : null }, when(ended))),
-    h('td', {}, personTag(s.seats[0], 'Player 1'), ' – ', personTag(s.seats[1], 'Player 2')),
-    h('td', {}, s.board === 'custom' ? 'custom board' : `${s.board} rings`, ` · ${s.rules.startsWith('custom') ? 'custom rules' : s.rules}`,
-      s.repetition === 'forbidden' ? ' · no repetition' : '', s.bribes ? ' · bribes' : ''),
-    h('td', { class: 'result', title: s.result ? s.result.text : '' }, h('b', {}, s.result ? s.result.token : ''), ` ${resultWords(s)}`),
-    h('td', { class: 'length' }, `${s.moves.length} move${s.moves.length === 1 ? '' : 's'}`),
+    h('td', {}, personTag(seats[0], 'Player 1'), ' – ', personTag(seats[1], 'Player 2')),
+    h('td', {}, board === 'custom' ? 'custom board' : `${board} rings`, ` · ${rules.startsWith('custom') ? 'custom rules' : rules}`,
+      g.repetition === 'forbidden' ? ' · no repetition' : '', g.bribes ? ' · bribes' : ''),
+    h('td', { class: 'result', title: s && s.result ? s.result.text : '' }, h('b', {}, token), ` ${resultWords(token, seats)}`),
+    h('td', { class: 'length' }, `${turns} move${turns === 1 ? '' : 's'}`),
     h('td', {}, h('button', { type: 'button', class: 'replay-game', onclick: () => openGame(g.id) }, 'Replay')));
 }
 
@@ -237,7 +247,7 @@ async function listFinished() {
   const states = await Promise.all(page.games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null)));
   if (ask !== asked) return;
   list.next = page.next;
-  const rows = page.games.map((g, k) => (states[k] ? gameRow(g, states[k]) : null)).filter(Boolean);
+  const rows = page.games.map((g, k) => gameRow(g, states[k]));
   const filtered = FILTERS.some((f) => q.get(f));
   fill($('finished'), rows.length
     ? h('div', { class: 'table-wrap' }, h('table', { class: 'list archive-list' },
