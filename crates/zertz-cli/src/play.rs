@@ -48,9 +48,10 @@ pub struct PlayArgs {
     /// Strength of the engine, from 1 (beatable by a beginner) to 10 (full strength).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=10))]
     level: u8,
-    /// Which player you are: first (player 1, moves first), second, or random.
+    /// Which seat you take: first (player 1, moves first), second, or random. (Players are
+    /// not colours in ZÈRTZ: every marble is shared.)
     #[arg(long, value_enum, default_value_t = SideArg::First)]
-    colour: SideArg,
+    seat: SideArg,
     /// Board: 37, 40, 43, 44, 48, 61, or a custom layout such as a1-4,b1-5,c1-6,d2-6.
     #[arg(long)]
     board: Option<String>,
@@ -71,7 +72,7 @@ pub struct PlayArgs {
     /// below 10 also stop at their own depth or node cap, so they usually answer sooner.
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     time_per_move: u64,
-    /// Seed of the engine's random choices and of --colour random (default: from the clock).
+    /// Seed of the engine's random choices and of --seat random (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
     /// Continue a saved game: a game record (as `save` writes) or a BoardSpace .sgf.
@@ -80,9 +81,9 @@ pub struct PlayArgs {
     /// Your name, for saved records (default: $USER).
     #[arg(long)]
     name: Option<String>,
-    /// Colour the board with ANSI escape codes.
+    /// Colour the board with ANSI escape codes (as `zertz show --colour` does).
     #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
-    colour_output: ColourArg,
+    colour: ColourArg,
     /// Board labels: every ring's coordinate (the default), column letters and row numbers on
     /// the edges only, or host coordinates.
     #[arg(long, value_enum, default_value_t = LabelArg::Every)]
@@ -141,7 +142,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
     });
-    let ansi = match args.colour_output {
+    let ansi = match args.colour {
         ColourArg::Always => true,
         ColourArg::Never => false,
         ColourArg::Auto => {
@@ -190,7 +191,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let human = if args.two_players {
         None
     } else {
-        Some(match args.colour {
+        Some(match args.seat {
             SideArg::First => Player::One,
             SideArg::Second => Player::Two,
             SideArg::Random => {

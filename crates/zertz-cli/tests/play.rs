@@ -89,9 +89,9 @@ fn whole_game_in_a_pty(side: &str, human: Player) {
         "1",
         "--seed",
         "11",
-        "--colour",
+        "--seat",
         side,
-        "--colour-output",
+        "--colour",
         "never",
         "--time-per-move",
         "300",
@@ -192,7 +192,7 @@ fn in_a_pty_your_move_is_drawn_and_resigning_asks_first() {
         "1",
         "--seed",
         "6",
-        "--colour-output",
+        "--colour",
         "never",
         "--time-per-move",
         "300",
@@ -251,7 +251,7 @@ fn bad_input_is_explained_and_changes_nothing() {
     );
     let input = "position\nhlep\nflurb\nWd4,d5\nwd4,d5\nWd4\nQd5,a2\nx d1Gd3\nundo\n\nposition\n\
                  Wd4,a1\nBe3,g1\nGc3,b1\nWd4,a1\nposition\n";
-    let (out, err, code) = piped(&["--two-players", "--colour-output", "never"], input);
+    let (out, err, code) = piped(&["--two-players", "--colour", "never"], input);
     assert_eq!(code, 0, "{err}");
     for expected in [
         "Unknown command `hlep` (did you mean `help`?)",
@@ -281,7 +281,7 @@ fn bad_input_is_explained_and_changes_nothing() {
 #[test]
 fn host_notation_and_help() {
     let input = "help\nW D4 G4\nbe3,g1\ncoords\nposition\nmoves\n";
-    let (out, err, code) = piped(&["--two-players", "--colour-output", "never"], input);
+    let (out, err, code) = piped(&["--two-players", "--colour", "never"], input);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("HOW TO WRITE A MOVE"), "{out}");
     assert!(out.contains("COMMANDS"), "{out}");
@@ -311,7 +311,7 @@ fn save_then_load_round_trip() {
     let moves = ["Wd4,a1", "Be3,g1", "x e3Wc4", "Gd3,b1"];
     let mut input: String = moves.iter().map(|m| format!("{m}\n")).collect();
     input += &format!("position\nsave {file_text}\nquit\n");
-    let (out, err, code) = piped(&["--two-players", "--colour-output", "never"], &input);
+    let (out, err, code) = piped(&["--two-players", "--colour", "never"], &input);
     assert_eq!(code, 0, "{err}\n{out}");
     assert!(out.contains("Saved 4 turns to"), "{out}");
     assert!(
@@ -336,7 +336,7 @@ fn save_then_load_round_trip() {
             "--two-players",
             "--load",
             file_text,
-            "--colour-output",
+            "--colour",
             "never",
         ],
         "position\nWa2,a3\nload nonexistent.txt\nposition\n",
@@ -358,7 +358,7 @@ fn save_then_load_round_trip() {
     let input = format!(
         "Wd4,a1\nload {file_text}\nno\nposition\nload {file_text}\nmaybe\nyes\nposition\nundo\nposition\n"
     );
-    let (out, err, code) = piped(&["--two-players", "--colour-output", "never"], &input);
+    let (out, err, code) = piped(&["--two-players", "--colour", "never"], &input);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out.matches("This game has moves that are not saved")
@@ -388,7 +388,7 @@ fn save_then_load_round_trip() {
 #[test]
 fn the_board_is_drawn_after_your_move_and_after_the_reply() {
     let (out, err, code) = piped(
-        &["--level", "1", "--seed", "3", "--colour-output", "never"],
+        &["--level", "1", "--seed", "3", "--colour", "never"],
         "Wd4,a1\n",
     );
     assert_eq!(code, 0, "{err}");
@@ -415,7 +415,7 @@ fn the_board_is_drawn_after_your_move_and_after_the_reply() {
 #[test]
 fn undo_against_the_engine_takes_back_a_round() {
     let (out, err, code) = piped(
-        &["--level", "1", "--seed", "3", "--colour-output", "never"],
+        &["--level", "1", "--seed", "3", "--colour", "never"],
         "Wd4,a1\nundo\nposition\n",
     );
     assert_eq!(code, 0, "{err}");
@@ -433,13 +433,13 @@ fn the_engine_moves_first_when_you_are_second_and_hints_help() {
         &[
             "--level",
             "2",
-            "--colour",
+            "--seat",
             "second",
             "--seed",
             "5",
             "--time-per-move",
             "200",
-            "--colour-output",
+            "--colour",
             "never",
         ],
         "hint\nundo\n",
@@ -467,7 +467,7 @@ fn the_engine_moves_first_when_you_are_second_and_hints_help() {
 #[test]
 fn the_input_ending_mid_game_exits_cleanly() {
     let (out, err, code) = piped(
-        &["--level", "1", "--seed", "9", "--colour-output", "never"],
+        &["--level", "1", "--seed", "9", "--colour", "never"],
         "Wd4,a1\n",
     );
     assert_eq!(code, 0, "{err}");
