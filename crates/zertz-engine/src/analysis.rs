@@ -101,7 +101,13 @@ pub fn analyse_position(
     report: &mut dyn FnMut(&Info),
 ) -> PositionAnalysis {
     let stop = AtomicBool::new(false);
-    let (main, mut allowance) = Allowance::split(limits);
+    let (mut main, mut allowance) = Allowance::split(limits);
+    // In play, a position with one legal move is answered after one iteration; an analysis
+    // searches it as deep as its time allows, so that its evaluation and its line agree with
+    // the move's own score (a one-iteration evaluation could even have the other sign).
+    if main.depth.is_none() {
+        main.depth = Some(crate::search::MAX_DEPTH);
+    }
     let search = engine.search(game, &main, &stop, report);
     allowance.spend(search.nodes);
     let mut candidates: Vec<Move> = search.root_scores.iter().map(|(m, _, _)| *m).collect();
@@ -341,5 +347,31 @@ mod tests {
         let after = position.play(&a.top[0].mv).unwrap();
         assert_eq!(after.winner_by_captures(), Some(zertz::Player::One));
         assert!(matches!(a.top[1].score, Score::Value(_)), "{:?}", a.top[1]);
+    }
+
+    /// The position of a random game where player 1 has a single legal move (a capture): in
+    /// play it is answered after one iteration (+101), deeper the capture scores -28. An
+    /// analysis with a time limit must not print the one-iteration evaluation beside the
+    /// deeper line: both come from the full search.
+    #[test]
+    fn a_single_legal_move_is_analysed_as_deep_as_any() {
+        let position: zertz::Position =
+            "37 standard -W.-/...B./....../......./-...W./....G/-... 4/7/9 0/0/0 0/0/0 1"
+                .parse()
+                .unwrap();
+        let game = Game::from_position(position, zertz::Rules::default());
+        assert_eq!(game.legal_moves().len(), 1);
+        let engine = Engine::new(SearchOptions::default(), 4);
+        let limits = Limits::movetime(Duration::from_millis(300));
+        let a = analyse_position(&engine, &game, &limits, 3, &mut |_| {});
+        assert!(a.search.depth > 1, "depth {}", a.search.depth);
+        let (eval, top) = (a.search.score.rank(), a.top[0].score.rank());
+        assert_eq!(
+            eval.signum(),
+            top.signum(),
+            "evaluation {} but the move scores {}",
+            a.search.score,
+            a.top[0].score
+        );
     }
 }
