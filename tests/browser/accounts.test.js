@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, call, clickMove, gameId, shownVersion, waitVersion, shot } from './lib.js';
+import { openCustom, serverAndBrowser, call, clickMove, gameId, shownVersion, waitVersion, shot } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -167,6 +167,7 @@ test('a logged-in player invites a friend who signs up; a third browser plays by
   await ann.waitForSelector('#playing-as');
   assert.match(await ann.textContent('#playing-as'), /Playing as Ann/);
   assert.ok(await ann.locator('#name').isHidden(), 'no name field for an account');
+  await openCustom(ann);
   await ann.check('input[name=opponent][value=invite]');
   await ann.click('#start');
   const link = await ann.inputValue('#invite-link');
@@ -228,6 +229,7 @@ test('a logged-in player invites a friend who signs up; a third browser plays by
 test('a match against the engine follows the account to another browser', async () => {
   const cyd = await fresh();
   await signUp(cyd, 'Cyd');
+  await openCustom(cyd);
   await cyd.selectOption('#level', '1');
   await cyd.check('#match');
   await cyd.click('#start');

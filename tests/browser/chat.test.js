@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, freshPage, gameId, gameState, personPage, shot, signUpAs, textMatches, waitVersion } from './lib.js';
+import { openCustom, serverAndBrowser, freshPage, gameId, gameState, personPage, shot, signUpAs, textMatches, waitVersion } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -30,6 +30,7 @@ const connected = (page) => page.waitForFunction(() => window.zertzSocket?.ws?.r
 test('players and spectators talk; guests watching use the presets; a move typed in the chat is played', async () => {
   const alice = await personPage(env, 'Alice', { width: 1280, height: 900 });
   await alice.goto(`${env.server.url}/`);
+  await openCustom(alice);
   await alice.check('input[name=opponent][value=invite]');
   await alice.click('#start');
   const link = await alice.inputValue('#invite-link');

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
+import { openCustom, serverAndBrowser, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -12,6 +12,7 @@ test('a game against the engine, by clicking, then resign and rematch', async ()
   page.on('pageerror', (e) => { throw e; });
   await page.goto(`${env.server.url}/`);
   await page.fill('#name', 'Dana');
+  await openCustom(page);
   await page.selectOption('#level', '1');
   await page.selectOption('#clock', 'reserve');
   await page.click('#start');

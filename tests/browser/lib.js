@@ -144,6 +144,8 @@ export async function clickMove(page, move, how = 'click') {
   for (const selector of clicksFor(move)) {
     await page[how](selector);
   }
+  // A move that waits for "Confirm" (on a touch screen, or with the option on) is confirmed.
+  if (await page.locator('#confirm-move').isVisible()) await page[how]('#confirm-move');
   await waitVersion(page, before + 1);
   const error = await page.textContent('#message');
   if (/refused/.test(error || '')) throw new Error(`move ${move} refused: ${error}`);
@@ -226,4 +228,10 @@ export async function signUpAs(env, page, name) {
 export async function textMatches(page, re, selector = '#message') {
   await page.waitForFunction(([sel, src]) => new RegExp(src).test(document.querySelector(sel)?.textContent || ''), [selector, re.source]);
   return page.textContent(selector);
+}
+
+/** Opens the home page's "Custom game" form (folded away at first). */
+export async function openCustom(page) {
+  await page.waitForSelector('#custom-game');
+  if (!(await page.$eval('#custom-game', (d) => d.open))) await page.click('#custom-toggle');
 }

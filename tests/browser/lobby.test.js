@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, personPage, gameId } from './lib.js';
+import { openCustom, serverAndBrowser, personPage, gameId } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -12,6 +12,7 @@ const named = (name) => personPage(env, name, { width: 1200, height: 850 });
 test('an open game is accepted from the lobby, then listed to watch', async () => {
   const ida = await named('Ida');
   await ida.goto(`${env.server.url}/`);
+  await openCustom(ida);
   await ida.check('input[name=opponent][value=open]');
   await ida.selectOption('#board', '48');
   await ida.check('#no-repetition');
@@ -40,18 +41,19 @@ test('an open game is accepted from the lobby, then listed to watch', async () =
   assert.equal(await jon.locator(`#open-games tr[data-game="${id}"]`).count(), 0);
 
   // Host notation: rows lettered from the right-hand column, numbered from the top.
-  await ida.selectOption('#notation', 'host');
+  await ida.selectOption('#opt-notation', 'host');
   assert.equal(await ida.getAttribute('#board [data-coord="h1"]', 'data-host'), 'A4');
   assert.equal(await ida.getAttribute('#board [data-coord="a1"]', 'data-host'), 'H5');
   await ida.hover('#board [data-coord="d4"]');
   assert.match(await ida.textContent('#hover'), /^E5 \(official d4\)/);
-  const letters = await ida.locator('#board text.column').allTextContents();
+  const letters = await ida.locator('#board text.column:not(.top)').allTextContents();
   assert.deepEqual(letters, ['H', 'G', 'F', 'E', 'D', 'C', 'B', 'A']);
 });
 
 test('an open match is accepted from the lobby and its first game starts', async () => {
   const mia = await named('Mia');
   await mia.goto(`${env.server.url}/`);
+  await openCustom(mia);
   await mia.check('input[name=opponent][value=open]');
   await mia.check('#match');
   await mia.selectOption('#best-of', '5');

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, personPage, call, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
+import { openCustom, serverAndBrowser, personPage, call, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -15,6 +15,7 @@ const named = (name) => personPage(env, name, { width: 1280, height: 900 });
 test('a best-of-3 match through to its end', async () => {
   const alice = await named('Alice');
   await alice.goto(`${env.server.url}/`);
+  await openCustom(alice);
   await alice.check('input[name=opponent][value=invite]');
   await alice.selectOption('#rules', 'blitz');
   await alice.selectOption('#clock', 'periods');

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, call, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
+import { openCustom, serverAndBrowser, call, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -13,6 +13,7 @@ test('a 390x844 phone screen plays against the engine', async () => {
   page.on('pageerror', (e) => { throw e; });
   await page.goto(`${env.server.url}/`);
   await page.fill('#name', 'Gus');
+  await openCustom(page);
   await page.selectOption('#level', '1');
   await page.click('#start');
   await page.waitForURL(/\/game\//);
@@ -25,6 +26,15 @@ test('a 390x844 phone screen plays against the engine', async () => {
   // A ring is big enough to hit with a finger (at least 40 px across at 37 rings).
   const ring = await page.locator('#board [data-coord="d4"] .ring').boundingBox();
   assert.ok(ring.width >= 40, `rings are ${ring.width} px`);
+
+  // On a touch screen a move is shown first and sent on "Confirm".
+  const version = (await gameState(env.server, id)).version;
+  for (const c of ['#supply [data-colour="W"]', '#board [data-coord="d4"]', '#board [data-coord="a1"]']) await page.tap(c);
+  await page.waitForSelector('#confirm-bar[data-kind=confirm]');
+  assert.equal(await page.textContent('#pending-move'), 'Wd4,a1');
+  assert.equal((await gameState(env.server, id)).version, version, 'nothing sent before Confirm');
+  await page.tap('#confirm-move');
+  await waitVersion(page, version + 2, 20000);
 
   const random = rng(11);
   for (let i = 0; i < 3; i += 1) {

@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
+import { openCustom,
   serverAndBrowser, call, freshPage, gameId, gameState, pickMove, rng, shot, shownVersion, signUpAs, textMatches, waitVersion,
 } from './lib.js';
 
@@ -36,6 +36,7 @@ test('a rated game played to its end moves both ratings, shown on profiles and t
   await signUpAs(env, ann, 'Ann');
 
   // The "rated" box: only for an account, and not against the engine.
+  await openCustom(ann);
   await ann.waitForSelector('#rated-label:not([hidden])');
   assert.ok(await ann.isDisabled('#rated'), 'the engine is the default opponent: unrated');
   assert.match(await ann.getAttribute('#rated-label', 'title'), /games against the engine are unrated/);

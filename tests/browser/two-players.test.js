@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, personPage, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion, call } from './lib.js';
+import { openCustom, serverAndBrowser, personPage, gameState, gameId, rng, pickMove, clickMove, shot, waitVersion, call } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -15,6 +15,7 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   await alice.goto(`${env.server.url}/`);
   const loaded = await alice.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd);
   assert.ok(loaded < 1000, `the home page loads in under a second (${loaded} ms)`);
+  await openCustom(alice);
   await alice.check('input[name=opponent][value=invite]');
   await alice.selectOption('#rules', 'blitz');
   await alice.selectOption('#clock', 'fischer-5-5');

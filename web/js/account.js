@@ -5,6 +5,7 @@
 
 import { api, rememberedName, setPlayerName } from './api.js';
 import { fill, h, header, profileHref, say } from './ui.js';
+import { themeButton } from './prefs.js';
 
 let asked = null;
 
@@ -68,6 +69,7 @@ function accountLinks(account) {
  */
 export function siteHeader(here) {
   const el = header(here);
+  el.querySelector('nav').after(themeButton());
   document.body.prepend(el);
   const box = el.querySelector('.account');
   return me().then((account) => {

@@ -8,44 +8,78 @@ import { api, gameHistory } from './api.js';
 import { BoardView, marbleIcon } from './board.js';
 import { moveMarks } from './moves.js';
 import { moveList } from './panels.js';
-import { COLOURS, COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
+import { COLOURS, COLOUR_NAMES, hostCoord, hostMoveText, parsePosition } from './position.js';
 import { siteHeader } from './account.js';
 import { chatLog } from './chat.js';
+import { flag, onPref, optionsPanel, pref } from './prefs.js';
 import { copy, engineName, fill, h, say, describeSettings, personTag } from './ui.js';
 
 const $ = (name) => document.getElementById(name);
-const view = { moves: [], positions: [], turn: 0, pos: null, names: ['Player 1', 'Player 2'], chat: null };
+const view = { moves: [], positions: [], turn: 0, pos: null, names: ['Player 1', 'Player 2'], chat: null, ending: null, host: null };
 
 /** Marble counts as icons: "○ 2 ◍ 0 ● 1". */
 function set(label, counts) {
-  return h('span', { class: 'set' }, `${label}: `, COLOURS.flatMap((c, k) => [h('span', { html: marbleIcon(c, 15) }), ` ${counts[k]} `]));
+  return h('span', { class: 'set' }, `${label}: `, COLOURS.flatMap((c, k) => [h('span', { html: marbleIcon(c, 15, flag('letters')) }), ` ${counts[k]} `]));
 }
 let board;
+
+/** The moves in host notation (each in the position it was played in), made once per game. */
+function hostMoves() {
+  if (!view.host) view.host = view.moves.map((m, k) => hostMoveText(parsePosition(view.positions[k]), m));
+  return view.host;
+}
 
 function show(turn) {
   view.turn = Math.max(0, Math.min(turn, view.moves.length));
   view.pos = parsePosition(view.positions[view.turn]);
-  board.render(view.pos, { last: moveMarks(view.moves[view.turn - 1]) });
+  const host = pref('notation') === 'host';
+  board.render(view.pos, {
+    last: moveMarks(view.moves[view.turn - 1]),
+    notation: pref('notation'),
+    coords: flag('coords'),
+    letters: flag('letters'),
+    turn: pref('view') === 'auto' ? 0 : Number(pref('view')) || 0,
+  });
+  const texts = host ? hostMoves() : view.moves;
   $('replay-board').dataset.turn = String(view.turn);
   $('slider').max = String(view.moves.length);
   $('slider').value = String(view.turn);
-  $('turn').textContent = view.turn ? `after move ${view.turn} of ${view.moves.length}: ${view.moves[view.turn - 1]}` : `start (${view.moves.length} moves)`;
+  $('turn').textContent = view.turn ? `after move ${view.turn} of ${view.moves.length}: ${texts[view.turn - 1]}` : `start (${view.moves.length} moves)`;
   $('position-string').value = view.positions[view.turn];
+  // After the last move: how the game ended, not who would move next.
+  const end = view.turn === view.moves.length && view.ending;
   fill($('counts'), set('Supply', view.pos.supply), set(view.names[0], view.pos.captures[0]), set(view.names[1], view.pos.captures[1]),
-    h('span', {}, `${view.names[view.pos.toMove - 1]} to move`));
-  fill($('replay-moves'), h('h3', {}, 'Moves'), moveList(view.moves, view.turn, show));
+    end ? h('span', { class: 'ending', id: 'replay-ending' }, view.ending) : h('span', { id: 'replay-to-move' }, `${view.names[view.pos.toMove - 1]} to move`));
+  const scroller = h('div', { class: 'move-scroll', id: 'replay-scroll' }, moveList(view.moves, view.turn, show, texts));
+  const keep = $('replay-scroll') ? $('replay-scroll').scrollTop : 0;
+  fill($('replay-moves'), h('h3', {}, `Moves (${view.moves.length})`), scroller);
+  // The list keeps the current move in sight, scrolling itself rather than the page.
+  scroller.scrollTop = keep;
+  const here = scroller.querySelector('li.current');
+  if (here) {
+    const b = scroller.getBoundingClientRect();
+    const r = here.getBoundingClientRect();
+    if (r.top < b.top) scroller.scrollTop -= b.top - r.top + 4;
+    else if (r.bottom > b.bottom) scroller.scrollTop += r.bottom - b.bottom + 4;
+  }
   const box = $('replay-chat');
   box.hidden = !view.chat;
   if (view.chat) {
     fill(box, h('h3', {}, `Chat (${view.chat.length})`), chatLog(view.chat, view.moves, { onTurn: show, current: view.turn }));
-    const here = box.querySelector('.chat-turn.current');
-    if (here) box.scrollTop += here.getBoundingClientRect().top - box.getBoundingClientRect().top - 36;
+    const current = box.querySelector('.chat-turn.current');
+    if (current) box.scrollTop += current.getBoundingClientRect().top - box.getBoundingClientRect().top - 36;
   }
 }
 
-function open(title, data, exports, names = ['Player 1', 'Player 2'], chat = null) {
+/**
+ * Shows a game in the viewer. `ending` says how it ended (shown after the last move), or null
+ * for a game that was not finished.
+ */
+function open(title, data, exports, names = ['Player 1', 'Player 2'], chat = null, ending = null) {
   view.names = names;
   view.chat = chat;
+  view.ending = ending;
+  view.host = null;
   view.moves = data.moves;
   view.positions = data.positions;
   $('viewer').hidden = false;
@@ -56,6 +90,7 @@ function open(title, data, exports, names = ['Player 1', 'Player 2'], chat = nul
 }
 
 async function openGame(id) {
+  view.game = id;
   try {
     const [data, state, chat] = await Promise.all([
       gameHistory(id),
@@ -71,8 +106,8 @@ async function openGame(id) {
         h('a', { class: 'button', href: `/api/games/${g}/record`, download: `zertz-${id}.txt`, id: 'export-record', onclick: download }, 'Record'),
         h('a', { class: 'button', href: `/api/games/${g}/sgf`, download: `zertz-${id}.sgf`, id: 'export-sgf', onclick: download }, 'SGF (BoardSpace)'),
         h('a', { class: 'button', href: `/game/${g}` }, 'Game page and analysis')),
-    ], names, chat);
-    history.replaceState(null, '', `#game=${g}`);
+    ], names, chat, endingOf(state));
+    history.replaceState(null, '', `${location.pathname}${location.search}#game=${g}`);
   } catch (e) {
     say(`Cannot open the game: ${e.message}`, 'error');
   }
@@ -114,34 +149,144 @@ async function importText(text) {
   }
   try {
     const data = await api('POST', '/api/import', { text });
+    view.game = null;
     const headers = Object.fromEntries(data.headers || []);
     const players = [headers.Player1, headers.Player2].filter(Boolean).join(' – ');
     const names = [headers.Player1 || 'Player 1', headers.Player2 || 'Player 2'];
-    open(`Imported: ${players || 'a game'}${data.result ? ` (${data.result})` : ''}`, data, [h('p', { class: 'note' }, `${data.moves.length} moves, read back by the server.`)], names);
+    open(`Imported: ${players || 'a game'}${data.result ? ` (${data.result})` : ''}`, data, [h('p', { class: 'note' }, `${data.moves.length} moves, read back by the server.`)], names, null, importedEnding(data, headers, names));
     say('');
   } catch (e) {
     say(`The file cannot be read: ${e.message}`, 'error');
   }
 }
 
-async function listFinished() {
-  try {
-    const list = await api('GET', '/api/games?status=finished&limit=100');
-    const states = await Promise.all(list.games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null)));
-    const rows = states.filter(Boolean).map((s) => {
-      return h('tr', { 'data-game': s.id },
-        h('td', {}, personTag(s.seats[0], 'Player 1'), ' – ', personTag(s.seats[1], 'Player 2')),
-        h('td', {}, s.result ? s.result.token : ''),
-        h('td', {}, describeSettings(s.board, s.rules, s.clock_text)),
-        h('td', {}, String(s.moves.length)),
-        h('td', {}, h('button', { type: 'button', onclick: () => openGame(s.id) }, 'Replay')));
-    });
-    fill($('finished'), rows.length
-      ? h('table', { class: 'list' }, h('thead', {}, h('tr', {}, ['Players', 'Result', 'Game', 'Moves', ''].map((t) => h('th', {}, t)))), h('tbody', {}, rows))
-      : h('p', { class: 'empty' }, 'No finished game yet.'));
-  } catch (e) {
-    say(`Cannot list the games: ${e.message}`, 'error');
+/** How a game of this server ended, in a sentence (the server's), or null if it goes on. */
+function endingOf(state) {
+  if (state.status !== 'finished' || !state.result) return null;
+  const t = state.result.text || '';
+  return t ? `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!]$/.test(t) ? '' : '.'}` : 'The game is over.';
+}
+
+/** How an imported game ended: its result and termination headers, in words. */
+function importedEnding(data, headers, names) {
+  const token = data.result || headers.Result;
+  const why = headers.Termination ? ` (${headers.Termination})` : '';
+  if (token === '1-0') return `${names[0]} won${why}.`;
+  if (token === '0-1') return `${names[1]} won${why}.`;
+  if (token === '1/2-1/2') return `Drawn${why}.`;
+  return `The record ends here${why}.`;
+}
+
+// ---- the finished games, page by page, with filters ----
+
+const FILTERS = ['player', 'board', 'rules', 'result'];
+const PAGE = 20;
+const list = { before: null, newer: [], next: null };
+
+function filters() {
+  const q = new URLSearchParams();
+  for (const f of FILTERS) {
+    const v = $(`filter-${f}`).value.trim();
+    if (v) q.set(f, v);
   }
+  return q;
+}
+
+const when = (ms) => (ms ? new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }) : '');
+
+/** The result in words: who won, or how it ended. */
+function resultWords(token, seats) {
+  const name = (i) => (seats[i].kind === 'engine' ? engineName(seats[i].level) : seats[i].name || `Player ${i + 1}`);
+  if (token === '1-0') return `${name(0)} won`;
+  if (token === '0-1') return `${name(1)} won`;
+  if (token === '1/2-1/2') return 'drawn';
+  return token === '*' ? 'called off' : '';
+}
+
+/**
+ * A game's row, from its listing (names, board, rules, result, turns) and, when it could be read,
+ * its state (a guest's mark, an account's link, the result in a sentence).
+ */
+function gameRow(g, s) {
+  const ended = g.updated_ms;
+  const seats = s ? s.seats : g.seats.map((seat, i) => ({ ...seat, name: g.names ? g.names[i] : null }));
+  const board = g.board || (s && s.board) || g.start.split(' ')[0];
+  const rules = g.rules || (s && s.rules) || g.start.split(' ')[1];
+  const turns = typeof g.turns === 'number' ? g.turns : s ? s.moves.length : 0;
+  const token = g.result || (s && s.result ? s.result.token : '');
+  return h('tr', { 'data-game': g.id },
+    h('td', { class: 'date' }, h('time', { datetime: ended ? new Date(ended).toISOString() : null }, when(ended))),
+    h('td', {}, personTag(seats[0], 'Player 1'), ' – ', personTag(seats[1], 'Player 2')),
+    h('td', {}, board === 'custom' ? 'custom board' : `${board} rings`, ` · ${rules.startsWith('custom') ? 'custom rules' : rules}`,
+      g.repetition === 'forbidden' ? ' · no repetition' : '', g.bribes ? ' · bribes' : ''),
+    h('td', { class: 'result', title: s && s.result ? s.result.text : '' }, h('b', {}, token), ` ${resultWords(token, seats)}`),
+    h('td', { class: 'length' }, `${turns} move${turns === 1 ? '' : 's'}`),
+    h('td', {}, h('button', { type: 'button', class: 'replay-game', onclick: () => openGame(g.id) }, 'Replay')));
+}
+
+let asked = 0; // the last listing asked for: an older answer arriving late is dropped
+
+async function listFinished() {
+  const ask = (asked += 1);
+  const q = filters();
+  q.set('status', 'finished');
+  q.set('limit', String(PAGE));
+  if (list.before) q.set('before', list.before);
+  let page;
+  try {
+    page = await api('GET', `/api/games?${q}`);
+  } catch (e) {
+    if (ask !== asked) return;
+    // A filter the server refuses is said in its words.
+    fill($('finished'), h('p', { class: 'error', id: 'finished-error' }, `Cannot list the games: ${e.message}`));
+    $('older').hidden = true;
+    $('newer').hidden = true;
+    return;
+  }
+  // The states give the names and the length of each game.
+  const states = await Promise.all(page.games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null)));
+  if (ask !== asked) return;
+  list.next = page.next;
+  const rows = page.games.map((g, k) => gameRow(g, states[k]));
+  const filtered = FILTERS.some((f) => q.get(f));
+  fill($('finished'), rows.length
+    ? h('div', { class: 'table-wrap' }, h('table', { class: 'list archive-list' },
+      h('thead', {}, h('tr', {}, ['Date', 'Players', 'Board', 'Result', 'Length', ''].map((t) => h('th', {}, t)))), h('tbody', {}, rows)))
+    : h('p', { class: 'empty', id: 'no-finished' }, filtered ? 'No finished game matches this search.' : 'No finished game yet.'));
+  $('finished').dataset.page = String(list.newer.length + 1);
+  $('page-number').textContent = list.newer.length || list.next ? `page ${list.newer.length + 1}` : '';
+  $('older').hidden = !list.next;
+  $('newer').hidden = !list.newer.length;
+}
+
+/** Shows the first page of the games the search asks for, and keeps it in the address. */
+function search() {
+  list.before = null;
+  list.newer = [];
+  const q = filters();
+  history.replaceState(null, '', `${location.pathname}${q.toString() ? `?${q}` : ''}${location.hash}`);
+  listFinished();
+}
+
+function setupList() {
+  const given = new URLSearchParams(location.search);
+  for (const f of FILTERS) if (given.get(f)) $(`filter-${f}`).value = given.get(f);
+  $('archive-filters').addEventListener('submit', (e) => {
+    e.preventDefault();
+    search();
+  });
+  for (const f of ['board', 'rules', 'result']) $(`filter-${f}`).addEventListener('change', search);
+  $('older').addEventListener('click', () => {
+    if (!list.next) return;
+    list.newer.push(list.before);
+    list.before = list.next;
+    listFinished();
+  });
+  $('newer').addEventListener('click', () => {
+    if (!list.newer.length) return;
+    list.before = list.newer.pop();
+    listFinished();
+  });
 }
 
 function start() {
@@ -149,8 +294,15 @@ function start() {
   board = new BoardView($('replay-board'), {
     onHover: (p) => {
       const q = p && view.pos && view.pos.byCoord.get(p.coord);
-      $('hover').textContent = q ? `${q.coord} (host ${hostCoord(view.pos, q)}) · ${q.marble ? `${COLOUR_NAMES[q.marble]} marble` : 'empty ring'}` : '';
+      const what = q && (q.marble ? `${COLOUR_NAMES[q.marble]} marble` : 'empty ring');
+      $('hover').textContent = !q ? '' : pref('notation') === 'host'
+        ? `${hostCoord(view.pos, q)} (official ${q.coord}) · ${what}`
+        : `${q.coord} (host ${hostCoord(view.pos, q)}) · ${what}`;
     },
+  });
+  $('replay-options').append(optionsPanel(['view', 'notation', 'coords', 'letters']));
+  onPref(() => {
+    if (view.positions.length) show(view.turn);
   });
   $('first').onclick = () => show(0);
   $('prev').onclick = () => show(view.turn - 1);
@@ -175,8 +327,14 @@ function start() {
     importText(text);
   };
   $('import-button').onclick = () => importText($('import-text').value);
-  const m = /#game=([^&]+)/.exec(location.hash);
-  if (m) openGame(decodeURIComponent(m[1]));
+  // #game=ID opens a game, also when the address changes on this page.
+  const fromHash = () => {
+    const m = /#game=([^&]+)/.exec(location.hash);
+    if (m && decodeURIComponent(m[1]) !== view.game) openGame(decodeURIComponent(m[1]));
+  };
+  addEventListener('hashchange', fromHash);
+  fromHash();
+  setupList();
   listFinished();
 }
 

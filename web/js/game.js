@@ -3,15 +3,17 @@
 // it received and changes nothing on its own; a refused action leaves the state as it was and
 // says why.
 
-import { api, ApiError, gameHistory, matchToken, rememberedName, saveSeatToken, seatToken, setting, saveSetting } from './api.js';
+import { api, ApiError, gameHistory, matchToken, rememberedName, saveSeatToken, seatToken } from './api.js';
 import { joinForm, siteHeader } from './account.js';
 import { BoardView } from './board.js';
-import { MoveInput, moveMarks } from './moves.js';
+import { MoveInput, PremoveInput, moveMarks, moveSteps, parseMove, premoveFate } from './moves.js';
 import { playerCard, supplyView, tickClock, moveList, seatName } from './panels.js';
-import { COLOUR_NAMES, hostCoord, parsePosition } from './position.js';
+import { COLOUR_NAMES, hostCoord, hostMoveText, parsePosition } from './position.js';
 import { GameSocket } from './socket.js';
 import { ChatPanel } from './chat.js';
 import { deltaTag, poolName, ratingText } from './ratings.js';
+import { boardTurn, confirmMoves, flag, onPref, optionsPanel, pref, setPref } from './prefs.js';
+import { askToNotify, countColours, marblesText, notify, play, record, showTurn, tell, whyStill } from './feel.js';
 import { engineName, fill, h, say, copy, describeSettings, personTag, showConnection } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -36,8 +38,17 @@ const page = {
   clocks: [],
   refreshedAt: 0,
   analysis: new Map(),
-  notation: setting('notation', 'official'),
-  letters: setting('letters', 'false') === 'true',
+  pending: null, // a move entered and shown, waiting for "Confirm" (its text)
+  premove: null, // a placement entered while the opponent thinks, sent on the player's turn
+  premoveInput: null, // the premove being entered (PremoveInput)
+  before: [], // the position string before each move, as far as known (for host notation)
+  hostTexts: [], // the moves in host notation, as far as known
+  beforeAsked: false, // the game's history has been asked for, to write the moves in host notation
+  lastBribe: null, // the last bribe proposed (its answer does not repeat the marbles)
+  saidVersion: 0, // the last event told in words
+  lowWarned: null, // the turn (version) whose low time was already warned of
+  myTurn: false,
+  missing: false, // no such game
   chat: null, // the game room's chat panel
   people: new Map(), // account name → its profile (GET /api/players/{name}), null while asked
   ended: new Map(), // account name → this game's row among its finished games (false: none)
@@ -46,20 +57,31 @@ const page = {
 
 let board;
 
+/** How long each step of an animation takes (a marble placed, a ring removed, a jump…). */
+const STEP_MS = 260;
+
 // ---- state ----
 
-/** Takes a state from the server (socket or HTTP answer); older versions are ignored. */
-function apply(state) {
+/**
+ * Takes a state from the server (socket or HTTP answer); older versions are ignored. `event` is
+ * the event that made it, when the socket says (an HTTP answer does not).
+ */
+function apply(state, event = null) {
   const old = page.state;
   if (old && state.version < old.version) return;
   const moved = !old || state.version !== old.version;
+  const before = page.pos;
   page.state = state;
   page.receivedAt = performance.now();
   if (!old) window.zertzShownAt = page.receivedAt; // time to the first state, for the tests
+  if (state.pending_bribe) page.lastBribe = state.pending_bribe;
   if (moved) {
     page.pos = parsePosition(state.position);
     page.input = new MoveInput(state.legal_moves, page.pos);
+    page.premoveInput = null;
+    page.pending = null;
     page.confirmResign = false;
+    learnPositions(old, state);
     // Looking back while the game changed under the history (a move, a takeback): read it again.
     const h = page.history;
     if (h && (h.moves.length !== state.moves.length || h.moves.some((m, k) => m !== state.moves[k]))) {
@@ -73,7 +95,212 @@ function apply(state) {
   if (state.next_game && page.token && state.you && !page.account && !seatToken(state.next_game)) saveSeatToken(state.next_game, page.token);
   render();
   readPeople();
+  if (old && moved) react(old, state, before);
+  else if (old && state.seats.some((seat, i) => seat.connected !== old.seats[i].connected)) presence(old, state);
+  if (event && state.version > page.saidVersion) {
+    page.saidVersion = state.version;
+    announce(event, state);
+  }
   if (moved && state.status === 'finished' && (!old || old.status !== 'finished')) analyse();
+  if (moved) playPremove();
+}
+
+// ---- what happened, shown and said ----
+
+/** The name of seat n (1 or 2): "You" for the viewer's own (`you`: in the middle of a sentence). */
+const who = (s, n, you = 'You') => (s.you === n ? you : seatName(s, n - 1));
+/** A verb after who(): "You offer" or "Ann offers". */
+const does = (s, n, verb, third = `${verb}s`) => `${who(s, n)} ${s.you === n ? verb : third}`;
+
+/** A coordinate of a position in the notation chosen. */
+function coordIn(pos, c) {
+  if (pref('notation') !== 'host' || !pos) return c;
+  const p = pos.byCoord.get(c);
+  return (p && hostCoord(pos, p)) || c;
+}
+
+/** A sentence for a move played in `pos` by seat n: what it placed, removed, isolated, took. */
+function moveSentence(s, n, text, pos) {
+  const mv = parseMove(text);
+  if (!mv) return `${does(s, n, 'play')} ${text}.`;
+  if (mv.kind === 'pass') return `${does(s, n, 'pass', 'passes')} (a bribe was accepted).`;
+  if (mv.kind === 'capture') {
+    const taken = marblesText(countColours(mv.jumps.map((j) => j.colour)));
+    const chain = mv.jumps.length > 1 ? ` in a chain of ${mv.jumps.length} jumps` : '';
+    return `${does(s, n, 'capture')} ${taken}${chain} (${mv.path.map((c) => coordIn(pos, c)).join(' → ')}).`;
+  }
+  if (mv.isolated.length) {
+    const k = mv.isolated.length;
+    return `${does(s, n, 'isolate')} ${k} ring${k > 1 ? 's' : ''} and ${s.you === n ? 'take' : 'takes'} ${marblesText(countColours(mv.isolated.map((i) => i.colour)))}.`;
+  }
+  const removed = mv.remove ? ` and ${s.you === n ? 'remove' : 'removes'} the ring ${coordIn(pos, mv.remove)}` : '';
+  return `${does(s, n, 'place')} a ${COLOUR_NAMES[mv.colour]} marble on ${coordIn(pos, mv.at)}${removed}.`;
+}
+
+/** The sentence the server gives for the last turn, when it gives one. */
+function serverSentence(s) {
+  const last = s.last;
+  if (!last) return null;
+  if (typeof last === 'string') return last;
+  return last.text || last.sentence || null;
+}
+
+/** What changed from one state to the next: the move animated, said and heard; the end. */
+function react(old, s, before) {
+  const n = old.moves.length;
+  const appended = s.moves.length === n + 1 && old.moves.every((m, k) => m === s.moves[k]);
+  if (appended && s.moves[n] !== '-') moveFeedback(s.moves[n], old.to_move, s, before);
+  if (s.moves.length < n && page.premove) dropPremove('moves were taken back');
+  if (s.status === 'finished' && old.status !== 'finished') {
+    play('end');
+    const text = s.result ? s.result.text : 'the game is over';
+    tell(`${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!]$/.test(text) ? '' : '.'}`, 'end');
+    if (page.premove) dropPremove('the game is over');
+  }
+  presence(old, s);
+  const mine = myTurn(s);
+  if (mine && !myTurn(old)) {
+    const last = s.moves[s.moves.length - 1];
+    notify('ZÈRTZ: your turn', last && appended ? `${seatName(s, old.to_move - 1)} played ${last}.` : 'It is your turn.', `zertz-${id}`);
+  }
+}
+
+/** The last move: animated (unless the player or the system asked for stillness), said, heard. */
+function moveFeedback(text, n, s, before) {
+  const server = serverSentence(s);
+  tell(server || moveSentence(s, n, text, before), 'move');
+  const mv = parseMove(text);
+  const isolating = mv && mv.kind === 'place' && mv.isolated.length;
+  play(mv && mv.kind === 'capture' ? 'capture' : isolating ? 'isolation' : 'move');
+  const steps = before ? moveSteps(before, text) : [];
+  const still = page.viewTurn !== null ? 'looking-back' : whyStill();
+  record.animated.push({ move: text, steps: steps.map((x) => (x.kind === 'isolate' ? `isolate ${x.places.length}` : x.kind)), ms: STEP_MS, skipped: still });
+  if (!still && steps.length) board.animate(steps, STEP_MS);
+}
+
+/** A player who left or came back. */
+function presence(old, s) {
+  if (s.status !== 'live' || old.status !== 'live') return;
+  s.seats.forEach((seat, i) => {
+    const was = old.seats[i];
+    if (seat.kind !== 'human' || was.connected === seat.connected || s.you === i + 1) return;
+    const name = seatName(s, i);
+    if (seat.connected) tell(`${name} is back.`);
+    else if (s.you) {
+      const left = seat.away_claim_in_ms;
+      tell(left === null || left === undefined
+        ? `${name} has left the game.`
+        : `${name} has left the game: if they are not back in ${Math.ceil(left / 1000)} s, you may claim the win.`, 'warn');
+    } else tell(`${name} has lost the connection.`);
+  });
+}
+
+/** The sentence for an event that is not a move (a request, an answer, a player joining). */
+function announce(event, s) {
+  const n = event.seat;
+  const other = n === 1 ? 2 : 1;
+  const bribe = (b) => marblesText(countColours(b.split('/').flatMap((k, i) => Array(Number(k) || 0).fill('WGB'[i]))));
+  switch (event.type) {
+    case 'joined':
+      if (s.you !== n) tell(`${event.name} joins the game.`);
+      break;
+    case 'started': {
+      const still = s.clock && s.clock.kind !== 'unlimited' && !s.clocks.some((c) => c.running);
+      tell(`The game starts: ${who(s, s.to_move)} ${s.you === s.to_move ? 'move' : 'moves'} first.${still ? ' The clocks start with the first move.' : ''}`);
+      break;
+    }
+    case 'draw_offered':
+      tell(s.you === other ? `${who(s, n)} offers a draw: accept or decline it.` : `${does(s, n, 'offer')} a draw.`, 'request');
+      break;
+    case 'draw_declined':
+      tell(`${does(s, n, 'decline')} the draw.`, 'request');
+      break;
+    case 'takeback_requested':
+      tell(s.you === other
+        ? `${who(s, n)} asks to take back their last move: allow or refuse it.`
+        : `${does(s, n, 'ask')} to take back ${s.you === n ? 'your' : 'their'} last move.`, 'request');
+      break;
+    case 'takeback_declined':
+      tell(`${does(s, n, 'refuse')} the takeback.`, 'request');
+      break;
+    case 'taken_back':
+      tell(`${event.turns} turn${event.turns === 1 ? '' : 's'} taken back: ${who(s, s.to_move, 'you')} ${s.you === s.to_move ? 'are' : 'is'} to move.`, 'request');
+      break;
+    case 'bribe_proposed': {
+      const what = bribe(event.marbles);
+      if (s.you === n) tell(`You propose a bribe: ${what} to pass your turn.`, 'request');
+      else if (s.you === other) tell(`${who(s, n)} offers you ${what} to pass their turn: accept or reject it.`, 'request');
+      else tell(`${who(s, n)} offers ${who(s, other, 'you')} ${what} to pass their turn.`, 'request');
+      break;
+    }
+    case 'bribe_answered': {
+      const proposer = n === 1 ? 2 : 1;
+      const what = page.lastBribe ? bribe(page.lastBribe.marbles) : 'the marbles';
+      const engine = s.seats[n - 1].kind === 'engine';
+      if (event.accepted) tell(`${does(s, n, 'accept')} the bribe: ${who(s, proposer, 'you')} ${s.you === proposer ? 'hand' : 'hands'} over ${what} and ${s.you === proposer ? 'pass' : 'passes'}.`, 'request');
+      else if (engine) tell(`${who(s, n)} rejects the bribe: the engine declines bribes.`, 'request');
+      else tell(`${does(s, n, 'reject')} the bribe: ${who(s, proposer, 'you')} ${s.you === proposer ? 'move' : 'moves'} on.`, 'request');
+      break;
+    }
+    case 'rematch_offered':
+      tell(s.you === n ? 'You ask for a rematch: waiting for your opponent.' : `${who(s, n)} asks for a rematch.`, 'request');
+      break;
+    case 'next_game':
+      tell(s.match_game ? 'The next game of the match is ready.' : 'The rematch is ready.', 'request');
+      break;
+    default:
+      break; // moves and endings are said from the state (react)
+  }
+}
+
+/** True when the viewer has something to do now: move, or answer a bribe. */
+function myTurn(s) {
+  if (!s || s.status !== 'live' || !s.you) return false;
+  if (s.pending_bribe) return s.pending_bribe.by !== s.you;
+  return s.to_move === s.you;
+}
+
+// ---- host notation of the moves ----
+
+/** Keeps the position before each move, to write the moves in host notation. */
+function learnPositions(old, s) {
+  const n = s.moves.length;
+  let same = 0;
+  if (old) while (same < Math.min(n, old.moves.length) && old.moves[same] === s.moves[same]) same += 1;
+  page.before.length = Math.min(page.before.length, same);
+  page.hostTexts.length = Math.min(page.hostTexts.length, same);
+  if (old && n === old.moves.length + 1 && same === old.moves.length && page.before.length === same) page.before[same] = old.position;
+  if (pref('notation') === 'host') learnHistory();
+}
+
+/** Reads the whole history once when the moves cannot all be written in host notation yet. */
+async function learnHistory() {
+  const s = page.state;
+  if (!s || page.before.length >= s.moves.length || page.beforeAsked) return;
+  page.beforeAsked = true;
+  try {
+    const hist = await gameHistory(id);
+    const now = page.state;
+    if (hist.moves.length === now.moves.length && hist.moves.every((m, k) => m === now.moves[k])) {
+      page.before = hist.positions.slice(0, now.moves.length);
+      page.history = hist;
+      render();
+    }
+  } catch {
+    // the moves stay in official notation
+  } finally {
+    page.beforeAsked = false;
+  }
+}
+
+/** The moves as the list shows them: host notation where the position is known, if chosen. */
+function movesShown() {
+  const s = page.state;
+  if (pref('notation') !== 'host') return s.moves;
+  return s.moves.map((m, k) => {
+    if (!page.hostTexts[k] && page.before[k]) page.hostTexts[k] = hostMoveText(parsePosition(page.before[k]), m);
+    return page.hostTexts[k] || m;
+  });
 }
 
 // ---- ratings ----
@@ -177,7 +404,11 @@ async function act(action, what) {
   }
 }
 
-const sendMove = (text) => act({ type: 'move', move: text }, `The move ${text} was`);
+const sendMove = (text) => {
+  page.pending = null;
+  askToNotify(); // once, on the player's first move: may the page tell them of their turn?
+  return act({ type: 'move', move: text }, `The move ${text} was`);
+};
 
 /** Reads the state again over HTTP (after an error, or when a clock runs out). */
 async function refresh() {
@@ -189,18 +420,33 @@ async function refresh() {
 }
 
 function onBoardClick(coord) {
+  if (page.pending) {
+    say(`Confirm the move ${page.pending} or cancel it first.`, 'error');
+    return;
+  }
   const why = whyNot();
   if (why) {
-    say(why, 'error');
+    const r = page.premoveInput && premoveAllowed() ? page.premoveInput.click(coord) : null;
+    if (r) handlePremove(r);
+    else say(premoveAllowed() ? `${why} To premove, choose a colour first: the move is played as soon as it is your turn.` : why, 'error');
     return;
   }
   handle(page.input.click(coord));
 }
 
 function onColour(colour) {
+  if (page.pending) {
+    say(`Confirm the move ${page.pending} or cancel it first.`, 'error');
+    return;
+  }
   const why = whyNot();
   if (why) {
-    say(why, 'error');
+    if (!premoveAllowed()) {
+      say(why, 'error');
+      return;
+    }
+    if (!page.premoveInput) page.premoveInput = new PremoveInput(page.pos, premoveColours());
+    handlePremove(page.premoveInput.chooseColour(colour));
     return;
   }
   handle(page.input.chooseColour(colour, hand()));
@@ -209,8 +455,61 @@ function onColour(colour) {
 function handle(r) {
   if (!r.ok) say(r.message, 'error');
   else say('');
-  if (r.submit) sendMove(r.submit);
+  if (r.submit && confirmMoves()) {
+    // Shown on the board first; sent on "Confirm".
+    page.pending = r.submit;
+    render();
+  } else if (r.submit) sendMove(r.submit);
   else renderInput();
+}
+
+// ---- premoves ----
+
+/** A premove may be entered: a player of a live game, while the opponent is to move. */
+function premoveAllowed() {
+  const s = page.state;
+  return Boolean(s && s.status === 'live' && s.you && s.to_move !== s.you && !s.pending_bribe && page.viewTurn === null);
+}
+
+/** The colours the player could place now (from the supply, or their captures when it is empty). */
+function premoveColours() {
+  const s = page.state;
+  const counts = hand() === 'captures' ? s.captures[s.you - 1] : s.supply;
+  return ['W', 'G', 'B'].filter((c, k) => counts[k] > 0);
+}
+
+function handlePremove(r) {
+  if (!r.ok) say(r.message, 'error');
+  else say('');
+  if (r.done) {
+    page.premove = r.done;
+    page.premoveInput = null;
+    tell(`Premove ${r.done}: it is played as soon as it is your turn, if it is still legal.`, 'request');
+  }
+  render();
+}
+
+function dropPremove(why) {
+  const text = page.premove;
+  page.premove = null;
+  page.premoveInput = null;
+  if (text && why) tell(`Your premove ${text} was dropped: ${why}.`, 'warn');
+  render();
+}
+
+/** On the player's turn, the premove is played if it is still legal, or dropped with a word. */
+function playPremove() {
+  const s = page.state;
+  if (!page.premove || !s || s.status !== 'live' || s.to_move !== s.you || s.pending_bribe || page.busy) return;
+  const text = page.premove;
+  const fate = premoveFate(text, s.legal_moves, page.pos);
+  if (fate.why) {
+    dropPremove(fate.why);
+    return;
+  }
+  page.premove = null;
+  tell(`Your premove ${text} is played.`, 'request');
+  sendMove(fate.play);
 }
 
 /** Where the mover's marbles come from: the supply, or their captures when it is empty. */
@@ -355,32 +654,69 @@ function statusText() {
   return `Watching: ${mover} is to move.`;
 }
 
-/** The parts a click changes: the board, the prompt, the supply. */
+/** The parts a click changes: the board, the prompt, the supply, the move waiting to be confirmed. */
 function renderInput() {
   const s = page.state;
   const looking = page.viewTurn !== null && page.history;
   // The board: the live position, or one from the history.
-  const live = !looking && canMove();
-  const offer = live ? page.input.offer() : { targets: new Set(), selected: [], phase: '' };
+  const live = !looking && canMove() && !page.pending;
+  const pre = !looking && !live && page.premoveInput && premoveAllowed() ? page.premoveInput : null;
+  const entry = live ? page.input : pre;
+  const offer = entry ? entry.offer() : { targets: new Set(), selected: [], phase: '' };
   const pos = looking ? parsePosition(page.history.positions[page.viewTurn]) : page.pos;
   const lastText = looking ? page.history.moves[page.viewTurn - 1] : s.moves[s.moves.length - 1];
+  const shown = !looking && (page.pending || page.premove);
+  let pending = shown ? parseMove(shown) : null;
+  if (pending && pending.kind === 'place') pending = { kind: 'place', colour: pending.colour, at: pending.at, remove: pending.remove, premove: !page.pending };
+  else if (pending && pending.kind === 'capture') pending = { kind: 'capture', path: pending.path };
+  else pending = null;
   board.render(pos, {
     targets: offer.targets,
     selected: offer.selected,
     phase: offer.phase,
     last: moveMarks(lastText),
-    notation: page.notation,
-    letters: page.letters,
-    interactive: live,
-    preview: offer.phase === 'remove' ? { at: page.input.at, colour: page.input.colour } : null,
+    notation: pref('notation'),
+    coords: flag('coords'),
+    letters: flag('letters'),
+    interactive: Boolean(entry),
+    preview: offer.phase === 'remove' ? { at: entry.at, colour: entry.colour } : null,
+    pending,
+    turn: boardTurn(s.you),
   });
   $('board').dataset.turn = String(shownTurn());
   $('board').classList.toggle('looking', Boolean(looking));
-  $('prompt').textContent = live ? page.input.prompt() : '';
+  $('prompt').textContent = entry ? entry.prompt() : '';
+  renderConfirm();
   // Supply (or the mover's captures when it is empty).
   const from = hand();
   const counts = from === 'captures' ? s.captures[(s.you || s.to_move) - 1] : s.supply;
-  fill($('supply'), supplyView(counts, from, live ? offer.colour || null : null, onColour, s.status === 'live'));
+  fill($('supply'), supplyView(counts, from, entry ? offer.colour || null : null, onColour, s.status === 'live'));
+}
+
+/** The bar under the board: the move waiting for "Confirm", or the premove waiting for the turn. */
+function renderConfirm() {
+  const bar = $('confirm-bar');
+  if (page.pending) {
+    fill(bar, h('span', {}, 'Play ', h('code', { id: 'pending-move' }, notationOf(page.pending)), '?'),
+      h('button', { type: 'button', class: 'primary', id: 'confirm-move', onclick: () => sendMove(page.pending) }, 'Confirm'),
+      h('button', { type: 'button', id: 'cancel-move', onclick: () => { page.pending = null; page.input.reset(); say(''); render(); } }, 'Cancel'));
+    bar.hidden = false;
+    bar.dataset.kind = 'confirm';
+  } else if (page.premove) {
+    fill(bar, h('span', {}, 'Premove ', h('code', { id: 'premove' }, notationOf(page.premove)), ': played as soon as it is your turn.'),
+      h('button', { type: 'button', id: 'cancel-premove', onclick: () => { page.premove = null; say(''); render(); } }, 'Cancel premove'));
+    bar.hidden = false;
+    bar.dataset.kind = 'premove';
+  } else {
+    bar.hidden = true;
+    bar.replaceChildren();
+    delete bar.dataset.kind;
+  }
+}
+
+/** A move of this position in the notation chosen. */
+function notationOf(text) {
+  return pref('notation') === 'host' && page.pos ? hostMoveText(page.pos, text) : text;
 }
 
 function render() {
@@ -390,9 +726,12 @@ function render() {
   const status = $('status');
   status.textContent = statusText();
   if (s.status === 'finished' && s.result) status.append(h('span', { class: 'why' }, s.result.text));
-  status.className = `status ${s.status}${s.status === 'live' && s.you === s.to_move ? ' your-turn' : ''}`;
+  const mine = myTurn(s);
+  status.className = `status ${s.status}${mine ? ' your-turn' : ''}`;
   status.dataset.status = s.status;
   status.dataset.version = String(s.version);
+  document.body.classList.toggle('my-turn', mine);
+  showTurn(mine, `${seatName(s, 0)} – ${seatName(s, 1)} · ZÈRTZ`);
 
   renderInput();
 
@@ -406,6 +745,9 @@ function render() {
     banner.hidden = false;
   } else banner.hidden = true;
 
+  // Only a player types moves.
+  $('typed').hidden = !(s.you && s.status !== 'finished');
+
   // Players: the viewer at the bottom, the opponent on top.
   const order = s.you === 2 ? [0, 1] : [1, 0];
   const cards = order.map((i) => ({ i, ...playerCard(s, i, ratingBeside(i)) }));
@@ -415,12 +757,25 @@ function render() {
 
   renderActions();
   renderMatch();
-  fill($('moves'), h('h3', {}, `Moves (${s.moves.length})`), moveList(s.moves, shownTurn(), show));
-  // Follow the last move inside the list (without scrolling the page).
-  if (page.viewTurn === null) $('moves').scrollTop = $('moves').scrollHeight;
+  // The heading stays above the list, which scrolls on its own.
+  const list = moveList(s.moves, shownTurn(), show, movesShown());
+  const scroller = h('div', { class: 'move-scroll', id: 'move-scroll' }, list);
+  fill($('moves'), h('h3', {}, `Moves (${s.moves.length})`), scroller);
+  // Follow the last move inside the list, or the one looked at (without scrolling the page).
+  if (page.viewTurn === null) scroller.scrollTop = scroller.scrollHeight;
+  else keepInView(scroller, scroller.querySelector('li.current'));
   renderAnalysis();
   renderInfo();
   renderChatViewer();
+}
+
+/** Scrolls `box` (not the page) so that `item` is visible in it. */
+function keepInView(box, item) {
+  if (!item) return;
+  const b = box.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top + 4;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom + 4;
 }
 
 /** Tells the chat who reads it: a player of the game (by their seat), or a spectator. */
@@ -507,6 +862,10 @@ function bribeControls() {
   if (!s.bribes) return [];
   const you = s.you;
   const b = s.pending_bribe;
+  // The engine rejects every bribe at once: the page says so instead of offering the form.
+  if (s.seats[2 - you].kind === 'engine') {
+    return [h('p', { class: 'note', id: 'engine-bribes' }, 'The engine declines bribes: a bribe proposed to it is rejected at once.')];
+  }
   if (b && b.by !== you) {
     return [h('div', { class: 'bribe' },
       h('p', {}, `Your opponent offers you ${bribeWords(b.marbles)} to pass their turn.`),
@@ -554,8 +913,11 @@ function renderInfo() {
   }
   const posText = page.viewTurn !== null && page.history ? page.history.positions[page.viewTurn] : s.position;
   const input = h('input', { readonly: true, value: posText, class: 'link', id: 'position-string' });
+  // An invited game's clocks start with the first move (they stand still until then).
+  const still = s.status === 'live' && s.clock && s.clock.kind !== 'unlimited' && !s.moves.length && !s.clocks.some((c) => c.running);
   fill($('info'),
     h('p', {}, describeSettings(s.board, s.rules, s.clock_text, rules)),
+    still ? h('p', { class: 'note', id: 'clock-note' }, 'The clocks start with the first move.') : null,
     rating,
     h('div', { class: 'row' }, input, button('Copy position', () => copy(posText, input))));
 }
@@ -568,6 +930,13 @@ function tick() {
   const elapsed = performance.now() - page.receivedAt;
   let out = false;
   for (const c of page.clocks) out = tickClock(c.el, s, c.i, elapsed) || out;
+  // Low time on the player's own running clock: heard and said once a turn.
+  const own = s.you && page.clocks.find((c) => c.i === s.you - 1);
+  if (own && s.status === 'live' && s.clocks[s.you - 1].running && own.el.classList.contains('low') && page.lowWarned !== s.version) {
+    page.lowWarned = s.version;
+    play('lowtime');
+    tell(`Low time: ${own.el.querySelector('.main').textContent} left on your clock.`, 'warn');
+  }
   // The countdown before an absent opponent's game may be claimed, once a second.
   const left = claimIn();
   const second = left === null ? null : Math.max(0, Math.ceil(left / 1000));
@@ -682,7 +1051,7 @@ function restartSocket() {
   // name comes from the seat, an account's from the session.
   const name = page.account || page.token ? undefined : spectatorName();
   page.socket = new GameSocket(id, page.token, {
-    onState: (state) => apply(state),
+    onState: (state, event) => apply(state, event),
     onStatus: (status) => {
       showConnection(status);
       page.chat.connection(status);
@@ -707,7 +1076,7 @@ function hover(place) {
   if (!p) return;
   const host = hostCoord(pos, p);
   const what = p.marble ? `${COLOUR_NAMES[p.marble]} marble` : 'empty ring';
-  el.textContent = page.notation === 'host'
+  el.textContent = pref('notation') === 'host'
     ? `${host} (official ${p.coord}) · ${what}`
     : `${p.coord} (host ${host}) · ${what}`;
 }
@@ -731,33 +1100,65 @@ function setupControls() {
   });
   $('cancel').addEventListener('click', () => {
     if (page.input) page.input.reset();
+    page.premoveInput = null;
+    page.pending = null;
     say('');
     render();
   });
-  const notation = $('notation');
-  notation.value = page.notation;
-  notation.addEventListener('change', () => {
-    page.notation = notation.value;
-    saveSetting('notation', page.notation);
+  $('options').append(optionsPanel(['view', 'notation', 'coords', 'letters', 'theme', 'animations', 'sound', 'confirm']));
+  onPref((key) => {
+    if (key === 'notation') learnHistory();
+    if (key === 'sound') soundButton();
+    if (key === 'confirm' && !confirmMoves() && page.pending) page.pending = null;
     render();
   });
-  const letters = $('letters');
-  letters.checked = page.letters;
-  letters.addEventListener('change', () => {
-    page.letters = letters.checked;
-    saveSetting('letters', page.letters);
-    render();
-  });
+  $('sound-toggle').addEventListener('click', () => setPref('sound', !flag('sound')));
+  soundButton();
   document.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (!page.state) return;
     if (e.key === 'Escape') {
+      // Forgets the move being entered, the move waiting for "Confirm", or else the premove.
+      if (page.pending) page.pending = null;
+      else if (!page.premoveInput && page.premove) page.premove = null;
       page.input.reset();
+      page.premoveInput = null;
       say('');
       render();
     } else if (e.key === 'ArrowLeft') show(shownTurn() - 1);
     else if (e.key === 'ArrowRight') show(shownTurn() + 1);
   });
+}
+
+/** The sound switch beside the status: on or muted (remembered). */
+function soundButton() {
+  const b = $('sound-toggle');
+  const on = flag('sound');
+  // A loudspeaker, with waves when on and a cross when muted (our own markup, no server text).
+  const waves = on
+    ? '<path d="M15 8.5a4.5 4.5 0 0 1 0 7M17.5 6a8 8 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/>'
+    : '<path d="M15.5 9.5l5 5M20.5 9.5l-5 5" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/>';
+  b.innerHTML = `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M4 9.5h3.5L12 5.5v13l-4.5-4H4z" fill="currentColor"/>${waves}</svg>`;
+  b.title = on ? 'Sound on: click to mute' : 'Sound muted: click to turn it on';
+  b.setAttribute('aria-label', b.title);
+  b.setAttribute('aria-pressed', on ? 'false' : 'true');
+  b.dataset.sound = on ? 'on' : 'off';
+}
+
+/** An address that names no game: said plainly, with the ways on. */
+function noSuchGame() {
+  page.missing = true;
+  const status = $('status');
+  status.textContent = 'No such game';
+  status.className = 'status missing';
+  status.dataset.status = 'missing';
+  document.title = 'No such game · ZÈRTZ';
+  document.body.classList.add('no-game');
+  fill($('message'), id ? `There is no game “${id}” on this server. ` : 'No game is named in the address. ',
+    'The link may be mistyped, or the game was never created here. ',
+    h('a', { href: '/' }, 'Start a game'), ', ', h('a', { href: '/lobby' }, 'watch one in the lobby'), ' or ',
+    h('a', { href: '/archive' }, 'look in the archive'), '.');
+  $('message').className = 'message error';
 }
 
 async function start() {
@@ -767,7 +1168,7 @@ async function start() {
   page.chat = new ChatPanel({ send: (message) => (page.socket ? page.socket.send(message) : false) });
   $('match').after(page.chat.el);
   if (!id) {
-    say('No game given in the address.', 'error');
+    noSuchGame();
     return;
   }
   page.account = await account;
@@ -778,7 +1179,8 @@ async function start() {
     page.token = token;
     apply(state);
   } catch (e) {
-    say(e.status === 404 ? `There is no game ${id}.` : `Cannot load the game: ${e.message}`, 'error');
+    if (e.status === 404) noSuchGame();
+    else say(`Cannot load the game: ${e.message}`, 'error');
     return;
   }
   restartSocket();

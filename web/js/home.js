@@ -1,11 +1,15 @@
-// The home page: one form to start a game against the engine, invite a friend, post an open
-// game, or create a best-of-N match, with board, rules, clock and house rules (and for a
-// logged-in player, rated or not). A logged-in player also sees their games in progress;
-// everyone sees who is online and the top players.
+// The home page: quick-play tiles that start a game in one click (the engine at a few levels,
+// the common clocks against anyone or a friend, a best-of-3 match with the house rules of the
+// online tournaments), quick pairing, and the full form behind "Custom game" (board, rules,
+// clock, house rules, a best-of-N match, and for a logged-in player rated or not). Beside them:
+// the signed-in player's games in progress, the games being played now as small live boards,
+// who is online and the top players.
 
 import { api, playerName, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
 import { playingAs, siteHeader } from './account.js';
-import { copy, fill, h, personTag, profileHref, say } from './ui.js';
+import { BoardView } from './board.js';
+import { parsePosition } from './position.js';
+import { copy, engineName, fill, h, personTag, profileHref, say } from './ui.js';
 import { poolName, poolOf, PROVISIONAL_NOTE, whyUnrated } from './ratings.js';
 import { quickPairing } from './pairing.js';
 
@@ -66,14 +70,17 @@ function linkBox(text, url, go, goText) {
 
 async function submit(e) {
   e.preventDefault();
-  const form = e.target;
-  const b = body(form);
+  await start(body(e.target), $('start'));
+}
+
+/** Creates the game or match `b` describes, `button` disabled meanwhile. */
+async function start(b, button) {
   if (account) delete b.name; // the server plays the account under its own name
   else if (!b.name) {
     say('Give your name first.', 'error');
+    $('name').focus();
     return;
   } else setPlayerName(b.name);
-  const button = $('start');
   button.disabled = true;
   say('Creating…');
   try {
@@ -84,6 +91,96 @@ async function submit(e) {
   } finally {
     button.disabled = false;
   }
+}
+
+// ---- quick play: one click ----
+
+/** The engine's levels offered as tiles. */
+const ENGINE_TILES = [
+  { level: 1, name: 'Beginner' },
+  { level: 3, name: 'Easy' },
+  { level: 5, name: 'Medium' },
+  { level: 7, name: 'Strong' },
+  { level: 10, name: 'Full strength' },
+];
+
+/** The common clocks offered as tiles (keys of CLOCKS). */
+const CLOCK_TILES = [
+  { clock: 'fischer-5-5', name: 'Blitz', text: '5 min + 5 s a move' },
+  { clock: 'sudden-10', name: '10 minutes', text: 'for the whole game' },
+  { clock: 'fischer-15-10', name: 'Rapid', text: '15 min + 10 s a move' },
+  { clock: 'reserve', name: 'Seed 004', text: '1 min a move + 3 min reserve' },
+  { clock: 'corr-3', name: 'Correspondence', text: '3 days a move' },
+];
+
+/**
+ * The match of the online tournaments: best of 3 on the 37 rings, no repetition, bribes (three
+ * each), 1 minute a move and 3 minutes of reserve in 15-second steps, no takebacks.
+ */
+export const TOURNAMENT_MATCH = {
+  board: '37',
+  rules: 'standard',
+  no_repetition: true,
+  bribes: true,
+  bribe_limit: 3,
+  best_of: 3,
+  casual: false,
+  seat: 'random',
+};
+
+const quickName = () => (account ? undefined : $('name').value.trim());
+const quickOpponent = () => document.querySelector('input[name=quick-opponent]:checked').value;
+
+function tile(attrs, title, text, onclick) {
+  const b = h('button', { type: 'button', class: 'tile', ...attrs }, h('strong', {}, title), h('span', { class: 'note' }, text));
+  b.addEventListener('click', () => onclick(b));
+  return b;
+}
+
+function quickPlay() {
+  fill($('engine-tiles'), ENGINE_TILES.map((t) => tile({ 'data-level': t.level, id: `play-engine-${t.level}` }, t.name, `level ${t.level} · no clock`,
+    (b) => start({ board: '37', rules: 'standard', casual: true, seat: 'first', opponent: { kind: 'engine', level: t.level }, name: quickName() }, b))));
+  fill($('clock-tiles'), CLOCK_TILES.map((t) => tile({ 'data-clock': t.clock, id: `play-clock-${t.clock}` }, t.name, t.text,
+    (b) => start({ board: '37', rules: 'standard', casual: true, seat: 'random', clock: CLOCKS[t.clock], opponent: { kind: quickOpponent() }, name: quickName() }, b))));
+  fill($('match-tiles'), tile({ id: 'play-tournament' }, 'Tournament match', 'best of 3 · no repetition · bribes · 1 min a move + 3 min reserve',
+    (b) => start({ ...TOURNAMENT_MATCH, clock: CLOCKS.reserve, opponent: { kind: quickOpponent() }, name: quickName() }, b)));
+}
+
+// ---- games being played now ----
+
+/** The games being played, each a small board to watch; read again every few seconds. */
+async function showLive() {
+  const box = $('live-boards');
+  let states;
+  try {
+    const live = await api('GET', '/api/games?status=live&limit=6');
+    states = (await Promise.all(live.games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null)))).filter(Boolean);
+  } catch {
+    return; // the list is a convenience: it stays as it was
+  }
+  if (!states.length) {
+    fill(box, h('p', { class: 'empty', id: 'no-live' }, 'No game is being played right now.'));
+    return;
+  }
+  // The cards of games still being played are kept (and their boards drawn again); the others go.
+  const cards = new Map([...box.querySelectorAll('[data-game]')].map((el) => [el.dataset.game, el]));
+  const shown = states.map((s) => {
+    let card = cards.get(s.id);
+    if (!card) {
+      card = h('a', { class: 'live-board', href: `/game/${encodeURIComponent(s.id)}`, 'data-game': s.id, title: 'Watch this game' },
+        h('div', { class: 'mini-board' }), h('div', { class: 'live-names' }), h('div', { class: 'note live-moves' }));
+      card.board = new BoardView(card.querySelector('.mini-board'));
+    }
+    card.board.render(parsePosition(s.position), { coords: false });
+    // Plain names: the whole card is one link (to watch the game).
+    const name = (seat, i) => (seat.kind === 'engine' ? engineName(seat.level) : seat.name || `Player ${i + 1}`);
+    fill(card.querySelector('.live-names'), `${name(s.seats[0], 0)} – ${name(s.seats[1], 1)}`);
+    const mover = s.seats[s.to_move - 1];
+    fill(card.querySelector('.live-moves'), `${s.board} rings · move ${s.moves.length + 1}, ${mover.kind === 'engine' ? engineName(mover.level) : mover.name || 'a player'} to play`);
+    card.dataset.version = String(s.version);
+    return card;
+  });
+  fill(box, shown);
 }
 
 async function createGame(b) {
@@ -241,15 +338,22 @@ async function showOnline() {
   el.dataset.count = String(online.count);
 }
 
-async function start() {
+async function begin() {
   const asked = siteHeader('home');
   $('name').value = playerName();
   const form = $('new-game');
   form.addEventListener('submit', submit);
   form.addEventListener('change', sync);
   sync();
+  quickPlay();
   showOnline();
   showTopPlayers();
+  showLive();
+  setInterval(() => {
+    if (!document.hidden) showLive();
+  }, 5000);
+  // The custom form opens by itself when the address asks for it (/#custom).
+  if (location.hash === '#custom') $('custom-game').open = true;
   quickPairing($('pairing'), () => (account ? { account } : { name: $('name').value.trim() }));
   account = await asked;
   if (account) {
@@ -262,4 +366,4 @@ async function start() {
   sync(); // the "rated" box, now that it is known who plays
 }
 
-start();
+begin();

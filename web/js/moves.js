@@ -5,7 +5,7 @@
 // marble, then each landing of the chain. Only what some legal move allows is accepted; any
 // other click is refused with a sentence saying why.
 
-import { COLOUR_NAMES } from './position.js';
+import { COLOUR_NAMES, freeRings } from './position.js';
 
 const COORD = '[a-z]\\d+';
 const PLACE_RE = new RegExp(`^([WGB])(${COORD})(?:,(${COORD}))?(?:\\s*x\\s*((?:[WGB]${COORD})+))?$`);
@@ -208,4 +208,116 @@ export class MoveInput {
       message: `The ring at ${p.coord} is not free: a ring can be removed only if it is empty and two neighbouring places side by side have no ring, so it slides out without moving others. Free rings: ${list(o.targets)}.`,
     };
   }
+}
+
+/**
+ * The animation of a move played in `pos` (the position before it), as steps for
+ * BoardView.animate: the marble placed, the ring removed, the rings isolated; or each jump of a
+ * capture with the marble it takes. None for a pass or a text this page does not know.
+ */
+export function moveSteps(pos, text) {
+  const mv = parseMove(text || '');
+  if (!mv || mv.kind === 'pass') return [];
+  if (mv.kind === 'place') {
+    const steps = [{ kind: 'place', at: mv.at, colour: mv.colour }];
+    if (mv.remove) steps.push({ kind: 'remove', at: mv.remove });
+    if (mv.isolated.length) steps.push({ kind: 'isolate', places: mv.isolated.map((i) => ({ at: i.at, colour: i.colour })) });
+    return steps;
+  }
+  const from = pos.byCoord.get(mv.from);
+  const colour = from && from.marble;
+  if (!colour) return [];
+  return mv.jumps.map((j, k) => ({ kind: 'jump', from: mv.path[k], to: j.to, colour, taken: j.colour }));
+}
+
+/**
+ * A premove: one placement entered while the opponent thinks, in the position before their
+ * move, to be played as soon as it is the player's turn. `colours` are the colours the player
+ * could place now. The rings offered follow the geometry of the position (an empty ring, then a
+ * free one); whether it is still legal after the opponent's move is known only then (see
+ * premoveFate).
+ */
+export class PremoveInput {
+  constructor(pos, colours) {
+    this.pos = pos;
+    this.available = new Set(colours);
+    this.reset();
+  }
+
+  reset() {
+    this.colour = null;
+    this.at = null;
+  }
+
+  offer() {
+    if (!this.colour) return { phase: 'colour', targets: new Set(), selected: [] };
+    if (!this.at) {
+      return { phase: 'ring', targets: new Set(this.pos.places.filter((p) => p.ring && !p.marble).map((p) => p.coord)), selected: [], colour: this.colour };
+    }
+    return { phase: 'remove', targets: new Set(freeRings(this.pos, this.at)), selected: [this.at], colour: this.colour };
+  }
+
+  prompt() {
+    const o = this.offer();
+    if (o.phase === 'ring') return `Premove: place the ${COLOUR_NAMES[this.colour]} marble on an empty ring; it is played as soon as it is your turn.`;
+    if (o.phase === 'remove') return `Premove: now a free ring to remove (${list(o.targets)}).`;
+    return '';
+  }
+
+  chooseColour(colour) {
+    if (!this.available.has(colour)) return { ok: false, message: `You have no ${COLOUR_NAMES[colour]} marble to place.` };
+    this.colour = colour;
+    return this.finish();
+  }
+
+  finish() {
+    if (!this.colour || !this.at) return { ok: true };
+    if (!freeRings(this.pos, this.at).length) return { ok: true, done: `${this.colour}${this.at}` };
+    return { ok: true };
+  }
+
+  click(coord) {
+    const p = this.pos.byCoord.get(coord);
+    const o = this.offer();
+    if (!p || !p.ring) return { ok: false, message: `There is no ring at ${coord} any more.` };
+    if (o.phase === 'colour') return null; // the page says whose turn it is
+    if (o.phase === 'ring') {
+      if (p.marble) return { ok: false, message: `${coord} already holds a marble: a premove places on an empty ring.` };
+      this.at = coord;
+      return this.finish();
+    }
+    if (coord === this.at) {
+      this.at = null;
+      return { ok: true };
+    }
+    if (!o.targets.has(coord)) return { ok: false, message: `The ring at ${coord} is not free now: free rings are ${list(o.targets)}.` };
+    return { ok: true, done: `${this.colour}${this.at},${coord}` };
+  }
+}
+
+/**
+ * What becomes of a premove once it is the player's turn: {play: the legal move to send} (the
+ * server's text, with any isolation it makes), or {why: the reason it was dropped, in words}.
+ */
+export function premoveFate(text, legal, pos) {
+  const same = legal.filter((m) => m === text || m.split(' x ')[0].trim() === text);
+  if (same.length === 1) return { play: same[0] };
+  const mv = parseMove(text);
+  if (mv && mv.kind === 'place') {
+    const at = pos.byCoord.get(mv.at);
+    if (!at || !at.ring) return { why: `the ring ${mv.at} is gone` };
+    if (at.marble) return { why: `${mv.at} now holds a marble` };
+  }
+  if (legal.some((m) => m.startsWith('x'))) return { why: 'a capture is compulsory now' };
+  if (mv && mv.kind === 'place') {
+    if (mv.remove) {
+      const r = pos.byCoord.get(mv.remove);
+      if (!r || !r.ring) return { why: `the ring ${mv.remove} is gone` };
+      if (r.marble) return { why: `${mv.remove} now holds a marble` };
+      if (!legal.some((m) => m.startsWith(`${mv.colour}`))) return { why: `there is no ${COLOUR_NAMES[mv.colour]} marble left to place` };
+      return { why: `the ring ${mv.remove} cannot be removed now` };
+    }
+    if (!legal.some((m) => m.startsWith(`${mv.colour}`))) return { why: `there is no ${COLOUR_NAMES[mv.colour]} marble left to place` };
+  }
+  return { why: 'it is not a legal move any more' };
 }

@@ -5,6 +5,7 @@ import { engineName, engineRating, guestMark, h, profileHref } from './ui.js';
 import { marbleIcon } from './board.js';
 import { COLOURS, COLOUR_NAMES, ruleNumbers } from './position.js';
 import { clockShows } from './clock.js';
+import { flag } from './prefs.js';
 
 /** The display name of seat i (0 or 1) of a game state. */
 export function seatName(state, i) {
@@ -19,7 +20,7 @@ export function capturesView(captures, rules) {
   const rows = COLOURS.map((c, k) => {
     const have = captures[k];
     return h('div', { class: 'progress', title: `${have} of ${win[k]} ${COLOUR_NAMES[c]} marbles win` },
-      h('span', { class: 'icon', html: marbleIcon(c, 16) }),
+      h('span', { class: 'icon', html: marbleIcon(c, 16, flag('letters')) }),
       h('span', { class: 'bar' }, h('span', { style: `width:${Math.min(100, (100 * have) / win[k])}%` })),
       h('span', { class: 'count' }, `${have}/${win[k]}`));
   });
@@ -71,6 +72,7 @@ export function tickClock(el, state, i, elapsed) {
   }
   const c = clockShows(state, i, elapsed);
   el.className = `clock${state.clocks[i].running ? ' running' : ''}${c.low ? ' low' : ''}`;
+  el.title = c.low ? 'Low time' : '';
   el.replaceChildren(h('span', { class: 'main' }, c.main), c.sub ? h('span', { class: 'sub' }, c.sub) : '');
   return state.clocks[i].running && c.out;
 }
@@ -88,22 +90,23 @@ export function supplyView(counts, hand, chosen, onPick, enabled) {
     disabled: !enabled,
     title: `${COLOUR_NAMES[c]}: ${counts[k]}`,
     onclick: () => onPick(c),
-  }, h('span', { class: 'icon', html: marbleIcon(c, 24) }), h('span', { class: 'n' }, String(counts[k])), h('span', { class: 'label' }, COLOUR_NAMES[c])));
+  }, h('span', { class: 'icon', html: marbleIcon(c, 24, flag('letters')) }), h('span', { class: 'n' }, String(counts[k])), h('span', { class: 'label' }, COLOUR_NAMES[c])));
   const title = hand === 'captures' ? 'Supply empty: place from your captures' : 'Supply';
   return h('div', { class: 'supply' }, h('h3', {}, title), h('div', { class: 'colours' }, buttons));
 }
 
 /**
- * The move list in official notation. `shown` is the number of turns shown on the board (the
- * last one when following the game); `onPick(n)` shows the position after n turns.
+ * The move list. `moves` are in official notation, `texts` the same moves as shown (host
+ * notation, if chosen). `shown` is the number of turns shown on the board (the last one when
+ * following the game); `onPick(n)` shows the position after n turns.
  */
-export function moveList(moves, shown, onPick) {
+export function moveList(moves, shown, onPick, texts = moves) {
   const items = [h('li', { class: shown === 0 ? 'current' : '', value: 0 },
     h('button', { type: 'button', 'data-turn': 0, onclick: () => onPick(0) }, 'start'))];
   moves.forEach((m, k) => {
     items.push(h('li', { class: shown === k + 1 ? 'current' : '' },
       h('span', { class: 'no' }, `${k + 1}.`),
-      h('button', { type: 'button', 'data-turn': k + 1, onclick: () => onPick(k + 1) }, m)));
+      h('button', { type: 'button', 'data-turn': k + 1, 'data-move': m, title: texts[k] !== m ? m : null, onclick: () => onPick(k + 1) }, texts[k] || m)));
   });
   return h('ol', { class: 'moves' }, items);
 }

@@ -141,3 +141,43 @@ export function onBoard(pos) {
   for (const p of pos.places) if (p.marble) n['WGB'.indexOf(p.marble)] += 1;
   return n;
 }
+
+/**
+ * The rings that could be removed in `pos` once a marble stands on `filled` (if given): empty
+ * rings with two neighbouring places side by side that have no ring (rules.md 3). Used only
+ * for a premove, entered before the position it will be played in exists; the server checks
+ * it again when it is sent.
+ */
+export function freeRings(pos, filled = null) {
+  // The six directions in turn around a place, so that neighbours in the list touch.
+  const around = [[0, 2], [1, 1], [1, -1], [0, -2], [-1, -1], [-1, 1]];
+  const out = [];
+  for (const p of pos.places) {
+    if (!p.ring || p.marble || p.coord === filled) continue;
+    const open = around.map(([dx, dy]) => {
+      const q = pos.byCell.get(`${p.x + dx},${p.y + dy}`);
+      return !q || !q.ring;
+    });
+    if (open.some((o, k) => o && open[(k + 1) % 6])) out.push(p.coord);
+  }
+  return out;
+}
+
+/**
+ * A move of the server's list (official notation) written in host notation, in the position
+ * `pos` it was played in: `W C3 A1`, `W C3`, `C3xC5xE5` (docs/formats.md); `pass` for a bribed
+ * pass. The text as it is when it cannot be read.
+ */
+export function hostMoveText(pos, text) {
+  const t = (text || '').trim();
+  if (t === '-') return 'pass';
+  const host = (c) => {
+    const p = pos.byCoord.get(c);
+    return (p && hostCoord(pos, p)) || '?';
+  };
+  let m = /^([WGB])([a-z]\d+)(?:,([a-z]\d+))?(?:\s*x\s*(?:[WGB][a-z]\d+)+)?$/.exec(t);
+  if (m) return [m[1], host(m[2]), m[3] ? host(m[3]) : null].filter(Boolean).join(' ');
+  m = /^x\s*([a-z]\d+)((?:[WGB][a-z]\d+)+)$/.exec(t);
+  if (m) return [m[1], ...[...m[2].matchAll(/[WGB]([a-z]\d+)/g)].map((s) => s[1])].map(host).join('x');
+  return t;
+}

@@ -33,6 +33,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "account.html",
     "profile.html",
     "players.html",
+    "404.html",
     "style.css",
     "favicon.svg",
     "js/api.js",
@@ -55,6 +56,9 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/ratings.js",
     "js/profile.js",
     "js/players.js",
+    "js/prefs.js",
+    "js/feel.js",
+    "js/missing.js",
 ];
 
 /// The content type of a file, from its extension.
