@@ -332,13 +332,7 @@ fn save_then_load_round_trip() {
 
     // --load continues it; so does the `load` command in the middle of another game.
     let (out, err, code) = piped(
-        &[
-            "--two-players",
-            "--load",
-            file_text,
-            "--colour",
-            "never",
-        ],
+        &["--two-players", "--load", file_text, "--colour", "never"],
         "position\nWa2,a3\nload nonexistent.txt\nposition\n",
     );
     assert_eq!(code, 0, "{err}");

@@ -44,7 +44,6 @@ const PROOF_BUDGET: u64 = 2_000_000;
 /// The longest win looked for, in turns.
 const MAX_TURNS: u32 = 4;
 
-
 /// Marbles the player `who` still needs for each single-colour set (`None`: out of reach).
 fn single_needs(p: &Position, who: zertz::Player) -> [Option<u32>; 3] {
     let rules = p.rule_set();
