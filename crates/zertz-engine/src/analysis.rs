@@ -1,5 +1,5 @@
-//! Analysis: the top moves of a position with their scores, and a move-by-move review of a game
-//! that marks the mistakes.
+//! Analysis: the top moves of a position with their scores (the review of a whole game is in
+//! [`crate::review`]).
 //!
 //! An analysis is several searches: the main one, then one per move it scores. The time and
 //! nodes it is given are for all of them together (the main search gets half, the moves share
@@ -9,7 +9,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use zertz::{Game, Move, Turn};
+use zertz::{Game, Move};
 
 use crate::Engine;
 use crate::limits::Limits;
@@ -38,7 +38,7 @@ pub struct PositionAnalysis {
 
 /// What is left of an analysis's time and nodes, shared out among its searches.
 #[derive(Clone, Copy, Debug)]
-struct Allowance {
+pub(crate) struct Allowance {
     /// When the whole analysis must be over (`None`: no time limit).
     deadline: Option<Instant>,
     /// Nodes left (`None`: no node limit).
@@ -54,7 +54,7 @@ impl Allowance {
 
     /// Splits `limits` between a main search, which gets half the time and half the nodes
     /// (and any depth or clock as given), and what is kept for the searches after it.
-    fn split(limits: &Limits) -> (Limits, Allowance) {
+    pub(crate) fn split(limits: &Limits) -> (Limits, Allowance) {
         let mut main = limits.clone();
         main.movetime = limits
             .movetime
@@ -68,7 +68,7 @@ impl Allowance {
     }
 
     /// Takes `nodes` searched off what is left.
-    fn spend(&mut self, nodes: u64) {
+    pub(crate) fn spend(&mut self, nodes: u64) {
         if let Some(left) = &mut self.nodes {
             *left = left.saturating_sub(nodes);
         }
@@ -130,7 +130,7 @@ pub fn rank(engine: &Engine, game: &Game, moves: &[Move], depth: u32) -> Vec<Ran
 
 /// [`rank`], the searches sharing `allowance` (a search cut short scores its move from the
 /// depth it reached).
-fn rank_within(
+pub(crate) fn rank_within(
     engine: &Engine,
     game: &Game,
     moves: &[Move],
@@ -170,130 +170,6 @@ fn rank_within(
         out.push(RankedMove { mv: *mv, score, pv });
     }
     out.sort_by_key(|r| std::cmp::Reverse(r.score.rank()));
-    out
-}
-
-/// How a played move compares with the best one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mark {
-    /// As good as the best move, or close.
-    Good,
-    /// Loses some ground.
-    Inaccuracy,
-    /// Loses a lot.
-    Mistake,
-    /// Throws away a win, or walks into a forced loss.
-    Blunder,
-}
-
-impl Mark {
-    /// `?!`, `?`, `??` or nothing.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Mark::Good => "",
-            Mark::Inaccuracy => "?!",
-            Mark::Mistake => "?",
-            Mark::Blunder => "??",
-        }
-    }
-}
-
-/// One turn of a reviewed game.
-#[derive(Clone, Debug)]
-pub struct Reviewed {
-    /// Index of the turn (from 0).
-    pub turn: usize,
-    /// The move played.
-    pub played: Move,
-    /// Its score for the player who made it.
-    pub played_score: Score,
-    /// The best move found.
-    pub best: Move,
-    /// The best move's score.
-    pub best_score: Score,
-    /// The verdict.
-    pub mark: Mark,
-}
-
-/// The verdict on a move scored `played` when `best` was available.
-pub fn judge(played: Score, best: Score) -> Mark {
-    match (best, played) {
-        (Score::Win(_), Score::Win(_)) => Mark::Good,
-        (Score::Win(_), _) => Mark::Blunder,
-        (_, Score::Loss(_)) if !matches!(best, Score::Loss(_)) => Mark::Blunder,
-        (Score::Value(b), Score::Value(p)) => {
-            let loss = b - p;
-            if loss >= 150 {
-                Mark::Mistake
-            } else if loss >= 50 {
-                Mark::Inaccuracy
-            } else {
-                Mark::Good
-            }
-        }
-        _ => Mark::Good,
-    }
-}
-
-/// Reviews every move of `game` (passes are skipped) with `limits` per position (for the
-/// search of the position and the scoring of the best and the played move together), calling
-/// `progress` after each.
-pub fn review(
-    engine: &Engine,
-    game: &Game,
-    limits: &Limits,
-    progress: &mut dyn FnMut(&Reviewed),
-) -> Vec<Reviewed> {
-    let mut out = Vec::new();
-    let mut replay = zertz::Game::from_position(*game.start(), game.rules());
-    for (i, turn) in game.turns().iter().enumerate() {
-        let Turn::Move(played) = *turn else {
-            if let Turn::Pass { bribe } = turn {
-                let _ = replay.propose_bribe(*bribe);
-                let _ = replay.answer_bribe(true);
-            }
-            continue;
-        };
-        let moves = replay.legal_moves();
-        let stop = AtomicBool::new(false);
-        let (main, mut allowance) = Allowance::split(limits);
-        let search = engine.search(&replay, &main, &stop, &mut |_| {});
-        allowance.spend(search.nodes);
-        let depth = search.depth.max(1);
-        let best = search.best.unwrap_or(played);
-        let list: Vec<Move> = if best == played {
-            vec![played]
-        } else {
-            vec![best, played]
-        };
-        let ranked = rank_within(engine, &replay, &list, depth, allowance);
-        let score_of = |m: Move| {
-            ranked
-                .iter()
-                .find(|r| r.mv == m)
-                .map(|r| r.score)
-                .unwrap_or(search.score)
-        };
-        let (best_score, played_score) = (score_of(best), score_of(played));
-        let mark = if moves.len() == 1 {
-            Mark::Good
-        } else {
-            judge(played_score, best_score)
-        };
-        let entry = Reviewed {
-            turn: i,
-            played,
-            played_score,
-            best,
-            best_score,
-            mark,
-        };
-        progress(&entry);
-        out.push(entry);
-        if replay.play(&played).is_err() {
-            break;
-        }
-    }
     out
 }
 
