@@ -12,8 +12,8 @@ use zertz::record::Record;
 use zertz::{Game, Move, Position, Rules, boardspace};
 use zertz_engine::analysis::analyse_position;
 use zertz_engine::review::{self, review};
-use zertz_engine::verdicts::{self, Mark};
 use zertz_engine::search::MAX_DEPTH;
+use zertz_engine::verdicts::Mark;
 use zertz_engine::{Engine, Limits, SearchOptions};
 
 /// Options of `zertz analyse`.
@@ -187,9 +187,9 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             r.turn + 1,
             format!("P{}", r.player.number()),
             played,
-            verdicts::words(r.played_score),
+            r.played_score.to_string(),
             best,
-            verdicts::words(r.best_score),
+            r.best_score.to_string(),
             r.mark.name()
         );
     });

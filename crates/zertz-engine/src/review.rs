@@ -136,7 +136,13 @@ pub fn review(
 }
 
 /// Reviews `played`, the move made in `game`'s position as turn `turn`.
-fn review_move(engine: &Engine, game: &Game, turn: usize, played: Move, limits: &Limits) -> Reviewed {
+fn review_move(
+    engine: &Engine,
+    game: &Game,
+    turn: usize,
+    played: Move,
+    limits: &Limits,
+) -> Reviewed {
     let only = game.legal_moves().len() == 1;
     let never = AtomicBool::new(false);
     let (main, mut allowance) = Allowance::split(limits);
@@ -194,7 +200,10 @@ pub fn accuracies(moves: &[Reviewed]) -> [Option<f64>; 2] {
 /// Player 1's win chance at each position of the reviewed moves and after the last one: the
 /// evaluation graph under a reviewed game.
 pub fn graph(moves: &[Reviewed]) -> Vec<f64> {
-    let mut out: Vec<f64> = moves.iter().map(Reviewed::first_player_chance_before).collect();
+    let mut out: Vec<f64> = moves
+        .iter()
+        .map(Reviewed::first_player_chance_before)
+        .collect();
     if let Some(last) = moves.last() {
         out.push(last.first_player_chance_after());
     }
@@ -209,10 +218,33 @@ mod tests {
     /// The first 27 turns of a BoardSpace game (archive file 00011 of a sample): at turn 27,
     /// player 1, behind but not lost, plays Gc5,e5, after which player 2 wins in 2 by force.
     const BLUNDERED: [&str; 27] = [
-        "Bf1,g1", "Wd4,f5", "Gb1,a1", "Wf4,a2", "Bf3,a4", "x f4Bf2", "x f1Wf3", "Bf1,g3",
-        "Ba3,d7", "Bb2,b5", "x b1Bb3", "x a3Gc3We4Bg2", "Bf2,c6", "x f1Bf3", "x g2Be4", "Bb3,a3",
-        "Gd1,g4", "Gd4,f4", "x e4Gc3", "x b3Bd3", "Gg2,e6", "Gc1,b3", "x d1Gb1", "Be3,c1",
-        "x d3Bf3", "x g2Be4", "Gc5,e5",
+        "Bf1,g1",
+        "Wd4,f5",
+        "Gb1,a1",
+        "Wf4,a2",
+        "Bf3,a4",
+        "x f4Bf2",
+        "x f1Wf3",
+        "Bf1,g3",
+        "Ba3,d7",
+        "Bb2,b5",
+        "x b1Bb3",
+        "x a3Gc3We4Bg2",
+        "Bf2,c6",
+        "x f1Bf3",
+        "x g2Be4",
+        "Bb3,a3",
+        "Gd1,g4",
+        "Gd4,f4",
+        "x e4Gc3",
+        "x b3Bd3",
+        "Gg2,e6",
+        "Gc1,b3",
+        "x d1Gb1",
+        "Be3,c1",
+        "x d3Bf3",
+        "x g2Be4",
+        "Gc5,e5",
     ];
 
     fn game_of(moves: &[&str]) -> Game {
@@ -251,7 +283,12 @@ mod tests {
         let [one, two] = accuracies(&reviewed);
         let (one, two) = (one.unwrap(), two.unwrap());
         assert!((0.0..=100.0).contains(&one) && (0.0..=100.0).contains(&two));
-        let blunders = |p| reviewed.iter().filter(|r| r.player == p && r.mark == Mark::Blunder).count();
+        let blunders = |p| {
+            reviewed
+                .iter()
+                .filter(|r| r.player == p && r.mark == Mark::Blunder)
+                .count()
+        };
         if blunders(Player::Two) == 0 {
             assert!(one < two, "{one} vs {two}");
         }

@@ -190,12 +190,18 @@ mod tests {
     fn forced_results_are_judged_as_such() {
         let v = Score::Value;
         assert_eq!(mark(v(0), Score::Loss(3), false, false), Mark::Blunder);
-        assert_eq!(mark(Score::Win(2), Score::Loss(3), false, false), Mark::Blunder);
+        assert_eq!(
+            mark(Score::Win(2), Score::Loss(3), false, false),
+            Mark::Blunder
+        );
         assert_eq!(mark(Score::Win(2), v(3000), false, false), Mark::Mistake);
         assert_eq!(mark(Score::Win(2), v(0), false, false), Mark::Blunder);
         assert_eq!(mark(Score::Win(2), Score::Win(4), false, false), Mark::Good);
         // Already lost: a quicker loss costs nothing on this scale.
-        assert_eq!(mark(Score::Loss(5), Score::Loss(1), false, false), Mark::Good);
+        assert_eq!(
+            mark(Score::Loss(5), Score::Loss(1), false, false),
+            Mark::Good
+        );
     }
 
     #[test]

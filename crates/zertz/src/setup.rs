@@ -141,7 +141,8 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            e.to_string().starts_with("the game is already finished: player 1 wins"),
+            e.to_string()
+                .starts_with("the game is already finished: player 1 wins"),
             "{e}"
         );
     }
