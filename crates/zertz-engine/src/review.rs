@@ -157,7 +157,7 @@ fn review_move(
     };
     // Both moves are scored by searches of the same depth below them, so that the two scores
     // compare fairly (the main search's own score is for its best move at a different depth).
-    let ranked = rank_within(engine, game, &list, depth, allowance);
+    let (ranked, _) = rank_within(engine, game, &list, depth, allowance, &never);
     let find = |m: Move| ranked.iter().find(|r| r.mv == m);
     let played_score = find(played).map_or(search.score, |r| r.score);
     let (mut best, mut best_score, mut best_line) = match find(best) {
