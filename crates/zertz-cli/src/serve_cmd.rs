@@ -29,10 +29,10 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 30)]
     analysis_time: u64,
     /// Game reviews one client (an account, or an address for guests) may have waiting.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 5)]
     reviews_per_client: usize,
     /// Game reviews that may wait in all; more are refused until the queue shortens.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 500)]
     review_queue: usize,
     /// Seconds a player may be away before the opponent may claim the game.
     #[arg(long, default_value_t = 60)]

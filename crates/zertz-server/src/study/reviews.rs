@@ -40,8 +40,8 @@ pub struct ReviewLimits {
 impl Default for ReviewLimits {
     fn default() -> ReviewLimits {
         ReviewLimits {
-            per_requester: 3,
-            total: 40,
+            per_requester: 5,
+            total: 500,
         }
     }
 }
@@ -531,6 +531,27 @@ mod tests {
         let served: Vec<String> = std::iter::from_fn(|| q.pop().map(|(_, j)| j.id)).collect();
         assert_eq!(served, ["a1", "b1", "c1", "a2", "c2", "a3"]);
         assert_eq!(q.waiting(), 0);
+    }
+
+    #[test]
+    fn the_41st_request_waits_its_turn_and_one_client_cannot_push_it_back() {
+        let mut q = Queue::default();
+        for n in 0..40 {
+            q.push(&format!("player{n}"), job(&format!("r{n}")));
+        }
+        q.push("late", job("r40"));
+        assert_eq!(q.place("r40"), Some((41, 10)));
+        // Someone early asking for four more does not move the late one back.
+        for extra in 0..4 {
+            q.push("player0", job(&format!("more{extra}")));
+        }
+        assert_eq!(q.place("r40"), Some((41, 10)));
+        assert_eq!(q.place("more0"), Some((42, 10)));
+        // As the worker takes reviews, the place counts down.
+        q.pop();
+        q.pop();
+        assert_eq!(q.place("r40").unwrap().0, 39);
+        assert!(ReviewLimits::default().total > 40);
     }
 
     #[test]
