@@ -128,7 +128,6 @@ export class Editor {
   render() {
     const pos = parsePosition(this.text());
     this.board.render(pos, {
-      targets: new Set(this.base.places.map((p) => p.coord)),
       notation: pref('notation'),
       coords: flag('coords'),
       letters: flag('letters'),

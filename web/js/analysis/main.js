@@ -125,7 +125,7 @@ async function playMove(text) {
     await goTo(child);
   } catch (e) {
     say(e.message, 'error');
-    page.input.reset();
+    if (page.input) page.input.reset();
     renderBoard();
   }
 }
@@ -309,7 +309,6 @@ function renderTools() {
   const c = $('comment');
   c.disabled = ro;
   if (document.activeElement !== c) c.value = node.comment || '';
-  $('typed').hidden = false;
 }
 
 function render() {
@@ -362,7 +361,9 @@ function hover(place) {
 /** ← → ↑ ↓ Home End over the tree. */
 function onKey(e) {
   const t = e.target;
-  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
+  // The move field lets the arrows through while it is empty: type a move, then step back.
+  const emptyField = t && t.id === 'move-text' && !t.value;
+  if (!emptyField && (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement)) return;
   const node = page.current;
   let to = null;
   if (e.key === 'ArrowLeft') to = node.parent;
@@ -377,7 +378,7 @@ function onKey(e) {
     to = node;
     while (to.children[0] && to !== page.hideAfter) to = to.children[0];
   } else if (e.key === 'Escape') {
-    page.input.reset();
+    if (page.input) page.input.reset();
     say('');
     renderBoard();
     return;
@@ -447,6 +448,8 @@ async function start() {
     flipped: () => page.flipped,
     onOpen: () => {
       page.editing = true;
+      $('prompt').textContent = 'Setting up a position: click the places to change them.';
+      say('');
       $('edit-toggle').textContent = 'Back to the analysis';
       document.body.classList.add('editing');
     },

@@ -207,7 +207,7 @@ export class ReviewPanel {
       items.push(h('table', { class: 'accuracy', id: 'review-accuracy' },
         h('tr', {}, h('th', {}, ''), h('th', {}, 'accuracy'), h('th', {}, '?!'), h('th', {}, '?'), h('th', {}, '??')),
         [1, 2].map((p) => h('tr', { 'data-player': p }, h('td', {}, names[p - 1]),
-          h('td', { class: 'num' }, `${Math.round(r.accuracy[p - 1])}%`),
+          h('td', { class: 'num' }, accuracyText(r.accuracy[p - 1])),
           ['inaccuracy', 'mistake', 'blunder'].map((k) => h('td', { class: `num mark-${k}` }, String(count(p, k))))))));
       const m = current && current.mark;
       if (m) {
@@ -216,7 +216,7 @@ export class ReviewPanel {
           : '';
         items.push(h('p', { id: 'review-verdict', class: `verdict mark-${m.mark}` },
           h('b', {}, `${m.move}${MARK_SYMBOLS[m.mark] || ''}`), ` is ${MARK_WORDS[m.mark] || m.mark}`,
-          ` (player 1's win chance ${Math.round(100 * winFor1(m, 'before'))}% → ${Math.round(100 * winFor1(m, 'after'))}%).`, better));
+          winChanges(r, current.ply), better));
       }
       fill(this.graphEl, this.graph(current));
       this.graphEl.hidden = false;
@@ -243,8 +243,13 @@ export class ReviewPanel {
   }
 }
 
-/** Player 1's win chance before or after a reviewed move (the review gives the mover's). */
-function winFor1(m, when) {
-  const p = when === 'before' ? m.win_chance_before : m.win_chance_after;
-  return m.player === 1 ? p : 1 - p;
+/** " (player 1's win chance 55% → 31%)." around the move of ply `ply`, from the graph. */
+function winChanges(r, ply) {
+  const before = r.graph[ply - 1];
+  const now = r.graph[ply];
+  if (typeof before !== 'number' || typeof now !== 'number') return '.';
+  return ` (player 1's win chance ${Math.round(100 * before)}% → ${Math.round(100 * now)}%).`;
 }
+
+/** A player's accuracy: "87%", or "—" when they made no move with a choice. */
+const accuracyText = (a) => (typeof a === 'number' ? `${Math.round(a)}%` : '—');
