@@ -1,6 +1,7 @@
 // Studies on the analysis board (issue 19, item 4): an account saves its analysis as a study
-// of two chapters; the link opens it read-only for another account, who copies it; a chapter
-// is played through in "guess the move". Needs the study routes and the position routes.
+// of two chapters, listed on the author's profile; the link opens it read-only for another
+// account, who copies it; a chapter is played through in "guess the move". Needs the study
+// routes and the position routes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,6 +86,12 @@ test('save a study, open it read-only elsewhere, copy it, and guess its moves', 
   assert.match(await ben.textContent('#guess-score'), /1 right, 1 wrong, 1 revealed/);
   assert.equal(await ben.locator('#tree-moves button.mv:not(.start)').count(), 2);
   await ben.click('#guess-stop');
+
+  // Ann's profile lists the study, its name as text.
+  await ann.goto(`${env.server.url}/@/annstudy`);
+  await ann.waitForSelector(`#studies li[data-study="${id}"]`);
+  assert.equal(await ann.textContent(`#studies li[data-study="${id}"] a`), 'Openings <i>to learn</i>');
+  assert.match(await ann.textContent(`#studies li[data-study="${id}"]`), /2 chapters/);
 
   await ben.click('#study-copy');
   await ben.waitForURL((u) => u.pathname.startsWith('/study/') && !u.pathname.endsWith(id));
