@@ -16,6 +16,7 @@ pub mod new_game;
 pub mod pages;
 pub mod pairing;
 pub mod players;
+pub mod positions;
 pub mod state;
 pub mod viewer;
 
@@ -36,6 +37,7 @@ pub fn router(state: AppState) -> Router {
         .merge(players::router())
         .merge(chat::router())
         .merge(pairing::router())
+        .merge(positions::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
