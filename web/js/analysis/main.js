@@ -121,7 +121,8 @@ async function playMove(text) {
     }
     const r = await positions.play(node.position, text);
     const child = page.tree.add(node, r.move, r.position);
-    say('');
+    // The server's sentence of the move ("White marble on d4, ring a1 removed").
+    say(r.said || '', 'info');
     await goTo(child);
   } catch (e) {
     say(e.message, 'error');
