@@ -45,6 +45,7 @@ const page = {
   flipped: false,
   editing: false,
   asked: 0, // the last node change: an older answer arriving late is dropped
+  heading: null, // the node being gone to, while its position is asked (keys pressed quickly add up)
 };
 page.current = page.tree.root;
 
@@ -87,6 +88,7 @@ async function ensurePositions(node) {
 /** Goes to `node`: its position asked of the server, the board and every panel told. */
 async function goTo(node) {
   const ask = (page.asked += 1);
+  page.heading = node;
   try {
     await ensurePositions(node);
     const info = await positions.describe(node.position);
@@ -96,9 +98,13 @@ async function goTo(node) {
     page.pos = parsePosition(info.position);
     page.input = new MoveInput(info.legal, page.pos);
   } catch (e) {
-    if (ask === page.asked) say(`Cannot show this position: ${e.message}`, 'error');
+    if (ask === page.asked) {
+      page.heading = null;
+      say(`Cannot show this position: ${e.message}`, 'error');
+    }
     return;
   }
+  page.heading = null;
   render();
   syncAddress();
   for (const fn of listeners) fn({ node: page.current, info: page.info, tree: page.tree });
@@ -122,7 +128,8 @@ async function playMove(text) {
     const r = await positions.play(node.position, text);
     const child = page.tree.add(node, r.move, r.position);
     // The server's sentence of the move ("White marble on d4, ring a1 removed").
-    say(r.said || '', 'info');
+    const said = r.said || '';
+    say(said && `${said.charAt(0).toUpperCase()}${said.slice(1)}`, 'info');
     await goTo(child);
   } catch (e) {
     say(e.message, 'error');
@@ -365,7 +372,7 @@ function onKey(e) {
   // The move field lets the arrows through while it is empty: type a move, then step back.
   const emptyField = t && t.id === 'move-text' && !t.value;
   if (!emptyField && (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement)) return;
-  const node = page.current;
+  const node = page.heading || page.current;
   let to = null;
   if (e.key === 'ArrowLeft') to = node.parent;
   else if (e.key === 'ArrowRight') to = page.hideAfter === node ? null : node.children[0];
