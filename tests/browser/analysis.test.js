@@ -100,6 +100,13 @@ test('variations: play, branch, promote, comment, delete, keys, and the address'
   await atPly(page, 2);
   await page.keyboard.press('Home');
   await atPly(page, 0);
+  await page.keyboard.press('End');
+  await atPly(page, 2);
+  // Two presses in a row go two moves back, even before the first position has been shown.
+  await page.evaluate(() => {
+    for (let k = 0; k < 2; k += 1) document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true }));
+  });
+  await atPly(page, 0);
   await page.keyboard.press('ArrowRight');
   await atPly(page, 1);
   await page.waitForFunction(() => new URL(location.href).searchParams.get('line') !== null);
