@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod analysis_socket;
 pub mod chat;
 pub mod chat_socket;
 pub mod error;
@@ -38,6 +39,7 @@ pub fn router(state: AppState) -> Router {
         .merge(chat::router())
         .merge(pairing::router())
         .merge(positions::router())
+        .merge(analysis_socket::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
