@@ -44,6 +44,7 @@ export class EnginePanel {
       this.ask();
     } else {
       this.send({ type: 'stop' });
+      this.lines = null;
       this.state = { kind: 'off' };
       this.render();
     }
