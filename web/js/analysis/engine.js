@@ -132,7 +132,7 @@ export class EnginePanel {
     const rows = l ? l.lines.map((line) => h('li', { class: 'engine-line', 'data-move': line.move },
       h('span', { class: 'score' }, line.text),
       h('button', { type: 'button', class: 'link-button', title: 'Play this move', onclick: () => this.analysis.play(line.move) }, line.move),
-      h('span', { class: 'pv' }, ` ${line.pv.slice(1).join('  ')}`),
+      h('span', { class: 'pv' }, line.pv.length > 1 ? ` then ${line.pv.slice(1).join(' · ')}` : ''),
       h('span', { class: 'win-chance', title: 'The win chance of the player to move' }, ` ${Math.round(100 * line.win_chance)}%`))) : [];
     fill(this.el, head,
       status ? h('p', { id: 'engine-status', class: `note engine-${st.kind}`, 'data-state': st.kind }, status) : h('p', { id: 'engine-status', class: 'sr-only', 'data-state': st.kind }, 'Searching'),
