@@ -72,7 +72,6 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/analysis/review.js",
     "js/analysis/study.js",
     "js/analysis/gamelink.js",
-    "js/analysis/studylist.js",
 ];
 
 /// The content type of a file, from its extension.
