@@ -31,7 +31,7 @@ test('review a finished game: progress, graph, marks, accuracy; a second visit i
   const game = await finishedGame(10);
   const page = await freshPage(env);
   await page.goto(`${env.server.url}/analysis?game=${encodeURIComponent(game.id)}`);
-  await page.waitForSelector(`#board[data-ply="${game.moves.length}"]`);
+  await page.waitForSelector('#board[data-ply="0"]');
   await page.click('#review-start');
   // The progress bar shows while the review is computed (unless it is done at once).
   await page.waitForSelector('#review-progress, #eval-graph');

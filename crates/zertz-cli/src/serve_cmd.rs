@@ -28,6 +28,12 @@ pub struct ServeArgs {
     /// The longest one analysis-board search may run, in seconds.
     #[arg(long, default_value_t = 30)]
     analysis_time: u64,
+    /// Game reviews one client (an account, or an address for guests) may have waiting.
+    #[arg(long, default_value_t = 3)]
+    reviews_per_client: usize,
+    /// Game reviews that may wait in all; more are refused until the queue shortens.
+    #[arg(long, default_value_t = 40)]
+    review_queue: usize,
     /// Seconds a player may be away before the opponent may claim the game.
     #[arg(long, default_value_t = 60)]
     claim_after: u64,
@@ -93,6 +99,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         seeks_per_client: args.seeks_per_client,
         study_slots: args.study_slots.max(1),
         analysis_time: Duration::from_secs(args.analysis_time.max(1)),
+        review_limits: zertz_server::study::reviews::ReviewLimits {
+            per_requester: args.reviews_per_client.max(1),
+            total: args.review_queue.max(1),
+        },
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

@@ -9,9 +9,9 @@
 use crate::score::Score;
 
 /// The slope of the win-chance curve, per point of score: fitted by maximum likelihood on
-/// 1,500 BoardSpace games (`cargo run --release -p zertz-engine --example win_chance -- 1500
-/// 20000 ../shared/boardspace`).
-pub const WIN_CHANCE_SLOPE: f64 = 0.0025;
+/// 7,651 positions of 1,000 BoardSpace games, which gave 0.00233 (`cargo run --release -p
+/// zertz-engine --example win_chance -- 1000 20000 PATH`, docs/study.md has its table).
+pub const WIN_CHANCE_SLOPE: f64 = 0.0023;
 
 /// A move that loses at least this much of the mover's win chance is an inaccuracy.
 pub const INACCURACY: f64 = 0.05;
@@ -178,7 +178,7 @@ mod tests {
         assert_eq!(mark(v(10), v(20), false, false), Mark::Best);
         assert_eq!(mark(v(10), v(0), false, true), Mark::Only);
         assert_eq!(mark(v(0), v(-40), false, false), Mark::Good);
-        // 0 → -100: 50 % → 43.8 %, a drop of 6.2 %.
+        // 0 → -100: 50 % → 44.3 %, a drop of 5.7 %.
         assert_eq!(mark(v(0), v(-100), false, false), Mark::Inaccuracy);
         assert_eq!(mark(v(0), v(-200), false, false), Mark::Mistake);
         assert_eq!(mark(v(0), v(-400), false, false), Mark::Blunder);

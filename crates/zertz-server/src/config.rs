@@ -40,6 +40,8 @@ pub struct Config {
     pub study_slots: usize,
     /// The longest one analysis-board search may run.
     pub analysis_time: Duration,
+    /// How many game reviews may wait, per requester and in all.
+    pub review_limits: crate::study::reviews::ReviewLimits,
 }
 
 impl Default for Config {
@@ -61,6 +63,7 @@ impl Default for Config {
             seeks_per_client: 5,
             study_slots: 1,
             analysis_time: Duration::from_secs(30),
+            review_limits: Default::default(),
         }
     }
 }

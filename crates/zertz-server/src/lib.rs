@@ -48,7 +48,11 @@ pub async fn serve(
         engine_games: config.engine_games_per_client,
         seeks: config.seeks_per_client,
     });
-    let study = study::Study::new(&config);
+    let study = study::Study::new(Arc::clone(&store), &config);
+    let requeued = study.reviews.start().await?;
+    if requeued > 0 {
+        tracing::info!("{requeued} game reviews queued again");
+    }
     let hub = Hub::new(store, config);
     // Expired sessions leave the database once an hour.
     let sweeper = Arc::downgrade(&accounts);

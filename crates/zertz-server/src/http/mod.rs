@@ -18,6 +18,7 @@ pub mod pages;
 pub mod pairing;
 pub mod players;
 pub mod positions;
+pub mod reviews;
 pub mod state;
 pub mod viewer;
 
@@ -40,6 +41,7 @@ pub fn router(state: AppState) -> Router {
         .merge(pairing::router())
         .merge(positions::router())
         .merge(analysis_socket::router())
+        .merge(reviews::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

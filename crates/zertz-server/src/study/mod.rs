@@ -2,6 +2,7 @@
 //! game reviews in a fair background queue, and saved studies (issue 19, docs/study.md).
 
 pub mod positions;
+pub mod reviews;
 pub mod sessions;
 pub mod slots;
 
@@ -9,6 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
+use crate::store::Store;
+use reviews::Reviews;
 use slots::Slots;
 
 /// What the study features share: the slots analysis searches run on and their budget.
@@ -17,14 +20,18 @@ pub struct Study {
     pub slots: Arc<Slots>,
     /// The longest one analysis may search.
     pub analysis_time: Duration,
+    /// Game reviews and their queue.
+    pub reviews: Arc<Reviews>,
 }
 
 impl Study {
-    /// The study features with the service's settings.
-    pub fn new(config: &Config) -> Arc<Study> {
+    /// The study features on `store` with the service's settings (the review worker is
+    /// started by `reviews.start()`).
+    pub fn new(store: Arc<dyn Store>, config: &Config) -> Arc<Study> {
         Arc::new(Study {
             slots: Slots::new(config.study_slots),
             analysis_time: config.analysis_time,
+            reviews: Reviews::new(store, config.review_limits),
         })
     }
 }
