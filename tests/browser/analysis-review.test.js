@@ -28,14 +28,15 @@ async function finishedGame(n) {
 }
 
 test('review a finished game: progress, graph, marks, accuracy; a second visit is instant', async () => {
-  const game = await finishedGame(10);
+  // Short: the debug build reviews a position in several seconds.
+  const game = await finishedGame(4);
   const page = await freshPage(env);
   await page.goto(`${env.server.url}/analysis?game=${encodeURIComponent(game.id)}`);
   await page.waitForSelector('#board[data-ply="0"]');
   await page.click('#review-start');
   // The progress bar shows while the review is computed (unless it is done at once).
   await page.waitForSelector('#review-progress, #eval-graph');
-  await page.waitForSelector('#eval-graph', { timeout: 60000 });
+  await page.waitForSelector('#eval-graph', { timeout: 240000 });
   const review = (await call(env.server, 'GET', `/api/games/${encodeURIComponent(game.id)}/review`)).review;
   assert.equal(review.moves.length, game.moves.length);
   // One band to click per position, and each bad move marked in the list as the API marks it.
