@@ -108,7 +108,7 @@ export class ExplorerPanel {
         h('td', { class: 'num' }, String(m.games)),
         h('td', {}, bar),
         h('td', { class: 'num' }, m.average_rating === null || m.average_rating === undefined ? '' : String(Math.round(m.average_rating))),
-        h('td', { class: 'date' }, m.last_date || ''),
+        h('td', { class: 'date', title: m.last_date || null }, (m.last_date || '').slice(0, 7)),
         h('td', { class: 'num' }, evalText),
         h('td', {}, m.examples && m.examples.length
           ? h('button', { type: 'button', class: 'link-button', onclick: () => { this.examplesOf = this.examplesOf === m.move ? null : m.move; this.render(); } }, 'games')
@@ -121,7 +121,7 @@ export class ExplorerPanel {
       }
     }
     return h('div', { class: 'table-wrap' }, h('table', { class: 'list explorer-table', id: 'explorer-moves' },
-      h('thead', {}, h('tr', {}, ['Move', 'Games', 'Results', 'Rating', 'Last', 'Eval', ''].map((t) => h('th', {}, t)))),
+      h('thead', {}, h('tr', {}, ['Move', 'Games', 'Results', 'Avg', 'Last', 'Eval', ''].map((t) => h('th', {}, t)))),
       h('tbody', {}, rows)));
   }
 }
