@@ -46,6 +46,10 @@ function show(turn) {
   $('slider').value = String(view.turn);
   $('turn').textContent = view.turn ? `after move ${view.turn} of ${view.moves.length}: ${texts[view.turn - 1]}` : `start (${view.moves.length} moves)`;
   $('position-string').value = view.positions[view.turn];
+  // "Analyse" opens the analysis board at the position shown: a game of this server by its id,
+  // an imported record by its start and moves.
+  const analyse = $('analyse-here');
+  if (analyse) analyse.href = analysisHref(view.turn);
   // After the last move: how the game ended, not who would move next.
   const end = view.turn === view.moves.length && view.ending;
   fill($('counts'), set('Supply', view.pos.supply), set(view.names[0], view.pos.captures[0]), set(view.names[1], view.pos.captures[1]),
@@ -70,6 +74,22 @@ function show(turn) {
     if (current) box.scrollTop += current.getBoundingClientRect().top - box.getBoundingClientRect().top - 36;
   }
 }
+
+/** The analysis board's address for the game in the viewer, at turn `turn`. */
+function analysisHref(turn) {
+  const q = new URLSearchParams();
+  if (view.game) {
+    q.set('game', view.game);
+    q.set('turn', String(turn));
+  } else {
+    q.set('position', view.positions[0]);
+    if (turn) q.set('line', view.moves.slice(0, turn).join(';'));
+  }
+  return `/analysis?${q}`;
+}
+
+/** The "Analyse" button of the viewer (its address follows the position shown). */
+const analyseButton = () => h('a', { class: 'button primary', id: 'analyse-here', href: '/analysis' }, 'Analyse');
 
 /**
  * Shows a game in the viewer. `ending` says how it ended (shown after the last move), or null
@@ -105,7 +125,8 @@ async function openGame(id) {
       h('p', { class: 'row' },
         h('a', { class: 'button', href: `/api/games/${g}/record`, download: `zertz-${id}.txt`, id: 'export-record', onclick: download }, 'Record'),
         h('a', { class: 'button', href: `/api/games/${g}/sgf`, download: `zertz-${id}.sgf`, id: 'export-sgf', onclick: download }, 'SGF (BoardSpace)'),
-        h('a', { class: 'button', href: `/game/${g}` }, 'Game page and analysis')),
+        h('a', { class: 'button', href: `/game/${g}` }, 'Game page'),
+        analyseButton()),
     ], names, chat, endingOf(state));
     history.replaceState(null, '', `${location.pathname}${location.search}#game=${g}`);
   } catch (e) {
@@ -153,7 +174,7 @@ async function importText(text) {
     const headers = Object.fromEntries(data.headers || []);
     const players = [headers.Player1, headers.Player2].filter(Boolean).join(' – ');
     const names = [headers.Player1 || 'Player 1', headers.Player2 || 'Player 2'];
-    open(`Imported: ${players || 'a game'}${data.result ? ` (${data.result})` : ''}`, data, [h('p', { class: 'note' }, `${data.moves.length} moves, read back by the server.`)], names, null, importedEnding(data, headers, names));
+    open(`Imported: ${players || 'a game'}${data.result ? ` (${data.result})` : ''}`, data, [h('p', { class: 'note' }, `${data.moves.length} moves, read back by the server.`), h('p', { class: 'row' }, analyseButton())], names, null, importedEnding(data, headers, names));
     say('');
   } catch (e) {
     say(`The file cannot be read: ${e.message}`, 'error');
@@ -221,7 +242,8 @@ function gameRow(g, s) {
       g.repetition === 'forbidden' ? ' · no repetition' : '', g.bribes ? ' · bribes' : ''),
     h('td', { class: 'result', title: s && s.result ? s.result.text : '' }, h('b', {}, token), ` ${resultWords(token, seats)}`),
     h('td', { class: 'length' }, `${turns} move${turns === 1 ? '' : 's'}`),
-    h('td', {}, h('button', { type: 'button', class: 'replay-game', onclick: () => openGame(g.id) }, 'Replay')));
+    h('td', { class: 'row' }, h('button', { type: 'button', class: 'replay-game', onclick: () => openGame(g.id) }, 'Replay'),
+      h('a', { class: 'button analyse-game', href: `/analysis?game=${encodeURIComponent(g.id)}` }, 'Analyse')));
 }
 
 let asked = 0; // the last listing asked for: an older answer arriving late is dropped

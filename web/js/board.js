@@ -118,12 +118,13 @@ export class BoardView {
    * notation ('official' or 'host'), coords (false: no coordinates), letters (letters on
    * marbles), interactive, preview (the marble being placed), pending (a move shown before it
    * is sent: {kind: 'place', colour, at, remove} or {kind: 'capture', path}, with `premove`
-   * when it waits for the player's turn), turn (0, 90, 180 or 270 degrees counter-clockwise).
+   * when it waits for the player's turn), turn (0, 90, 180 or 270 degrees counter-clockwise),
+   * absent (places whose ring is gone are drawn too, as outlines one can click: the editor).
    */
   render(pos, opts = {}) {
     const {
       targets = new Set(), selected = [], phase = '', last = null, notation = 'official', coords = true,
-      letters = false, interactive = false, preview = null, pending = null, turn = 0,
+      letters = false, interactive = false, preview = null, pending = null, turn = 0, absent = false,
     } = opts;
     if (this.pos && this.pos.text !== pos.text) this.stop();
     this.pos = pos;
@@ -179,6 +180,11 @@ export class BoardView {
     // Rings and marbles.
     const sel = new Set(selected);
     for (const p of pos.places) {
+      if (!p.ring && absent) {
+        // The position editor puts rings back: a place whose ring is gone stays clickable.
+        const [x, y] = this.xy(p);
+        out.push(`<g class="place absent${targets.has(p.coord) ? ' target' : ''}" data-coord="${p.coord}"><title>${p.coord}: no ring</title><circle class="absent-ring" cx="${f(x)}" cy="${f(y)}" r="${f(RING)}"/></g>`);
+      }
       if (!p.ring) continue;
       const [x, y] = this.xy(p);
       const official = p.coord;

@@ -36,7 +36,7 @@ export function header(here) {
   const link = (href, text, key) => h('a', { href, class: here === key ? 'here' : null }, text);
   return h('header', { class: 'site' },
     h('a', { href: '/', class: 'brand' }, 'ZÈRTZ'),
-    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/players', 'Players', 'players'), link('/archive', 'Archive', 'archive')),
+    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/players', 'Players', 'players'), link('/archive', 'Archive', 'archive'), link('/analysis', 'Analysis', 'analysis')),
     h('div', { class: 'account', id: 'account-nav' }));
 }
 

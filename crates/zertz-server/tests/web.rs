@@ -66,6 +66,13 @@ async fn pages_and_files_have_their_content_types() {
         ("/players", "text/html; charset=utf-8", "players.html"),
         ("/@/Ann", "text/html; charset=utf-8", "profile.html"),
         ("/@/some-one_2", "text/html; charset=utf-8", "profile.html"),
+        ("/analysis", "text/html; charset=utf-8", "analysis.html"),
+        ("/study/s1x", "text/html; charset=utf-8", "analysis.html"),
+        (
+            "/static/js/analysis/tree.js",
+            "text/javascript; charset=utf-8",
+            "js/analysis/tree.js",
+        ),
         (
             "/static/js/chat.js",
             "text/javascript; charset=utf-8",

@@ -2,11 +2,12 @@
 //! and served by `zertz serve` with their content types.
 //!
 //! Pages: `/` (home), `/lobby`, `/archive`, `/game/{id}`, `/match/{id}`, the players' pages
-//! `/players` (the leaderboard) and `/@/{name}` (a profile), and the account pages `/login`,
-//! `/signup`, `/account` (one file, whose script shows the form the address asks for); every
-//! other file under `/static/`. Answers carry an `ETag` and `Cache-Control: no-cache`, so a
-//! browser keeps its copy but asks each time whether it is still current (a reload never shows
-//! stale files after the binary changed).
+//! `/players` (the leaderboard) and `/@/{name}` (a profile), the account pages `/login`,
+//! `/signup`, `/account` (one file, whose script shows the form the address asks for), and the
+//! analysis board `/analysis` with a shared study `/study/{id}` (one file, whose script reads
+//! the address: docs/study.md); every other file under `/static/`. Answers carry an `ETag` and
+//! `Cache-Control: no-cache`, so a browser keeps its copy but asks each time whether it is still
+//! current (a reload never shows stale files after the binary changed).
 //!
 //! While working on the UI, `ZERTZ_WEB_DIR=web zertz serve` reads the same files from that
 //! directory at each request instead, so a change shows without rebuilding the binary.
@@ -34,6 +35,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "profile.html",
     "players.html",
     "404.html",
+    "analysis.html",
     "style.css",
     "favicon.svg",
     "js/api.js",
@@ -59,6 +61,17 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/prefs.js",
     "js/feel.js",
     "js/missing.js",
+    "js/analysis/main.js",
+    "js/analysis/positions.js",
+    "js/analysis/tree.js",
+    "js/analysis/treeview.js",
+    "js/analysis/editor.js",
+    "js/analysis/engine.js",
+    "js/analysis/explorer.js",
+    "js/analysis/io.js",
+    "js/analysis/review.js",
+    "js/analysis/study.js",
+    "js/analysis/gamelink.js",
 ];
 
 /// The content type of a file, from its extension.
@@ -167,6 +180,8 @@ pub fn router() -> Router {
         .route("/account", page("account.html"))
         .route("/players", page("players.html"))
         .route("/@/{name}", page("profile.html"))
+        .route("/analysis", page("analysis.html"))
+        .route("/study/{id}", page("analysis.html"))
         .route("/favicon.ico", page("favicon.svg"))
         .route(
             "/static/{*path}",

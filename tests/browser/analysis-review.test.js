@@ -1,0 +1,60 @@
+// The review of a finished game on the analysis board (issue 19, item 2): "Review this game",
+// a progress bar while the server works, then the evaluation graph under the board, the moves
+// marked as the API marks them, each player's accuracy, and a click on the graph that goes to
+// that position. A second visit shows the stored review at once. Needs the review routes.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, call, freshPage, gameState, rng, shot } from './lib.js';
+
+const env = serverAndBrowser();
+
+const SYMBOLS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
+/** A game of `n` random moves (captures first), then resigned by player 2. */
+async function finishedGame(n) {
+  const g = await call(env.server, 'POST', '/api/games', { opponent: { kind: 'invite' }, name: 'Ann' });
+  const j = await call(env.server, 'POST', `/api/games/${g.id}/join`, { name: 'Ben', token: g.invite_token });
+  const tokens = [g.token, j.token];
+  const random = rng(7);
+  let s = await gameState(env.server, g.id);
+  for (let k = 0; k < n && s.status === 'live'; k += 1) {
+    const captures = s.legal_moves.filter((m) => m.startsWith('x'));
+    const list = captures.length ? captures : s.legal_moves;
+    s = (await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'move', move: list[Math.floor(random() * list.length)] }, tokens[s.to_move - 1])).state;
+  }
+  if (s.status === 'live') await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'resign' }, tokens[1]);
+  return gameState(env.server, g.id);
+}
+
+test('review a finished game: progress, graph, marks, accuracy; a second visit is instant', async () => {
+  // Short: the debug build reviews a position in several seconds.
+  const game = await finishedGame(4);
+  const page = await freshPage(env);
+  await page.goto(`${env.server.url}/analysis?game=${encodeURIComponent(game.id)}`);
+  await page.waitForSelector('#board[data-ply="0"]');
+  await page.click('#review-start');
+  // The progress bar shows while the review is computed (unless it is done at once).
+  await page.waitForSelector('#review-progress, #eval-graph');
+  await page.waitForSelector('#eval-graph', { timeout: 240000 });
+  const review = (await call(env.server, 'GET', `/api/games/${encodeURIComponent(game.id)}/review`)).review;
+  assert.equal(review.moves.length, game.moves.length);
+  // One band to click per position, and each bad move marked in the list as the API marks it.
+  assert.equal(await page.locator('#eval-graph .graph-hit').count(), game.moves.length + 1);
+  const marks = await page.$$eval('#tree-moves .tree-line.main > button.mv:not(.start)', (bs) => bs.map((b) => b.querySelector('.mark')?.textContent || ''));
+  assert.deepEqual(marks, review.moves.map((m) => SYMBOLS[m.mark] || ''));
+  const accuracy = await page.$$eval('#review-accuracy tr[data-player] td:nth-child(2)', (ts) => ts.map((t) => t.textContent));
+  assert.deepEqual(accuracy, review.accuracy.map((a) => (typeof a === 'number' ? `${Math.round(a)}%` : '—')));
+  await shot(page, 'analysis-review');
+
+  // A click on the graph goes to that position; its move's verdict is shown.
+  await page.click('#eval-graph .graph-hit[data-ply="3"]', { force: true });
+  await page.waitForSelector('#board[data-ply="3"]');
+  assert.match(await page.textContent('#review-verdict'), new RegExp(review.moves[2].move.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+
+  // A second visit: the stored review, without asking again.
+  const again = await freshPage(env);
+  await again.goto(`${env.server.url}/analysis?game=${encodeURIComponent(game.id)}`);
+  await again.waitForSelector('#eval-graph');
+  assert.equal(await again.locator('#review-start').count(), 0);
+});
