@@ -10,6 +10,7 @@ mod games;
 mod postgres;
 pub mod ratings;
 mod sqlite;
+pub mod studies;
 
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use chat::{ChatLine, ChatStore, Report};
@@ -18,6 +19,7 @@ pub use games::{
     RowUpdate,
 };
 pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore};
+pub use studies::{ChapterRow, StudyRow, StudyStore, StudySummary};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -52,12 +54,12 @@ pub enum StoreError {
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
 pub trait Store:
-    GameStore + AccountStore + RatingStore + ChatStore + Send + Sync + 'static
+    GameStore + AccountStore + RatingStore + ChatStore + StudyStore + Send + Sync + 'static
 {
 }
 
 impl<T> Store for T where
-    T: GameStore + AccountStore + RatingStore + ChatStore + Send + Sync + 'static
+    T: GameStore + AccountStore + RatingStore + ChatStore + StudyStore + Send + Sync + 'static
 {
 }
 

@@ -17,6 +17,7 @@ mod accounts;
 mod chat;
 mod games;
 mod ratings;
+mod studies;
 
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);

@@ -43,6 +43,7 @@ mod accounts;
 mod chat;
 mod games;
 mod ratings;
+mod studies;
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
