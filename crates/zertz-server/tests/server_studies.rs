@@ -72,7 +72,7 @@ fn with_database(url: &str, db: &str) -> String {
 /// that it did not run.
 async fn on_postgres<F, Fut>(name: &str, check: F)
 where
-    F: FnOnce(String) -> Fut,
+    F: FnOnce(String) -> Fut + Send + 'static,
     Fut: Future<Output = ()> + Send + 'static,
 {
     let admin_url = match std::env::var("ZERTZ_TEST_POSTGRES") {
@@ -206,7 +206,11 @@ impl Browser {
             request = request.header("sec-fetch-site", site);
         }
         if !self.cookies.is_empty() {
-            let cookie: Vec<String> = self.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let cookie: Vec<String> = self
+                .cookies
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
             request = request.header("cookie", cookie.join("; "));
         }
         let response = request.send().await.expect("request");
@@ -388,7 +392,9 @@ async fn create_read_update_delete_copy(base: String) {
 
     // Another player copies it: the copy is theirs, the original stays Ann's.
     let mut ben = Browser::signed_up(&base, "Ben").await;
-    let c = ben.post(&format!("/api/studies/{id}/copy"), json!({})).await;
+    let c = ben
+        .post(&format!("/api/studies/{id}/copy"), json!({}))
+        .await;
     assert_eq!(c.status, 201, "{:?}", c.body);
     let copy = c.body["id"].as_str().expect("the copy's id").to_string();
     assert_ne!(copy, id);
@@ -411,8 +417,10 @@ async fn create_read_update_delete_copy(base: String) {
     assert_eq!(ann.delete(&format!("/api/studies/{id}")).await.status, 404);
     assert_eq!(guest.get(&format!("/api/studies/{copy}")).await.status, 200);
 
-    // A line longer than serde_json's default depth (a 61-ring game) is kept and read back.
-    let big = Position::new(Layout::official(BoardKind::Rings61), RuleSet::STANDARD);
+    // A line longer than serde_json's default depth (a 61-ring game with high thresholds) is
+    // kept and read back.
+    let rules: RuleSet = "custom:20/20/20:20/20/20/20".parse().expect("a rule set");
+    let big = Position::new(Layout::official(BoardKind::Rings61), rules);
     let deep = long_line(&big, 200);
     assert!(deep.len() > 64, "a line of {} moves", deep.len());
     let id = ann
@@ -450,8 +458,15 @@ async fn only_the_owner_changes_or_deletes(base: String) {
     assert_eq!(guest.delete(&path).await.status, 401);
     let a = guest.post("/api/studies", small("anonymous")).await;
     assert_eq!(a.status, 401, "{:?}", a.body);
-    assert!(a.error().contains("saving a study needs an account"), "{}", a.error());
-    assert_eq!(guest.post(&format!("{path}/copy"), json!({})).await.status, 401);
+    assert!(
+        a.error().contains("saving a study needs an account"),
+        "{}",
+        a.error()
+    );
+    assert_eq!(
+        guest.post(&format!("{path}/copy"), json!({})).await.status,
+        401
+    );
 
     // Nothing changed.
     let s = guest.get(&path).await.body;
@@ -489,7 +504,10 @@ async fn cross_site_requests_are_refused(base: String) {
     assert!(a.error().contains("cross-site"), "{}", a.error());
     assert_eq!(ann.put(&path, small("changed")).await.status, 403);
     assert_eq!(ann.delete(&path).await.status, 403);
-    assert_eq!(ann.post(&format!("{path}/copy"), json!({})).await.status, 403);
+    assert_eq!(
+        ann.post(&format!("{path}/copy"), json!({})).await.status,
+        403
+    );
 
     // By Sec-Fetch-Site, whatever the Origin says.
     ann.origin = base.clone();
@@ -524,10 +542,16 @@ async fn bad_trees_are_refused_with_a_sentence(base: String) {
     let chapter = |tree: Value| json!({"name": "S", "chapters": [{"name": "C", "tree": tree}]});
 
     let e = refused(chapter(json!({"children": []}))).await;
-    assert!(e.starts_with("chapter 1 (C): the tree: missing field `start`"), "{e}");
+    assert!(
+        e.starts_with("chapter 1 (C): the tree: missing field `start`"),
+        "{e}"
+    );
 
     let e = refused(chapter(json!({"start": "37 standard nonsense"}))).await;
-    assert!(e.starts_with("chapter 1 (C): the start position: position string"), "{e}");
+    assert!(
+        e.starts_with("chapter 1 (C): the start position: position string"),
+        "{e}"
+    );
 
     let e = refused(chapter(
         json!({"start": standard(), "children": [{"move": "Wd4,a1", "colour": "red"}]}),
@@ -556,12 +580,14 @@ async fn bad_trees_are_refused_with_a_sentence(base: String) {
         json!({"start": standard(), "children": [{"move": "Zz9"}]}),
     ))
     .await;
-    assert!(e.starts_with("chapter 1 (C): move 1 (from the start): `Zz9`"), "{e}");
+    assert!(
+        e.starts_with("chapter 1 (C): move 1 (from the start): `Zz9`"),
+        "{e}"
+    );
 
     let e = refused(json!({"name": "S", "chapters": []})).await;
     assert!(e.contains("no chapter"), "{e}");
-    let e = refused(json!({"name": "  ", "chapters": [{"name": "C", "tree": tree_of(&[])}]}))
-        .await;
+    let e = refused(json!({"name": "  ", "chapters": [{"name": "C", "tree": tree_of(&[])}]})).await;
     assert!(e.contains("the study's name is empty"), "{e}");
     let e = refused(json!({"chapters": []})).await;
     assert!(e.contains("missing field `name`"), "{e}");
@@ -577,14 +603,27 @@ async fn limits_are_enforced(base: String) {
 
     let e = ann.post("/api/studies", small(&"n".repeat(101))).await;
     assert_eq!(e.status, 400);
-    assert!(e.error().contains("101 characters; at most 100"), "{}", e.error());
+    assert!(
+        e.error().contains("101 characters; at most 100"),
+        "{}",
+        e.error()
+    );
 
     let many: Vec<Value> = (0..=MAX_CHAPTERS)
         .map(|i| json!({"name": format!("C{i}"), "tree": tree_of(&[])}))
         .collect();
-    let e = ann.post("/api/studies", json!({"name": "S", "chapters": many})).await;
+    let e = ann
+        .post("/api/studies", json!({"name": "S", "chapters": many}))
+        .await;
     assert_eq!(e.status, 400);
-    assert!(e.error().contains(&format!("{} chapters; at most {MAX_CHAPTERS}", MAX_CHAPTERS + 1)), "{}", e.error());
+    assert!(
+        e.error().contains(&format!(
+            "{} chapters; at most {MAX_CHAPTERS}",
+            MAX_CHAPTERS + 1
+        )),
+        "{}",
+        e.error()
+    );
 
     // More moves than a chapter may hold: every first move, each answered by many replies.
     let mut children = Vec::new();
@@ -611,29 +650,37 @@ async fn limits_are_enforced(base: String) {
         )
         .await;
     assert_eq!(e.status, 400, "{:?}", e.body);
-    assert!(e.error().contains(&format!("more than {MAX_MOVES} moves")), "{}", e.error());
+    assert!(
+        e.error().contains(&format!("more than {MAX_MOVES} moves")),
+        "{}",
+        e.error()
+    );
 
-    // Trees larger than a study may be, in a body larger than other requests may be.
+    // Trees larger than a study may be, in a body larger than other requests may be: chapters
+    // of 20 first moves, each with a long comment (some 40 KB a chapter).
     let comment = "c".repeat(2_000);
-    let line = long_line(&start, 30);
-    let mut commented = json!([]);
-    for m in line.iter().rev() {
-        commented = json!([{"move": m, "comment": comment, "children": commented}]);
-    }
-    let chapters: Vec<Value> = (0..12)
-        .map(|i| json!({"name": format!("C{i}"), "tree": {"start": standard(), "children": commented}}))
+    let commented: Vec<Value> = start
+        .legal_moves()
+        .iter()
+        .take(20)
+        .map(|m| json!({"move": official::move_text(&start, m), "comment": comment}))
         .collect();
+    let chapter = |i: usize| json!({"name": format!("C{i}"), "tree": {"start": standard(), "children": commented}});
+    let chapters: Vec<Value> = (0..15).map(chapter).collect();
     let body = json!({"name": "Huge", "chapters": chapters});
     assert!(body.to_string().len() > MAX_BYTES);
     assert!(body.to_string().len() > 256 * 1024);
     let e = ann.post("/api/studies", body).await;
     assert_eq!(e.status, 413, "{:?}", e.body);
-    assert!(e.error().contains(&format!("more than {MAX_BYTES} bytes")), "{}", e.error());
+    assert!(
+        e.error().contains(&format!("more than {MAX_BYTES} bytes")),
+        "{}",
+        e.error()
+    );
     // Under the limit, the same chapters are kept.
-    let fits: Vec<Value> = (0..3)
-        .map(|i| json!({"name": format!("C{i}"), "tree": {"start": standard(), "children": commented}}))
-        .collect();
-    ann.create_ok(json!({"name": "Large", "chapters": fits})).await;
+    let fits: Vec<Value> = (0..3).map(chapter).collect();
+    ann.create_ok(json!({"name": "Large", "chapters": fits}))
+        .await;
 
     // Studies per account.
     for i in 1..MAX_PER_ACCOUNT {
@@ -641,14 +688,23 @@ async fn limits_are_enforced(base: String) {
     }
     let e = ann.post("/api/studies", small("one too many")).await;
     assert_eq!(e.status, 409, "{:?}", e.body);
-    assert!(e.error().contains(&format!("{MAX_PER_ACCOUNT} studies")), "{}", e.error());
+    assert!(
+        e.error().contains(&format!("{MAX_PER_ACCOUNT} studies")),
+        "{}",
+        e.error()
+    );
     let list = ann.get("/api/players/Ann/studies").await.body;
     let first = list[0]["id"].as_str().unwrap().to_string();
     assert_eq!(list.as_array().unwrap().len() as i64, MAX_PER_ACCOUNT);
-    let e = ann.post(&format!("/api/studies/{first}/copy"), json!({})).await;
+    let e = ann
+        .post(&format!("/api/studies/{first}/copy"), json!({}))
+        .await;
     assert_eq!(e.status, 409, "{:?}", e.body);
     // One deleted, one more fits.
-    assert_eq!(ann.delete(&format!("/api/studies/{first}")).await.status, 200);
+    assert_eq!(
+        ann.delete(&format!("/api/studies/{first}")).await.status,
+        200
+    );
     ann.create_ok(small("fits again")).await;
 }
 
@@ -665,7 +721,9 @@ async fn names_come_back_as_data(base: String) {
     let list = ann.get("/api/players/Ann/studies").await.body;
     assert_eq!(list[0]["name"], name);
     // JSON, never HTML.
-    let raw = reqwest::get(format!("{base}/api/studies/{id}")).await.unwrap();
+    let raw = reqwest::get(format!("{base}/api/studies/{id}"))
+        .await
+        .unwrap();
     assert!(
         raw.headers()["content-type"]
             .to_str()
@@ -685,7 +743,9 @@ async fn a_profile_lists_its_studies(base: String) {
     ben.create_ok(small("Ben's")).await;
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     // Saving the first again puts it first.
-    let a = ann.put(&format!("/api/studies/{first}"), small("First, again")).await;
+    let a = ann
+        .put(&format!("/api/studies/{first}"), small("First, again"))
+        .await;
     assert_eq!(a.status, 200);
 
     let mut guest = Browser::new(&base);
@@ -704,7 +764,10 @@ async fn a_profile_lists_its_studies(base: String) {
     assert_eq!(e.status, 404);
     assert!(e.error().contains("Nobody"), "{}", e.error());
 
-    assert_eq!(ann.delete(&format!("/api/studies/{second}")).await.status, 200);
+    assert_eq!(
+        ann.delete(&format!("/api/studies/{second}")).await.status,
+        200
+    );
     let items = guest.get("/api/players/Ann/studies").await.body;
     assert_eq!(items.as_array().map(Vec::len), Some(1));
     let items = guest.get("/api/players/Ben/studies").await.body;

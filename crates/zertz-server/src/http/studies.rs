@@ -30,10 +30,7 @@ pub const MAX_STUDY_BODY: usize = 2 * MAX_BYTES;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/studies", post(create))
-        .route(
-            "/api/studies/{id}",
-            get(read).put(update).delete(delete),
-        )
+        .route("/api/studies/{id}", get(read).put(update).delete(delete))
         .route("/api/studies/{id}/copy", post(copy))
         .route("/api/players/{name}/studies", get(list))
         // Closer to the handlers than the API's general limit, so this one counts here.

@@ -106,7 +106,9 @@ pub struct StudyInput {
 fn clean_name(name: &str, what: &str) -> Result<String, StudyError> {
     let name = name.trim();
     if name.is_empty() {
-        return Err(StudyError::Invalid(format!("{what} is empty: give it a name")));
+        return Err(StudyError::Invalid(format!(
+            "{what} is empty: give it a name"
+        )));
     }
     let chars = name.chars().count();
     if chars > MAX_NAME_CHARS {
@@ -145,9 +147,8 @@ fn checked_input(input: StudyInput) -> Result<(String, Vec<ChapterRow>), StudyEr
         } else {
             clean_name(&chapter.name, &format!("the name of chapter {number}"))?
         };
-        let checked = tree_check::check(chapter.tree.get(), &TREE_LIMITS).map_err(|e| {
-            StudyError::Invalid(format!("chapter {number} ({chapter_name}): {e}"))
-        })?;
+        let checked = tree_check::check(chapter.tree.get(), &TREE_LIMITS)
+            .map_err(|e| StudyError::Invalid(format!("chapter {number} ({chapter_name}): {e}")))?;
         bytes += checked.json.len();
         if bytes > MAX_BYTES {
             return Err(StudyError::TooLarge(format!(
@@ -323,7 +324,12 @@ mod tests {
     #[test]
     fn names_are_trimmed_and_bounded() {
         assert_eq!(clean_name("  <b>A</b> ", "n").unwrap(), "<b>A</b>");
-        assert!(clean_name("   ", "the name").unwrap_err().to_string().contains("empty"));
+        assert!(
+            clean_name("   ", "the name")
+                .unwrap_err()
+                .to_string()
+                .contains("empty")
+        );
         let e = clean_name(&"x".repeat(MAX_NAME_CHARS + 1), "the name").unwrap_err();
         assert!(e.to_string().contains("101 characters"), "{e}");
         assert!(clean_name("a\nb", "n").is_err());

@@ -312,7 +312,11 @@ mod tests {
         assert!(e.starts_with("move 1 (from the start): `Qd4`"), "{e}");
         let e = check(&tree(r#"[{"move": "-"}]"#), &LIMITS).unwrap_err();
         assert!(e.contains("bribe"), "{e}");
-        let e = check(&tree(r#"[{"move": "Wd4,a1"}, {"move": "wd4 a1"}]"#), &LIMITS).unwrap_err();
+        let e = check(
+            &tree(r#"[{"move": "Wd4,a1"}, {"move": "wd4 a1"}]"#),
+            &LIMITS,
+        )
+        .unwrap_err();
         assert!(e.contains("Wd4,a1 is there twice"), "{e}");
         let e = check(&format!("{} x", tree("[]")), &LIMITS).unwrap_err();
         assert!(e.contains("trailing characters"), "{e}");

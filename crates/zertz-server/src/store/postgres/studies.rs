@@ -84,20 +84,19 @@ impl StudyStore for PostgresStore {
         else {
             return Ok(None);
         };
-        let chapters = sqlx::query(
-            "SELECT name, tree FROM study_chapters WHERE study_id = $1 ORDER BY seq",
-        )
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|c| {
-            Ok(ChapterRow {
-                name: c.try_get("name")?,
-                tree: c.try_get("tree")?,
-            })
-        })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        let chapters =
+            sqlx::query("SELECT name, tree FROM study_chapters WHERE study_id = $1 ORDER BY seq")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|c| {
+                    Ok(ChapterRow {
+                        name: c.try_get("name")?,
+                        tree: c.try_get("tree")?,
+                    })
+                })
+                .collect::<Result<Vec<_>, sqlx::Error>>()?;
         tx.commit().await?;
         Ok(Some(StudyRow {
             id: row.try_get("id")?,

@@ -18,7 +18,9 @@ fn insert_chapters(
     chapters: &[ChapterRow],
 ) -> Result<(), StoreError> {
     let mut insert = conn
-        .prepare_cached("INSERT INTO study_chapters (study_id, seq, name, tree) VALUES (?, ?, ?, ?)")
+        .prepare_cached(
+            "INSERT INTO study_chapters (study_id, seq, name, tree) VALUES (?, ?, ?, ?)",
+        )
         .map_err(write_error)?;
     for (seq, chapter) in chapters.iter().enumerate() {
         insert
@@ -80,20 +82,19 @@ impl StudyStore for SqliteStore {
         else {
             return Ok(None);
         };
-        let chapters = sqlx::query(
-            "SELECT name, tree FROM study_chapters WHERE study_id = ? ORDER BY seq",
-        )
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|c| {
-            Ok(ChapterRow {
-                name: c.try_get("name")?,
-                tree: c.try_get("tree")?,
-            })
-        })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        let chapters =
+            sqlx::query("SELECT name, tree FROM study_chapters WHERE study_id = ? ORDER BY seq")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|c| {
+                    Ok(ChapterRow {
+                        name: c.try_get("name")?,
+                        tree: c.try_get("tree")?,
+                    })
+                })
+                .collect::<Result<Vec<_>, sqlx::Error>>()?;
         tx.commit().await?;
         Ok(Some(StudyRow {
             id: row.try_get("id")?,
