@@ -366,7 +366,7 @@ mod tests {
         let e = check(
             &format!(
                 r#"{{"start": "{}", "headers": {{"Bad Name": "x"}}}}"#,
-                start.to_string()
+                start
             ),
             &LIMITS,
         )
