@@ -1,5 +1,6 @@
 //! `zertz analyse`: the evaluation, best line and top moves of a position, or a move-by-move
-//! review of a whole game that marks the mistakes.
+//! review of a whole game that marks the mistakes (the same review as the server's, from
+//! `zertz_engine::review`: by default the same depth and engine, so the same verdicts).
 
 use std::path::Path;
 use std::time::Duration;
@@ -9,8 +10,10 @@ use clap::Args;
 use zertz::notation::official;
 use zertz::record::Record;
 use zertz::{Game, Move, Position, Rules, boardspace};
-use zertz_engine::analysis::{analyse_position, review};
+use zertz_engine::analysis::analyse_position;
+use zertz_engine::review::{self, review};
 use zertz_engine::search::MAX_DEPTH;
+use zertz_engine::verdicts::Mark;
 use zertz_engine::{Engine, Limits, SearchOptions};
 
 /// Options of `zertz analyse`.
@@ -19,7 +22,8 @@ pub struct AnalyseArgs {
     /// A position string (quoted), or a file: a game record or a BoardSpace `.sgf`.
     what: String,
     /// Time per position, in milliseconds, for its search and the scoring of its top moves
-    /// together: the search gets half (default 3000 for a position, 500 per move of a game).
+    /// together: the search gets half (default 3000 for a position; a game is reviewed to a
+    /// fixed depth unless a time, depth or node limit is given).
     #[arg(long)]
     time: Option<u64>,
     /// Depth per position, in placement turns.
@@ -34,9 +38,9 @@ pub struct AnalyseArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Hash table, in MB.
-    #[arg(long, default_value_t = 64)]
-    hash: usize,
+    /// Hash table, in MB (default 64 for a position, 32 for a game as the server's review).
+    #[arg(long)]
+    hash: Option<usize>,
     /// Search parameter or evaluation weight `NAME=VALUE` (repeatable), as for `zertz match --a-set`.
     #[arg(long = "set")]
     set: Vec<String>,
@@ -88,7 +92,8 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     if args.depth.is_some_and(|d| !(1..=MAX_DEPTH).contains(&d)) {
         anyhow::bail!("--depth must be from 1 to {MAX_DEPTH}");
     }
-    if !(1..=64).contains(&args.threads) || !(1..=4096).contains(&args.hash) {
+    let hash = args.hash.unwrap_or(64);
+    if !(1..=64).contains(&args.threads) || !(1..=4096).contains(&hash) {
         anyhow::bail!("--threads must be from 1 to 64 and --hash from 1 to 4096 (MB)");
     }
     let (game, whole) = load(&args.what)?;
@@ -104,18 +109,27 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             anyhow::bail!("unknown search parameter or weight, or bad value: `{setting}`");
         }
     }
-    let engine = Engine::new(options, args.hash);
-    let default_ms = if whole { 500 } else { 3000 };
-    let limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        movetime: if args.depth.is_none() && args.nodes.is_none() {
-            Some(Duration::from_millis(args.time.unwrap_or(default_ms)))
-        } else {
-            args.time.map(Duration::from_millis)
-        },
-        ..Limits::default()
+    let unlimited = args.depth.is_none() && args.nodes.is_none() && args.time.is_none();
+    let limits = if whole && unlimited {
+        review::default_limits()
+    } else {
+        Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            movetime: if args.depth.is_none() && args.nodes.is_none() {
+                Some(Duration::from_millis(args.time.unwrap_or(3000)))
+            } else {
+                args.time.map(Duration::from_millis)
+            },
+            ..Limits::default()
+        }
     };
+    let hash = if whole {
+        args.hash.unwrap_or(review::REVIEW_HASH_MB)
+    } else {
+        hash
+    };
+    let engine = Engine::new(options, hash);
     if !whole {
         let position = *game.position();
         if let Some(outcome) = position.outcome() {
@@ -152,10 +166,11 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{:>4}  {:<8} {:<26} {:>10}   {:<26} {:>10}",
+        "{:>4}  {:<8} {:<26} {:>10}   {:<26} {:>10}  mark",
         "turn", "player", "played", "score", "best", "score"
     );
-    let reviewed = review(&engine, &game, &limits, &mut |r| {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let reviewed = review(&engine, &game, &limits, &never, &mut |r| {
         let position = &game.positions()[r.turn];
         let played = format!(
             "{}{}",
@@ -168,27 +183,27 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             official::move_text(position, &r.best)
         };
         println!(
-            "{:>4}  {:<8} {:<26} {:>10}   {:<26} {:>10}",
+            "{:>4}  {:<8} {:<26} {:>10}   {:<26} {:>10}  {}",
             r.turn + 1,
-            format!("P{}", position.to_move().number()),
+            format!("P{}", r.player.number()),
             played,
             r.played_score.to_string(),
             best,
-            r.best_score.to_string()
+            r.best_score.to_string(),
+            r.mark.name()
         );
     });
+    let accuracy = review::accuracies(&reviewed);
     for player in zertz::Player::BOTH {
-        let mine: Vec<_> = reviewed
-            .iter()
-            .filter(|r| game.positions()[r.turn].to_move() == player)
-            .collect();
-        let count = |m: zertz_engine::analysis::Mark| mine.iter().filter(|r| r.mark == m).count();
+        let mine: Vec<_> = reviewed.iter().filter(|r| r.player == player).collect();
+        let count = |m: Mark| mine.iter().filter(|r| r.mark == m).count();
+        let accuracy = accuracy[player as usize].map_or("-".to_string(), |a| format!("{a:.0}"));
         println!(
-            "{player}: {} moves, {} inaccuracies (?!), {} mistakes (?), {} blunders (??)",
+            "{player}: {} moves, accuracy {accuracy}, {} inaccuracies (?!), {} mistakes (?), {} blunders (??)",
             mine.len(),
-            count(zertz_engine::analysis::Mark::Inaccuracy),
-            count(zertz_engine::analysis::Mark::Mistake),
-            count(zertz_engine::analysis::Mark::Blunder)
+            count(Mark::Inaccuracy),
+            count(Mark::Mistake),
+            count(Mark::Blunder)
         );
     }
     if let Some(outcome) = game.outcome() {

@@ -22,6 +22,12 @@ pub struct ServeArgs {
     /// Engine searches at once (default: the number of cores).
     #[arg(long)]
     engine_slots: Option<usize>,
+    /// Analysis-board searches at once, apart from the games' engine slots (more wait in line).
+    #[arg(long, default_value_t = 1)]
+    study_slots: usize,
+    /// The longest one analysis-board search may run, in seconds.
+    #[arg(long, default_value_t = 30)]
+    analysis_time: u64,
     /// Seconds a player may be away before the opponent may claim the game.
     #[arg(long, default_value_t = 60)]
     claim_after: u64,
@@ -85,6 +91,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         guest_chat: args.guest_chat,
         engine_games_per_client: args.engine_games_per_client,
         seeks_per_client: args.seeks_per_client,
+        study_slots: args.study_slots.max(1),
+        analysis_time: Duration::from_secs(args.analysis_time.max(1)),
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

@@ -1,5 +1,5 @@
-//! Analysis: the top moves of a position with their scores, and a move-by-move review of a game
-//! that marks the mistakes.
+//! Analysis: the top moves of a position with their scores (the review of a whole game is in
+//! [`crate::review`]).
 //!
 //! An analysis is several searches: the main one, then one per move it scores. The time and
 //! nodes it is given are for all of them together (the main search gets half, the moves share
@@ -9,7 +9,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use zertz::{Game, Move, Turn};
+use zertz::{Game, Move};
 
 use crate::Engine;
 use crate::limits::Limits;
@@ -38,7 +38,7 @@ pub struct PositionAnalysis {
 
 /// What is left of an analysis's time and nodes, shared out among its searches.
 #[derive(Clone, Copy, Debug)]
-struct Allowance {
+pub(crate) struct Allowance {
     /// When the whole analysis must be over (`None`: no time limit).
     deadline: Option<Instant>,
     /// Nodes left (`None`: no node limit).
@@ -54,7 +54,7 @@ impl Allowance {
 
     /// Splits `limits` between a main search, which gets half the time and half the nodes
     /// (and any depth or clock as given), and what is kept for the searches after it.
-    fn split(limits: &Limits) -> (Limits, Allowance) {
+    pub(crate) fn split(limits: &Limits) -> (Limits, Allowance) {
         let mut main = limits.clone();
         main.movetime = limits
             .movetime
@@ -68,7 +68,7 @@ impl Allowance {
     }
 
     /// Takes `nodes` searched off what is left.
-    fn spend(&mut self, nodes: u64) {
+    pub(crate) fn spend(&mut self, nodes: u64) {
         if let Some(left) = &mut self.nodes {
             *left = left.saturating_sub(nodes);
         }
@@ -118,26 +118,29 @@ pub fn analyse_position(
     }
     candidates.truncate(count.max(1));
     let depth = search.depth.max(1);
-    let top = rank_within(engine, game, &candidates, depth, allowance);
+    let (top, _) = rank_within(engine, game, &candidates, depth, allowance, &stop);
     PositionAnalysis { search, top }
 }
 
 /// Scores each move of `moves` with a search of the position after it, `depth` turns deep in
 /// all (one less below the move when it is a placement).
 pub fn rank(engine: &Engine, game: &Game, moves: &[Move], depth: u32) -> Vec<RankedMove> {
-    rank_within(engine, game, moves, depth, Allowance::UNLIMITED)
+    let never = AtomicBool::new(false);
+    rank_within(engine, game, moves, depth, Allowance::UNLIMITED, &never).0
 }
 
 /// [`rank`], the searches sharing `allowance` (a search cut short scores its move from the
-/// depth it reached).
-fn rank_within(
+/// depth it reached) and ending early when `stop` is set; also gives the nodes searched.
+pub(crate) fn rank_within(
     engine: &Engine,
     game: &Game,
     moves: &[Move],
     depth: u32,
     mut allowance: Allowance,
-) -> Vec<RankedMove> {
+    stop: &AtomicBool,
+) -> (Vec<RankedMove>, u64) {
     let mut out = Vec::new();
+    let mut searched = 0;
     for (i, mv) in moves.iter().enumerate() {
         let mut child = game.clone();
         if child.play(mv).is_err() {
@@ -155,10 +158,10 @@ fn rank_within(
             } else {
                 depth.saturating_sub(1).max(1)
             };
-            let stop = AtomicBool::new(false);
             let limits = allowance.share(below, moves.len() - i);
-            let r = engine.search(&child, &limits, &stop, &mut |_| {});
+            let r = engine.search(&child, &limits, stop, &mut |_| {});
             allowance.spend(r.nodes);
+            searched += r.nodes;
             let score = match r.score {
                 Score::Value(v) => Score::Value(-v),
                 Score::Win(n) => Score::Loss(n),
@@ -170,131 +173,101 @@ fn rank_within(
         out.push(RankedMove { mv: *mv, score, pv });
     }
     out.sort_by_key(|r| std::cmp::Reverse(r.score.rank()));
-    out
+    (out, searched)
 }
 
-/// How a played move compares with the best one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mark {
-    /// As good as the best move, or close.
-    Good,
-    /// Loses some ground.
-    Inaccuracy,
-    /// Loses a lot.
-    Mistake,
-    /// Throws away a win, or walks into a forced loss.
-    Blunder,
-}
-
-impl Mark {
-    /// `?!`, `?`, `??` or nothing.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Mark::Good => "",
-            Mark::Inaccuracy => "?!",
-            Mark::Mistake => "?",
-            Mark::Blunder => "??",
-        }
-    }
-}
-
-/// One turn of a reviewed game.
+/// The best lines of a position at one depth, as [`lines`] reports them.
 #[derive(Clone, Debug)]
-pub struct Reviewed {
-    /// Index of the turn (from 0).
-    pub turn: usize,
-    /// The move played.
-    pub played: Move,
-    /// Its score for the player who made it.
-    pub played_score: Score,
-    /// The best move found.
-    pub best: Move,
-    /// The best move's score.
-    pub best_score: Score,
-    /// The verdict.
-    pub mark: Mark,
+pub struct Lines {
+    /// The depth, in placement turns.
+    pub depth: u32,
+    /// Positions searched so far, all depths together.
+    pub nodes: u64,
+    /// Time since the analysis started.
+    pub time: Duration,
+    /// The best moves, best first, each scored by its own search at this depth.
+    pub lines: Vec<RankedMove>,
 }
 
-/// The verdict on a move scored `played` when `best` was available.
-pub fn judge(played: Score, best: Score) -> Mark {
-    match (best, played) {
-        (Score::Win(_), Score::Win(_)) => Mark::Good,
-        (Score::Win(_), _) => Mark::Blunder,
-        (_, Score::Loss(_)) if !matches!(best, Score::Loss(_)) => Mark::Blunder,
-        (Score::Value(b), Score::Value(p)) => {
-            let loss = b - p;
-            if loss >= 150 {
-                Mark::Mistake
-            } else if loss >= 50 {
-                Mark::Inaccuracy
-            } else {
-                Mark::Good
-            }
-        }
-        _ => Mark::Good,
-    }
-}
-
-/// Reviews every move of `game` (passes are skipped) with `limits` per position (for the
-/// search of the position and the scoring of the best and the played move together), calling
-/// `progress` after each.
-pub fn review(
+/// Analyses `game`'s position deeper and deeper (depth 1, 2, …, up to `limits.depth` or the
+/// search's limit), reporting its `count` best moves, each scored by its own search, after each
+/// depth: the live lines of an analysis board. Ends when `stop` is set, the time or nodes of
+/// `limits` are spent (a depth left unfinished is not reported), or the position is over.
+/// Returns the last lines reported.
+pub fn lines(
     engine: &Engine,
     game: &Game,
+    count: usize,
     limits: &Limits,
-    progress: &mut dyn FnMut(&Reviewed),
-) -> Vec<Reviewed> {
-    let mut out = Vec::new();
-    let mut replay = zertz::Game::from_position(*game.start(), game.rules());
-    for (i, turn) in game.turns().iter().enumerate() {
-        let Turn::Move(played) = *turn else {
-            if let Turn::Pass { bribe } = turn {
-                let _ = replay.propose_bribe(*bribe);
-                let _ = replay.answer_bribe(true);
-            }
-            continue;
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Lines),
+) -> Option<Lines> {
+    let started = Instant::now();
+    let deadline = limits.movetime.map(|t| started + t);
+    let max_depth = limits.depth.unwrap_or(crate::search::MAX_DEPTH);
+    let mut spent = 0u64;
+    let mut last = None;
+    if game.is_over() || game.legal_moves().is_empty() {
+        return None;
+    }
+    for depth in 1..=max_depth {
+        let left = |at: Instant| deadline.map(|d| d.saturating_duration_since(at));
+        if left(Instant::now()).is_some_and(|t| t.is_zero())
+            || limits.nodes.is_some_and(|n| spent >= n)
+            || stop.load(std::sync::atomic::Ordering::Relaxed)
+        {
+            break;
+        }
+        let allowance = Allowance {
+            deadline,
+            nodes: limits.nodes.map(|n| n.saturating_sub(spent)),
         };
-        let moves = replay.legal_moves();
-        let stop = AtomicBool::new(false);
-        let (main, mut allowance) = Allowance::split(limits);
-        let search = engine.search(&replay, &main, &stop, &mut |_| {});
-        allowance.spend(search.nodes);
-        let depth = search.depth.max(1);
-        let best = search.best.unwrap_or(played);
-        let list: Vec<Move> = if best == played {
-            vec![played]
-        } else {
-            vec![best, played]
+        let main = Limits {
+            depth: Some(depth),
+            movetime: left(Instant::now()),
+            nodes: allowance.nodes,
+            ..Limits::default()
         };
-        let ranked = rank_within(engine, &replay, &list, depth, allowance);
-        let score_of = |m: Move| {
-            ranked
-                .iter()
-                .find(|r| r.mv == m)
-                .map(|r| r.score)
-                .unwrap_or(search.score)
+        let search = engine.search(game, &main, stop, &mut |_| {});
+        spent += search.nodes;
+        if search.depth < depth {
+            break; // cut short: this depth is not finished
+        }
+        let mut candidates: Vec<Move> = search.root_scores.iter().map(|(m, _, _)| *m).collect();
+        if let Some(best) = search.best {
+            candidates.retain(|m| *m != best);
+            candidates.insert(0, best);
+        }
+        candidates.truncate(count.max(1));
+        let allowance = Allowance {
+            deadline,
+            nodes: limits.nodes.map(|n| n.saturating_sub(spent)),
         };
-        let (best_score, played_score) = (score_of(best), score_of(played));
-        let mark = if moves.len() == 1 {
-            Mark::Good
-        } else {
-            judge(played_score, best_score)
+        let (ranked, searched) = rank_within(engine, game, &candidates, depth, allowance, stop);
+        spent += searched;
+        let cut = stop.load(std::sync::atomic::Ordering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d);
+        if cut || ranked.len() < candidates.len() {
+            break;
+        }
+        let found = Lines {
+            depth,
+            nodes: spent,
+            time: started.elapsed(),
+            lines: ranked,
         };
-        let entry = Reviewed {
-            turn: i,
-            played,
-            played_score,
-            best,
-            best_score,
-            mark,
-        };
-        progress(&entry);
-        out.push(entry);
-        if replay.play(&played).is_err() {
+        report(&found);
+        let decided = found
+            .lines
+            .first()
+            .is_some_and(|l| !matches!(l.score, Score::Value(_)));
+        last = Some(found);
+        if decided && depth > 1 {
+            // A forced result at this depth stays one at every depth after it.
             break;
         }
     }
-    out
+    last
 }
 
 #[cfg(test)]
@@ -372,6 +345,64 @@ mod tests {
             "evaluation {} but the move scores {}",
             a.search.score,
             a.top[0].score
+        );
+    }
+
+    #[test]
+    fn live_lines_deepen_one_depth_at_a_time_and_stop_when_told() {
+        let engine = Engine::new(SearchOptions::default(), 16);
+        let game = Game::new(zertz::Layout::standard(), zertz::Rules::default());
+        let never = AtomicBool::new(false);
+        let mut depths = Vec::new();
+        let last = lines(&engine, &game, 3, &Limits::depth(2), &never, &mut |l| {
+            assert_eq!(l.lines.len(), 3);
+            assert!(
+                l.lines
+                    .windows(2)
+                    .all(|w| w[0].score.rank() >= w[1].score.rank())
+            );
+            assert!(l.lines.iter().all(|r| r.pv.first() == Some(&r.mv)));
+            depths.push(l.depth);
+        })
+        .unwrap();
+        assert_eq!(depths, [1, 2]);
+        assert_eq!(last.depth, 2);
+        // Stopped after the first depth: nothing deeper is reported.
+        let stop = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        lines(&engine, &game, 3, &Limits::depth(6), &stop, &mut |l| {
+            seen.push(l.depth);
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert_eq!(seen, [1]);
+    }
+
+    #[test]
+    fn live_lines_find_a_forced_win_and_stop_there() {
+        let position: zertz::Position =
+            "37 standard ..../...../....../WW...../....../GG.../.... 1/6/10 3/0/0 0/0/0 1"
+                .parse()
+                .unwrap();
+        let game = Game::from_position(position, zertz::Rules::default());
+        let engine = Engine::new(SearchOptions::default(), 16);
+        let never = AtomicBool::new(false);
+        let last = lines(&engine, &game, 2, &Limits::depth(8), &never, &mut |_| {}).unwrap();
+        assert_eq!(last.lines[0].score, Score::Win(1));
+        assert!(last.depth <= 2, "stopped at depth {}", last.depth);
+        let finished = Game::from_position(
+            position.play(&last.lines[0].mv).unwrap(),
+            zertz::Rules::default(),
+        );
+        assert!(
+            lines(
+                &engine,
+                &finished,
+                2,
+                &Limits::depth(2),
+                &never,
+                &mut |_| {}
+            )
+            .is_none()
         );
     }
 }

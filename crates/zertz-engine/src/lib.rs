@@ -15,10 +15,12 @@ pub mod limits;
 pub mod moves;
 pub mod players;
 pub mod protocol;
+pub mod review;
 pub mod score;
 pub mod search;
 pub mod tt;
 pub mod tuning;
+pub mod verdicts;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

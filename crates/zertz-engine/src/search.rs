@@ -185,7 +185,12 @@ impl Default for SearchOptions {
 /// State shared by the threads of one search.
 struct Shared<'a> {
     tt: &'a TranspositionTable,
+    /// The caller's flag: set from outside to end the search. Never written here, so that a
+    /// caller may run several searches under one flag.
     stop: &'a AtomicBool,
+    /// Set by the search itself when a limit is reached or the search is over, to end every
+    /// thread.
+    halt: AtomicBool,
     nodes: AtomicU64,
     start: Instant,
     budget: Budget,
@@ -196,7 +201,7 @@ struct Shared<'a> {
 
 impl Shared<'_> {
     fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.halt.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
     }
 }
 
@@ -359,11 +364,11 @@ impl<'a> Worker<'a> {
             self.flushed = self.nodes;
             if let Some(limit) = self.shared.node_limit {
                 if total >= limit {
-                    self.shared.stop.store(true, Ordering::Relaxed);
+                    self.shared.halt.store(true, Ordering::Relaxed);
                 }
             }
             if self.main && self.shared.start.elapsed() >= self.shared.budget.hard {
-                self.shared.stop.store(true, Ordering::Relaxed);
+                self.shared.halt.store(true, Ordering::Relaxed);
             }
         }
         self.shared.stopped()
@@ -836,6 +841,7 @@ pub fn search(
     let shared = Shared {
         tt,
         stop,
+        halt: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
         start,
         budget,
@@ -938,7 +944,7 @@ pub fn search(
                 break;
             }
         }
-        stop.store(true, Ordering::Relaxed);
+        shared.halt.store(true, Ordering::Relaxed);
     });
     result.nodes = shared.nodes.load(Ordering::Relaxed);
     result.time = start.elapsed();

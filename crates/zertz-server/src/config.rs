@@ -35,6 +35,11 @@ pub struct Config {
     pub engine_games_per_client: usize,
     /// Open seeks (open games and matches, quick-pairing requests) one client may have at once.
     pub seeks_per_client: usize,
+    /// Analysis-board searches running at once, apart from the games' engine slots (the rest
+    /// wait in line).
+    pub study_slots: usize,
+    /// The longest one analysis-board search may run.
+    pub analysis_time: Duration,
 }
 
 impl Default for Config {
@@ -54,6 +59,8 @@ impl Default for Config {
             guest_chat: false,
             engine_games_per_client: 3,
             seeks_per_client: 5,
+            study_slots: 1,
+            analysis_time: Duration::from_secs(30),
         }
     }
 }

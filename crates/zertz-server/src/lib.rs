@@ -48,6 +48,7 @@ pub async fn serve(
         engine_games: config.engine_games_per_client,
         seeks: config.seeks_per_client,
     });
+    let study = study::Study::new(&config);
     let hub = Hub::new(store, config);
     // Expired sessions leave the database once an hour.
     let sweeper = Arc::downgrade(&accounts);
@@ -75,6 +76,7 @@ pub async fn serve(
         chat,
         quotas,
         pairing: pairing::Pairing::new(Arc::clone(&hub)),
+        study,
     });
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);

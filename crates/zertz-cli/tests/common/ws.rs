@@ -410,3 +410,40 @@ impl MatchWs {
         send(&mut self.stream, text).await;
     }
 }
+
+/// A WebSocket connection to the analysis board's engine (`/api/analysis/ws`).
+pub struct AnalysisWs {
+    stream: Stream,
+}
+
+impl AnalysisWs {
+    /// Connects to `ws://ADDR/api/analysis/ws`.
+    pub async fn connect(addr: &str) -> AnalysisWs {
+        let stream = open(format!("ws://{addr}/api/analysis/ws"))
+            .await
+            .expect("the analysis WebSocket opens");
+        AnalysisWs { stream }
+    }
+
+    /// The next message.
+    pub async fn recv(&mut self) -> Value {
+        serde_json::from_str(&next_text(&mut self.stream).await).expect("a JSON message")
+    }
+
+    /// Reads messages until one has this `type`; returns it and those skipped.
+    pub async fn until_type(&mut self, kind: &str) -> (Value, Vec<Value>) {
+        let mut skipped = Vec::new();
+        loop {
+            let m = self.recv().await;
+            if m["type"] == kind {
+                return (m, skipped);
+            }
+            skipped.push(m);
+        }
+    }
+
+    /// Sends a JSON message.
+    pub async fn send(&mut self, message: Value) {
+        send(&mut self.stream, message.to_string()).await;
+    }
+}

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod analysis_socket;
 pub mod chat;
 pub mod chat_socket;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod new_game;
 pub mod pages;
 pub mod pairing;
 pub mod players;
+pub mod positions;
 pub mod state;
 pub mod studies;
 pub mod viewer;
@@ -37,6 +39,8 @@ pub fn router(state: AppState) -> Router {
         .merge(players::router())
         .merge(chat::router())
         .merge(pairing::router())
+        .merge(positions::router())
+        .merge(analysis_socket::router())
         .merge(studies::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)

@@ -10,6 +10,7 @@ use crate::chat::Chat;
 use crate::games::hub::Hub;
 use crate::games::quota::Quotas;
 use crate::pairing::Pairing;
+use crate::study::Study;
 
 /// The state of the routes.
 #[derive(Clone)]
@@ -24,6 +25,8 @@ pub struct AppState {
     pub quotas: Arc<Quotas>,
     /// The quick-pairing queues.
     pub pairing: Arc<Pairing>,
+    /// Analysis, reviews and studies.
+    pub study: Arc<Study>,
 }
 
 impl FromRef<AppState> for Arc<Hub> {
@@ -53,5 +56,11 @@ impl FromRef<AppState> for Arc<Quotas> {
 impl FromRef<AppState> for Arc<Pairing> {
     fn from_ref(state: &AppState) -> Arc<Pairing> {
         Arc::clone(&state.pairing)
+    }
+}
+
+impl FromRef<AppState> for Arc<Study> {
+    fn from_ref(state: &AppState) -> Arc<Study> {
+        Arc::clone(&state.study)
     }
 }

@@ -1,4 +1,32 @@
-//! Study tools (docs/study.md): saved studies and the check of their trees.
+//! Study: the analysis board's positions, engine analysis sessions on their own bounded slots,
+//! game reviews in a fair background queue, and saved studies (issue 19, docs/study.md).
 
+pub mod positions;
+pub mod sessions;
+pub mod slots;
 pub mod studies;
 pub mod tree_check;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::config::Config;
+use slots::Slots;
+
+/// What the study features share: the slots analysis searches run on and their budget.
+pub struct Study {
+    /// Analysis searches running at once, apart from the games' engine slots.
+    pub slots: Arc<Slots>,
+    /// The longest one analysis may search.
+    pub analysis_time: Duration,
+}
+
+impl Study {
+    /// The study features with the service's settings.
+    pub fn new(config: &Config) -> Arc<Study> {
+        Arc::new(Study {
+            slots: Slots::new(config.study_slots),
+            analysis_time: config.analysis_time,
+        })
+    }
+}

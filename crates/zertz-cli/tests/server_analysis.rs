@@ -1,0 +1,97 @@
+//! The analysis board's engine over its WebSocket through `zertz serve`: lines that deepen
+//! depth by depth, a new position replacing the running analysis, `stop`, a second board waiting
+//! in line for the one study slot with its place shown, and bad requests answered on an open
+//! socket.
+
+mod common;
+
+use common::server::{Server, string, temp_db};
+use common::ws::AnalysisWs;
+use serde_json::json;
+
+const START: &str = "37 standard ..../...../....../......./....../...../.... 6/8/10 0/0/0 0/0/0 1";
+/// Player 1 wins at once by taking the white marble on d2 (`x d1Wd3`).
+const WIN_IN_ONE: &str =
+    "37 standard ..../...../....../WW...../....../GG.../.... 1/6/10 3/0/0 0/0/0 1";
+
+#[tokio::test]
+async fn lines_deepen_until_stopped_and_a_second_board_waits_its_turn() {
+    let (_dir, db) = temp_db();
+    let server = Server::start_args(&db, 300, &["--study-slots", "1", "--analysis-time", "20"]);
+    let mut board = AnalysisWs::connect(&server.addr).await;
+
+    // A forced win is found and the analysis ends by itself.
+    board
+        .send(json!({"type": "analyse", "position": WIN_IN_ONE, "lines": 2}))
+        .await;
+    let (done, seen) = board.until_type("done").await;
+    assert_eq!(done["reason"], "depth", "{done}");
+    let last = seen
+        .iter()
+        .rev()
+        .find(|m| m["type"] == "lines")
+        .expect("lines");
+    assert_eq!(last["lines"][0]["move"], "x d1Wd3", "{last}");
+    assert_eq!(last["lines"][0]["score"], json!({"win": 1}), "{last}");
+    assert_eq!(last["lines"][0]["text"], "wins in 1", "{last}");
+    assert_eq!(last["lines"][0]["win_chance"], 1.0, "{last}");
+    assert_eq!(last["lines"].as_array().unwrap().len(), 2, "{last}");
+
+    // The start position: depth 1, 2, … with three lines each, best first.
+    board
+        .send(json!({"type": "analyse", "position": START}))
+        .await;
+    let mut depths = Vec::new();
+    while depths.len() < 2 {
+        let (m, _) = board.until_type("lines").await;
+        assert_eq!(m["position"], START);
+        let lines = m["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 3, "{m}");
+        for l in lines {
+            assert_eq!(l["pv"][0], l["move"], "{m}");
+            assert!(l["score"]["cp"].is_i64(), "{m}");
+        }
+        depths.push(m["depth"].as_u64().unwrap());
+    }
+    assert_eq!(depths, [1, 2]);
+
+    // While it runs, a second board waits for the one slot, told its place.
+    let mut other = AnalysisWs::connect(&server.addr).await;
+    other
+        .send(json!({"type": "analyse", "position": START}))
+        .await;
+    let queued = other.recv().await;
+    assert_eq!(queued, json!({"type": "queued", "place": 1}));
+
+    // Stopping the first gives the slot to the second.
+    board.send(json!({"type": "stop"})).await;
+    let (done, _) = board.until_type("done").await;
+    assert_eq!(done["reason"], "stopped", "{done}");
+    let (m, _) = other.until_type("lines").await;
+    assert_eq!(m["depth"], 1);
+    other.send(json!({"type": "stop"})).await;
+    other.until_type("done").await;
+
+    // Bad requests get an error; the socket stays open and usable.
+    for (bad, says) in [
+        (
+            json!({"type": "analyse", "position": "37 standard nonsense"}),
+            "position:",
+        ),
+        (
+            json!({"type": "analyse", "position": START, "lines": 9}),
+            "lines: 9",
+        ),
+        (json!({"type": "dance"}), "message:"),
+    ] {
+        board.send(bad.clone()).await;
+        let (e, _) = board.until_type("error").await;
+        assert!(string(&e["error"]).starts_with(says), "{bad} → {e}");
+    }
+    let finished = "37 standard ..../...../....../......./....../...../.... 6/8/10 4/0/0 0/0/0 2";
+    board
+        .send(json!({"type": "analyse", "position": finished}))
+        .await;
+    let (done, _) = board.until_type("done").await;
+    assert_eq!(done["reason"], "over", "{done}");
+}
