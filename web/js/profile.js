@@ -1,8 +1,9 @@
 // A player's profile, /@/{name} (GET /api/players/{name}): whether they are online and since
 // when they have an account, a card per rating pool with the rating, its deviation, the games
 // and the graph of the rating after each rated game, the results (won, lost, drawn, and how
-// the games ended), the games they play now, and their finished games page by page, filtered
-// by result, opponent, board and pool, each with its rating change when it was rated.
+// the games ended), the games they play now, their saved studies (each a link to /study/{id}),
+// and their finished games page by page, filtered by result, opponent, board and pool, each with
+// its rating change when it was rated.
 
 import { api } from './api.js';
 import { siteHeader } from './account.js';
@@ -74,6 +75,23 @@ async function playingView(playing) {
       g.pool ? ` · ${poolName(g.pool)}` : '',
       g.rated ? [' ', h('span', { class: 'tag rated' }, 'rated')] : '');
   })));
+}
+
+/** The player's saved studies (GET /api/players/{name}/studies), the last saved first. */
+async function studiesView() {
+  let studies;
+  try {
+    studies = await api('GET', apiPath('/studies'));
+  } catch (e) {
+    fill($('studies'), h('p', { class: 'error', id: 'studies-error' }, `Cannot list the studies: ${e.message}`));
+    return;
+  }
+  fill($('studies'), studies.length
+    ? h('ul', { class: 'studies', id: 'study-list' }, studies.map((s) => h('li', { 'data-study': s.id },
+      // The name is the player's own text: shown as text, never as HTML.
+      h('a', { href: `/study/${encodeURIComponent(s.id)}` }, s.name),
+      h('span', { class: 'note' }, ` · ${s.chapters} chapter${s.chapters === 1 ? '' : 's'} · saved ${shortMoment(s.updated)}`))))
+    : h('p', { class: 'empty', id: 'no-studies' }, 'No saved study.'));
 }
 
 // ---- finished games ----
@@ -187,6 +205,7 @@ async function start() {
   $('profile').hidden = false;
   setupGames();
   playingView(p.playing);
+  studiesView();
   loadGames();
 }
 

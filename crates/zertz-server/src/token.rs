@@ -36,6 +36,18 @@ pub fn account_id() -> String {
     format!("a{}", game_id())
 }
 
+/// A study id: `s` and 16 characters of the id alphabet (about 93 bits). The link alone opens
+/// a study, so it must not be found by trying ids.
+pub fn study_id() -> String {
+    let mut buf = [0u8; 16];
+    getrandom::fill(&mut buf).expect("the operating system's random generator failed");
+    let id: String = buf
+        .iter()
+        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+        .collect();
+    format!("s{id}")
+}
+
 /// A secret key for a session or a device: 256 random bits as 64 hex digits.
 pub fn secret_key() -> String {
     random_text(32)
@@ -72,5 +84,9 @@ mod tests {
         assert_eq!(id.len(), 12);
         assert!(is_plausible_id(&id));
         assert!(!is_plausible_id("../etc"));
+        let s = study_id();
+        assert_eq!(s.len(), 17);
+        assert!(s.starts_with('s') && is_plausible_id(&s));
+        assert_ne!(s, study_id());
     }
 }

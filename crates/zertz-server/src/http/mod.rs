@@ -20,6 +20,7 @@ pub mod players;
 pub mod positions;
 pub mod reviews;
 pub mod state;
+pub mod studies;
 pub mod viewer;
 
 use axum::Router;
@@ -42,6 +43,7 @@ pub fn router(state: AppState) -> Router {
         .merge(positions::router())
         .merge(analysis_socket::router())
         .merge(reviews::router())
+        .merge(studies::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

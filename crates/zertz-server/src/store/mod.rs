@@ -11,6 +11,7 @@ mod postgres;
 pub mod ratings;
 pub mod reviews;
 mod sqlite;
+pub mod studies;
 
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use chat::{ChatLine, ChatStore, Report};
@@ -20,6 +21,7 @@ pub use games::{
 };
 pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore};
 pub use reviews::{ReviewRow, ReviewStore};
+pub use studies::{ChapterRow, StudyRow, StudyStore, StudySummary};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -54,12 +56,28 @@ pub enum StoreError {
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
 pub trait Store:
-    GameStore + AccountStore + RatingStore + ChatStore + ReviewStore + Send + Sync + 'static
+    GameStore
+    + AccountStore
+    + RatingStore
+    + ChatStore
+    + ReviewStore
+    + StudyStore
+    + Send
+    + Sync
+    + 'static
 {
 }
 
 impl<T> Store for T where
-    T: GameStore + AccountStore + RatingStore + ChatStore + ReviewStore + Send + Sync + 'static
+    T: GameStore
+        + AccountStore
+        + RatingStore
+        + ChatStore
+        + ReviewStore
+        + StudyStore
+        + Send
+        + Sync
+        + 'static
 {
 }
 

@@ -5,6 +5,8 @@ pub mod positions;
 pub mod reviews;
 pub mod sessions;
 pub mod slots;
+pub mod studies;
+pub mod tree_check;
 
 use std::sync::Arc;
 use std::time::Duration;

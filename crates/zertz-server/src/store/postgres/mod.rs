@@ -18,6 +18,7 @@ mod chat;
 mod games;
 mod ratings;
 mod reviews;
+mod studies;
 
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);

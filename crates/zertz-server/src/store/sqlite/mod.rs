@@ -44,6 +44,7 @@ mod chat;
 mod games;
 mod ratings;
 mod reviews;
+mod studies;
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
