@@ -1,9 +1,12 @@
 //! A tolerant reader of the SGF syntax BoardSpace writes: `(;KEY[value]KEY[value];KEY[value]…)`.
 //!
-//! Only the flat main line matters for BoardSpace records, so variations are read as more nodes
-//! of the same line. Values may contain `\]` and `\\` escapes and span lines.
+//! [`parse_tree`] keeps the game tree: nodes (each `;` starts one) and variations, written as
+//! standard SGF branches `(;…)(;…)` after the node they follow, the first branch being the main
+//! line. [`parse`] gives the properties of the main line, in order: a BoardSpace record has no
+//! variations, and a record with variations reads as its main line. Values may contain `\]`
+//! and `\\` escapes and span lines.
 
-/// One property, `KEY[value]`, with the line it starts on.
+/// One property, `KEY[value]`, with where it starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Property {
     /// The property name, such as `P0` or `SU` (may contain `-` and digits: `P-1`).
@@ -12,6 +15,64 @@ pub struct Property {
     pub value: String,
     /// The 1-based line number where the property starts.
     pub line: usize,
+    /// The 1-based column (in characters) where the property starts.
+    pub column: usize,
+}
+
+/// One node of an SGF game tree: its properties and the nodes that follow it (the first is
+/// the main line, the others are variations).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Node {
+    /// The properties of the node, in order.
+    pub properties: Vec<Property>,
+    /// Indexes (in [`Tree::nodes`]) of the nodes that follow, the main line first.
+    pub children: Vec<usize>,
+}
+
+/// An SGF text as a tree of nodes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tree {
+    /// Every node; the index is the node's id.
+    pub nodes: Vec<Node>,
+    /// The first node of each game of the text (a file may hold several; the first counts).
+    pub roots: Vec<usize>,
+}
+
+impl Tree {
+    /// The nodes of the main line: from the first root, each node's first child.
+    pub fn main_line(&self) -> Vec<usize> {
+        let mut line = Vec::new();
+        let mut at = self.roots.first().copied();
+        while let Some(n) = at {
+            line.push(n);
+            at = self.nodes.get(n).and_then(|node| node.children.first().copied());
+        }
+        line
+    }
+
+    /// Every line from the first root to a leaf, the main line first, then the variations in
+    /// the order they are written.
+    pub fn lines(&self) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        let Some(&root) = self.roots.first() else {
+            return out;
+        };
+        // Depth first without recursion: a stack of (node, path to it).
+        let mut stack = vec![(root, vec![root])];
+        while let Some((n, path)) = stack.pop() {
+            let children = self.nodes.get(n).map(|x| x.children.as_slice()).unwrap_or(&[]);
+            if children.is_empty() {
+                out.push(path);
+                continue;
+            }
+            for &c in children.iter().rev() {
+                let mut p = path.clone();
+                p.push(c);
+                stack.push((c, p));
+            }
+        }
+        out
+    }
 }
 
 /// Why text is not SGF.
@@ -26,21 +87,46 @@ pub struct SgfError {
     pub message: String,
 }
 
-/// Reads the properties of an SGF text, in order, nodes flattened (a `;` starts a node; the
-/// node boundaries do not matter to BoardSpace records).
+/// Reads the properties of the main line of an SGF text, in order, nodes flattened (the node
+/// boundaries do not matter to BoardSpace records).
 pub fn parse(text: &str) -> Result<Vec<Property>, SgfError> {
+    let tree = parse_tree(text)?;
     let mut out = Vec::new();
+    for n in tree.main_line() {
+        out.extend(tree.nodes[n].properties.iter().cloned());
+    }
+    Ok(out)
+}
+
+/// Reads an SGF text as a tree of nodes and variations.
+pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
+    let mut tree = Tree::default();
     let mut line = 1;
     let mut column = 0;
     let mut chars = text.chars().peekable();
-    let mut depth = 0usize;
+    // The node each open `(` follows (None at the top), and the node properties go to now.
+    let mut stack: Vec<Option<usize>> = Vec::new();
+    let mut current: Option<usize> = None;
+    // True right after `(`: the next node starts a branch of the node before the `(`.
+    let mut fresh = false;
     let mut seen_open = false;
     let mut key = String::new();
-    let mut key_line = 1;
+    let mut key_at = (1, 1);
+    let mut last_key: Option<String> = None;
     let err = |line, column, message: &str| SgfError {
         line,
         column,
         message: message.to_string(),
+    };
+    // A new node after `parent` (a root when there is none).
+    let new_node = |tree: &mut Tree, parent: Option<usize>| {
+        let id = tree.nodes.len();
+        tree.nodes.push(Node::default());
+        match parent {
+            Some(p) => tree.nodes[p].children.push(id),
+            None => tree.roots.push(id),
+        }
+        id
     };
     while let Some(c) = chars.next() {
         column += 1;
@@ -51,35 +137,45 @@ pub fn parse(text: &str) -> Result<Vec<Property>, SgfError> {
                 if !key.is_empty() {
                     // Keys never span lines; a stray word is an error.
                     return Err(err(
-                        key_line,
-                        column,
+                        key_at.0,
+                        key_at.1,
                         &format!("`{key}` is not followed by a value"),
                     ));
                 }
             }
             '(' if key.is_empty() => {
-                depth += 1;
+                stack.push(current);
+                fresh = true;
                 seen_open = true;
             }
             ')' if key.is_empty() => {
-                if depth == 0 {
+                let Some(before) = stack.pop() else {
                     return Err(err(line, column, "`)` without a matching `(`"));
-                }
-                depth -= 1;
+                };
+                current = before;
+                fresh = false;
             }
             ';' if key.is_empty() => {
-                if depth == 0 {
+                if stack.is_empty() {
                     return Err(err(line, column, "`;` outside the game's parentheses"));
                 }
+                let parent = if fresh {
+                    stack.last().copied().flatten()
+                } else {
+                    current
+                };
+                current = Some(new_node(&mut tree, parent));
+                fresh = false;
+                last_key = None;
             }
             '[' => {
                 if key.is_empty() {
                     // SGF allows several values after one key (`AB[..][..]`): reuse the last.
-                    match out.last() {
-                        Some(Property { key: last, .. }) if depth > 0 => key = last.clone(),
+                    match &last_key {
+                        Some(last) if !stack.is_empty() => key = last.clone(),
                         _ => return Err(err(line, column, "a value `[` without a property name")),
                     }
-                    key_line = line;
+                    key_at = (line, column);
                 }
                 let start_line = line;
                 let start_column = column;
@@ -118,10 +214,27 @@ pub fn parse(text: &str) -> Result<Vec<Property>, SgfError> {
                         "a value `[` is never closed by `]`",
                     ));
                 }
-                out.push(Property {
+                // Properties written before any `;` (tolerated) start a node of their own.
+                let node = match current {
+                    Some(n) if !fresh => n,
+                    _ => {
+                        let parent = if fresh {
+                            stack.last().copied().flatten()
+                        } else {
+                            current
+                        };
+                        fresh = false;
+                        let n = new_node(&mut tree, parent);
+                        current = Some(n);
+                        n
+                    }
+                };
+                last_key = Some(key.clone());
+                tree.nodes[node].properties.push(Property {
                     key: std::mem::take(&mut key),
                     value,
-                    line: key_line,
+                    line: key_at.0,
+                    column: key_at.1,
                 });
             }
             c if c.is_whitespace() => {
@@ -134,11 +247,11 @@ pub fn parse(text: &str) -> Result<Vec<Property>, SgfError> {
                 }
             }
             c if c.is_ascii_alphanumeric() || c == '-' => {
-                if depth == 0 {
+                if stack.is_empty() {
                     return Err(err(line, column, "text outside the game's parentheses"));
                 }
                 if key.is_empty() {
-                    key_line = line;
+                    key_at = (line, column);
                 }
                 if key.len() >= 16 {
                     return Err(err(line, column, "property name too long"));
@@ -156,18 +269,18 @@ pub fn parse(text: &str) -> Result<Vec<Property>, SgfError> {
     }
     if !key.is_empty() {
         return Err(err(
-            key_line,
-            column,
+            key_at.0,
+            key_at.1,
             &format!("`{key}` is not followed by a value"),
         ));
     }
     if !seen_open {
         return Err(err(1, 1, "no game: the text has no `(`"));
     }
-    if depth != 0 {
+    if !stack.is_empty() {
         return Err(err(line, column, "the game's parentheses are never closed"));
     }
-    Ok(out)
+    Ok(tree)
 }
 
 /// Writes a value with `]` and `\` escaped.
