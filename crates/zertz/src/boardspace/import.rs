@@ -871,9 +871,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
 /// Replays the properties of a record's main line (as [`sgf::parse`] reads them). Also gives,
 /// for each turn played, the index in `props` of the property of its first gesture, so that
 /// the reader of variations can tell which turn a comment follows.
-pub(crate) fn import_props(
-    props: &[sgf::Property],
-) -> Result<(Imported, Vec<usize>), ImportError> {
+pub(crate) fn import_props(props: &[sgf::Property]) -> Result<(Imported, Vec<usize>), ImportError> {
     let value = |key: &str| {
         props
             .iter()

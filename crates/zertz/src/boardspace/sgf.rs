@@ -45,7 +45,10 @@ impl Tree {
         let mut at = self.roots.first().copied();
         while let Some(n) = at {
             line.push(n);
-            at = self.nodes.get(n).and_then(|node| node.children.first().copied());
+            at = self
+                .nodes
+                .get(n)
+                .and_then(|node| node.children.first().copied());
         }
         line
     }
@@ -60,7 +63,11 @@ impl Tree {
         // Depth first without recursion: a stack of (node, path to it).
         let mut stack = vec![(root, vec![root])];
         while let Some((n, path)) = stack.pop() {
-            let children = self.nodes.get(n).map(|x| x.children.as_slice()).unwrap_or(&[]);
+            let children = self
+                .nodes
+                .get(n)
+                .map(|x| x.children.as_slice())
+                .unwrap_or(&[]);
             if children.is_empty() {
                 out.push(path);
                 continue;
@@ -308,6 +315,25 @@ mod tests {
         assert_eq!(keys, ["GM", "VV", "SU", "P0", "P0", "TM"]);
         assert_eq!(props[3].value, "id \"a]b\"");
         assert_eq!(props[4].line, 5);
+    }
+
+    #[test]
+    fn variations_are_branches_and_the_main_line_comes_first() {
+        let tree = parse_tree("(;A[1];B[2](;C[3];D[4])(;E[5]))\n(;F[6])").unwrap();
+        let keys = |n: usize| tree.nodes[n].properties[0].key.clone();
+        let line = |l: &[usize]| l.iter().map(|&n| keys(n)).collect::<Vec<_>>().join("");
+        assert_eq!(line(&tree.main_line()), "ABCD");
+        let lines: Vec<String> = tree.lines().iter().map(|l| line(l)).collect();
+        assert_eq!(lines, ["ABCD", "ABE"]);
+        assert_eq!(tree.roots.len(), 2);
+        let flat: Vec<String> = parse("(;A[1];B[2](;C[3];D[4])(;E[5]))")
+            .unwrap()
+            .into_iter()
+            .map(|p| p.key)
+            .collect();
+        assert_eq!(flat, ["A", "B", "C", "D"]);
+        let p = &tree.nodes[tree.main_line()[2]].properties[0];
+        assert_eq!((p.line, p.column), (1, 14));
     }
 
     #[test]

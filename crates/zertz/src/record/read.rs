@@ -134,7 +134,12 @@ impl Parser {
             }
         }
         if name.is_empty() {
-            return Err(error(line, column, "[", "a header needs a name: [Name \"value\"]"));
+            return Err(error(
+                line,
+                column,
+                "[",
+                "a header needs a name: [Name \"value\"]",
+            ));
         }
         while self.peek() == Some(' ') || self.peek() == Some('\t') {
             self.bump();
@@ -178,7 +183,12 @@ impl Parser {
             self.bump();
         }
         if self.bump() != Some(']') {
-            return Err(error(line, column, &name, "expected `]` after the header value"));
+            return Err(error(
+                line,
+                column,
+                &name,
+                "expected `]` after the header value",
+            ));
         }
         Ok((name, value))
     }
@@ -282,8 +292,8 @@ impl Parser {
             }
             headers.push((name, value));
         }
-        let (start, rules) = start_and_rules(&headers)
-            .map_err(|(name, message)| error(1, 1, name, message))?;
+        let (start, rules) =
+            start_and_rules(&headers).map_err(|(name, message)| error(1, 1, name, message))?;
         while let Some(t) = self.token()? {
             self.tokens.push(t);
         }
@@ -302,7 +312,10 @@ impl Parser {
             .or_else(|| get("Result"))
             .unwrap_or_else(|| "*".into());
         let termination = get("Termination");
-        let (line, column) = result.as_ref().map(|r| (r.line, r.column)).unwrap_or((1, 1));
+        let (line, column) = result
+            .as_ref()
+            .map(|r| (r.line, r.column))
+            .unwrap_or((1, 1));
         let mut game = game;
         let declared = settle(&game, &stated, termination.as_deref())
             .map_err(|(token, message)| error(line, column, &token, message))?;
@@ -491,14 +504,16 @@ impl Parser {
 fn check_pass(game: &Game, token: &Token) -> Result<(), RecordError> {
     match game.turns().last() {
         Some(Turn::Pass { .. })
-            if game
-                .bribes()
-                .last()
-                .is_some_and(|b| b.accepted == Some(true) && b.at_turn + 1 == game.turns().len()) =>
+            if game.bribes().last().is_some_and(|b| {
+                b.accepted == Some(true) && b.at_turn + 1 == game.turns().len()
+            }) =>
         {
             Ok(())
         }
-        _ => Err(token_error(token, "a pass `-` must follow an accepted bribe")),
+        _ => Err(token_error(
+            token,
+            "a pass `-` must follow an accepted bribe",
+        )),
     }
 }
 

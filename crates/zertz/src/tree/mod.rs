@@ -85,10 +85,13 @@ impl Step {
     /// True when the step is a turn of the game (a move or a bribed pass), false for a rejected
     /// bribe.
     pub fn is_turn(&self) -> bool {
-        !matches!(self, Step::Bribe {
-            accepted: false,
-            ..
-        })
+        !matches!(
+            self,
+            Step::Bribe {
+                accepted: false,
+                ..
+            }
+        )
     }
 
     /// The step as text in `before`, the position it is played in: official notation for a
@@ -221,10 +224,15 @@ impl GameTree {
             let mut passed = false;
             while let Some(b) = bribes.next_if(|b| b.at_turn == i) {
                 if let Some(accepted) = b.accepted {
-                    step(&mut tree, &mut at, &mut again, Step::Bribe {
-                        bribe: b.bribe,
-                        accepted,
-                    });
+                    step(
+                        &mut tree,
+                        &mut at,
+                        &mut again,
+                        Step::Bribe {
+                            bribe: b.bribe,
+                            accepted,
+                        },
+                    );
                     passed |= accepted;
                 }
             }
@@ -236,10 +244,15 @@ impl GameTree {
         }
         for b in bribes {
             if b.accepted == Some(false) {
-                step(&mut tree, &mut at, &mut again, Step::Bribe {
-                    bribe: b.bribe,
-                    accepted: false,
-                });
+                step(
+                    &mut tree,
+                    &mut at,
+                    &mut again,
+                    Step::Bribe {
+                        bribe: b.bribe,
+                        accepted: false,
+                    },
+                );
             }
         }
         if let Some(outcome) = game.outcome() {
@@ -394,11 +407,12 @@ impl GameTree {
             })
             .cloned()
             .collect();
-        let (_, rules) =
-            record::start_and_rules(&rule_headers).map_err(|(name, message)| TreeError::Header {
+        let (_, rules) = record::start_and_rules(&rule_headers).map_err(|(name, message)| {
+            TreeError::Header {
                 name: name.to_string(),
                 message,
-            })?;
+            }
+        })?;
         let mut tree = GameTree::new(start, rules);
         for (k, v) in headers {
             if !record::is_derived(k) {
@@ -415,11 +429,12 @@ impl GameTree {
     pub fn set_result(&mut self, result: &str, termination: Option<&str>) -> Result<(), TreeError> {
         self.declared = None;
         let game = self.main_game();
-        let declared =
-            record::settle(&game, result, termination).map_err(|(_, message)| TreeError::Header {
+        let declared = record::settle(&game, result, termination).map_err(|(_, message)| {
+            TreeError::Header {
                 name: "Result".into(),
                 message,
-            })?;
+            }
+        })?;
         self.declared = declared;
         Ok(())
     }
@@ -687,10 +702,7 @@ impl PartialEq for GameTree {
             let (Some(x), Some(y)) = (self.node(a), other.node(b)) else {
                 return false;
             };
-            if x.step != y.step
-                || x.comment != y.comment
-                || x.children.len() != y.children.len()
-            {
+            if x.step != y.step || x.comment != y.comment || x.children.len() != y.children.len() {
                 return false;
             }
             stack.extend(x.children.iter().copied().zip(y.children.iter().copied()));
@@ -742,7 +754,9 @@ pub fn parse_step(position: &Position, text: &str) -> Result<Step, String> {
     {
         let rest: Vec<&str> = words.collect();
         let [amount, answer] = rest.as_slice() else {
-            return Err("a bribe is written `bribe W/G/B accepted` or `bribe W/G/B rejected`".into());
+            return Err(
+                "a bribe is written `bribe W/G/B accepted` or `bribe W/G/B rejected`".into(),
+            );
         };
         let bribe = Marbles::parse_slashed(amount)?;
         let accepted = match answer.to_ascii_lowercase().as_str() {

@@ -137,8 +137,7 @@ impl GameTree {
                 props.extend(sgf.nodes[n].properties.iter().cloned());
                 ends.push(props.len());
             }
-            let (imported, starts) =
-                import_props(&props).map_err(|e| import_error(&e, &props))?;
+            let (imported, starts) = import_props(&props).map_err(|e| import_error(&e, &props))?;
             let game = &imported.game;
             let tree = match &mut tree {
                 Some(tree) => {

@@ -4,9 +4,9 @@
 use std::fmt;
 
 use super::GameTree;
+use crate::position::Position;
 use crate::record::{self, RecordError};
 use crate::rules::Rules;
-use crate::position::Position;
 
 /// The kinds of text a tree is read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -119,15 +119,16 @@ impl GameTree {
         let lead = &text[..text.len() - text.trim_start().len()];
         let line = 1 + lead.matches('\n').count();
         let before = lead.rsplit('\n').next().unwrap_or("").chars().count();
-        let position: Position = text.trim().parse().map_err(
-            |e: crate::position::PositionParseError| TextError {
-                format: TextFormat::Position,
-                line,
-                column: before + e.offset,
-                token: e.token.clone(),
-                message: format!("field {}: {}", e.field, e.message),
-            },
-        )?;
+        let position: Position =
+            text.trim()
+                .parse()
+                .map_err(|e: crate::position::PositionParseError| TextError {
+                    format: TextFormat::Position,
+                    line,
+                    column: before + e.offset,
+                    token: e.token.clone(),
+                    message: format!("field {}: {}", e.field, e.message),
+                })?;
         Ok(GameTree::new(position, Rules::default()))
     }
 
@@ -138,7 +139,11 @@ impl GameTree {
         let game = self.main_game();
         let mut out = record::header_lines(self.headers(), &game);
         out.push('\n');
-        out.push_str(&record::moves(self, &[], record::result_token(game.outcome())));
+        out.push_str(&record::moves(
+            self,
+            &[],
+            record::result_token(game.outcome()),
+        ));
         out
     }
 }
