@@ -53,32 +53,58 @@ impl Tree {
         line
     }
 
-    /// Every line from the first root to a leaf, the main line first, then the variations in
-    /// the order they are written.
-    pub fn lines(&self) -> Vec<Vec<usize>> {
+    /// The leaves under the first root, the main line's first, then in the order they are
+    /// written.
+    pub fn leaves(&self) -> Vec<usize> {
         let mut out = Vec::new();
-        let Some(&root) = self.roots.first() else {
-            return out;
-        };
-        // Depth first without recursion: a stack of (node, path to it).
-        let mut stack = vec![(root, vec![root])];
-        while let Some((n, path)) = stack.pop() {
+        let mut stack: Vec<usize> = self.roots.first().copied().into_iter().collect();
+        while let Some(n) = stack.pop() {
             let children = self
                 .nodes
                 .get(n)
                 .map(|x| x.children.as_slice())
                 .unwrap_or(&[]);
             if children.is_empty() {
-                out.push(path);
-                continue;
+                out.push(n);
             }
-            for &c in children.iter().rev() {
-                let mut p = path.clone();
-                p.push(c);
-                stack.push((c, p));
-            }
+            stack.extend(children.iter().rev());
         }
         out
+    }
+
+    /// The parent of each node (`None` for roots).
+    pub fn parents(&self) -> Vec<Option<usize>> {
+        let mut parents = vec![None; self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            for &c in &node.children {
+                if let Some(p) = parents.get_mut(c) {
+                    *p = Some(i);
+                }
+            }
+        }
+        parents
+    }
+
+    /// The nodes from the root down to `leaf`.
+    pub fn path_to(&self, leaf: usize, parents: &[Option<usize>]) -> Vec<usize> {
+        let mut path = vec![leaf];
+        let mut at = leaf;
+        while let Some(Some(p)) = parents.get(at) {
+            path.push(*p);
+            at = *p;
+        }
+        path.reverse();
+        path
+    }
+
+    /// Every line from the first root to a leaf, the main line first, then the variations in
+    /// the order they are written.
+    pub fn lines(&self) -> Vec<Vec<usize>> {
+        let parents = self.parents();
+        self.leaves()
+            .into_iter()
+            .map(|leaf| self.path_to(leaf, &parents))
+            .collect()
     }
 }
 

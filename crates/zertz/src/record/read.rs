@@ -299,7 +299,8 @@ impl Parser {
         }
         let mut tree = GameTree::new(start, rules);
         let mut result: Option<Token> = None;
-        let game = self.line(&mut tree, NodeId::ROOT, None, &mut result, 0)?;
+        let first = Game::from_position(start, rules);
+        let game = self.line(&mut tree, NodeId::ROOT, first, None, &mut result, 0)?;
         let get = |name: &str| {
             headers
                 .iter()
@@ -339,27 +340,20 @@ impl Parser {
 
     /// Reads a line of play from node `base` up to the `)` that closes it (`open` is its `(`)
     /// or to the end of the text for the main line. Returns the game at the line's last step.
+    /// `game` is the game at `base`.
     fn line(
         &mut self,
         tree: &mut GameTree,
         base: NodeId,
+        mut game: Game,
         open: Option<&Token>,
         result: &mut Option<Token>,
         depth: usize,
     ) -> Result<Game, RecordError> {
         let main = open.is_none();
-        let mut game = match tree.game_at(base) {
-            Ok(game) => game,
-            Err(e) => {
-                let t = open.cloned().unwrap_or(Token {
-                    line: 1,
-                    column: 1,
-                    kind: Kind::Open,
-                    text: "(".into(),
-                });
-                return Err(token_error(&t, e.to_string()));
-            }
-        };
+        // The game where the variations of the last step start, replayed once for all of
+        // them (`M (A) (B) (C)` replays the line to M once).
+        let mut variation_start: Option<(NodeId, Game)> = None;
         let mut cur = base;
         // The node before the last step of this line: where a variation of it starts.
         let mut before_last: Option<NodeId> = None;
@@ -403,7 +397,14 @@ impl Parser {
                             format!("variations are nested more than {MAX_NESTING} deep"),
                         ));
                     }
-                    self.line(tree, from, Some(&token), result, depth + 1)?;
+                    let start = match variation_start.take() {
+                        Some((id, game)) if id == from => game,
+                        _ => tree
+                            .game_at(from)
+                            .map_err(|e| token_error(&token, e.to_string()))?,
+                    };
+                    variation_start = Some((from, start.clone()));
+                    self.line(tree, from, start, Some(&token), result, depth + 1)?;
                 }
                 Kind::Comment => {
                     if cur == base && !main {

@@ -22,6 +22,11 @@ use crate::position::{DrawReason, Outcome, WinReason};
 /// players, and a result names the winner).
 pub const DEFAULT_NAMES: [&str; 2] = ["Player1", "Player2"];
 
+/// The most properties read along all the lines of an SGF text together (each line is replayed
+/// from the root), so that a text with very many variations is refused rather than read for
+/// long.
+pub const MAX_WORK: usize = 1_000_000;
+
 /// Work left while writing branches without recursion.
 enum Work {
     /// The main continuation after a node, whose step was turn `index - 1`.
@@ -127,9 +132,30 @@ impl GameTree {
                 e.message.clone(),
             )
         })?;
+        // Each line is replayed from the root: bound the work before doing it.
+        let parents = sgf.parents();
+        let leaves = sgf.leaves();
+        let mut depth = vec![0usize; sgf.nodes.len()];
+        for (n, node) in sgf.nodes.iter().enumerate() {
+            // Children come after their parent in the arena.
+            let above = parents[n].map_or(0, |p| depth[p]);
+            depth[n] = above + node.properties.len();
+        }
+        let work: usize = leaves.iter().map(|&l| depth[l]).sum();
+        if work > MAX_WORK {
+            return Err(err(
+                1,
+                1,
+                String::new(),
+                format!(
+                    "the variations hold {work} properties along their lines; at most {MAX_WORK} are read"
+                ),
+            ));
+        }
         let mut tree: Option<GameTree> = None;
         let mut commented: HashSet<usize> = HashSet::new();
-        for path in sgf.lines() {
+        for leaf in leaves {
+            let path = sgf.path_to(leaf, &parents);
             let mut props: Vec<Property> = Vec::new();
             // The number of properties up to the end of each node of the path.
             let mut ends = Vec::with_capacity(path.len());
