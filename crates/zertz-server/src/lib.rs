@@ -17,6 +17,7 @@ pub mod pairing;
 pub mod rate;
 pub mod ratings;
 pub mod store;
+pub mod study;
 pub mod token;
 pub mod util;
 

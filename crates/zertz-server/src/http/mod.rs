@@ -17,6 +17,7 @@ pub mod pages;
 pub mod pairing;
 pub mod players;
 pub mod state;
+pub mod trees;
 pub mod viewer;
 
 use axum::Router;
@@ -36,6 +37,7 @@ pub fn router(state: AppState) -> Router {
         .merge(players::router())
         .merge(chat::router())
         .merge(pairing::router())
+        .merge(trees::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
