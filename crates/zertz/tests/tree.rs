@@ -562,3 +562,54 @@ fn node_ids_stay_valid_after_edits() {
     assert!(e.to_string().contains("Wd4,a2"), "{e}");
     assert!(tree.add_text(b, "Wd4,a1").is_err());
 }
+
+/// Texts of each kind with a few characters deleted, inserted or replaced (those the formats
+/// care about): each is read or refused with a place, never panics, and what is read writes
+/// back to a record that reads as the same tree (and to SGF with as many nodes).
+#[test]
+fn mutated_texts_are_read_or_refused_with_a_place() {
+    let base = [
+        "[Player1 \"Ann\"]\n[Bribes \"on\"]\n[Start \"37 standard ..../...../....../......./....../...../.... 4/8/10 1/0/0 1/0/0 1\"]\n\n\
+         {root} 1. (bribe 1/0/0 rejected) (1. Gd4,a1 {x}) 1. Wd4,a1 (bribe 1/0/0 accepted) - \
+         (1... Bc3,g4 (1... Gc3,g4)) 2. Gc3,g4 *\n",
+        "{a short game} 1. Wd4,a1 Gb2,g4 {solid} (1... Bb2,g4 2. Wf2,a2) 2. Bf2,a2 1-0\n",
+        "(;GM[22]VV[2]SU[Zertz]P0[id \"ann\"]P1[id \"ben\"]\n; P0[0 Start P0]\n; P0[1 RtoB 2 0 D 4]\n\
+         ; P0[2 R- D 1]\n; P0[3 Done]C[opening]\n(; P1[4 RtoB 2 2 D 5]\n; P1[5 R- A 1]\n; P1[6 Done])\n\
+         (; P1[4 RtoB 2 1 C 3]\n; P1[5 R- G 4]\n; P1[6 Done]C[calmer])\n)",
+    ];
+    let alphabet: Vec<char> = "(){}[]-x W1\n;Pb\\\"".chars().collect();
+    let mut rng = Rng(99);
+    let mut read = 0;
+    for i in 0..6000 {
+        let mut t: Vec<char> = base[i % 3].chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let p = rng.below(t.len() + 1);
+            let c = alphabet[rng.below(alphabet.len())];
+            match rng.below(3) {
+                0 if p < t.len() => {
+                    t.remove(p);
+                }
+                1 => t.insert(p, c),
+                _ if p < t.len() => t[p] = c,
+                _ => {}
+            }
+        }
+        let text: String = t.into_iter().collect();
+        match GameTree::from_text(&text) {
+            Ok(tree) => {
+                read += 1;
+                let record = tree.to_record_text();
+                let back = GameTree::from_text(&record)
+                    .unwrap_or_else(|e| panic!("{e}\n{text}\n---\n{record}"));
+                assert!(back == tree, "{text}\n---\n{record}");
+                if let Ok(sgf) = tree.to_sgf() {
+                    let again = GameTree::from_text(&sgf)
+                        .unwrap_or_else(|e| panic!("{e}\n{text}\n---\n{sgf}"));
+                    assert_eq!(again.len(), tree.len(), "{text}\n---\n{sgf}");
+                }
+            }
+            Err(e) => assert!(e.line >= 1 && e.column >= 1, "{e}\n{text}"),
+        }
+    }
+    assert!(read > 100, "only {read} mutated texts read");
+}

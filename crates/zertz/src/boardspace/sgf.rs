@@ -146,9 +146,10 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
     let mut key = String::new();
     let mut key_at = (1, 1);
     let mut last_key: Option<String> = None;
-    let err = |line, column, message: &str| SgfError {
+    // (At the end of a line the column counter is 0: the error is at the line's first column.)
+    let err = |line, column: usize, message: &str| SgfError {
         line,
-        column,
+        column: column.max(1),
         message: message.to_string(),
     };
     // A new node after `parent` (a root when there is none).

@@ -239,6 +239,11 @@ fn main_tree(imported: &crate::boardspace::Imported) -> GameTree {
     if let Some(name) = &imported.name {
         headers.push(("Game".to_string(), name.clone()));
     }
+    // A header is one line.
+    let headers = headers
+        .into_iter()
+        .map(|(k, v)| (k, v.replace(['\n', '\r'], " ")))
+        .collect();
     tree.set_headers_unchecked(headers);
     let ending = match imported.ending {
         Ending::Rules(_) => None,
