@@ -211,52 +211,52 @@ impl GameTree {
     /// ending kept when the rules did not decide it. A bribe still waiting for its answer is
     /// left out.
     pub fn from_game(game: &Game) -> GameTree {
+        // The game has checked every turn and bribe: its positions are taken as they are.
         let mut tree = GameTree::new(*game.start(), game.rules());
         let mut at = NodeId::ROOT;
-        let mut again = Game::from_position(*game.start(), game.rules());
+        let positions = game.positions();
         let mut bribes = game.bribes().iter().peekable();
-        let step = |tree: &mut GameTree, at: &mut NodeId, again: &mut Game, s: Step| {
-            if apply(again, &s).is_ok() {
-                *at = tree.push(*at, s, *again.position());
-            }
-        };
         for (i, turn) in game.turns().iter().enumerate() {
+            let (Some(&before), Some(&after)) = (positions.get(i), positions.get(i + 1)) else {
+                break;
+            };
             let mut passed = false;
             while let Some(b) = bribes.next_if(|b| b.at_turn == i) {
-                if let Some(accepted) = b.accepted {
-                    step(
-                        &mut tree,
-                        &mut at,
-                        &mut again,
-                        Step::Bribe {
+                match b.accepted {
+                    Some(false) => {
+                        let step = Step::Bribe {
                             bribe: b.bribe,
-                            accepted,
-                        },
-                    );
-                    passed |= accepted;
+                            accepted: false,
+                        };
+                        at = tree.push(at, step, before);
+                    }
+                    Some(true) if !passed => {
+                        let step = Step::Bribe {
+                            bribe: b.bribe,
+                            accepted: true,
+                        };
+                        at = tree.push(at, step, after);
+                        passed = true;
+                    }
+                    _ => {}
                 }
             }
-            if let Turn::Move(mv) = turn {
-                if !passed {
-                    step(&mut tree, &mut at, &mut again, Step::Move(*mv));
-                }
+            if let (Turn::Move(mv), false) = (turn, passed) {
+                at = tree.push(at, Step::Move(*mv), after);
             }
         }
+        let end = *game.position();
         for b in bribes {
             if b.accepted == Some(false) {
-                step(
-                    &mut tree,
-                    &mut at,
-                    &mut again,
-                    Step::Bribe {
-                        bribe: b.bribe,
-                        accepted: false,
-                    },
-                );
+                let step = Step::Bribe {
+                    bribe: b.bribe,
+                    accepted: false,
+                };
+                at = tree.push(at, step, end);
             }
         }
         if let Some(outcome) = game.outcome() {
-            if is_declared(outcome) && !again.is_over() {
+            if is_declared(outcome) {
                 tree.declared = Some(outcome);
             }
         }
