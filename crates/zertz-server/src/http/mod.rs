@@ -21,6 +21,7 @@ pub mod positions;
 pub mod reviews;
 pub mod state;
 pub mod studies;
+pub mod trees;
 pub mod viewer;
 
 use axum::Router;
@@ -44,6 +45,7 @@ pub fn router(state: AppState) -> Router {
         .merge(analysis_socket::router())
         .merge(reviews::router())
         .merge(studies::router())
+        .merge(trees::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

@@ -7,6 +7,7 @@ pub mod sessions;
 pub mod slots;
 pub mod studies;
 pub mod tree_check;
+pub mod tree_json;
 
 use std::sync::Arc;
 use std::time::Duration;

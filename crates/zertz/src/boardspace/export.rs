@@ -33,6 +33,9 @@ pub enum ExportError {
     /// The bribe-to-pass house rule has no BoardSpace gesture.
     #[error("BoardSpace has no pass: turn {0} is a bribe-to-pass")]
     Pass(usize),
+    /// The bribe-to-pass house rule has no BoardSpace gesture: a bribe proposed and rejected.
+    #[error("BoardSpace has no bribes: a bribe is proposed before turn {0}")]
+    Bribe(usize),
     /// The board does not fit BoardSpace's custom frame (17 columns of 12 rows).
     #[error("the board does not fit BoardSpace's custom frame of 17 columns and 12 rows")]
     TooBig,
@@ -92,124 +95,210 @@ fn custom_frame_shift(layout: &Layout) -> Result<(i16, i16), ExportError> {
 
 /// Writes `game` as a BoardSpace record.
 pub fn export(game: &Game, info: &ExportInfo) -> Result<String, ExportError> {
-    let start = game.start();
-    let layout = start.layout();
-    if start.rule_set() != RuleSet::STANDARD {
-        return Err(ExportError::RuleSet(start.rule_set().to_string()));
+    let mut writer = Writer::begin(game.start(), game.outcome(), info, "")?;
+    for (i, (turn, position)) in game.turns().iter().zip(game.positions()).enumerate() {
+        writer.turn(i, position, turn)?;
     }
-    let fresh = *start == Position::new(layout, RuleSet::STANDARD);
-    let mut totals = [0u32; 3];
-    for c in Colour::ALL {
-        totals[c.index()] = start.supply().get(c) as u32
-            + start.marbles(c).count_ones()
-            + start.captures(Player::One).get(c) as u32
-            + start.captures(Player::Two).get(c) as u32;
-    }
-    if totals != [6, 8, 10] {
-        return Err(ExportError::MarbleTotals(format!(
-            "{}/{}/{}",
-            totals[0], totals[1], totals[2]
-        )));
-    }
-    let (variant, shift) = match layout.kind() {
-        BoardKind::Rings37 if fresh => ("Zertz", (0, 0)),
-        BoardKind::Rings48 if fresh => ("Zertz+11", (0, 0)),
-        BoardKind::Rings61 if fresh => ("Zertz+24", (0, 0)),
-        BoardKind::Rings48 => ("Zertz+H", (0, 0)),
-        _ if fresh => ("Zertz+xx", custom_frame_shift(layout)?),
-        _ => return Err(ExportError::StartPosition(layout.spec())),
-    };
-    let coord = |p: Place| bs_coord(layout, p, shift);
-    let mut out = String::from("(;\nGM[22]VV[2]\n");
-    let _ = writeln!(out, "SU[{variant}]");
-    if let Some(date) = &info.date {
-        let _ = writeln!(out, "DT[{}]", escape(date));
-    }
-    if let Some(name) = &info.name {
-        let _ = writeln!(out, "GN[{}]", escape(name));
-    }
-    match game.outcome() {
-        Some(Outcome::Win { winner, .. }) => {
-            let _ = writeln!(
-                out,
-                "RE[Game won by {}]",
-                escape(&info.players[winner.index()])
-            );
+    Ok(writer.finish())
+}
+
+/// A BoardSpace record being written: the header and set-up first, then turns one by one, and
+/// the branches of variations (used by [`crate::tree`]).
+pub(crate) struct Writer {
+    layout: &'static Layout,
+    shift: (i16, i16),
+    out: String,
+    /// The number of the next gesture.
+    n: usize,
+    /// Branches opened and not yet started by a gesture.
+    open: usize,
+}
+
+impl Writer {
+    /// The header (with the result `outcome` and the root comment, if any) and the set-up of
+    /// `start`, up to and including `Start`.
+    pub(crate) fn begin(
+        start: &Position,
+        outcome: Option<Outcome>,
+        info: &ExportInfo,
+        comment: &str,
+    ) -> Result<Writer, ExportError> {
+        let layout = start.layout();
+        if start.rule_set() != RuleSet::STANDARD {
+            return Err(ExportError::RuleSet(start.rule_set().to_string()));
         }
-        Some(Outcome::Draw(_)) => out.push_str("RE[The game is a draw]\n"),
-        None => {}
-    }
-    for (i, name) in info.players.iter().enumerate() {
-        let _ = writeln!(out, "P{i}[id \"{}\"]", escape(name));
-    }
-    let mut n = 0;
-    let mut gesture = |out: &mut String, player: Player, text: String| {
-        let _ = writeln!(out, "; P{}[{n} {text}]", player.index());
-        n += 1;
-    };
-    if variant == "Zertz+H" {
-        // Set the start up in edit mode: handicap captures, missing rings, marbles on the board.
-        gesture(&mut out, Player::One, "Edit".into());
-        for player in Player::BOTH {
+        let fresh = *start == Position::new(layout, RuleSet::STANDARD);
+        let mut totals = [0u32; 3];
+        for c in Colour::ALL {
+            totals[c.index()] = start.supply().get(c) as u32
+                + start.marbles(c).count_ones()
+                + start.captures(Player::One).get(c) as u32
+                + start.captures(Player::Two).get(c) as u32;
+        }
+        if totals != [6, 8, 10] {
+            return Err(ExportError::MarbleTotals(format!(
+                "{}/{}/{}",
+                totals[0], totals[1], totals[2]
+            )));
+        }
+        let (variant, shift) = match layout.kind() {
+            BoardKind::Rings37 if fresh => ("Zertz", (0, 0)),
+            BoardKind::Rings48 if fresh => ("Zertz+11", (0, 0)),
+            BoardKind::Rings61 if fresh => ("Zertz+24", (0, 0)),
+            BoardKind::Rings48 => ("Zertz+H", (0, 0)),
+            _ if fresh => ("Zertz+xx", custom_frame_shift(layout)?),
+            _ => return Err(ExportError::StartPosition(layout.spec())),
+        };
+        let mut w = Writer {
+            layout,
+            shift,
+            out: String::from("(;\nGM[22]VV[2]\n"),
+            n: 0,
+            open: 0,
+        };
+        let out = &mut w.out;
+        let _ = writeln!(out, "SU[{variant}]");
+        if let Some(date) = &info.date {
+            let _ = writeln!(out, "DT[{}]", escape(date));
+        }
+        if let Some(name) = &info.name {
+            let _ = writeln!(out, "GN[{}]", escape(name));
+        }
+        match outcome {
+            Some(Outcome::Win { winner, .. }) => {
+                let _ = writeln!(
+                    out,
+                    "RE[Game won by {}]",
+                    escape(&info.players[winner.index()])
+                );
+            }
+            Some(Outcome::Draw(_)) => out.push_str("RE[The game is a draw]\n"),
+            None => {}
+        }
+        for (i, name) in info.players.iter().enumerate() {
+            let _ = writeln!(out, "P{i}[id \"{}\"]", escape(name));
+        }
+        if !comment.is_empty() {
+            let _ = writeln!(out, "C[{}]", escape(comment));
+        }
+        if variant == "Zertz+H" {
+            // Set the start up in edit mode: handicap captures, missing rings, marbles on the
+            // board.
+            w.gesture(Player::One, "Edit".into());
+            for player in Player::BOTH {
+                for colour in Colour::ALL {
+                    for _ in 0..start.captures(player).get(colour) {
+                        w.gesture(
+                            player,
+                            format!("RtoR 2 {} {}", colour.index(), player.index()),
+                        );
+                    }
+                }
+            }
+            for place in Bits(layout.all() & !start.rings()) {
+                let at = w.coord(Place(place));
+                w.gesture(Player::One, format!("R- {at}"));
+            }
             for colour in Colour::ALL {
-                for _ in 0..start.captures(player).get(colour) {
-                    gesture(
-                        &mut out,
-                        player,
-                        format!("RtoR 2 {} {}", colour.index(), player.index()),
-                    );
+                for place in Bits(start.marbles(colour)) {
+                    let at = w.coord(Place(place));
+                    w.gesture(Player::One, format!("RtoB 2 {} {at}", colour.index()));
                 }
             }
         }
-        for place in Bits(layout.all() & !start.rings()) {
-            gesture(&mut out, Player::One, format!("R- {}", coord(Place(place))));
-        }
-        for colour in Colour::ALL {
-            for place in Bits(start.marbles(colour)) {
-                gesture(
-                    &mut out,
-                    Player::One,
-                    format!("RtoB 2 {} {}", colour.index(), coord(Place(place))),
-                );
+        let first = start.to_move();
+        w.gesture(first, format!("Start P{}", first.index()));
+        if variant == "Zertz+xx" {
+            for place in layout.places() {
+                let at = w.coord(place);
+                w.gesture(first, format!("R+ {at}"));
             }
         }
+        Ok(w)
     }
-    let first = start.to_move();
-    gesture(&mut out, first, format!("Start P{}", first.index()));
-    if variant == "Zertz+xx" {
-        for place in layout.places() {
-            gesture(&mut out, first, format!("R+ {}", coord(place)));
+
+    fn coord(&self, p: Place) -> String {
+        bs_coord(self.layout, p, self.shift)
+    }
+
+    fn gesture(&mut self, player: Player, text: String) {
+        for _ in 0..self.open {
+            self.out.push('(');
         }
+        self.open = 0;
+        let _ = writeln!(self.out, "; P{}[{} {text}]", player.index(), self.n);
+        self.n += 1;
     }
-    for (i, (turn, position)) in game.turns().iter().zip(game.positions()).enumerate() {
+
+    /// Writes turn `index` (from 0), played in `position`.
+    pub(crate) fn turn(
+        &mut self,
+        index: usize,
+        position: &Position,
+        turn: &Turn,
+    ) -> Result<(), ExportError> {
         let me = position.to_move();
         match turn {
-            Turn::Pass { .. } => return Err(ExportError::Pass(i + 1)),
+            Turn::Pass { .. } => return Err(ExportError::Pass(index + 1)),
             Turn::Move(Move::Place(p)) => {
                 let rack = if position.supply().is_empty() {
                     me.index()
                 } else {
                     2
                 };
-                gesture(
-                    &mut out,
-                    me,
-                    format!("RtoB {rack} {} {}", p.colour.index(), coord(p.at)),
-                );
+                let at = self.coord(p.at);
+                self.gesture(me, format!("RtoB {rack} {} {at}", p.colour.index()));
                 if let Some(r) = p.remove {
-                    gesture(&mut out, me, format!("R- {}", coord(r)));
+                    let at = self.coord(r);
+                    self.gesture(me, format!("R- {at}"));
                 }
             }
             Turn::Move(Move::Capture(c)) => {
                 let mut at = c.from();
-                for (_, to) in c.steps(layout).unwrap_or_default() {
-                    gesture(&mut out, me, format!("BtoB {} {}", coord(at), coord(to)));
+                for (_, to) in c.steps(self.layout).unwrap_or_default() {
+                    let (a, b) = (self.coord(at), self.coord(to));
+                    self.gesture(me, format!("BtoB {a} {b}"));
                     at = to;
                 }
             }
         }
-        gesture(&mut out, me, "Done".into());
+        self.gesture(me, "Done".into());
+        Ok(())
     }
-    out.push_str(")\n");
-    Ok(out)
+
+    /// A comment `C[…]` on the last node written.
+    pub(crate) fn comment(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if self.out.ends_with('\n') {
+            self.out.pop();
+        }
+        let _ = writeln!(self.out, "C[{}]", escape(text));
+    }
+
+    /// The number of the next gesture (a branch restarts from the number where it starts).
+    pub(crate) fn gesture_number(&self) -> usize {
+        self.n
+    }
+
+    /// Opens a branch `(` starting at gesture number `n`: its first gesture follows.
+    pub(crate) fn open_branch(&mut self, n: usize) {
+        self.open += 1;
+        self.n = n;
+    }
+
+    /// Closes the branch opened last.
+    pub(crate) fn close_branch(&mut self) {
+        if self.out.ends_with('\n') {
+            self.out.pop();
+        }
+        self.out.push_str(")\n");
+    }
+
+    /// The record, closed.
+    pub(crate) fn finish(mut self) -> String {
+        self.out.push_str(")\n");
+        self.out
+    }
 }

@@ -183,6 +183,8 @@ struct Gesture {
     verb: String,
     args: Vec<String>,
     line: usize,
+    /// Index of its property in the properties read.
+    index: usize,
     text: String,
 }
 
@@ -191,6 +193,8 @@ struct Gesture {
 struct Pending {
     player: Option<usize>,
     line: usize,
+    /// Index of the property of the turn's first gesture.
+    index: usize,
     placement: Option<(usize, Colour, Place)>,
     removal: Option<Place>,
     jumps: Vec<(Place, Place)>,
@@ -253,7 +257,7 @@ pub fn read_result(text: &str, players: &[String; 2]) -> RecordedResult {
     RecordedResult::Unreadable(text.to_string())
 }
 
-fn parse_gesture(prop: &sgf::Property) -> Option<Gesture> {
+fn parse_gesture(prop: &sgf::Property, index: usize) -> Option<Gesture> {
     let player = match prop.key.as_str() {
         "P0" => Some(0),
         "P1" => Some(1),
@@ -276,6 +280,7 @@ fn parse_gesture(prop: &sgf::Property) -> Option<Gesture> {
         verb,
         args: words[1..].iter().map(|s| s.to_string()).collect(),
         line: prop.line,
+        index,
         text: prop.value.trim().to_string(),
     })
 }
@@ -306,6 +311,8 @@ struct Reader {
     editing: bool,
     game: Option<Game>,
     lines: Vec<usize>,
+    /// Index of the property of each turn's first gesture.
+    starts: Vec<usize>,
     pending: Pending,
     ending: Ending,
     gestures_after_end: usize,
@@ -651,6 +658,7 @@ impl Reader {
             ));
         }
         self.lines.push(pending.line);
+        self.starts.push(pending.index);
         if let Some(outcome) = game.outcome() {
             self.ending = Ending::Rules(outcome);
         }
@@ -750,6 +758,7 @@ impl Reader {
         if self.pending.is_empty() {
             self.pending.player = g.player;
             self.pending.line = g.line;
+            self.pending.index = g.index;
         }
         match g.verb.as_str() {
             "rtob" => {
@@ -856,6 +865,13 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     }
     let props =
         sgf::parse(text).map_err(|e| reject(RejectKind::Syntax, e.line, e.message.clone()))?;
+    import_props(&props).map(|(imported, _)| imported)
+}
+
+/// Replays the properties of a record's main line (as [`sgf::parse`] reads them). Also gives,
+/// for each turn played, the index in `props` of the property of its first gesture, so that
+/// the reader of variations can tell which turn a comment follows.
+pub(crate) fn import_props(props: &[sgf::Property]) -> Result<(Imported, Vec<usize>), ImportError> {
     let value = |key: &str| {
         props
             .iter()
@@ -885,7 +901,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         )
     })?;
     let mut players = [String::new(), String::new()];
-    for p in &props {
+    for p in props {
         if let Some(rest) = p.value.trim().strip_prefix("id ") {
             let id = rest.trim().trim_matches('"').to_string();
             match p.key.as_str() {
@@ -908,6 +924,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         editing: false,
         game: None,
         lines: Vec::new(),
+        starts: Vec::new(),
         pending: Pending::default(),
         ending: Ending::Unfinished,
         gestures_after_end: 0,
@@ -916,7 +933,11 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         undo_or_edit_seen: false,
         start_overridden: false,
     };
-    let gestures: Vec<Gesture> = props.iter().filter_map(parse_gesture).collect();
+    let gestures: Vec<Gesture> = props
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| parse_gesture(p, i))
+        .collect();
     let mut run = || -> Result<(), ImportError> {
         for g in &gestures {
             if g.verb == "edit" && reader.game.is_none() && reader.lines.is_empty() {
@@ -968,7 +989,8 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         .game
         .take()
         .ok_or_else(|| reject(RejectKind::MalformedTurn, 1, "no game"))?;
-    Ok(Imported {
+    let starts = std::mem::take(&mut reader.starts);
+    let imported = Imported {
         variant,
         players,
         first: reader.first.unwrap_or(0),
@@ -982,5 +1004,6 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         gestures_after_end: reader.gestures_after_end,
         null_gestures: reader.null_gestures,
         undo_gestures: reader.undo_gestures,
-    })
+    };
+    Ok((imported, starts))
 }

@@ -1,8 +1,8 @@
 //! BoardSpace records (rules.md section 9): reading them, replaying them under this project's
 //! rules, and writing our games in BoardSpace's dialect so they open there.
 
-mod export;
-mod import;
+pub(crate) mod export;
+pub(crate) mod import;
 pub mod sgf;
 
 pub use export::{ExportError, ExportInfo, export};

@@ -1,0 +1,214 @@
+//! Writing the record format: the headers, then the moves of a tree's main line numbered by
+//! pairs of turns, each variation in `( … )` right after the step it replaces (as PGN does),
+//! comments in `{ … }`, lines wrapped at about 80 columns.
+
+use crate::game::Game;
+use crate::position::Position;
+use crate::rules::Repetition;
+use crate::tree::{GameTree, NodeId, Step};
+
+use super::{escape, is_derived, result_token, termination_text};
+
+/// The header lines of a record of `game` with the extra `headers` (those the game derives are
+/// written from it).
+pub(crate) fn header_lines(headers: &[(String, String)], game: &Game) -> String {
+    let start = game.start();
+    let rules = game.rules();
+    let mut head: Vec<(String, String)> = Vec::new();
+    head.push(("Board".into(), start.layout().spec()));
+    head.push(("Rules".into(), start.rule_set().to_string()));
+    if rules.repetition != Repetition::ThreefoldDraw {
+        head.push(("Repetition".into(), rules.repetition.name().into()));
+    }
+    if rules.bribes {
+        head.push(("Bribes".into(), "on".into()));
+    }
+    if *start != Position::new(start.layout(), start.rule_set()) {
+        head.push(("Start".into(), start.to_string()));
+    }
+    for (k, v) in headers {
+        if !is_derived(k) {
+            head.push((k.clone(), v.clone()));
+        }
+    }
+    head.push(("Result".into(), result_token(game.outcome()).into()));
+    if let Some(outcome) = game.outcome() {
+        head.push(("Termination".into(), termination_text(outcome).into()));
+    }
+    let mut out = String::new();
+    for (k, v) in head {
+        out.push_str(&format!("[{k} \"{}\"]\n", escape(&v)));
+    }
+    out
+}
+
+/// The tokens of the moves, with `(` and `)` stuck to the tokens they enclose.
+#[derive(Default)]
+struct Tokens {
+    list: Vec<String>,
+    opened: usize,
+}
+
+impl Tokens {
+    fn push(&mut self, token: String) {
+        let mut t = "(".repeat(self.opened);
+        self.opened = 0;
+        t.push_str(&token);
+        self.list.push(t);
+    }
+
+    fn open(&mut self) {
+        self.opened += 1;
+    }
+
+    fn close(&mut self) {
+        if let Some(last) = self.list.last_mut() {
+            last.push(')');
+        }
+    }
+}
+
+/// A comment as written: `{text}` with `}` and `\` escaped.
+fn comment_token(text: &str) -> String {
+    let mut s = String::from("{");
+    for c in text.chars() {
+        if c == '}' || c == '\\' {
+            s.push('\\');
+        }
+        s.push(c);
+    }
+    s.push('}');
+    s
+}
+
+/// The moves section: the tree's root comment, its lines, `trailing` tokens and the result,
+/// wrapped at about 80 columns, ending with a newline.
+pub(crate) fn moves(tree: &GameTree, trailing: &[String], result: &str) -> String {
+    let mut tokens = Tokens::default();
+    let root = tree.root();
+    if let Ok(c) = tree.comment(root) {
+        if !c.is_empty() {
+            tokens.push(comment_token(c));
+        }
+    }
+    let writer = Writer { tree };
+    writer.line(root, &mut tokens, true);
+    for t in trailing {
+        tokens.push(t.clone());
+    }
+    tokens.push(result.to_string());
+
+    let mut out = String::new();
+    let mut line = String::new();
+    for token in tokens.list {
+        if !line.is_empty() && line.len() + 1 + token.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+struct Writer<'a> {
+    tree: &'a GameTree,
+}
+
+impl Writer<'_> {
+    /// Writes the main continuation after `parent`, each step followed by its alternatives.
+    fn line(&self, parent: NodeId, tokens: &mut Tokens, need_number: bool) {
+        let mut at = parent;
+        let mut need = need_number;
+        while let Some(&main) = self.children(at).first() {
+            self.step(main, tokens, &mut need);
+            for &alt in &self.children(at)[1..] {
+                tokens.open();
+                let mut need_alt = true;
+                self.step(alt, tokens, &mut need_alt);
+                self.line(alt, tokens, need_alt);
+                tokens.close();
+                need = true;
+            }
+            at = main;
+        }
+    }
+
+    fn children(&self, id: NodeId) -> &[NodeId] {
+        self.tree.children(id).unwrap_or(&[])
+    }
+
+    /// Writes one step: its move number when one is due, the step, its comment.
+    fn step(&self, id: NodeId, tokens: &mut Tokens, need: &mut bool) {
+        let Some(node) = self.tree.node(id) else {
+            return;
+        };
+        let Some(step) = node.step() else {
+            return;
+        };
+        let parent = node.parent().unwrap_or(NodeId::ROOT);
+        let Ok(before) = self.tree.position(parent) else {
+            return;
+        };
+        let parent_step = self.tree.node(parent).and_then(|n| n.step());
+        // Rejected bribes are events before the turn they precede: the number goes before the
+        // first of them, and only if a turn follows (trailing events have none).
+        let opens = parent_step.is_none_or(|s| s.is_turn());
+        if (opens || *need) && self.turn_follows(id) {
+            let first = self.tree.start().to_move();
+            let mover = before.to_move();
+            if *need || mover == first {
+                let number = self.turns_before(id) / 2 + 1;
+                tokens.push(if mover == first {
+                    format!("{number}.")
+                } else {
+                    format!("{number}...")
+                });
+            }
+        }
+        *need = false;
+        match step {
+            Step::Move(mv) => tokens.push(crate::notation::official::move_text(before, &mv)),
+            Step::Bribe { bribe, accepted } => {
+                tokens.push(Step::event(bribe, accepted));
+                if accepted {
+                    tokens.push("-".into());
+                }
+            }
+        }
+        if !node.comment().is_empty() {
+            tokens.push(comment_token(node.comment()));
+            *need = true;
+        }
+    }
+
+    /// True when a turn (not only rejected bribes) follows from `id` on, along first children.
+    fn turn_follows(&self, id: NodeId) -> bool {
+        let mut at = Some(id);
+        while let Some(n) = at.and_then(|n| self.tree.node(n)) {
+            match n.step() {
+                Some(s) if s.is_turn() => return true,
+                _ => at = n.children().first().copied(),
+            }
+        }
+        false
+    }
+
+    /// The number of turns played before the step of `id`.
+    fn turns_before(&self, id: NodeId) -> usize {
+        let mut count = 0;
+        let mut at = self.tree.node(id).and_then(|n| n.parent());
+        while let Some(n) = at.and_then(|n| self.tree.node(n)) {
+            if n.step().is_some_and(|s| s.is_turn()) {
+                count += 1;
+            }
+            at = n.parent();
+        }
+        count
+    }
+}
