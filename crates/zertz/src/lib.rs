@@ -41,6 +41,7 @@ pub mod position;
 pub mod record;
 pub mod rules;
 pub mod sentences;
+pub mod symmetry;
 mod zobrist;
 
 pub use bits::Bits;
