@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod chat;
 pub mod chat_socket;
 pub mod error;
+pub mod explorer;
 pub mod game_socket;
 pub mod games;
 pub mod heartbeat;
@@ -36,6 +37,7 @@ pub fn router(state: AppState) -> Router {
         .merge(players::router())
         .merge(chat::router())
         .merge(pairing::router())
+        .merge(explorer::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod chat;
 mod common;
+pub mod explorer;
 mod games;
 mod postgres;
 pub mod ratings;
@@ -13,6 +14,7 @@ mod sqlite;
 
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use chat::{ChatLine, ChatStore, Report};
+pub use explorer::{ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow};
 pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,
@@ -52,12 +54,12 @@ pub enum StoreError {
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
 pub trait Store:
-    GameStore + AccountStore + RatingStore + ChatStore + Send + Sync + 'static
+    GameStore + AccountStore + RatingStore + ChatStore + ExplorerStore + Send + Sync + 'static
 {
 }
 
 impl<T> Store for T where
-    T: GameStore + AccountStore + RatingStore + ChatStore + Send + Sync + 'static
+    T: GameStore + AccountStore + RatingStore + ChatStore + ExplorerStore + Send + Sync + 'static
 {
 }
 
