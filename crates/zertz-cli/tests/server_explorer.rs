@@ -244,7 +244,8 @@ async fn import_and_query_agree_with_an_independent_count(db: Db) {
         }
     }
 
-    let server = Server::start(&db);
+    // Thousands of questions: without the per-address limit of HTTP requests.
+    let server = Server::start_args(&db, 100, &["--http-rate", "0"]);
     // Every position of the first plies, as it is and turned by a symmetry.
     let mut checked = 0;
     for (form, moves) in by_position.iter() {
@@ -372,7 +373,7 @@ async fn finished_server_games_are_added(db: Db) {
     assert_eq!(answer["games"], 1, "{answer}");
 }
 
-common::on_sqlite_and_postgres!(
+on_sqlite_and_postgres!(
     import_and_query_agree_with_an_independent_count,
     finished_server_games_are_added,
 );
