@@ -199,6 +199,9 @@ pub fn apply_known(summary: &mut Summary, failures: &[Failure], known: &[Known])
     }
 }
 
+/// Archives and folders that could not be read: path, reason.
+pub(crate) type Unreadable = Vec<(PathBuf, String)>;
+
 /// Finds every record under `paths`; the first unreadable folder or archive is an error.
 pub(crate) fn collect(paths: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
     let (out, unreadable) = collect_lenient(paths)?;
@@ -211,9 +214,7 @@ pub(crate) fn collect(paths: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
 /// Finds every record under `paths`, listing the archives and folders inside them that cannot
 /// be read (path, reason) instead of stopping there. A path named on the command line that
 /// does not exist is still an error.
-pub(crate) fn collect_lenient(
-    paths: &[PathBuf],
-) -> anyhow::Result<(Vec<Source>, Vec<(PathBuf, String)>)> {
+pub(crate) fn collect_lenient(paths: &[PathBuf]) -> anyhow::Result<(Vec<Source>, Unreadable)> {
     let mut out = Vec::new();
     let mut unreadable = Vec::new();
     for path in paths {
