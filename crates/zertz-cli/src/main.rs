@@ -4,6 +4,7 @@ mod admin_cmd;
 mod analyse_cmd;
 mod bench_cmd;
 mod engine_cmd;
+mod explorer_cmd;
 mod external;
 mod loadtest_cmd;
 mod match_cmd;
@@ -55,6 +56,8 @@ enum Command {
     Replay(Box<replay::ReplayArgs>),
     /// Draw a position, or a game record (BoardSpace .sgf or the project's format) at any turn.
     Show(Box<show::ShowArgs>),
+    /// The opening explorer: import BoardSpace archives into the server's database.
+    Explorer(explorer_cmd::ExplorerArgs),
     /// The operator's tools: the chat lines players reported.
     Admin(admin_cmd::AdminArgs),
 }
@@ -74,6 +77,7 @@ fn main() -> anyhow::Result<()> {
         Command::Replay(args) => replay::run(*args)?,
         Command::Show(args) => show::run(*args).map(|()| 0)?,
         Command::Admin(args) => admin_cmd::run(args).map(|()| 0)?,
+        Command::Explorer(args) => explorer_cmd::run(args).map(|()| 0)?,
     };
     std::process::exit(status);
 }

@@ -40,13 +40,14 @@ pub struct ReplayArgs {
 
 /// Where a record comes from: a file, or an entry of a zip archive.
 #[derive(Clone, Debug)]
-enum Source {
+pub(crate) enum Source {
     File(PathBuf),
     ZipEntry(PathBuf, usize, String),
 }
 
 impl Source {
-    fn name(&self) -> String {
+    /// The file, or `archive.zip!entry`.
+    pub(crate) fn name(&self) -> String {
         match self {
             Source::File(p) => p.display().to_string(),
             Source::ZipEntry(zip, _, entry) => format!("{}!{entry}", zip.display()),
@@ -198,13 +199,29 @@ pub fn apply_known(summary: &mut Summary, failures: &[Failure], known: &[Known])
     }
 }
 
-/// Finds every record under `paths`.
-fn collect(paths: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
-    let mut out = Vec::new();
-    for path in paths {
-        collect_one(path, true, &mut out)?;
+/// Archives and folders that could not be read: path, reason.
+pub(crate) type Unreadable = Vec<(PathBuf, String)>;
+
+/// Finds every record under `paths`; the first unreadable folder or archive is an error.
+pub(crate) fn collect(paths: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
+    let (out, unreadable) = collect_lenient(paths)?;
+    match unreadable.into_iter().next() {
+        Some((_, reason)) => Err(anyhow::anyhow!(reason)),
+        None => Ok(out),
     }
-    Ok(out)
+}
+
+/// Finds every record under `paths`, listing the archives and folders inside them that cannot
+/// be read (path, reason) instead of stopping there. A path named on the command line that
+/// does not exist is still an error.
+pub(crate) fn collect_lenient(paths: &[PathBuf]) -> anyhow::Result<(Vec<Source>, Unreadable)> {
+    let mut out = Vec::new();
+    let mut unreadable = Vec::new();
+    for path in paths {
+        fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+        collect_one(path, true, &mut out, &mut unreadable);
+    }
+    Ok((out, unreadable))
 }
 
 fn is_ext(path: &Path, ext: &str) -> bool {
@@ -213,7 +230,23 @@ fn is_ext(path: &Path, ext: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
-fn collect_one(path: &Path, named: bool, out: &mut Vec<Source>) -> anyhow::Result<()> {
+fn collect_one(
+    path: &Path,
+    named: bool,
+    out: &mut Vec<Source>,
+    unreadable: &mut Vec<(PathBuf, String)>,
+) {
+    if let Err(e) = collect_in(path, named, out, unreadable) {
+        unreadable.push((path.to_path_buf(), format!("{e:#}")));
+    }
+}
+
+fn collect_in(
+    path: &Path,
+    named: bool,
+    out: &mut Vec<Source>,
+    unreadable: &mut Vec<(PathBuf, String)>,
+) -> anyhow::Result<()> {
     let meta = fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     if meta.is_dir() {
         let mut entries: Vec<PathBuf> = fs::read_dir(path)
@@ -222,22 +255,24 @@ fn collect_one(path: &Path, named: bool, out: &mut Vec<Source>) -> anyhow::Resul
             .collect();
         entries.sort();
         for entry in entries {
-            collect_one(&entry, false, out)?;
+            collect_one(&entry, false, out, unreadable);
         }
     } else if is_ext(path, "zip") {
         let file =
             fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
         let mut archive = zip::ZipArchive::new(file)
             .with_context(|| format!("{} is not a readable zip archive", path.display()))?;
+        let mut found = Vec::new();
         for i in 0..archive.len() {
             let entry = archive
                 .by_index_raw(i)
                 .with_context(|| format!("{}: bad entry {i}", path.display()))?;
             let name = entry.name().to_string();
             if !entry.is_dir() && is_ext(Path::new(&name), "sgf") {
-                out.push(Source::ZipEntry(path.to_path_buf(), i, name));
+                found.push(Source::ZipEntry(path.to_path_buf(), i, name));
             }
         }
+        out.extend(found);
     } else if named || is_ext(path, "sgf") {
         out.push(Source::File(path.to_path_buf()));
     }
@@ -245,12 +280,13 @@ fn collect_one(path: &Path, named: bool, out: &mut Vec<Source>) -> anyhow::Resul
 }
 
 /// Reads each record's text, keeping zip archives open across their entries.
-struct Loader {
-    open: Option<(PathBuf, zip::ZipArchive<fs::File>)>,
+pub(crate) struct Loader {
+    pub(crate) open: Option<(PathBuf, zip::ZipArchive<fs::File>)>,
 }
 
 impl Loader {
-    fn load(&mut self, source: &Source) -> Result<String, String> {
+    /// The record's text (bytes that are not UTF-8 replaced), or why it cannot be read.
+    pub(crate) fn load(&mut self, source: &Source) -> Result<String, String> {
         let bytes = match source {
             Source::File(path) => fs::read(path).map_err(|e| format!("cannot read: {e}"))?,
             Source::ZipEntry(zip_path, index, _) => {

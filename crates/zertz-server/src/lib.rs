@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod chat;
 pub mod config;
+pub mod explorer;
 pub mod games;
 pub mod http;
 pub mod pairing;

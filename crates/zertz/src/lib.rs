@@ -42,6 +42,7 @@ pub mod record;
 pub mod rules;
 pub mod sentences;
 pub mod setup;
+pub mod symmetry;
 pub mod tree;
 mod zobrist;
 

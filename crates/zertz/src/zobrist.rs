@@ -3,14 +3,14 @@
 //! The keys are fixed (generated at compile time from a constant seed), so hashes are the same
 //! in every run and on every machine.
 
-const fn splitmix(state: u64) -> u64 {
+pub(crate) const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
 
-const fn table<const N: usize>(seed: u64) -> [u64; N] {
+pub(crate) const fn table<const N: usize>(seed: u64) -> [u64; N] {
     let mut out = [0u64; N];
     let mut i = 0;
     while i < N {

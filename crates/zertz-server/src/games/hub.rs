@@ -616,8 +616,16 @@ impl Hub {
             next,
             partial,
             rows,
-            ..
+            update,
         } = change;
+        // A game that has just ended goes into the opening explorer (in the background).
+        if let Some(end) = &update.ended {
+            crate::explorer::spawn_add_finished(
+                Arc::clone(&self.store),
+                next.clone(),
+                end.ended_ms,
+            );
+        }
         let first = rows.first().map_or(next.version(), |r| r.version);
         state.room = next;
         state.legal = legal_move_texts(&state.room);

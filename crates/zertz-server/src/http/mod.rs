@@ -7,6 +7,7 @@ pub mod analysis_socket;
 pub mod chat;
 pub mod chat_socket;
 pub mod error;
+pub mod explorer;
 pub mod game_socket;
 pub mod games;
 pub mod heartbeat;
@@ -46,6 +47,7 @@ pub fn router(state: AppState) -> Router {
         .merge(reviews::router())
         .merge(studies::router())
         .merge(trees::router())
+        .merge(explorer::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod chat;
 mod common;
+pub mod explorer;
 mod games;
 mod postgres;
 pub mod ratings;
@@ -15,6 +16,7 @@ pub mod studies;
 
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use chat::{ChatLine, ChatStore, Report};
+pub use explorer::{ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow};
 pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,
@@ -62,6 +64,7 @@ pub trait Store:
     + ChatStore
     + ReviewStore
     + StudyStore
+    + ExplorerStore
     + Send
     + Sync
     + 'static
@@ -75,6 +78,7 @@ impl<T> Store for T where
         + ChatStore
         + ReviewStore
         + StudyStore
+        + ExplorerStore
         + Send
         + Sync
         + 'static

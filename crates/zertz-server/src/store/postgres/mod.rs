@@ -15,6 +15,7 @@ use super::StoreError;
 
 mod accounts;
 mod chat;
+mod explorer;
 mod games;
 mod ratings;
 mod reviews;

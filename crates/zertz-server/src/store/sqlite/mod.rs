@@ -41,6 +41,7 @@ use super::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
 
 mod accounts;
 mod chat;
+mod explorer;
 mod games;
 mod ratings;
 mod reviews;

@@ -1,0 +1,72 @@
+//! The opening explorer: what was played from a position in BoardSpace's archive and on this
+//! server, by position key (`zertz::symmetry`: positions equal under the board's symmetries,
+//! and transpositions, share a key), with results, ratings, dates and example games.
+//!
+//! `key` turns a game into keyed steps, `games` builds the explorer's games (BoardSpace
+//! records, this server's finished games), `import` counts them in memory into batches for the
+//! store, `queries` answers a position, `eval` adds the engine's word on each move. The
+//! import of archives is the CLI's `zertz explorer import`; this server's games are added by
+//! [`add_finished`] as they end.
+
+pub mod eval;
+pub mod games;
+pub mod import;
+pub mod key;
+pub mod queries;
+
+use std::sync::Arc;
+
+use crate::games::room::Room;
+use crate::store::{Store, StoreError};
+
+/// Adds one finished game of this server to the explorer (source `server`), unless it is
+/// already there or was aborted. Ratings are the players' ratings in the game's pool where
+/// their profiles show them for this game (before it), else their current ones.
+pub async fn add_finished(
+    store: Arc<dyn Store>,
+    room: Room,
+    ended_ms: i64,
+) -> Result<(), StoreError> {
+    if room.aborted || !room.game.is_over() || room.game.turns().is_empty() {
+        return Ok(());
+    }
+    let mut ratings = [None, None];
+    if let Some(pool) = &room.settings.pool {
+        for (seat, account) in room.accounts.iter().enumerate() {
+            let Some(account) = account else { continue };
+            let played = store
+                .played_games(account, &Default::default(), None, 5)
+                .await?;
+            ratings[seat] = played
+                .iter()
+                .find(|g| g.game_id == room.id)
+                .and_then(|g| g.rating_before)
+                .or(store
+                    .ratings_of(account)
+                    .await?
+                    .iter()
+                    .find(|r| &r.pool == pool)
+                    .map(|r| r.rating.round()));
+        }
+    }
+    let names = [0, 1].map(|i| room.names[i].clone().unwrap_or_else(|| "?".into()));
+    let date = crate::util::iso_time(ended_ms)[..10].to_string();
+    let entry = games::from_server(&room.id, names, ratings, date, &room.game);
+    let mut aggregate = import::Aggregate::new("server");
+    aggregate.add(entry);
+    match store.add_explorer_batch(aggregate.take_batch()).await {
+        // Already counted (the end seen twice, or after a restart): nothing to do.
+        Err(StoreError::Taken(_)) => Ok(()),
+        other => other,
+    }
+}
+
+/// [`add_finished`] in the background; a failure is logged (the game itself is stored).
+pub fn spawn_add_finished(store: Arc<dyn Store>, room: Room, ended_ms: i64) {
+    tokio::spawn(async move {
+        let id = room.id.clone();
+        if let Err(e) = add_finished(store, room, ended_ms).await {
+            tracing::warn!(game = %id, "explorer: the finished game was not added: {e}");
+        }
+    });
+}

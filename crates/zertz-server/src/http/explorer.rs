@@ -1,0 +1,114 @@
+//! The opening explorer's routes: `GET /api/explorer?position=P&source=…&min_rating=N&eval=…`
+//! (the moves played from a position, in the frame it is asked in) and
+//! `GET /api/explorer/games/{id}` (an example game with its record). docs/study.md.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+use zertz::Position;
+
+use super::error::error;
+use super::state::AppState;
+use crate::explorer::eval::{MAX_MOVES, evaluate};
+use crate::explorer::queries::{Source, explore};
+use crate::games::hub::Hub;
+
+/// The explorer's routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/explorer", get(positions))
+        .route("/api/explorer/games/{id}", get(game))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExplorerQuery {
+    position: Option<String>,
+    source: Option<String>,
+    min_rating: Option<String>,
+    eval: Option<String>,
+}
+
+async fn positions(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<ExplorerQuery>, QueryRejection>,
+) -> Response {
+    let q = match query {
+        Ok(Query(q)) => q,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.body_text()),
+    };
+    let Some(text) = q.position else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "the position is missing (?position=… with a position string)".into(),
+        );
+    };
+    let position: Position = match text.trim().parse() {
+        Ok(p) => p,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.to_string()),
+    };
+    let source = match q.source.as_deref() {
+        None | Some("") => Source::All,
+        Some(s) => match Source::parse(s) {
+            Some(source) => source,
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    format!("source `{s}`: expected all, boardspace or server"),
+                );
+            }
+        },
+    };
+    let min_rating = match q.min_rating.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(s) => match s.parse::<f64>() {
+            Ok(r) if r.is_finite() && r >= 0.0 => Some(r),
+            _ => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    format!("min_rating `{s}`: expected a number such as 1500"),
+                );
+            }
+        },
+    };
+    let want_eval = match q.eval.as_deref() {
+        None | Some("") | Some("false") => false,
+        Some("true") => true,
+        Some(s) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("eval `{s}`: expected true or false"),
+            );
+        }
+    };
+    let mut answer = match explore(hub.store(), &position, source, min_rating).await {
+        Ok(a) => a,
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    };
+    if want_eval && !answer.moves.is_empty() {
+        let n = answer.moves.len().min(MAX_MOVES);
+        let moves = answer.moves[..n].iter().map(|m| m.mv).collect();
+        let scores = evaluate(position, moves).await;
+        for (m, s) in answer.moves.iter_mut().zip(scores) {
+            m.eval = s;
+        }
+    }
+    Json(answer).into_response()
+}
+
+async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    match hub.store().explorer_game(&id).await {
+        Ok(Some(g)) => Json(g).into_response(),
+        Ok(None) => error(
+            StatusCode::NOT_FOUND,
+            format!("no game `{id}` in the explorer"),
+        ),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}

@@ -1,0 +1,201 @@
+//! The opening explorer in PostgreSQL: a batch is one transaction of a few statements, each
+//! taking whole columns as arrays (`UNNEST`), so that tens of thousands of rows cost a handful
+//! of round trips.
+
+use async_trait::async_trait;
+use sqlx::Row;
+use sqlx::postgres::PgRow;
+
+use super::PostgresStore;
+use crate::store::StoreError;
+use crate::store::explorer::{
+    ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, split_examples,
+};
+
+const GAME_COLUMNS: &str =
+    "id, source, name, player_one, player_two, rating_one, rating_two, date, result, plies";
+
+/// Rows per upsert statement (each a set of arrays).
+const CHUNK: usize = 20_000;
+
+fn game(row: &PgRow, with_record: bool) -> Result<ExplorerGame, sqlx::Error> {
+    Ok(ExplorerGame {
+        id: row.try_get("id")?,
+        source: row.try_get("source")?,
+        name: row.try_get("name")?,
+        players: [row.try_get("player_one")?, row.try_get("player_two")?],
+        ratings: [row.try_get("rating_one")?, row.try_get("rating_two")?],
+        date: row.try_get("date")?,
+        result: row.try_get("result")?,
+        record: if with_record {
+            row.try_get("record")?
+        } else {
+            String::new()
+        },
+        plies: row.try_get("plies")?,
+    })
+}
+
+fn taken(id: &str) -> StoreError {
+    StoreError::Taken(format!("explorer game {id} is already stored"))
+}
+
+#[async_trait]
+impl ExplorerStore for PostgresStore {
+    async fn explorer_game_ids(&self, source: &str) -> Result<Vec<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM explorer_games WHERE source = $1")
+                .bind(source)
+                .fetch_all(self.pool())
+                .await?,
+        )
+    }
+
+    async fn add_explorer_batch(&self, batch: ExplorerBatch) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let ids: Vec<&str> = batch.games.iter().map(|g| g.id.as_str()).collect();
+        let stored: Option<String> =
+            sqlx::query_scalar("SELECT id FROM explorer_games WHERE id = ANY($1) LIMIT 1")
+                .bind(&ids)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if let Some(id) = stored {
+            return Err(taken(&id));
+        }
+        let col = |f: fn(&ExplorerGame) -> String| batch.games.iter().map(f).collect::<Vec<_>>();
+        let inserted = sqlx::query(&format!(
+            "INSERT INTO explorer_games ({GAME_COLUMNS}, record) \
+             SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
+             $6::float8[], $7::float8[], $8::text[], $9::text[], $10::int8[], $11::text[])"
+        ))
+        .bind(col(|g| g.id.clone()))
+        .bind(col(|g| g.source.clone()))
+        .bind(col(|g| g.name.clone()))
+        .bind(col(|g| g.players[0].clone()))
+        .bind(col(|g| g.players[1].clone()))
+        .bind(batch.games.iter().map(|g| g.ratings[0]).collect::<Vec<_>>())
+        .bind(batch.games.iter().map(|g| g.ratings[1]).collect::<Vec<_>>())
+        .bind(
+            batch
+                .games
+                .iter()
+                .map(|g| g.date.clone())
+                .collect::<Vec<_>>(),
+        )
+        .bind(col(|g| g.result.clone()))
+        .bind(batch.games.iter().map(|g| g.plies).collect::<Vec<_>>())
+        .bind(col(|g| g.record.clone()))
+        .execute(&mut *tx)
+        .await;
+        match inserted {
+            Ok(_) => {}
+            // Another writer stored one of these games since the check.
+            Err(sqlx::Error::Database(db)) if db.is_unique_violation() => {
+                return Err(taken(ids.first().copied().unwrap_or("?")));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        for chunk in batch.moves.chunks(CHUNK) {
+            sqlx::query(
+                "INSERT INTO explorer_moves (position, source, band, move, games, first_wins, \
+                 second_wins, draws, rating_sum, rating_count, last_date, examples) \
+                 SELECT * FROM UNNEST($1::int8[], $2::text[], $3::int8[], $4::text[], \
+                 $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::float8[], $10::int8[], \
+                 $11::text[], $12::text[]) \
+                 ON CONFLICT (position, source, band, move) DO UPDATE SET \
+                 games = explorer_moves.games + excluded.games, \
+                 first_wins = explorer_moves.first_wins + excluded.first_wins, \
+                 second_wins = explorer_moves.second_wins + excluded.second_wins, \
+                 draws = explorer_moves.draws + excluded.draws, \
+                 rating_sum = explorer_moves.rating_sum + excluded.rating_sum, \
+                 rating_count = explorer_moves.rating_count + excluded.rating_count, \
+                 last_date = CASE WHEN excluded.last_date IS NOT NULL AND \
+                     (explorer_moves.last_date IS NULL \
+                      OR excluded.last_date > explorer_moves.last_date) \
+                     THEN excluded.last_date ELSE explorer_moves.last_date END, \
+                 examples = CASE WHEN length(explorer_moves.examples) \
+                     - length(replace(explorer_moves.examples, ' ', '')) + 1 >= 5 \
+                     THEN explorer_moves.examples \
+                     ELSE explorer_moves.examples || ' ' || excluded.examples END",
+            )
+            .bind(chunk.iter().map(|m| m.position).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.source.clone()).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.band).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.mv.clone()).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.games).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.first_wins).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.second_wins).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.draws).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.rating_sum).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|m| m.rating_count).collect::<Vec<_>>())
+            .bind(
+                chunk
+                    .iter()
+                    .map(|m| m.last_date.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                chunk
+                    .iter()
+                    .map(|m| join_examples(&m.examples))
+                    .collect::<Vec<_>>(),
+            )
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn explorer_rows(&self, position: i64) -> Result<Vec<MoveRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT source, band, move, games, first_wins, second_wins, draws, rating_sum, \
+             rating_count, last_date, examples FROM explorer_moves WHERE position = $1",
+        )
+        .bind(position)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                Ok(MoveRow {
+                    position,
+                    source: row.try_get("source")?,
+                    band: row.try_get("band")?,
+                    mv: row.try_get("move")?,
+                    games: row.try_get("games")?,
+                    first_wins: row.try_get("first_wins")?,
+                    second_wins: row.try_get("second_wins")?,
+                    draws: row.try_get("draws")?,
+                    rating_sum: row.try_get("rating_sum")?,
+                    rating_count: row.try_get("rating_count")?,
+                    last_date: row.try_get("last_date")?,
+                    examples: split_examples(&row.try_get::<String, _>("examples")?),
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+
+    async fn explorer_game(&self, id: &str) -> Result<Option<ExplorerGame>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS}, record FROM explorer_games WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
+    }
+
+    async fn explorer_games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM explorer_games WHERE id = ANY($1)"
+        ))
+        .bind(ids)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| game(r, false))
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+}

@@ -1,0 +1,197 @@
+//! The opening explorer in SQLite: a batch is one closure on the writer's connection (one
+//! transaction, statements prepared once), its rows upserted in key order so that the B-tree
+//! is written page after page; reads run on the pool.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use rusqlite::{OptionalExtension, params};
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{SqliteStore, write_error};
+use crate::store::StoreError;
+use crate::store::explorer::{
+    ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, split_examples,
+};
+
+const GAME_COLUMNS: &str =
+    "id, source, name, player_one, player_two, rating_one, rating_two, date, result, plies";
+
+fn game(row: &SqliteRow, with_record: bool) -> Result<ExplorerGame, sqlx::Error> {
+    Ok(ExplorerGame {
+        id: row.try_get("id")?,
+        source: row.try_get("source")?,
+        name: row.try_get("name")?,
+        players: [row.try_get("player_one")?, row.try_get("player_two")?],
+        ratings: [row.try_get("rating_one")?, row.try_get("rating_two")?],
+        date: row.try_get("date")?,
+        result: row.try_get("result")?,
+        record: if with_record {
+            row.try_get("record")?
+        } else {
+            String::new()
+        },
+        plies: row.try_get("plies")?,
+    })
+}
+
+/// Writes a batch on the writer's connection (inside its transaction).
+fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(), StoreError> {
+    let mut exists = conn
+        .prepare_cached("SELECT 1 FROM explorer_games WHERE id = ?")
+        .map_err(write_error)?;
+    for g in &batch.games {
+        let found: Option<i64> = exists
+            .query_row([&g.id], |row| row.get(0))
+            .optional()
+            .map_err(write_error)?;
+        if found.is_some() {
+            return Err(StoreError::Taken(format!(
+                "explorer game {} is already stored",
+                g.id
+            )));
+        }
+    }
+    let mut insert = conn
+        .prepare_cached(&format!(
+            "INSERT INTO explorer_games ({GAME_COLUMNS}, record) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        ))
+        .map_err(write_error)?;
+    for g in &batch.games {
+        insert
+            .execute(params![
+                g.id,
+                g.source,
+                g.name,
+                g.players[0],
+                g.players[1],
+                g.ratings[0],
+                g.ratings[1],
+                g.date,
+                g.result,
+                g.plies,
+                g.record
+            ])
+            .map_err(write_error)?;
+    }
+    let mut upsert = conn
+        .prepare_cached(
+            "INSERT INTO explorer_moves (position, source, band, move, games, first_wins, \
+             second_wins, draws, rating_sum, rating_count, last_date, examples) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (position, source, band, move) DO UPDATE SET \
+             games = games + excluded.games, \
+             first_wins = first_wins + excluded.first_wins, \
+             second_wins = second_wins + excluded.second_wins, \
+             draws = draws + excluded.draws, \
+             rating_sum = rating_sum + excluded.rating_sum, \
+             rating_count = rating_count + excluded.rating_count, \
+             last_date = CASE WHEN excluded.last_date IS NOT NULL AND \
+                 (explorer_moves.last_date IS NULL OR excluded.last_date > explorer_moves.last_date) \
+                 THEN excluded.last_date ELSE explorer_moves.last_date END, \
+             examples = CASE WHEN length(explorer_moves.examples) \
+                 - length(replace(explorer_moves.examples, ' ', '')) + 1 >= 5 \
+                 THEN explorer_moves.examples \
+                 ELSE explorer_moves.examples || ' ' || excluded.examples END",
+        )
+        .map_err(write_error)?;
+    // Key order: the inserts walk the table's B-tree from one end to the other.
+    let mut order: Vec<&MoveRow> = batch.moves.iter().collect();
+    order.sort_unstable_by(|a, b| {
+        (a.position, &a.source, a.band, &a.mv).cmp(&(b.position, &b.source, b.band, &b.mv))
+    });
+    for m in order {
+        upsert
+            .execute(params![
+                m.position,
+                m.source,
+                m.band,
+                m.mv,
+                m.games,
+                m.first_wins,
+                m.second_wins,
+                m.draws,
+                m.rating_sum,
+                m.rating_count,
+                m.last_date,
+                join_examples(&m.examples)
+            ])
+            .map_err(write_error)?;
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl ExplorerStore for SqliteStore {
+    async fn explorer_game_ids(&self, source: &str) -> Result<Vec<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM explorer_games WHERE source = ?")
+                .bind(source)
+                .fetch_all(self.pool())
+                .await?,
+        )
+    }
+
+    async fn add_explorer_batch(&self, batch: ExplorerBatch) -> Result<(), StoreError> {
+        let batch = Arc::new(batch);
+        self.write_with(move |conn| write_batch(conn, &batch)).await
+    }
+
+    async fn explorer_rows(&self, position: i64) -> Result<Vec<MoveRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT source, band, move, games, first_wins, second_wins, draws, rating_sum, \
+             rating_count, last_date, examples FROM explorer_moves WHERE position = ?",
+        )
+        .bind(position)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                Ok(MoveRow {
+                    position,
+                    source: row.try_get("source")?,
+                    band: row.try_get("band")?,
+                    mv: row.try_get("move")?,
+                    games: row.try_get("games")?,
+                    first_wins: row.try_get("first_wins")?,
+                    second_wins: row.try_get("second_wins")?,
+                    draws: row.try_get("draws")?,
+                    rating_sum: row.try_get("rating_sum")?,
+                    rating_count: row.try_get("rating_count")?,
+                    last_date: row.try_get("last_date")?,
+                    examples: split_examples(&row.try_get::<String, _>("examples")?),
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+
+    async fn explorer_game(&self, id: &str) -> Result<Option<ExplorerGame>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS}, record FROM explorer_games WHERE id = ?"
+        ))
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
+    }
+
+    async fn explorer_games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError> {
+        let mut out = Vec::new();
+        // SQLite allows 32,766 parameters; the explorer asks for a few hundred at most.
+        for chunk in ids.chunks(500) {
+            let marks = vec!["?"; chunk.len()].join(", ");
+            let sql = format!("SELECT {GAME_COLUMNS} FROM explorer_games WHERE id IN ({marks})");
+            let mut query = sqlx::query(&sql);
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(self.pool()).await? {
+                out.push(game(&row, false)?);
+            }
+        }
+        Ok(out)
+    }
+}
