@@ -481,7 +481,7 @@ async fn wrong_addresses_answer_with_a_sentence() {
                 "{page}"
             );
             let text = response.text().await.unwrap();
-            assert!(text.contains("does not exist"), "{page}: {text}");
+            assert!(text.contains("no page at this address"), "{page}: {text}");
         }
     }
     for (method, path, status, says) in [

@@ -154,7 +154,7 @@ fn serve(path: &str, request: &HeaderMap) -> Response {
 /// plain page, with status 404 either way.
 pub fn not_found() -> Response {
     const PLAIN: &str = "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Not found · \
-         ZÈRTZ</title><h1>This page does not exist</h1><p><a href=\"/\">Play ZÈRTZ</a> · \
+         ZÈRTZ</title><h1>Nothing here</h1><p>There is no page at this address.</p><p><a href=\"/\">Play ZÈRTZ</a> · \
          <a href=\"/lobby\">the lobby</a> · <a href=\"/archive\">the archive</a></p>";
     let body = load("404.html").map_or_else(|| PLAIN.as_bytes().to_vec(), |b| b.into_owned());
     (
