@@ -16,8 +16,10 @@ const env = { server: null, browser: null };
 
 before(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'zertz-browser-'));
-  // One year of the archive: a few hundred games, enough for several first moves.
-  const archive = path.resolve(repo, '..', 'shared', 'boardspace', 'archive-2025');
+  // One year of the archive: a few hundred games, enough for several first moves. The archive
+  // is where .ci/run found it (ZERTZ_BOARDSPACE), else next to the repository.
+  const root = process.env.ZERTZ_BOARDSPACE || path.resolve(repo, '..', 'shared', 'boardspace');
+  const archive = path.join(root, 'archive-2025');
   const files = readdirSync(archive).slice(0, 1).map((f) => path.join(archive, f));
   const run = spawnSync(binary, ['explorer', 'import', '--db', path.join(dir, 'test.db'), ...files], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`zertz explorer import failed: ${run.stderr}`);
