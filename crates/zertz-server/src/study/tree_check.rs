@@ -72,31 +72,9 @@ pub struct Checked {
 }
 
 /// The deepest nesting of arrays and objects in `text`, read flat (strings skipped), so that
-/// any depth is measured without recursion.
+/// any depth is measured without recursion (the tree JSON reader's own scan).
 pub fn json_depth(text: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for b in text.bytes() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' | b'[' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
+    super::tree_json::nesting(text.as_bytes())
 }
 
 /// Reads, checks and rewrites a tree given as JSON text. The error is a sentence naming what

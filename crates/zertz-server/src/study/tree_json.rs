@@ -124,7 +124,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, TreeJsonError>
 }
 
 /// The deepest nesting of `{` and `[` outside strings.
-fn nesting(bytes: &[u8]) -> usize {
+pub(crate) fn nesting(bytes: &[u8]) -> usize {
     let (mut depth, mut deepest) = (0usize, 0usize);
     let (mut in_string, mut escaped) = (false, false);
     for &b in bytes {
