@@ -12,17 +12,19 @@
 use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+use zertz_server::explorer::cache::AnswerCache;
 use zertz_server::explorer::games::{boardspace_id, from_boardspace};
-use zertz_server::explorer::import::Aggregate;
+use zertz_server::explorer::import::{Aggregate, GameEntry};
 use zertz_server::explorer::queries::{Source, explore};
-use zertz_server::store::{Store, StoreError};
+use zertz_server::store::{ExplorerBatch, Store, StoreError};
 
-use crate::replay::{Loader, collect_lenient};
+use crate::replay::{Loader, Source as RecordSource, collect_lenient};
 
 /// Options of `zertz explorer`.
 #[derive(Args)]
@@ -53,6 +55,9 @@ pub struct BenchArgs {
     /// Seed of the random choice of positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Ask the database every time, without the cache of busy positions the server keeps.
+    #[arg(long)]
+    no_cache: bool,
     /// Records to draw the positions from (as for `import`).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -101,7 +106,8 @@ pub struct Summary {
     pub batches: usize,
     /// Seconds in all.
     pub seconds: f64,
-    /// Seconds spent reading, replaying and counting (the rest is the store's).
+    /// Seconds from the start until every record was read, replayed and counted (the writes
+    /// run at the same time; the rest is the last batch's write).
     pub counting_seconds: f64,
     /// Games added a second.
     pub games_per_second: f64,
@@ -129,7 +135,54 @@ pub fn run(args: ExplorerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What a reading thread made of one record.
+enum Read {
+    /// A game to count.
+    Game(Box<GameEntry>),
+    /// Already in the database.
+    Known,
+    /// Not imported, and why.
+    Broken(Broken),
+}
+
+/// Reads, replays and keys the records `sources[i]` for the `i` handed out by `next`, on the
+/// calling thread, sending what it made of each to `out` (in no particular order).
+fn read_records(
+    sources: &[RecordSource],
+    next: &AtomicUsize,
+    known: &HashSet<String>,
+    out: &std::sync::mpsc::SyncSender<Read>,
+) {
+    let mut loader = Loader { open: None };
+    loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(source) = sources.get(i) else { return };
+        let read = match loader.load(source) {
+            Err(reason) => Read::Broken(Broken {
+                file: source.name(),
+                reason,
+            }),
+            Ok(text) if known.contains(&boardspace_id(&text)) => Read::Known,
+            Ok(text) => {
+                let name = source.name();
+                let file_name = name.rsplit(['/', '!']).next().unwrap_or(&name).to_string();
+                match from_boardspace(&text, &file_name) {
+                    Ok(entry) => Read::Game(Box::new(entry)),
+                    Err(reason) => Read::Broken(Broken { file: name, reason }),
+                }
+            }
+        };
+        if out.send(read).is_err() {
+            return;
+        }
+    }
+}
+
 /// Imports every record under `paths` into `store`, `batch` games per transaction.
+///
+/// Three stages run at once: reading threads (one per core; each record read, replayed and
+/// keyed), one counting thread (the games summed into a batch), and this task, which writes
+/// each batch while the next is being counted.
 pub async fn import(
     store: &dyn Store,
     paths: &[PathBuf],
@@ -146,7 +199,7 @@ pub async fn import(
         });
     }
     summary.records = sources.len();
-    let mut known: HashSet<String> = store
+    let known: HashSet<String> = store
         .explorer_game_ids("boardspace")
         .await?
         .into_iter()
@@ -163,65 +216,110 @@ pub async fn import(
     } else {
         ProgressBar::hidden()
     };
-    let mut loader = Loader { open: None };
-    let mut aggregate = Aggregate::new("boardspace");
-    let mut counting = 0.0;
-    let mut since = Instant::now();
-    for source in &sources {
-        bar.inc(1);
-        let text = match loader.load(source) {
-            Ok(text) => text,
-            Err(reason) => {
-                summary.broken.push(Broken {
-                    file: source.name(),
-                    reason,
-                });
-                continue;
-            }
-        };
-        let id = boardspace_id(&text);
-        if known.contains(&id) || aggregate.contains(&id) {
-            summary.already_stored += 1;
-            continue;
-        }
-        let name = source.name();
-        let file_name = name.rsplit(['/', '!']).next().unwrap_or(&name).to_string();
-        match from_boardspace(&text, &file_name) {
-            Ok(entry) => {
-                aggregate.add(entry);
-            }
-            Err(reason) => summary.broken.push(Broken { file: name, reason }),
-        }
-        if aggregate.games() >= batch {
-            counting += since.elapsed().as_secs_f64();
-            flush(store, &mut aggregate, &mut known, &mut summary, &bar).await?;
-            since = Instant::now();
-        }
+    // One batch waits while another is written: counting never runs far ahead of the store.
+    let (batches, mut written) = tokio::sync::mpsc::channel::<(ExplorerBatch, f64)>(1);
+    let counter_bar = bar.clone();
+    let counting = tokio::task::spawn_blocking(move || {
+        count_records(sources, known, batch, &counter_bar, &batches)
+    });
+    while let Some((next, counting_seconds)) = written.recv().await {
+        summary.counting_seconds = counting_seconds;
+        flush(store, next, &mut summary, &bar).await?;
     }
-    counting += since.elapsed().as_secs_f64();
-    flush(store, &mut aggregate, &mut known, &mut summary, &bar).await?;
+    let counted = counting
+        .await
+        .map_err(|e| anyhow::anyhow!("the counting thread stopped: {e}"))?;
+    summary.already_stored += counted.already_stored;
+    summary.broken.extend(counted.broken);
     bar.finish_and_clear();
     summary.seconds = started.elapsed().as_secs_f64();
-    summary.counting_seconds = counting;
+    summary.counting_seconds = counted.seconds;
     summary.games_per_second = summary.added as f64 / summary.seconds.max(1e-9);
     Ok(summary)
 }
 
-/// Writes what `aggregate` holds as one transaction.
+/// What the counting thread saw besides the games.
+#[derive(Default)]
+struct Counted {
+    already_stored: usize,
+    broken: Vec<Broken>,
+    /// From its start until its last batch was handed over.
+    seconds: f64,
+}
+
+/// Reads `sources` on one thread per core and counts their games, handing a batch to
+/// `batches` every `batch` games (and the rest at the end).
+fn count_records(
+    sources: Vec<RecordSource>,
+    known: HashSet<String>,
+    batch: usize,
+    bar: &ProgressBar,
+    batches: &tokio::sync::mpsc::Sender<(ExplorerBatch, f64)>,
+) -> Counted {
+    let started = Instant::now();
+    let mut counted = Counted::default();
+    let readers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let (out, reads) = std::sync::mpsc::sync_channel::<Read>(256);
+    std::thread::scope(|scope| {
+        for _ in 0..readers {
+            let out = out.clone();
+            let (sources, next, known) = (&sources, &next, &known);
+            scope.spawn(move || read_records(sources, next, known, &out));
+        }
+        drop(out);
+        let mut aggregate = Aggregate::new("boardspace");
+        let mut seen = HashSet::new();
+        let hand_over = |aggregate: &mut Aggregate| {
+            if aggregate.games() > 0 {
+                bar.set_message(format!("writing {} games", aggregate.games()));
+                let seconds = started.elapsed().as_secs_f64();
+                // The writer gone (it failed): stop reading; its error is the answer.
+                batches
+                    .blocking_send((aggregate.take_batch(), seconds))
+                    .is_ok()
+            } else {
+                true
+            }
+        };
+        for read in reads.iter() {
+            bar.inc(1);
+            match read {
+                Read::Known => counted.already_stored += 1,
+                Read::Broken(b) => counted.broken.push(b),
+                // The same record twice in this run (in this batch or an earlier one): counted
+                // once.
+                Read::Game(entry) if !seen.insert(entry.game.id.clone()) => {
+                    counted.already_stored += 1;
+                }
+                Read::Game(entry) => {
+                    aggregate.add(*entry);
+                }
+            }
+            if aggregate.games() >= batch && !hand_over(&mut aggregate) {
+                next.store(sources.len(), Ordering::Relaxed);
+                break;
+            }
+        }
+        hand_over(&mut aggregate);
+        // Readers still running stop at their next record (or at once if they are waiting
+        // to hand one over: the channel is closed).
+        next.store(sources.len(), Ordering::Relaxed);
+        drop(reads);
+        counted.seconds = started.elapsed().as_secs_f64();
+    });
+    counted.broken.sort_by(|a, b| a.file.cmp(&b.file));
+    counted
+}
+
+/// Writes one batch as one transaction.
 async fn flush(
     store: &dyn Store,
-    aggregate: &mut Aggregate,
-    known: &mut HashSet<String>,
+    batch: ExplorerBatch,
     summary: &mut Summary,
     bar: &ProgressBar,
 ) -> anyhow::Result<()> {
-    if aggregate.games() == 0 {
-        return Ok(());
-    }
-    bar.set_message(format!("writing {} games", aggregate.games()));
-    let batch = aggregate.take_batch();
     let (games, rows) = (batch.games.len(), batch.moves.len());
-    let ids: Vec<String> = batch.games.iter().map(|g| g.id.clone()).collect();
     match store.add_explorer_batch(batch).await {
         Ok(()) => {}
         Err(StoreError::Taken(what)) => anyhow::bail!(
@@ -230,7 +328,6 @@ async fn flush(
         ),
         Err(e) => return Err(e.into()),
     }
-    known.extend(ids);
     summary.added += games;
     summary.rows_written += rows;
     summary.batches += 1;
@@ -273,11 +370,12 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
         .build()?;
     let (mut times, moves, games) = runtime.block_on(async {
         let store = zertz_server::store::open(&args.db).await?;
+        let cache = (!args.no_cache).then(AnswerCache::new);
         let mut times = Vec::with_capacity(asked.len());
         let (mut moves, mut games) = (0usize, 0i64);
         for p in &asked {
             let started = Instant::now();
-            let answer = explore(store.as_ref(), p, Source::All, None).await?;
+            let answer = explore(store.as_ref(), cache.as_ref(), p, Source::All, None).await?;
             times.push(started.elapsed().as_secs_f64() * 1e3);
             moves += answer.moves.len();
             games += answer.games;
@@ -287,10 +385,15 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     println!(
-        "{} positions drawn from {} ({} records): {:.1} moves and {:.1} games per answer",
+        "{} positions drawn from {} ({} records), {}: {:.1} moves and {:.1} games per answer",
         times.len(),
         positions.len(),
         sources.len(),
+        if args.no_cache {
+            "no cache"
+        } else {
+            "with the server's cache of busy positions"
+        },
         moves as f64 / times.len() as f64,
         games as f64 / times.len() as f64
     );
@@ -315,10 +418,9 @@ fn print_summary(s: &Summary) {
         s.rows_written, s.batches
     );
     println!(
-        "time                     {:>8.2} s  ({:.2} s reading and counting, {:.2} s writing)",
-        s.seconds,
-        s.counting_seconds,
-        s.seconds - s.counting_seconds
+        "time                     {:>8.2} s  (reading and counting done after {:.2} s; \
+         each batch written while the next was counted)",
+        s.seconds, s.counting_seconds,
     );
     println!("games a second           {:>8.0}", s.games_per_second);
     for b in &s.broken {

@@ -373,7 +373,88 @@ async fn finished_server_games_are_added(db: Db) {
     assert_eq!(answer["games"], 1, "{answer}");
 }
 
+/// The games of an explorer answer (-1 when it is not one).
+fn server_games(answer: &Value) -> i64 {
+    answer["games"].as_i64().unwrap_or(-1)
+}
+
+/// Runs `sql` on the test's database directly (what a stop at the wrong moment leaves), on a
+/// thread and runtime of its own (sqlx's connection futures are not `Send` enough for the
+/// tests' shared runner).
+fn execute(db: &Db, sql: &str) {
+    let (db, sql) = (db.clone(), sql.to_string());
+    std::thread::spawn(move || {
+        use sqlx::Connection;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            match db {
+                Db::Sqlite(path) => {
+                    let url = format!("sqlite://{}", path.display());
+                    let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+                    sqlx::raw_sql(&sql).execute(&mut conn).await.unwrap();
+                }
+                Db::Postgres(url) => {
+                    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+                    sqlx::raw_sql(&sql).execute(&mut conn).await.unwrap();
+                }
+            }
+        });
+    })
+    .join()
+    .unwrap();
+}
+
+async fn a_game_the_explorer_missed_is_added_at_the_next_start(db: Db) {
+    let mut server = Server::start(&db);
+    let (id, [one, two]) = server.invitation(json!({})).await;
+    server.join(&id, &two, "Bob").await;
+    let tokens = [one.clone(), two];
+    server.play_random(&id, &tokens, &mut Rng::new(11), 6).await;
+    let (status, body) = server.act(&id, &one, json!({"type": "resign"})).await;
+    assert!(status < 300, "{body}");
+    let start = Position::standard().to_string();
+    let mut answer = Value::Null;
+    for _ in 0..100 {
+        answer = explore(&server, &start, "&source=server").await.1;
+        if server_games(&answer) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(server_games(&answer), 1, "{answer}");
+    server.kill();
+    // As if the process had stopped between the game's end and the explorer's write.
+    execute(
+        &db,
+        "DELETE FROM explorer_moves WHERE source = 'server'; \
+         DELETE FROM explorer_games WHERE source = 'server';",
+    );
+    let server = Server::start(&db);
+    let mut answer = Value::Null;
+    for _ in 0..200 {
+        answer = explore(&server, &start, "&source=server").await.1;
+        if server_games(&answer) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(server_games(&answer), 1, "added again at start: {answer}");
+    assert_eq!(
+        answer["moves"][0]["examples"][0]["id"],
+        format!("server-{id}")
+    );
+    assert!(
+        server.log().contains("1 finished games added at start"),
+        "{}",
+        server.log()
+    );
+}
+
 on_sqlite_and_postgres!(
     import_and_query_agree_with_an_independent_count,
     finished_server_games_are_added,
+    a_game_the_explorer_missed_is_added_at_the_next_start,
 );

@@ -55,6 +55,16 @@ pub async fn serve(
         tracing::info!("{requeued} game reviews queued again");
     }
     let hub = Hub::new(store, config);
+    // Finished games the explorer missed at the last stop go in, in the background.
+    let catching = Arc::clone(&hub);
+    tokio::spawn(async move {
+        let store = catching.store_handle();
+        match explorer::catch_up::catch_up(store, catching.explorer_cache()).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("explorer: {n} finished games added at start"),
+            Err(e) => tracing::warn!("explorer: finished games not checked at start: {e}"),
+        }
+    });
     // Expired sessions leave the database once an hour.
     let sweeper = Arc::downgrade(&accounts);
     tokio::spawn(async move {

@@ -42,16 +42,26 @@ struct Counts {
     rating_sum: f64,
     rating_count: i64,
     last_date: u32,
-    /// (date, index of the game in the batch): the latest few.
-    examples: Vec<(u32, u32)>,
+    /// (date, index of the game in the batch): the latest few, the first `kept` of them
+    /// (inline: most rows have one game, and an allocation each was a large share of the
+    /// import's time).
+    examples: [(u32, u32); MAX_EXAMPLES],
+    kept: u8,
 }
+
+/// The rows' map: keys are already well mixed (a position key is a hash), so a fast hasher
+/// does; SipHash was a tenth of the import's time.
+type Rows = HashMap<(i64, i64, Move), Counts, foldhash::fast::FixedState>;
+
+/// Rows a game adds, on average, when an archive is counted (the map is sized for this).
+const ROWS_PER_GAME: usize = 25;
 
 /// Rows of one source being counted, and the games they come from.
 #[derive(Debug)]
 pub struct Aggregate {
     source: String,
     games: Vec<ExplorerGame>,
-    rows: HashMap<(i64, i64, Move), Counts>,
+    rows: Rows,
     ids: HashSet<String>,
 }
 
@@ -61,7 +71,7 @@ impl Aggregate {
         Aggregate {
             source: source.to_string(),
             games: Vec::new(),
-            rows: HashMap::new(),
+            rows: Rows::default(),
             ids: HashSet::new(),
         }
     }
@@ -87,6 +97,9 @@ impl Aggregate {
         if !self.ids.insert(entry.game.id.clone()) {
             return false;
         }
+        if self.rows.capacity() == 0 {
+            self.rows.reserve(ROWS_PER_GAME * 1_000);
+        }
         let index = self.games.len() as u32;
         let date = date_number(entry.game.date.as_deref());
         let (one, two, draw) = match entry.game.result.as_str() {
@@ -95,9 +108,13 @@ impl Aggregate {
             "1/2-1/2" => (0, 0, 1),
             _ => (0, 0, 0),
         };
-        let mut seen = HashSet::with_capacity(entry.steps.len());
-        for step in &entry.steps {
-            if !seen.insert((step.position, step.mv)) {
+        for (i, step) in entry.steps.iter().enumerate() {
+            // A position and move seen earlier in the game (a repetition) counts once: games
+            // are short, a scan of the steps before is cheaper than a set.
+            if entry.steps[..i]
+                .iter()
+                .any(|s| s.position == step.position && s.mv == step.mv)
+            {
                 continue;
             }
             let rating = entry.game.ratings[match step.mover {
@@ -117,8 +134,9 @@ impl Aggregate {
                 c.rating_count += 1;
             }
             c.last_date = c.last_date.max(date);
-            if c.examples.len() < MAX_EXAMPLES {
-                c.examples.push((date, index));
+            if (c.kept as usize) < MAX_EXAMPLES {
+                c.examples[c.kept as usize] = (date, index);
+                c.kept += 1;
             } else if let Some(oldest) = c.examples.iter_mut().min()
                 && oldest.0 < date
             {
@@ -137,7 +155,8 @@ impl Aggregate {
             .rows
             .drain()
             .map(|((position, band, mv), mut c)| {
-                c.examples.sort_unstable_by(|a, b| b.cmp(a));
+                let examples = &mut c.examples[..c.kept as usize];
+                examples.sort_unstable_by(|a, b| b.cmp(a));
                 MoveRow {
                     position,
                     source: self.source.clone(),
@@ -150,8 +169,7 @@ impl Aggregate {
                     rating_sum: c.rating_sum,
                     rating_count: c.rating_count,
                     last_date: date_text(c.last_date),
-                    examples: c
-                        .examples
+                    examples: examples
                         .iter()
                         .map(|&(_, i)| games[i as usize].id.clone())
                         .collect(),

@@ -4,10 +4,12 @@
 //!
 //! `key` turns a game into keyed steps, `games` builds the explorer's games (BoardSpace
 //! records, this server's finished games), `import` counts them in memory into batches for the
-//! store, `queries` answers a position, `eval` adds the engine's word on each move. The
+//! store, `queries` answers a position (`cache` keeping the busy ones), `eval` adds the engine's word on each move. The
 //! import of archives is the CLI's `zertz explorer import`; this server's games are added by
-//! [`add_finished`] as they end.
+//! [`add_finished`] as they end, and by `catch_up` at start for any a stop left out.
 
+pub mod cache;
+pub mod catch_up;
 pub mod eval;
 pub mod games;
 pub mod import;
@@ -20,15 +22,15 @@ use crate::games::room::Room;
 use crate::store::{Store, StoreError};
 
 /// Adds one finished game of this server to the explorer (source `server`), unless it is
-/// already there or was aborted. Ratings are the players' ratings in the game's pool where
+/// already there or was aborted (true when it was added). Ratings are the players' ratings in the game's pool where
 /// their profiles show them for this game (before it), else their current ones.
 pub async fn add_finished(
     store: Arc<dyn Store>,
     room: Room,
     ended_ms: i64,
-) -> Result<(), StoreError> {
+) -> Result<bool, StoreError> {
     if room.aborted || !room.game.is_over() || room.game.turns().is_empty() {
-        return Ok(());
+        return Ok(false);
     }
     let mut ratings = [None, None];
     if let Some(pool) = &room.settings.pool {
@@ -55,17 +57,26 @@ pub async fn add_finished(
     let mut aggregate = import::Aggregate::new("server");
     aggregate.add(entry);
     match store.add_explorer_batch(aggregate.take_batch()).await {
+        Ok(()) => Ok(true),
         // Already counted (the end seen twice, or after a restart): nothing to do.
-        Err(StoreError::Taken(_)) => Ok(()),
-        other => other,
+        Err(StoreError::Taken(_)) => Ok(false),
+        Err(e) => Err(e),
     }
 }
 
-/// [`add_finished`] in the background; a failure is logged (the game itself is stored).
-pub fn spawn_add_finished(store: Arc<dyn Store>, room: Room, ended_ms: i64) {
+/// [`add_finished`] in the background, then `cache` forgotten (its answers may miss the
+/// game); a failure is logged (the game itself is stored).
+pub fn spawn_add_finished(
+    store: Arc<dyn Store>,
+    cache: Arc<cache::AnswerCache>,
+    room: Room,
+    ended_ms: i64,
+) {
     tokio::spawn(async move {
         let id = room.id.clone();
-        if let Err(e) = add_finished(store, room, ended_ms).await {
+        let added = add_finished(store, room, ended_ms).await;
+        cache.clear();
+        if let Err(e) = added {
             tracing::warn!(game = %id, "explorer: the finished game was not added: {e}");
         }
     });

@@ -3,17 +3,19 @@
 //! of the position asked (not the canonical one).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 use zertz::notation::official;
 use zertz::symmetry::{Frame, parse_move_code};
 use zertz::{Move, Position};
 
+use super::cache::AnswerCache;
 use crate::store::explorer::MAX_EXAMPLES;
 use crate::store::{ExplorerGame, ExplorerStore, StoreError};
 
 /// Which games to count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
     /// Every source.
     All,
@@ -80,8 +82,9 @@ pub struct Answer {
     pub moves: Vec<MoveStats>,
 }
 
-#[derive(Default)]
-struct Sum {
+/// One canonical move's figures summed over the rows asked for, with its example games.
+#[derive(Clone, Debug, Default)]
+pub struct Sum {
     games: i64,
     first_wins: i64,
     second_wins: i64,
@@ -89,27 +92,33 @@ struct Sum {
     rating_sum: f64,
     rating_count: i64,
     last_date: Option<String>,
-    examples: Vec<String>,
+    examples: Vec<ExplorerGame>,
 }
 
-/// The explorer's answer for `position`: games of `source` only, and with `min_rating` only
-/// moves made by players rated at least that (to the hundred below: the rows keep ratings in
-/// bands of 100), which leaves out every game without ratings.
-pub async fn explore<S: ExplorerStore + ?Sized>(
+/// What the store holds for a key and a filter, summed per canonical move code, with the
+/// example games read: the part of an answer that does not depend on the frame the position
+/// is asked in (what [`AnswerCache`] keeps).
+#[derive(Clone, Debug, Default)]
+pub struct Gathered {
+    moves: Vec<(String, Sum)>,
+}
+
+/// Reads and sums the rows of `key` that pass the filter; returns them with the number of
+/// rows read.
+async fn gather<S: ExplorerStore + ?Sized>(
     store: &S,
-    position: &Position,
+    key: i64,
     source: Source,
-    min_rating: Option<f64>,
-) -> Result<Answer, StoreError> {
-    let frame = Frame::of(position);
-    let rows = store.explorer_rows(frame.key().as_i64()).await?;
-    let min_band = min_rating.map(|r| super::key::band(Some(r.max(0.0))));
-    let mut sums: HashMap<String, Sum> = HashMap::new();
+    min_band: Option<i64>,
+) -> Result<(Gathered, usize), StoreError> {
+    let rows = store.explorer_rows(key).await?;
+    let read = rows.len();
+    let mut sums: HashMap<String, (Sum, Vec<String>)> = HashMap::new();
     for row in rows {
         if !source.admits(&row.source) || min_band.is_some_and(|b| row.band < b) {
             continue;
         }
-        let s = sums.entry(row.mv).or_default();
+        let (s, ids) = sums.entry(row.mv).or_default();
         s.games += row.games;
         s.first_wins += row.first_wins;
         s.second_wins += row.second_wins;
@@ -119,24 +128,9 @@ pub async fn explore<S: ExplorerStore + ?Sized>(
         if row.last_date > s.last_date {
             s.last_date = row.last_date;
         }
-        s.examples.extend(row.examples);
+        ids.extend(row.examples);
     }
-    let legal: HashSet<Move> = position.legal_moves().into_iter().collect();
-    let mut moves = Vec::new();
-    let mut wanted: Vec<String> = Vec::new();
-    for (code, s) in sums {
-        // A row whose move is not legal here belongs to another position sharing the 64-bit
-        // key (about one chance in 10¹³ per pair of positions): leave it out.
-        let Some(canonical) = parse_move_code(position.layout(), &code) else {
-            continue;
-        };
-        let mv = frame.from_canonical(&canonical);
-        if !legal.contains(&mv) {
-            continue;
-        }
-        wanted.extend(s.examples.iter().cloned());
-        moves.push((mv, s));
-    }
+    let mut wanted: Vec<String> = sums.values().flat_map(|(_, ids)| ids.clone()).collect();
     wanted.sort();
     wanted.dedup();
     let games: HashMap<String, ExplorerGame> = if wanted.is_empty() {
@@ -149,32 +143,72 @@ pub async fn explore<S: ExplorerStore + ?Sized>(
             .map(|g| (g.id.clone(), g))
             .collect()
     };
-    let mut out: Vec<MoveStats> = moves
+    let moves = sums
         .into_iter()
-        .map(|(mv, s)| {
-            let mut examples: Vec<ExplorerGame> = s
-                .examples
-                .iter()
-                .filter_map(|id| games.get(id).cloned())
-                .collect();
-            examples.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.id.cmp(&b.id)));
-            examples.dedup_by(|a, b| a.id == b.id);
-            examples.truncate(MAX_EXAMPLES);
-            MoveStats {
-                text: official::move_text(position, &mv),
-                mv,
-                games: s.games,
-                first_wins: s.first_wins,
-                second_wins: s.second_wins,
-                draws: s.draws,
-                average_rating: (s.rating_count > 0)
-                    .then(|| (s.rating_sum / s.rating_count as f64 * 10.0).round() / 10.0),
-                last_date: s.last_date,
-                examples,
-                eval: None,
-            }
+        .map(|(code, (mut s, ids))| {
+            s.examples = ids.iter().filter_map(|id| games.get(id).cloned()).collect();
+            s.examples
+                .sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.id.cmp(&b.id)));
+            s.examples.dedup_by(|a, b| a.id == b.id);
+            s.examples.truncate(MAX_EXAMPLES);
+            (code, s)
         })
         .collect();
+    Ok((Gathered { moves }, read))
+}
+
+/// The explorer's answer for `position`: games of `source` only, and with `min_rating` only
+/// moves made by players rated at least that (to the hundred below: the rows keep ratings in
+/// bands of 100), which leaves out every game without ratings. With a `cache`, a busy
+/// position's figures are read from it when they are there, and kept there when they are not.
+pub async fn explore<S: ExplorerStore + ?Sized>(
+    store: &S,
+    cache: Option<&AnswerCache>,
+    position: &Position,
+    source: Source,
+    min_rating: Option<f64>,
+) -> Result<Answer, StoreError> {
+    let frame = Frame::of(position);
+    let min_band = min_rating.map(|r| super::key::band(Some(r.max(0.0))));
+    let key = (frame.key().as_i64(), source, min_band);
+    let gathered = match cache.and_then(|c| c.get(&key)) {
+        Some(g) => g,
+        None => {
+            let generation = cache.map(AnswerCache::generation);
+            let (g, rows) = gather(store, key.0, source, min_band).await?;
+            let g = Arc::new(g);
+            if let (Some(c), Some(generation)) = (cache, generation) {
+                c.put(key, Arc::clone(&g), rows, generation);
+            }
+            g
+        }
+    };
+    let legal: HashSet<Move> = position.legal_moves().into_iter().collect();
+    let mut out: Vec<MoveStats> = Vec::with_capacity(gathered.moves.len());
+    for (code, s) in &gathered.moves {
+        // A row whose move is not legal here belongs to another position sharing the 64-bit
+        // key (about one chance in 10¹³ per pair of positions): leave it out.
+        let Some(canonical) = parse_move_code(position.layout(), code) else {
+            continue;
+        };
+        let mv = frame.from_canonical(&canonical);
+        if !legal.contains(&mv) {
+            continue;
+        }
+        out.push(MoveStats {
+            text: official::move_text(position, &mv),
+            mv,
+            games: s.games,
+            first_wins: s.first_wins,
+            second_wins: s.second_wins,
+            draws: s.draws,
+            average_rating: (s.rating_count > 0)
+                .then(|| (s.rating_sum / s.rating_count as f64 * 10.0).round() / 10.0),
+            last_date: s.last_date.clone(),
+            examples: s.examples.clone(),
+            eval: None,
+        });
+    }
     out.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.text.cmp(&b.text)));
     Ok(Answer {
         games: out.iter().map(|m| m.games).sum(),

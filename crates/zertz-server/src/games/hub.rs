@@ -12,6 +12,7 @@ use tokio::task::AbortHandle;
 use zertz::Player;
 
 use crate::config::Config;
+use crate::explorer::cache::AnswerCache;
 use crate::games::broadcast::{Broadcast, Outgoing};
 use crate::games::legal::LegalMoves;
 use crate::games::match_state::MatchState;
@@ -116,6 +117,8 @@ pub struct Hub {
     config: Config,
     pub(crate) engine_slots: Arc<Semaphore>,
     match_mutex: Mutex<()>,
+    /// The opening explorer's answers for busy positions.
+    explorer_cache: Arc<AnswerCache>,
     /// The channels of the matches someone watches (see `matches`).
     pub(crate) match_watchers: Watchers<Arc<MatchState>>,
     me: std::sync::Weak<Hub>,
@@ -130,6 +133,7 @@ impl Hub {
             engine_slots: Arc::new(Semaphore::new(config.engine_slots.max(1))),
             config,
             match_mutex: Mutex::new(()),
+            explorer_cache: Arc::new(AnswerCache::new()),
             match_watchers: Watchers::new(16),
             me: me.clone(),
         })
@@ -158,6 +162,16 @@ impl Hub {
     /// The store.
     pub fn store(&self) -> &dyn Store {
         self.store.as_ref()
+    }
+
+    /// The store, shared (for background work that outlives a request).
+    pub fn store_handle(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.store)
+    }
+
+    /// The opening explorer's cache of answers (emptied when a game of this server is added).
+    pub fn explorer_cache(&self) -> &AnswerCache {
+        &self.explorer_cache
     }
 
     /// Brings every unfinished game back after a start: clocks re-armed, engines to move
@@ -622,6 +636,7 @@ impl Hub {
         if let Some(end) = &update.ended {
             crate::explorer::spawn_add_finished(
                 Arc::clone(&self.store),
+                Arc::clone(&self.explorer_cache),
                 next.clone(),
                 end.ended_ms,
             );

@@ -87,7 +87,15 @@ async fn positions(
             );
         }
     };
-    let mut answer = match explore(hub.store(), &position, source, min_rating).await {
+    let mut answer = match explore(
+        hub.store(),
+        Some(hub.explorer_cache()),
+        &position,
+        source,
+        min_rating,
+    )
+    .await
+    {
         Ok(a) => a,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     };

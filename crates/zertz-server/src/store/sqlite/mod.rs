@@ -44,6 +44,7 @@ mod chat;
 mod explorer;
 mod games;
 mod ratings;
+mod readers;
 mod reviews;
 mod studies;
 
@@ -83,6 +84,7 @@ const JOURNAL_SIZE_LIMIT: i64 = 128 << 20;
 pub struct SqliteStore {
     pool: SqlitePool,
     writer: Arc<Writer>,
+    readers: Arc<readers::Readers>,
 }
 
 /// The queue to the writer thread, the thread, and the switch of the checkpointer.
@@ -149,8 +151,9 @@ impl SqliteStore {
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
         let path = path.to_string();
+        let opened = path.clone();
         let (writer, checkpointer) = tokio::task::spawn_blocking(move || {
-            Ok::<_, rusqlite::Error>((connect(&path, false)?, connect(&path, true)?))
+            Ok::<_, rusqlite::Error>((connect(&opened, false)?, connect(&opened, true)?))
         })
         .await
         .map_err(|e| StoreError::Write(format!("opening the writer: {e}")))?
@@ -169,6 +172,7 @@ impl SqliteStore {
             .map_err(|e| StoreError::Write(format!("starting the checkpointer: {e}")))?;
         Ok(SqliteStore {
             pool,
+            readers: Arc::new(readers::Readers::new(&path)),
             writer: Arc::new(Writer {
                 queue: Mutex::new(Some(queue)),
                 thread: Mutex::new(Some(thread)),
@@ -247,6 +251,11 @@ impl SqliteStore {
     /// The pool of read connections.
     pub(crate) fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// The rusqlite readers, for reads of many rows (see `readers`).
+    pub(crate) fn readers(&self) -> &Arc<readers::Readers> {
+        &self.readers
     }
 }
 
