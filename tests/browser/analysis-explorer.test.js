@@ -1,7 +1,8 @@
 // The explorer panel of the analysis board (issue 19, item 3): at the start position it lists
 // the moves of the games imported, with the counts the API gives, most played first; a click
-// on a move plays it. The games come from the shared BoardSpace archive, imported into the
-// test server's database with `zertz explorer import` before the server starts.
+// on a move plays it; the panel fits the 380 px side column and a phone without overflowing.
+// The games come from the shared BoardSpace archive, imported into the test server's database
+// with `zertz explorer import` before the server starts.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,4 +55,47 @@ test('the explorer at the start: the moves and counts of the API, and a click pl
   const api2 = await call(env.server, 'GET', `/api/explorer?position=${encodeURIComponent(next)}&source=all`);
   await page.waitForFunction((n) => Number(document.querySelector('#explorer-total')?.dataset.games) === n, api2.games);
   assert.ok(api2.games >= rows[0][1], 'every game of the move reaches the position after it');
+});
+
+/** How far the explorer reaches past its room (each 0 or less when nothing overflows). */
+const overflow = (page) => page.evaluate(() => {
+  const panel = document.querySelector('#explorer');
+  const table = document.querySelector('#explorer-moves');
+  return {
+    panel: panel.scrollWidth - panel.clientWidth,
+    table: table.getBoundingClientRect().right - panel.getBoundingClientRect().right,
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  };
+});
+
+test('the explorer fits the 380 px side column and a phone; a move\'s games unfold its date and examples', async () => {
+  const api = await call(env.server, 'GET', `/api/explorer?position=${encodeURIComponent(START)}&source=all`);
+  const m = api.moves.find((x) => x.examples && x.examples.length);
+  assert.ok(m, 'some move has example games');
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await env.browser.newPage({ viewport });
+    page.on('pageerror', (e) => { throw e; });
+    await page.goto(`${env.server.url}/analysis`);
+    await page.waitForSelector('#board[data-ply="0"]');
+    await page.check('#explorer-toggle');
+    await page.waitForSelector('#explorer-moves tbody tr[data-move]');
+    const width = await page.$eval('#explorer', (e) => e.getBoundingClientRect().width);
+    if (viewport.width > 860) assert.ok(width <= 380, `the side column is 380 px (${width})`);
+    const none = { panel: 0, table: 0, page: 0 };
+    const clip = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.max(0, Math.ceil(v))]));
+    assert.deepEqual(clip(await overflow(page)), none, `no overflow at ${viewport.width} px`);
+
+    // The games count unfolds the last game's date and the example games, still in the room.
+    await page.click(`#explorer-moves tr[data-move="${m.move}"] button.explorer-games`);
+    await page.waitForSelector(`#explorer-moves tr.examples[data-of="${m.move}"]`);
+    const details = await page.textContent(`#explorer-moves tr.examples[data-of="${m.move}"]`);
+    assert.ok(details.includes(`Last played ${m.last_date}`), details);
+    assert.deepEqual(
+      await page.$$eval(`#explorer-moves tr.examples[data-of="${m.move}"] button.explorer-game`, (bs) => bs.map((b) => b.dataset.game)),
+      m.examples.map((g) => g.id),
+    );
+    assert.deepEqual(clip(await overflow(page)), none, `no overflow at ${viewport.width} px with the games unfolded`);
+    if (viewport.width < 860) await shot(page, 'analysis-explorer-narrow');
+    await page.close();
+  }
 });

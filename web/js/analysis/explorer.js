@@ -1,8 +1,9 @@
 // The opening explorer panel: the moves played from the position on the board in the games
 // the server knows (BoardSpace's archive, this server's own), most played first, each with its
-// games, a win/draw/loss bar, the average rating of the players who chose it, the date of its
-// last game and the engine's evaluation when the server gives one (GET /api/explorer). A click
-// on a move plays it; a click on an example game opens that game on the board.
+// games, a win/draw/loss bar, the average rating of the players who chose it and the engine's
+// evaluation when the server gives one (GET /api/explorer); its games unfold to the date of the
+// last one and example games. A click on a move plays it; a click on an example game opens that
+// game on the board.
 
 import { api } from '../api.js';
 import { fill, h } from '../ui.js';
@@ -93,37 +94,80 @@ export class ExplorerPanel {
     this.el.dataset.loading = this.loading ? 'true' : 'false';
   }
 
+  /**
+   * The moves as a table narrow enough for the side column (380 px, or a phone): the move, its
+   * games (a button unfolding the date of the last game and the example games), a win/draw/loss
+   * bar with the percentages, the average rating of the players who chose it and the engine's
+   * evaluation; the long forms are in each cell's title.
+   */
   table(d) {
     const rows = [];
     for (const m of d.moves) {
-      const decided = m.first_wins + m.second_wins + m.draws || 1;
-      const pct = (n) => `${(100 * n) / decided}%`;
-      const bar = h('span', { class: 'wdl', title: `player 1 won ${m.first_wins}, drawn ${m.draws}, player 2 won ${m.second_wins}` },
-        h('span', { class: 'w1', style: `width:${pct(m.first_wins)}` }),
-        h('span', { class: 'dr', style: `width:${pct(m.draws)}` }),
-        h('span', { class: 'w2', style: `width:${pct(m.second_wins)}` }));
-      const evalText = m.eval ? scoreText(m.eval) : '';
-      rows.push(h('tr', { 'data-move': m.move, 'data-games': m.games },
-        h('td', {}, h('button', { type: 'button', class: 'link-button explorer-move', onclick: () => this.analysis.play(m.move) }, m.move)),
-        h('td', { class: 'num' }, String(m.games)),
-        h('td', {}, bar),
-        h('td', { class: 'num' }, m.average_rating === null || m.average_rating === undefined ? '' : String(Math.round(m.average_rating))),
-        h('td', { class: 'date', title: m.last_date || null }, (m.last_date || '').slice(0, 7)),
-        h('td', { class: 'num' }, evalText),
-        h('td', {}, m.examples && m.examples.length
-          ? h('button', { type: 'button', class: 'link-button', onclick: () => { this.examplesOf = this.examplesOf === m.move ? null : m.move; this.render(); } }, 'games')
-          : '')));
-      if (this.examplesOf === m.move) {
-        rows.push(h('tr', { class: 'examples' }, h('td', { colspan: 7 }, h('ul', { class: 'examples' }, m.examples.map((g) => h('li', {},
-          h('button', { type: 'button', class: 'link-button explorer-game', 'data-game': g.id, onclick: () => this.openGame(g.id) },
-            `${g.players[0]}${g.ratings && g.ratings[0] ? ` (${g.ratings[0]})` : ''} – ${g.players[1]}${g.ratings && g.ratings[1] ? ` (${g.ratings[1]})` : ''}`),
-          ` ${g.result}${g.date ? ` · ${g.date}` : ''} · ${g.source}`))))));
-      }
+      const open = this.examplesOf === m.move;
+      const rating = m.average_rating === null || m.average_rating === undefined ? '' : String(Math.round(m.average_rating));
+      rows.push(h('tr', { 'data-move': m.move, 'data-games': m.games, class: open ? 'open' : null },
+        h('td', { class: 'move' }, h('button', { type: 'button', class: 'link-button explorer-move', title: `Play ${m.move}`, onclick: () => this.analysis.play(m.move) }, m.move)),
+        h('td', { class: 'num' }, h('button', {
+          type: 'button',
+          class: 'link-button explorer-games',
+          'aria-expanded': open ? 'true' : 'false',
+          title: `${m.games} game${m.games === 1 ? '' : 's'}: show the last one's date and example games`,
+          onclick: () => { this.examplesOf = open ? null : m.move; this.render(); },
+        }, String(m.games))),
+        h('td', { class: 'results' }, wdlBar(m)),
+        h('td', { class: 'num', title: rating ? `the players who chose ${m.move} were rated ${rating} on average` : null }, rating),
+        h('td', { class: 'num eval', title: scoreText(m.eval) || null }, scoreShort(m.eval))));
+      if (open) rows.push(h('tr', { class: 'examples', 'data-of': m.move }, h('td', { colspan: 5 }, this.details(m))));
     }
+    const col = (cls) => h('col', { class: cls });
     return h('div', { class: 'table-wrap' }, h('table', { class: 'list explorer-table', id: 'explorer-moves' },
-      h('thead', {}, h('tr', {}, ['Move', 'Games', 'Results', 'Avg', 'Last', 'Eval', ''].map((t) => h('th', {}, t)))),
+      h('colgroup', {}, col('move'), col('games'), col('results'), col('rating'), col('eval')),
+      h('thead', {}, h('tr', {},
+        h('th', {}, 'Move'),
+        h('th', { class: 'num' }, 'Games'),
+        h('th', { title: 'won by player 1 · drawn · won by player 2' }, 'Results'),
+        h('th', { class: 'num', title: 'the average rating of the players who chose the move' }, 'Rating'),
+        h('th', { class: 'num', title: 'the engine\'s evaluation after the move' }, 'Eval'))),
       h('tbody', {}, rows)));
   }
+
+  /** What a move's games unfold to: the date of its last game and its example games. */
+  details(m) {
+    const games = m.examples || [];
+    const side = (g, k) => `${g.players[k]}${g.ratings && g.ratings[k] ? ` (${g.ratings[k]})` : ''}`;
+    return h('div', { class: 'explorer-details' },
+      h('p', { class: 'note' }, m.last_date ? `Last played ${m.last_date}.` : 'The date of the last game is not known.'),
+      games.length
+        ? h('ul', { class: 'examples' }, games.map((g) => h('li', {},
+          h('button', { type: 'button', class: 'link-button explorer-game', 'data-game': g.id, onclick: () => this.openGame(g.id) }, `${side(g, 0)} – ${side(g, 1)}`),
+          ` ${g.result}${g.date ? ` · ${g.date}` : ''} · ${g.source}`)))
+        : h('p', { class: 'note' }, 'No example game is kept for this move.'));
+  }
+}
+
+/** The win/draw/loss bar of a move: each part as wide as its share, the share written in it when it fits. */
+function wdlBar(m) {
+  const decided = m.first_wins + m.second_wins + m.draws;
+  const share = (n) => (decided ? (100 * n) / decided : 0);
+  const part = (cls, n) => {
+    const p = share(n);
+    // A share under a quarter of the bar has no room for its figure: the bar's title has it.
+    return h('span', { class: cls, style: `width:${p}%` }, p >= 25 ? `${Math.round(p)}%` : '');
+  };
+  const words = decided
+    ? `player 1 won ${m.first_wins} (${Math.round(share(m.first_wins))}%), drawn ${m.draws} (${Math.round(share(m.draws))}%), player 2 won ${m.second_wins} (${Math.round(share(m.second_wins))}%)`
+    : 'no finished game';
+  return h('span', { class: 'wdl', title: words, 'aria-label': words, role: 'img' },
+    part('w1', m.first_wins), part('dr', m.draws), part('w2', m.second_wins));
+}
+
+/** A score in a few characters for the table: "+35", "#3" (wins in 3), "#-2" (loses in 2). */
+export function scoreShort(score) {
+  if (!score) return '';
+  if (typeof score.cp === 'number') return `${score.cp > 0 ? '+' : ''}${score.cp}`;
+  if (typeof score.win === 'number') return `#${score.win}`;
+  if (typeof score.loss === 'number') return `#-${score.loss}`;
+  return '';
 }
 
 /** A score of the engine in words: "+35", "wins in 3", "loses in 2". */

@@ -4,7 +4,8 @@
 // the board and the tree and tells the panels where the player is; each panel is a module of
 // its own. The address always says what is shown (docs/study.md):
 //
-//   /analysis?position=P&line=m1;m2   a position and the moves played from it
+//   /analysis?position=P&line=m1;m2   a position and the moves played from it (&bribes=on
+//                                     and &repetition=forbidden when the tree's rules say so)
 //   /analysis?game=ID&line=…          a game of this server (&turn=n from the game page)
 //   /analysis?review=ID               a review of an imported record
 //   /analysis?study=ID&chapter=n      a study's chapter (also /study/ID?chapter=n)
@@ -17,7 +18,7 @@ import { capturesView, supplyView } from '../panels.js';
 import { COLOUR_NAMES, hostCoord, hostMoveText, parsePosition } from '../position.js';
 import { flag, onPref, optionsPanel, pref } from '../prefs.js';
 import { copy, fill, h, say } from '../ui.js';
-import { Tree } from './tree.js';
+import { Tree, bribeOf } from './tree.js';
 import { treeView } from './treeview.js';
 import * as positions from './positions.js';
 import { Editor } from './editor.js';
@@ -81,8 +82,26 @@ async function ensurePositions(node) {
   const path = node.path();
   const k = path.findIndex((n) => !n.position);
   if (k < 0) return;
-  const got = await positions.replay(path[k - 1].position, path.slice(k).map((n) => n.move));
-  path.slice(k).forEach((n, i) => { n.position = got[i + 1]; });
+  // Whether a bribe may be offered depends on the bribes before it (three each at most): a line
+  // holding one is replayed from the start.
+  const from = path.slice(1).some((n) => bribeOf(n.move)) ? 1 : k;
+  const got = await positions.replay(path[from - 1].position, path.slice(from).map((n) => n.move), page.tree.headers);
+  path.slice(from).forEach((n, i) => { n.position = got[i + 1]; });
+}
+
+/**
+ * Plays the step `text` after `node` on the server: a move from the node's position alone, a
+ * bribe by replaying the line to it under the tree's rules. Resolves to {move, position, said}.
+ */
+async function stepAfter(node, text) {
+  const b = bribeOf(text);
+  if (!b) return positions.play(node.position, text);
+  await ensurePositions(node);
+  const got = await positions.replay(page.tree.start, [...node.line(), b.text], page.tree.headers);
+  const said = b.accepted
+    ? `bribe of ${b.marbles} (white/grey/black) accepted: the marbles change hands and the turn passes`
+    : `bribe of ${b.marbles} (white/grey/black) rejected: the same player moves`;
+  return { move: b.text, position: got[got.length - 1], said };
 }
 
 /** Goes to `node`: its position asked of the server, the board and every panel told. */
@@ -120,12 +139,12 @@ async function playMove(text) {
   const node = page.current;
   try {
     // A move already in the tree (the official text) needs no request.
-    const known = node.child(text);
+    const known = node.child(bribeOf(text) ? bribeOf(text).text : text);
     if (known && known.position) {
       await goTo(known);
       return;
     }
-    const r = await positions.play(node.position, text);
+    const r = await stepAfter(node, text);
     const child = page.tree.add(node, r.move, r.position);
     // The server's sentence of the move ("White marble on d4, ring a1 removed").
     const said = r.said || '';
@@ -155,7 +174,7 @@ async function load(tree, source, line = []) {
     try {
       await ensurePositions(node);
       for (const m of rest) {
-        const r = await positions.play(node.position, m);
+        const r = await stepAfter(node, m);
         node = tree.add(node, r.move, r.position);
       }
     } catch (e) {
@@ -176,7 +195,11 @@ function syncAddress() {
   else if (s.kind === 'study') {
     if (!location.pathname.startsWith('/study/')) q.set('study', s.id);
     q.set('chapter', String(s.chapter));
-  } else q.set('position', page.tree.start);
+  } else {
+    q.set('position', page.tree.start);
+    // The rules a position string does not hold (bribes, no repetition), so the line replays.
+    for (const [name, value] of positions.ruleHeaders(page.tree.headers)) q.set(name.toLowerCase(), value);
+  }
   const line = page.current.line();
   if (line.length) q.set('line', line.join(';'));
   const path = s.kind === 'study' && location.pathname.startsWith('/study/') ? location.pathname : '/analysis';
@@ -220,7 +243,8 @@ async function fromAddress() {
     await load(new Tree(STANDARD_START), { kind: 'position' });
     return;
   }
-  await load(new Tree(start), { kind: 'position' }, line);
+  const rules = Object.fromEntries(['Bribes', 'Repetition'].filter((n) => q.get(n.toLowerCase())).map((n) => [n, q.get(n.toLowerCase())]));
+  await load(new Tree(start, rules), { kind: 'position' }, line);
 }
 
 // ---- drawing ----

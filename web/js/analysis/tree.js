@@ -3,6 +3,28 @@
 // server's tree JSON, docs/study.md). Positions are filled in as the server computes them; the
 // rules live on the server, this module only keeps the shape of the analysis.
 
+// A step of a tree is a move in official notation or a bribe (rules.md 7.3), written
+// `bribe 1/0/0 accepted` (the proposer hands the marbles over and passes: a turn) or
+// `bribe 1/0/0 rejected` (nothing changes, the same player moves next: no turn).
+const BRIBE_RE = /^\(?\s*bribe\s+(\d+\/\d+\/\d+)\s+(accepted|rejected)\s*\)?\s*-?\s*$/i;
+
+/**
+ * The bribe `text` describes, read as leniently as the server reads it (`(bribe 1/0/0
+ * accepted) -` too): {marbles: '1/0/0', accepted, text: the official form}, or null for a move.
+ */
+export function bribeOf(text) {
+  const m = BRIBE_RE.exec(text || '');
+  if (!m) return null;
+  const accepted = m[2].toLowerCase() === 'accepted';
+  return { marbles: m[1], accepted, text: `bribe ${m[1]} ${accepted ? 'accepted' : 'rejected'}` };
+}
+
+/** True when the step `text` is a turn of the game: anything but a rejected bribe. */
+export function isTurn(text) {
+  const b = bribeOf(text);
+  return !b || b.accepted;
+}
+
 /** One node: the move that led here (null at the root), its comment, what follows. */
 export class Node {
   constructor(move, parent = null) {

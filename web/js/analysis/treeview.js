@@ -4,11 +4,15 @@
 // after the moves. Every text is set with textContent: comments are the players' own words.
 
 import { h } from '../ui.js';
+import { isTurn } from './tree.js';
 
 /** The symbol of a review's mark (best and good moves carry none). */
 export const MARK_SYMBOLS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
-/** The player (1 or 2) who plays the move of ply `ply` (from 1) when `first` is to move at the start. */
+/**
+ * The player (1 or 2) who plays the `ply`-th turn (from 1) when `first` is to move at the start.
+ * The move list counts turns, not nodes: a rejected bribe is none (its proposer moves next).
+ */
 export const mover = (ply, first) => ((ply + first) % 2 === 0 ? 1 : 2);
 
 /** The move number of ply `ply` when player `first` is to move at the start: 1 for the first pair. */
@@ -20,15 +24,16 @@ export const moveNumber = (ply, first) => Math.floor((ply - 1 + (first - 1)) / 2
  * `stopAt`: a node after which nothing shows (the move to guess stays hidden).
  */
 export function treeView(tree, current, { first = 1, onPick, texts = (n) => n.move, stopAt = null }) {
-  const moveEl = (node, ply, numbered) => {
-    const who = mover(ply, first);
+  // `turn`: the turn the node plays (or, for a rejected bribe, the turn its proposer plays next).
+  const moveEl = (node, ply, turn, numbered) => {
+    const who = mover(turn, first);
     const parts = [];
-    if (who === 1) parts.push(h('span', { class: 'no' }, `${moveNumber(ply, first)}.`));
-    else if (numbered) parts.push(h('span', { class: 'no' }, `${moveNumber(ply, first)}…`));
+    if (who === 1) parts.push(h('span', { class: 'no' }, `${moveNumber(turn, first)}.`));
+    else if (numbered) parts.push(h('span', { class: 'no' }, `${moveNumber(turn, first)}…`));
     const mark = node.mark && MARK_SYMBOLS[node.mark.mark];
     const b = h('button', {
       type: 'button',
-      class: `mv${node === current ? ' current' : ''}${node.mark ? ` mark-${node.mark.mark}` : ''}`,
+      class: `mv${node === current ? ' current' : ''}${node.mark ? ` mark-${node.mark.mark}` : ''}${isTurn(node.move) ? '' : ' event'}`,
       'data-ply': ply,
       'data-move': node.move,
       'data-line': node.line().join(';'),
@@ -38,12 +43,17 @@ export function treeView(tree, current, { first = 1, onPick, texts = (n) => n.mo
     parts.push(b);
     return parts;
   };
-  const line = (first0, ply0, box, nested) => {
+  // `ply0`: the depth of `first0` in the tree; `turns0`: the turns played before it.
+  const line = (first0, ply0, turns0, box, nested) => {
     let numbered = true;
     let ply = ply0;
+    let turns = turns0;
     for (let x = first0; x; x = x === stopAt ? null : x.children[0], ply += 1) {
-      box.append(...moveEl(x, ply, numbered));
+      const before = turns;
+      box.append(...moveEl(x, ply, turns + 1, numbered));
       numbered = false;
+      if (isTurn(x.move)) turns += 1;
+      else numbered = true; // the proposer's move after a rejected bribe carries its number again
       if (x.comment) {
         box.append(h('span', { class: 'comment' }, x.comment));
         numbered = true;
@@ -53,7 +63,7 @@ export function treeView(tree, current, { first = 1, onPick, texts = (n) => n.mo
         if (nested) {
           for (const alt of alternatives) {
             const v = h('span', { class: 'variation nested' }, '(');
-            line(alt, ply, v, true);
+            line(alt, ply, before, v, true);
             v.append(')');
             box.append(v);
           }
@@ -61,7 +71,7 @@ export function treeView(tree, current, { first = 1, onPick, texts = (n) => n.mo
           const block = h('div', { class: 'variations' });
           for (const alt of alternatives) {
             const v = h('div', { class: 'variation' });
-            line(alt, ply, v, true);
+            line(alt, ply, before, v, true);
             block.append(v);
           }
           box.append(block);
@@ -74,6 +84,6 @@ export function treeView(tree, current, { first = 1, onPick, texts = (n) => n.mo
   const start = h('button', { type: 'button', class: `mv start${tree.root === current ? ' current' : ''}`, 'data-ply': 0, 'data-line': '', onclick: () => onPick(tree.root) }, 'start');
   main.append(start);
   if (tree.root.comment) main.append(h('span', { class: 'comment' }, tree.root.comment));
-  if (tree.root.children.length && stopAt !== tree.root) line(tree.root.children[0], 1, main, false);
+  if (tree.root.children.length && stopAt !== tree.root) line(tree.root.children[0], 1, 0, main, false);
   return h('div', { class: 'tree-moves', id: 'tree-moves' }, main);
 }
