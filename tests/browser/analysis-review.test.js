@@ -58,3 +58,38 @@ test('review a finished game: progress, graph, marks, accuracy; a second visit i
   await again.waitForSelector('#eval-graph');
   assert.equal(await again.locator('#review-start').count(), 0);
 });
+
+// A record with a bribe (rules.md 7.3): player 2 buys a pass with a white marble. The pass is
+// a step of the line but no reviewed move: marks, graph and verdicts stay on their moves.
+const BRIBED = `[Bribes "on"]
+[Start "37 standard ..../...../....../......./....../...../.... 2/8/10 2/0/0 2/0/0 1"]
+
+1. Wd4,a1 (bribe 1/0/0 accepted) - 2. Gb2,g4 Bf2,a2 *`;
+
+test('the review of a record with a bribe keeps the bribe on the line and each mark on its move', async () => {
+  const job = await call(env.server, 'POST', '/api/reviews', { record: BRIBED });
+  let r = job;
+  for (let k = 0; k < 2400 && r.state !== 'done' && r.state !== 'failed'; k += 1) {
+    await new Promise((done) => setTimeout(done, 100));
+    r = await call(env.server, 'GET', `/api/reviews/${job.id}`);
+  }
+  assert.equal(r.state, 'done');
+  const review = r.review;
+  assert.deepEqual(review.moves.map((m) => m.move), ['Wd4,a1', 'Gb2,g4', 'Bf2,a2']);
+  const page = await freshPage(env);
+  await page.goto(`${env.server.url}/analysis?review=${encodeURIComponent(job.id)}`);
+  await page.waitForSelector('#eval-graph');
+  const steps = await page.$$eval('#tree-moves .tree-line.main > button.mv:not(.start)', (bs) => bs.map((b) => b.dataset.move || b.textContent));
+  assert.equal(steps.length, 4, `the bribe is a step of the line: ${steps}`);
+  const marks = await page.$$eval('#tree-moves .tree-line.main > button.mv:not(.start)', (bs) => bs.map((b) => b.querySelector('.mark')?.textContent || ''));
+  assert.deepEqual(marks, [review.moves[0], null, review.moves[1], review.moves[2]].map((m) => (m ? SYMBOLS[m.mark] || '' : '')));
+  assert.equal(await page.locator('#eval-graph .graph-hit').count(), review.moves.length + 1);
+  // The graph's third point is the position after Gb2,g4: ply 3 of the line (the pass is ply 2).
+  await page.click('#eval-graph .graph-hit[data-ply="2"]', { force: true });
+  await page.waitForSelector('#board[data-ply="3"]');
+  assert.match(await page.textContent('#review-verdict'), /Gb2,g4/);
+  await page.waitForSelector('#graph-here', { state: 'attached' });
+  const here = await page.getAttribute('#graph-here', 'x1');
+  const hit = await page.locator('#eval-graph .graph-hit[data-ply="2"]').evaluate((e) => Number(e.getAttribute('x')) + Number(e.getAttribute('width')) / 2);
+  assert.ok(Math.abs(Number(here) - hit) < 0.2, `the marker stands at point 2: ${here} vs ${hit}`);
+});

@@ -172,7 +172,46 @@ async fn the_queue_is_fair_bounded_and_survives_a_kill(db: Db) {
     );
 }
 
+/// A record with bribes (rules.md 7.3): player 2 buys a pass with a white marble.
+const BRIBED: &str = "[Bribes \"on\"]\n\
+    [Start \"37 standard ..../...../....../......./....../...../.... 2/8/10 2/0/0 2/0/0 1\"]\n\n\
+    1. Wd4,a1 (bribe 1/0/0 accepted) - 2. Gb2,g4 Bf2,a2 *";
+
+async fn a_game_with_a_bribe_is_reviewed_with_its_whole_line(db: Db) {
+    let server = Server::start(&db);
+    let (status, job) = server
+        .post("/api/reviews", &json!({"record": BRIBED}), None)
+        .await;
+    assert!(status < 300, "{job}");
+    let (r, _) = until_done(&server, &string(&job["id"])).await;
+    assert_eq!(r["state"], "done", "{r}");
+    let review = &r["review"];
+    // The tree's main line holds every step, the bribe's pass included.
+    let mut line = Vec::new();
+    let mut node = &review["tree"];
+    while let Some(first) = node["children"].get(0) {
+        line.push(string(&first["move"]));
+        node = first;
+    }
+    assert_eq!(
+        line,
+        ["Wd4,a1", "bribe 1/0/0 accepted", "Gb2,g4", "Bf2,a2"],
+        "{review}"
+    );
+    assert_eq!(review["tree"]["headers"]["Bribes"], "on", "{review}");
+    // The pass is not reviewed; each reviewed move names its place on that line.
+    let moves = review["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{review}");
+    for m in moves {
+        let turn = m["turn"].as_u64().unwrap() as usize;
+        assert_eq!(line[turn], string(&m["move"]), "{m}");
+    }
+    assert_eq!(moves[1]["turn"], 2, "{review}");
+    assert_eq!(review["graph"].as_array().unwrap().len(), 4, "{review}");
+}
+
 on_sqlite_and_postgres!(
     a_finished_game_is_reviewed_once,
-    the_queue_is_fair_bounded_and_survives_a_kill
+    the_queue_is_fair_bounded_and_survives_a_kill,
+    a_game_with_a_bribe_is_reviewed_with_its_whole_line
 );

@@ -127,7 +127,10 @@ export class ReviewPanel {
     const headers = {};
     if (names[0]) headers.Player1 = names[0];
     if (names[1]) headers.Player2 = names[1];
-    const tree = Tree.fromLine(r.start, r.moves.map((m) => m.move), null, headers);
+    // The game's own tree when the review has it (a bribe and its pass are steps of the line
+    // but not reviewed moves); older reviews hold the moves only.
+    const tree = r.tree ? Tree.fromJSON(r.tree) : Tree.fromLine(r.start, r.moves.map((m) => m.move), null, headers);
+    for (const [k, v] of Object.entries(headers)) tree.headers[k] = tree.headers[k] || v;
     this.job = job;
     this.review = r;
     this.tree = tree;
@@ -153,7 +156,8 @@ export class ReviewPanel {
   mark(tree, review) {
     const main = tree.mainLine();
     review.moves.forEach((m, k) => {
-      if (main[k] && main[k].move === m.move) main[k].mark = m;
+      const node = main[plyOfMove(review, k) - 1];
+      if (node && node.move === m.move) node.mark = m;
     });
   }
 
@@ -176,7 +180,10 @@ export class ReviewPanel {
     el.append(svg('polyline', { points: line, class: 'graph-line' }));
     const main = this.analysis.tree.mainLine();
     const ply = current && current.mainLine ? current.ply : null;
-    if (ply !== null) el.append(svg('line', { x1: x(ply), x2: x(ply), y1: 0, y2: H, class: 'graph-here', id: 'graph-here' }));
+    if (ply !== null) {
+      const at = graphIndex(r, ply);
+      el.append(svg('line', { x1: x(at), x2: x(at), y1: 0, y2: H, class: 'graph-here', id: 'graph-here' }));
+    }
     pts.forEach((p, i) => {
       const m = i > 0 ? r.moves[i - 1] : null;
       const bad = m && MARK_SYMBOLS[m.mark];
@@ -187,7 +194,8 @@ export class ReviewPanel {
       t.textContent = `${i === 0 ? 'start' : `after move ${i}`}: player 1 ${Math.round(100 * p)}%`;
       hit.append(t);
       hit.addEventListener('click', () => {
-        const node = i === 0 ? this.analysis.tree.root : main[i - 1];
+        const at = i === 0 ? 0 : plyOfMove(r, i - 1);
+        const node = at === 0 ? this.analysis.tree.root : main[at - 1];
         if (node) this.analysis.goTo(node);
       });
       el.append(hit);
@@ -216,7 +224,7 @@ export class ReviewPanel {
           : '';
         items.push(h('p', { id: 'review-verdict', class: `verdict mark-${m.mark}` },
           h('b', {}, `${m.move}${MARK_SYMBOLS[m.mark] || ''}`), ` is ${MARK_WORDS[m.mark] || m.mark}`,
-          winChanges(r, current.ply), better));
+          winChanges(r, graphIndex(r, current.ply)), better));
       }
       fill(this.graphEl, this.graph(current));
       this.graphEl.hidden = false;
@@ -243,10 +251,26 @@ export class ReviewPanel {
   }
 }
 
-/** " (player 1's win chance 55% → 31%)." around the move of ply `ply`, from the graph. */
-function winChanges(r, ply) {
-  const before = r.graph[ply - 1];
-  const now = r.graph[ply];
+/**
+ * The main line's ply after the `k`-th reviewed move: its turn + 1 (reviews before the turns
+ * were given: k + 1).
+ */
+function plyOfMove(r, k) {
+  const m = r.moves[k];
+  return m && typeof m.turn === 'number' ? m.turn + 1 : k + 1;
+}
+
+/** The graph's point of the main line's position at `ply`: the reviewed moves made by then. */
+function graphIndex(r, ply) {
+  let n = 0;
+  while (n < r.moves.length && plyOfMove(r, n) <= ply) n += 1;
+  return n;
+}
+
+/** " (player 1's win chance 55% → 31%)." around the move leading to graph point `at`. */
+function winChanges(r, at) {
+  const before = r.graph[at - 1];
+  const now = r.graph[at];
   if (typeof before !== 'number' || typeof now !== 'number') return '.';
   return ` (player 1's win chance ${Math.round(100 * before)}% → ${Math.round(100 * now)}%).`;
 }

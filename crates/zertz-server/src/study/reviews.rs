@@ -489,8 +489,13 @@ pub fn review_json(game: &Game, names: &[String; 2], moves: &[Reviewed]) -> Valu
             })
         })
         .collect();
+    // The whole game as a tree (bribes and their passes included, which the move list leaves
+    // out): what the page shows, each reviewed move at its `turn`.
+    let tree =
+        crate::study::tree_json::TreeJson::from_tree(&zertz::tree::GameTree::from_game(game)).ok();
     json!({
         "start": game.start().to_string(),
+        "tree": tree,
         "names": names,
         "result": game.outcome().map(|o| o.to_string()),
         "moves": list,
