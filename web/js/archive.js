@@ -6,6 +6,7 @@
 
 import { api, gameHistory } from './api.js';
 import { BoardView, marbleIcon } from './board.js';
+import { pagedGameList, shortMoment } from './gamelist.js';
 import { moveMarks } from './moves.js';
 import { moveList } from './panels.js';
 import { COLOURS, COLOUR_NAMES, hostCoord, hostMoveText, parsePosition } from './position.js';
@@ -200,21 +201,6 @@ function importedEnding(data, headers, names) {
 
 // ---- the finished games, page by page, with filters ----
 
-const FILTERS = ['player', 'board', 'rules', 'result'];
-const PAGE = 20;
-const list = { before: null, newer: [], next: null };
-
-function filters() {
-  const q = new URLSearchParams();
-  for (const f of FILTERS) {
-    const v = $(`filter-${f}`).value.trim();
-    if (v) q.set(f, v);
-  }
-  return q;
-}
-
-const when = (ms) => (ms ? new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }) : '');
-
 /** The result in words: who won, or how it ended. */
 function resultWords(token, seats) {
   const name = (i) => (seats[i].kind === 'engine' ? engineName(seats[i].level) : seats[i].name || `Player ${i + 1}`);
@@ -236,7 +222,7 @@ function gameRow(g, s) {
   const turns = typeof g.turns === 'number' ? g.turns : s ? s.moves.length : 0;
   const token = g.result || (s && s.result ? s.result.token : '');
   return h('tr', { 'data-game': g.id },
-    h('td', { class: 'date' }, h('time', { datetime: ended ? new Date(ended).toISOString() : null }, when(ended))),
+    h('td', { class: 'date' }, h('time', { datetime: ended ? new Date(ended).toISOString() : null }, shortMoment(ended))),
     h('td', {}, personTag(seats[0], 'Player 1'), ' – ', personTag(seats[1], 'Player 2')),
     h('td', {}, board === 'custom' ? 'custom board' : `${board} rings`, ` · ${rules.startsWith('custom') ? 'custom rules' : rules}`,
       g.repetition === 'forbidden' ? ' · no repetition' : '', g.bribes ? ' · bribes' : ''),
@@ -246,68 +232,29 @@ function gameRow(g, s) {
       h('a', { class: 'button analyse-game', href: `/analysis?game=${encodeURIComponent(g.id)}` }, 'Analyse')));
 }
 
-let asked = 0; // the last listing asked for: an older answer arriving late is dropped
-
-async function listFinished() {
-  const ask = (asked += 1);
-  const q = filters();
-  q.set('status', 'finished');
-  q.set('limit', String(PAGE));
-  if (list.before) q.set('before', list.before);
-  let page;
-  try {
-    page = await api('GET', `/api/games?${q}`);
-  } catch (e) {
-    if (ask !== asked) return;
-    // A filter the server refuses is said in its words.
-    fill($('finished'), h('p', { class: 'error', id: 'finished-error' }, `Cannot list the games: ${e.message}`));
-    $('older').hidden = true;
-    $('newer').hidden = true;
-    return;
-  }
-  // The states give the names and the length of each game.
-  const states = await Promise.all(page.games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null)));
-  if (ask !== asked) return;
-  list.next = page.next;
-  const rows = page.games.map((g, k) => gameRow(g, states[k]));
-  const filtered = FILTERS.some((f) => q.get(f));
-  fill($('finished'), rows.length
-    ? h('div', { class: 'table-wrap' }, h('table', { class: 'list archive-list' },
-      h('thead', {}, h('tr', {}, ['Date', 'Players', 'Board', 'Result', 'Length', ''].map((t) => h('th', {}, t)))), h('tbody', {}, rows)))
-    : h('p', { class: 'empty', id: 'no-finished' }, filtered ? 'No finished game matches this search.' : 'No finished game yet.'));
-  $('finished').dataset.page = String(list.newer.length + 1);
-  $('page-number').textContent = list.newer.length || list.next ? `page ${list.newer.length + 1}` : '';
-  $('older').hidden = !list.next;
-  $('newer').hidden = !list.newer.length;
-}
-
-/** Shows the first page of the games the search asks for, and keeps it in the address. */
-function search() {
-  list.before = null;
-  list.newer = [];
-  const q = filters();
-  history.replaceState(null, '', `${location.pathname}${q.toString() ? `?${q}` : ''}${location.hash}`);
-  listFinished();
-}
-
+/** The finished games' list (`gamelist.js`), each row with the game's state when it can be read. */
 function setupList() {
-  const given = new URLSearchParams(location.search);
-  for (const f of FILTERS) if (given.get(f)) $(`filter-${f}`).value = given.get(f);
-  $('archive-filters').addEventListener('submit', (e) => {
-    e.preventDefault();
-    search();
-  });
-  for (const f of ['board', 'rules', 'result']) $(`filter-${f}`).addEventListener('change', search);
-  $('older').addEventListener('click', () => {
-    if (!list.next) return;
-    list.newer.push(list.before);
-    list.before = list.next;
-    listFinished();
-  });
-  $('newer').addEventListener('click', () => {
-    if (!list.newer.length) return;
-    list.before = list.newer.pop();
-    listFinished();
+  pagedGameList({
+    filters: ['player', 'board', 'rules', 'result'],
+    live: ['board', 'rules', 'result'],
+    form: 'archive-filters',
+    path: (q) => {
+      q.set('status', 'finished');
+      return `/api/games?${q}`;
+    },
+    // The states give the names and the length of each game.
+    rows: async (games) => {
+      const states = await Promise.all(games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.id)}`).catch(() => null)));
+      return games.map((g, k) => gameRow(g, states[k]));
+    },
+    into: 'finished',
+    tableClass: 'list archive-list',
+    headings: ['Date', 'Players', 'Board', 'Result', 'Length', ''],
+    errorId: 'finished-error',
+    emptyId: 'no-finished',
+    empty: 'No finished game yet.',
+    noMatch: 'No finished game matches this search.',
+    pageNumber: 'page-number',
   });
 }
 
@@ -357,7 +304,6 @@ function start() {
   addEventListener('hashchange', fromHash);
   fromHash();
   setupList();
-  listFinished();
 }
 
 start();

@@ -7,20 +7,14 @@
 
 import { api } from './api.js';
 import { siteHeader } from './account.js';
+import { pagedGameList, shortMoment } from './gamelist.js';
 import { fill, h, profileHref, say } from './ui.js';
 import { POOLS, deltaTag, howItEnded, outcomeWord, poolName, ratingGraph, ratingText } from './ratings.js';
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split('/')[2] || '');
 const apiPath = (tail = '') => `/api/players/${encodeURIComponent(name)}${tail}`;
-const FILTERS = ['result', 'opponent', 'board', 'pool'];
-const PAGE = 20;
-
-/** The finished games' list: the page shown (`before`), the pages before it, the next one. */
-const list = { before: null, newer: [], next: null };
-
 const longDate = (ms) => new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
-const shortMoment = (ms) => new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 function head(p) {
   document.title = `ZÈRTZ · ${p.name}`;
@@ -96,15 +90,6 @@ async function studiesView() {
 
 // ---- finished games ----
 
-function filters() {
-  const q = new URLSearchParams();
-  for (const f of FILTERS) {
-    const v = $(`filter-${f}`).value.trim();
-    if (v) q.set(f, v);
-  }
-  return q;
-}
-
 function gameRow(g) {
   const opponent = g.rated
     ? h('a', { href: profileHref(g.opponent_name) }, g.opponent_name)
@@ -124,62 +109,23 @@ function gameRow(g) {
       h('a', { href: `/archive#game=${game}`, class: 'replay-link' }, 'Replay')));
 }
 
-async function loadGames() {
-  const q = filters();
-  q.set('limit', String(PAGE));
-  if (list.before) q.set('before', list.before);
-  let page;
-  try {
-    page = await api('GET', apiPath(`/games?${q}`));
-  } catch (e) {
-    // A filter the server refuses (an opponent with no account…) is said in its words.
-    fill($('games'), h('p', { class: 'error', id: 'games-error' }, `Cannot list the games: ${e.message}`));
-    $('older').hidden = true;
-    $('newer').hidden = true;
-    return;
-  }
-  list.next = page.next;
-  const filtered = FILTERS.some((f) => q.get(f));
-  fill($('games'), page.games.length
-    ? h('div', { class: 'table-wrap' }, h('table', { class: 'list games-list' },
-      h('thead', {}, h('tr', {}, ['Ended', 'Result', 'Opponent', 'Game', 'Rating', ''].map((t) => h('th', {}, t)))),
-      h('tbody', {}, page.games.map(gameRow))))
-    : h('p', { class: 'empty', id: 'no-games' }, filtered ? 'No finished game matches these filters.' : 'No finished game yet.'));
-  $('older').hidden = !list.next;
-  $('newer').hidden = !list.newer.length;
-}
-
-/** Shows the first page of the games the filters ask for, and keeps them in the address. */
-function applyFilters() {
-  list.before = null;
-  list.newer = [];
-  const q = filters();
-  history.replaceState(null, '', `${location.pathname}${q.toString() ? `?${q}` : ''}`);
-  loadGames();
-}
-
+/** The finished games' list (`gamelist.js`), filtered by result, opponent, board and pool. */
 function setupGames() {
   const pool = $('filter-pool');
   for (const p of POOLS) pool.append(h('option', { value: p.key }, p.name));
-  const given = new URLSearchParams(location.search);
-  for (const f of FILTERS) {
-    if (given.get(f)) $(`filter-${f}`).value = given.get(f);
-  }
-  $('game-filters').addEventListener('submit', (e) => {
-    e.preventDefault();
-    applyFilters();
-  });
-  for (const f of ['result', 'board', 'pool']) $(`filter-${f}`).addEventListener('change', applyFilters);
-  $('older').addEventListener('click', () => {
-    if (!list.next) return;
-    list.newer.push(list.before);
-    list.before = list.next;
-    loadGames();
-  });
-  $('newer').addEventListener('click', () => {
-    if (!list.newer.length) return;
-    list.before = list.newer.pop();
-    loadGames();
+  pagedGameList({
+    filters: ['result', 'opponent', 'board', 'pool'],
+    live: ['result', 'board', 'pool'],
+    form: 'game-filters',
+    path: (q) => apiPath(`/games?${q}`),
+    rows: (games) => games.map(gameRow),
+    into: 'games',
+    tableClass: 'list games-list',
+    headings: ['Ended', 'Result', 'Opponent', 'Game', 'Rating', ''],
+    errorId: 'games-error',
+    emptyId: 'no-games',
+    empty: 'No finished game yet.',
+    noMatch: 'No finished game matches these filters.',
   });
 }
 
@@ -206,7 +152,6 @@ async function start() {
   setupGames();
   playingView(p.playing);
   studiesView();
-  loadGames();
 }
 
 start();

@@ -119,7 +119,7 @@ impl Browser {
             }
         }
         let text = response.text().await.expect("body");
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        let body = read_json(&text).unwrap_or(Value::String(text));
         Answer {
             status,
             body,
@@ -136,6 +136,16 @@ impl Browser {
     /// `POST path` with a JSON body.
     pub async fn post(&mut self, path: &str, body: Value) -> Answer {
         self.send(Method::POST, path, Some(&body)).await
+    }
+
+    /// `PUT path` with a JSON body.
+    pub async fn put(&mut self, path: &str, body: Value) -> Answer {
+        self.send(Method::PUT, path, Some(&body)).await
+    }
+
+    /// `DELETE path`.
+    pub async fn delete(&mut self, path: &str) -> Answer {
+        self.send(Method::DELETE, path, None).await
     }
 
     /// Signs up.
@@ -187,4 +197,14 @@ impl Browser {
         }
         Ws::connect_request(request, None).await
     }
+}
+
+/// JSON text read without serde_json's depth limit: a study's tree nests two levels a move, and a
+/// long line goes deeper than the default 128.
+fn read_json(text: &str) -> Option<Value> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    reader.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut reader).ok()?;
+    reader.end().ok()?;
+    Some(value)
 }

@@ -52,6 +52,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/game.js",
     "js/match.js",
     "js/archive.js",
+    "js/gamelist.js",
     "js/account.js",
     "js/login.js",
     "js/chat.js",

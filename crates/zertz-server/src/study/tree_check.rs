@@ -1,19 +1,15 @@
-//! The check of a chapter's tree before a study keeps it: the tree JSON of docs/study.md
-//! (`{"start", "headers", "comment", "children": [node…]}`, node = `{"move", "comment",
-//! "children"}`) read into a small typed tree, its start position parsed and every move
-//! replayed with the rules library, and the tree written back with each move in official
-//! notation. What is stored is exactly what was checked.
+//! The check of a chapter's tree before a study keeps it: the text read as the tree JSON
+//! ([`TreeJson`]), the study's bounds checked on what was read, the tree built with
+//! [`TreeJson::to_tree`] (start position parsed, headers read, every move replayed by the rules
+//! library), and written back with [`TreeJson::from_tree`], each move in official notation. What
+//! is stored is exactly what was checked.
 //!
-//! A line of moves is a chain of nested nodes, two JSON levels per move, deeper than
-//! serde_json's default limit of 128 levels after some 60 moves. So the depth is measured
-//! first with a flat scan (bounded by the longest line allowed), and only then is the text
-//! read without serde_json's limit; the caller runs this on a thread with a large stack.
+//! A line of moves is a chain of nested nodes, two JSON levels per move. The tree JSON reader
+//! reads without serde_json's depth limit once a flat scan has bounded the nesting; here the
+//! bound is the study's longest line, tighter than the reader's own. The caller runs this on a
+//! thread with a large stack (writing the tree back recurses along its lines).
 
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
-use zertz::Position;
-use zertz::notation::{official, parse_any};
+use super::tree_json::{self, NodeJson, TreeJson};
 
 /// The bounds a tree must keep.
 #[derive(Clone, Copy, Debug)]
@@ -24,43 +20,14 @@ pub struct TreeLimits {
     pub line: usize,
     /// Characters of one comment.
     pub comment_chars: usize,
-    /// Headers, and characters of a header's value.
+    /// Headers of the tree.
     pub headers: usize,
     /// Characters of a header's value.
     pub header_chars: usize,
 }
 
-/// A chapter's tree.
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Tree {
-    /// The position string the tree starts from.
-    pub start: String,
-    /// Record headers (`Player1`, `Date`, …).
-    #[serde(default)]
-    pub headers: BTreeMap<String, String>,
-    /// The comment on the start position.
-    #[serde(default)]
-    pub comment: String,
-    /// The moves from the start; the first is the main line.
-    #[serde(default)]
-    pub children: Vec<Node>,
-}
-
-/// A move of the tree and what follows it.
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Node {
-    /// The move (official notation, read leniently; written back in official notation).
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// The comment on the position after the move.
-    #[serde(default)]
-    pub comment: String,
-    /// The moves that answer it; the first is the main line.
-    #[serde(default)]
-    pub children: Vec<Node>,
-}
+/// Characters of a header's name.
+const HEADER_NAME_CHARS: usize = 40;
 
 /// A tree that passed: its JSON as stored, and how many moves it holds.
 #[derive(Debug)]
@@ -71,66 +38,48 @@ pub struct Checked {
     pub moves: usize,
 }
 
-/// The deepest nesting of arrays and objects in `text`, read flat (strings skipped), so that
-/// any depth is measured without recursion (the tree JSON reader's own scan).
-pub fn json_depth(text: &str) -> usize {
-    super::tree_json::nesting(text.as_bytes())
-}
-
 /// Reads, checks and rewrites a tree given as JSON text. The error is a sentence naming what
-/// was wrong (the field, or the move and the line that leads to it).
+/// was wrong (the field, as the tree JSON reader names it: `children[0].children[1].move`).
 pub fn check(text: &str, limits: &TreeLimits) -> Result<Checked, String> {
     // The root, its children array, then an object and an array per move: a line of n moves
-    // is 2n + 2 deep (its last `children` included).
-    let deepest = 2 * limits.line + 2;
-    if json_depth(text) > deepest {
+    // is 2n + 2 deep (its last `children` included). This is where the line's bound is kept.
+    if tree_json::nesting(text.as_bytes()) > 2 * limits.line + 2 {
         return Err(format!(
             "the tree is nested deeper than a line of {} moves, the longest a line may be",
             limits.line
         ));
     }
-    let mut reader = serde_json::Deserializer::from_str(text);
-    reader.disable_recursion_limit();
-    let mut tree = Tree::deserialize(&mut reader).map_err(|e| format!("the tree: {e}"))?;
-    reader.end().map_err(|e| format!("the tree: {e}"))?;
-    let start: Position = tree
-        .start
-        .parse()
-        .map_err(|e| format!("the start position: {e}"))?;
-    check_headers(&tree.headers, limits)?;
-    check_comment(&tree.comment, "the comment on the start position", limits)?;
-    let mut walk = Walk {
-        limits,
-        moves: 0,
-        line: Vec::new(),
-    };
-    walk.children(&start, &mut tree.children)?;
-    let json = serde_json::to_string(&tree).map_err(|e| format!("the tree: {e}"))?;
-    Ok(Checked {
-        json,
-        moves: walk.moves,
-    })
+    let json: TreeJson =
+        tree_json::parse_json(text.as_bytes()).map_err(|e| format!("the tree: {e}"))?;
+    // The bounds first, so that no more than a chapter may hold is replayed.
+    check_headers(&json, limits)?;
+    check_comment(&json.comment, "comment", limits)?;
+    let moves = check_nodes(&json.children, limits)?;
+    let tree = json.to_tree().map_err(|e| e.to_string())?;
+    let back = TreeJson::from_tree(&tree).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string(&back).map_err(|e| format!("the tree: {e}"))?;
+    Ok(Checked { json, moves })
 }
 
-fn check_headers(headers: &BTreeMap<String, String>, limits: &TreeLimits) -> Result<(), String> {
+/// The study's bounds on headers; their names and values are read by the tree itself.
+fn check_headers(json: &TreeJson, limits: &TreeLimits) -> Result<(), String> {
+    let headers = &json.headers.0;
     if headers.len() > limits.headers {
         return Err(format!(
-            "the tree has {} headers; at most {} are kept",
+            "headers: the tree has {} headers; at most {} are kept",
             headers.len(),
             limits.headers
         ));
     }
     for (name, value) in headers {
-        let well_formed = (1..=40).contains(&name.len())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-        if !well_formed {
+        if name.chars().count() > HEADER_NAME_CHARS {
             return Err(format!(
-                "header `{name}`: a header's name is 1 to 40 letters, digits or `_`"
+                "headers.{name}: a header's name is at most {HEADER_NAME_CHARS} characters"
             ));
         }
         if value.chars().count() > limits.header_chars || value.chars().any(char::is_control) {
             return Err(format!(
-                "header {name}: its value must be at most {} characters on one line",
+                "headers.{name}: its value must be at most {} characters on one line",
                 limits.header_chars
             ));
         }
@@ -138,93 +87,52 @@ fn check_headers(headers: &BTreeMap<String, String>, limits: &TreeLimits) -> Res
     Ok(())
 }
 
-fn check_comment(comment: &str, whose: &str, limits: &TreeLimits) -> Result<(), String> {
+fn check_comment(comment: &str, path: &str, limits: &TreeLimits) -> Result<(), String> {
     let chars = comment.chars().count();
     if chars > limits.comment_chars {
         return Err(format!(
-            "{whose} has {chars} characters; at most {} are kept",
+            "{path}: the comment has {chars} characters; at most {} are kept",
             limits.comment_chars
         ));
     }
     Ok(())
 }
 
-/// The replay of a tree: the moves counted so far and the line being walked.
-struct Walk<'a> {
-    limits: &'a TreeLimits,
-    moves: usize,
-    /// The moves from the start to the node being checked, in official notation.
-    line: Vec<String>,
-}
-
-impl Walk<'_> {
-    /// Where the next move is: its number in the line and the moves before it (the last few).
-    fn place(&self) -> String {
-        const SHOWN: usize = 6;
-        let n = self.line.len() + 1;
-        if self.line.is_empty() {
-            return format!("move {n} (from the start)");
-        }
-        let skip = self.line.len().saturating_sub(SHOWN);
-        let dots = if skip > 0 { "… " } else { "" };
-        format!("move {n} (after {dots}{})", self.line[skip..].join(" "))
-    }
-
-    /// Checks and rewrites the moves that follow `position`, and everything after them.
-    fn children(&mut self, position: &Position, children: &mut [Node]) -> Result<(), String> {
-        if !children.is_empty() && self.line.len() >= self.limits.line {
+/// Counts the moves of the tree (without recursion) and checks their number and comments;
+/// returns the number.
+fn check_nodes(children: &[NodeJson], limits: &TreeLimits) -> Result<usize, String> {
+    let mut moves = 0;
+    let mut stack: Vec<(&NodeJson, String)> = children
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, n)| (n, format!("children[{i}]")))
+        .collect();
+    while let Some((node, path)) = stack.pop() {
+        moves += 1;
+        if moves > limits.moves {
             return Err(format!(
-                "{}: a line may have at most {} moves",
-                self.place(),
-                self.limits.line
+                "the tree has more than {} moves, the most a chapter may have",
+                limits.moves
             ));
         }
-        let mut seen: Vec<String> = Vec::with_capacity(children.len());
-        for node in children.iter_mut() {
-            self.moves += 1;
-            if self.moves > self.limits.moves {
-                return Err(format!(
-                    "the tree has more than {} moves, the most a chapter may have",
-                    self.limits.moves
-                ));
-            }
-            if node.mv.trim() == "-" {
-                return Err(format!(
-                    "{}: a pass bought with a bribe cannot be kept in a study (the tree has no \
-                     place for the bribe)",
-                    self.place()
-                ));
-            }
-            let mv = parse_any(position, &node.mv).map_err(|e| format!("{}: {e}", self.place()))?;
-            let text = official::move_text(position, &mv);
-            if seen.contains(&text) {
-                return Err(format!(
-                    "{}: {text} is there twice; a move appears once among the moves that \
-                     follow a position",
-                    self.place()
-                ));
-            }
-            check_comment(
-                &node.comment,
-                &format!("the comment on {text} ({})", self.place()),
-                self.limits,
-            )?;
-            let next = position
-                .play(&mv)
-                .map_err(|e| format!("{}: `{text}` is not legal here: {e}", self.place()))?;
-            node.mv = text.clone();
-            seen.push(text.clone());
-            self.line.push(text);
-            self.children(&next, &mut node.children)?;
-            self.line.pop();
+        check_comment(
+            &node.comment,
+            &format!("{path}.comment (on {})", node.mv.trim()),
+            limits,
+        )?;
+        for (i, child) in node.children.iter().enumerate().rev() {
+            stack.push((child, format!("{path}.children[{i}]")));
         }
-        Ok(())
     }
+    Ok(moves)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zertz::Position;
+    use zertz::notation::official;
 
     const LIMITS: TreeLimits = TreeLimits {
         moves: 50,
@@ -240,14 +148,6 @@ mod tests {
 
     fn tree(children: &str) -> String {
         format!(r#"{{"start": "{}", "children": {children}}}"#, start())
-    }
-
-    #[test]
-    fn depth_counts_nesting_and_skips_strings() {
-        assert_eq!(json_depth("1"), 0);
-        assert_eq!(json_depth(r#"{"a": [1, {"b": []}]}"#), 4);
-        assert_eq!(json_depth(r#"{"a": "[[[{{\"]]"}"#), 1);
-        assert_eq!(json_depth(r#"[["\\"], []]"#), 2);
     }
 
     #[test]
@@ -271,11 +171,36 @@ mod tests {
     }
 
     #[test]
-    fn an_illegal_move_is_named_with_its_line() {
+    fn the_rules_of_the_headers_are_the_replays() {
+        // Both players hold a white marble: a bribe may be offered, if the rule is on.
+        let start = "37 standard ..../...../....../......./....../...../.... 4/8/10 1/0/0 1/0/0 1";
+        let bribe = |headers: &str| {
+            format!(
+                r#"{{"start": "{start}", "headers": {headers}, "children": [
+                    {{"move": "bribe 1/0/0 accepted", "children": [{{"move": "gd4 a1"}}]}}]}}"#
+            )
+        };
+        let checked = check(&bribe(r#"{"Bribes": "on"}"#), &LIMITS).expect("bribes are on");
+        assert_eq!(checked.moves, 2);
+        let back: serde_json::Value = serde_json::from_str(&checked.json).unwrap();
+        assert_eq!(back["headers"]["Bribes"], "on");
+        assert_eq!(back["children"][0]["move"], "bribe 1/0/0 accepted");
+        assert_eq!(back["children"][0]["children"][0]["move"], "Gd4,a1");
+        let e = check(&bribe("{}"), &LIMITS).unwrap_err();
+        assert!(
+            e.starts_with("children[0].move: `bribe 1/0/0 accepted`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_illegal_move_is_named_with_its_field() {
         let text = tree(r#"[{"move": "Wd4,a1", "children": [{"move": "Gd4,a2"}]}]"#);
         let e = check(&text, &LIMITS).unwrap_err();
-        assert!(e.starts_with("move 2 (after Wd4,a1): "), "{e}");
-        assert!(e.contains("Gd4,a2"), "{e}");
+        assert!(
+            e.starts_with("children[0].children[0].move: `Gd4,a2` cannot be played here"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -283,19 +208,23 @@ mod tests {
         let e = check(r#"{"children": []}"#, &LIMITS).unwrap_err();
         assert!(e.contains("missing field `start`"), "{e}");
         let e = check(r#"{"start": "37 nonsense"}"#, &LIMITS).unwrap_err();
-        assert!(e.starts_with("the start position: position string"), "{e}");
+        assert!(e.starts_with("start: position string"), "{e}");
         let e = check(&tree(r#"[{"mvoe": "Wd4,a1"}]"#), &LIMITS).unwrap_err();
         assert!(e.contains("unknown field `mvoe`"), "{e}");
         let e = check(&tree(r#"[{"move": "Qd4"}]"#), &LIMITS).unwrap_err();
-        assert!(e.starts_with("move 1 (from the start): `Qd4`"), "{e}");
+        assert!(e.starts_with("children[0].move: `Qd4`"), "{e}");
+        // A pass is the answer to a bribe, which is a step of its own.
         let e = check(&tree(r#"[{"move": "-"}]"#), &LIMITS).unwrap_err();
-        assert!(e.contains("bribe"), "{e}");
+        assert!(e.starts_with("children[0].move: `-`"), "{e}");
         let e = check(
             &tree(r#"[{"move": "Wd4,a1"}, {"move": "wd4 a1"}]"#),
             &LIMITS,
         )
         .unwrap_err();
-        assert!(e.contains("Wd4,a1 is there twice"), "{e}");
+        assert!(
+            e.starts_with("children[1].move: Wd4,a1 is there twice"),
+            "{e}"
+        );
         let e = check(&format!("{} x", tree("[]")), &LIMITS).unwrap_err();
         assert!(e.contains("trailing characters"), "{e}");
     }
@@ -328,10 +257,10 @@ mod tests {
             &LIMITS,
         )
         .unwrap_err();
-        assert!(e.contains("the comment on Wd4,a1"), "{e}");
+        assert!(e.starts_with("children[0].comment (on Wd4,a1)"), "{e}");
         assert!(e.contains("26 characters; at most 20"), "{e}");
 
-        // Every first move of the start position, each answered by every reply: more than 50.
+        // Every first move of the start position: more than 50.
         let firsts: Vec<String> = start
             .legal_moves()
             .iter()
@@ -341,15 +270,25 @@ mod tests {
         let e = check(&tree(&format!("[{}]", firsts.join(","))), &LIMITS).unwrap_err();
         assert!(e.contains("more than 50 moves"), "{e}");
 
+        let with_headers = |headers: &str| {
+            format!(r#"{{"start": "{start}", "headers": {headers}, "children": []}}"#)
+        };
+        let e = check(&with_headers(r#"{"Bad Name": "x"}"#), &LIMITS).unwrap_err();
+        assert!(
+            e.starts_with("headers: header Bad Name: a header name is"),
+            "{e}"
+        );
         let e = check(
-            &format!(
-                r#"{{"start": "{}", "headers": {{"Bad Name": "x"}}}}"#,
-                start
-            ),
+            &with_headers(r#"{"a": "", "b": "", "c": "", "d": "", "e": ""}"#),
             &LIMITS,
         )
         .unwrap_err();
-        assert!(e.contains("header `Bad Name`"), "{e}");
+        assert!(e.contains("5 headers; at most 4"), "{e}");
+        let long = "n".repeat(HEADER_NAME_CHARS + 1);
+        let e = check(&with_headers(&format!(r#"{{"{long}": "x"}}"#)), &LIMITS).unwrap_err();
+        assert!(e.contains("at most 40 characters"), "{e}");
+        let e = check(&with_headers(r#"{"Event": "a\tb"}"#), &LIMITS).unwrap_err();
+        assert!(e.starts_with("headers.Event: its value"), "{e}");
     }
 
     #[test]

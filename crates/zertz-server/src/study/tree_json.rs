@@ -77,8 +77,10 @@ impl<'de> Deserialize<'de> for Headers {
     }
 }
 
-/// A tree as JSON.
+/// A tree as JSON. Unknown fields are refused rather than dropped (a misspelt `comment` would
+/// otherwise vanish).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TreeJson {
     /// The start position, as a position string.
     pub start: String,
@@ -95,6 +97,7 @@ pub struct TreeJson {
 
 /// A node as JSON: its move, its comment, the moves after it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeJson {
     /// The move (official notation) or bribe (`bribe 1/0/0 accepted`).
     #[serde(rename = "move")]
@@ -183,7 +186,8 @@ impl TreeJson {
         })
     }
 
-    /// The tree this JSON describes, every move checked. Errors name the field.
+    /// The tree this JSON describes, every move checked (and written once among the moves after
+    /// a position). Errors name the field.
     pub fn to_tree(&self) -> Result<GameTree, TreeJsonError> {
         let field = |path: &str, message: String| TreeJsonError::Field {
             path: path.to_string(),
@@ -206,10 +210,27 @@ impl TreeJson {
             .rev()
             .map(|(i, n)| (n, tree.root(), format!("children[{i}]")))
             .collect();
+        // Nodes are numbered as they are added: one not newer than the last added was already
+        // there, a move written twice after the same position.
+        let mut newest = tree.root();
         while let Some((node, parent, path)) = stack.pop() {
             let id = tree
                 .add_text(parent, &node.mv)
                 .map_err(|e| field(&format!("{path}.move"), e.to_string()))?;
+            if id <= newest {
+                let text = match (tree.node(id).and_then(|n| n.step()), tree.position(parent)) {
+                    (Some(step), Ok(before)) => step.text(before),
+                    _ => node.mv.trim().to_string(),
+                };
+                return Err(field(
+                    &format!("{path}.move"),
+                    format!(
+                        "{text} is there twice; a move appears once among the moves that \
+                         follow a position"
+                    ),
+                ));
+            }
+            newest = id;
             tree.set_comment(id, &node.comment)
                 .map_err(|e| field(&format!("{path}.comment"), e.to_string()))?;
             for (i, child) in node.children.iter().enumerate().rev() {
@@ -279,6 +300,14 @@ mod tests {
     }
 
     #[test]
+    fn nesting_counts_brackets_outside_strings() {
+        assert_eq!(nesting(b"1"), 0);
+        assert_eq!(nesting(br#"{"a": [1, {"b": []}]}"#), 4);
+        assert_eq!(nesting(br#"{"a": "[[[{{\"]]"}"#), 1);
+        assert_eq!(nesting(br#"[["\\"], []]"#), 2);
+    }
+
+    #[test]
     fn errors_name_the_field() {
         let json = r#"{"start": "37 standard ..../...../....../......./....../...../.... 6/8/10 0/0/0 0/0/0 1",
             "children": [{"move": "Wd4,a1", "children": [{"move": "Qd4"}]}]}"#;
@@ -287,6 +316,18 @@ mod tests {
         assert!(e.starts_with("children[0].children[0].move: `Qd4`"), "{e}");
         let e = parse_json::<TreeJson>(br#"{"start": 3}"#).unwrap_err();
         assert!(e.to_string().contains("line 1 column"), "{e}");
+        let e =
+            parse_json::<TreeJson>(br#"{"start": "x", "children": [{"move": "a", "coment": ""}]}"#)
+                .unwrap_err();
+        assert!(e.to_string().contains("unknown field `coment`"), "{e}");
+        let twice = r#"{"start": "37 standard ..../...../....../......./....../...../.... 6/8/10 0/0/0 0/0/0 1",
+            "children": [{"move": "Wd4,a1"}, {"move": "Gd4,a1"}, {"move": "wd4 a1"}]}"#;
+        let t: TreeJson = parse_json(twice.as_bytes()).unwrap();
+        let e = t.to_tree().unwrap_err().to_string();
+        assert!(
+            e.starts_with("children[2].move: Wd4,a1 is there twice"),
+            "{e}"
+        );
         let deep = "[".repeat(2 * MAX_DEPTH + 9);
         assert!(matches!(
             parse_json::<TreeJson>(deep.as_bytes()),
