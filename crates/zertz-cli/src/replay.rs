@@ -301,7 +301,8 @@ impl Loader {
                 let mut entry = archive
                     .by_index(*index)
                     .map_err(|e| format!("bad entry: {e}"))?;
-                let mut bytes = Vec::new();
+                // Sized from the archive's directory: one read, not a probe and regrowths.
+                let mut bytes = Vec::with_capacity(entry.size().min(1 << 24) as usize);
                 entry
                     .read_to_end(&mut bytes)
                     .map_err(|e| format!("cannot unpack: {e}"))?;
@@ -310,7 +311,8 @@ impl Loader {
         };
         // Some old records carry bytes in a legacy encoding inside names; they never matter to
         // the moves.
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Ok(String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
     }
 }
 

@@ -94,7 +94,10 @@ export class StudyPanel {
   /** A new chapter starting at the position on the board. */
   async addChapter() {
     if (!this.chapters.length) this.chapters = [{ name: 'Chapter 1', tree: this.analysis.tree }];
-    const tree = new Tree(this.analysis.current.position, this.analysis.tree.headers);
+    // The game's result and how it ended belong to the game, not to a chapter starting
+    // elsewhere (the server checks a Result header against the chapter's main line).
+    const { Result, Termination, ...headers } = this.analysis.tree.headers;
+    const tree = new Tree(this.analysis.current.position, headers);
     this.chapters.push({ name: `Chapter ${this.chapters.length + 1}`, tree });
     if (this.study) await this.showChapter(this.chapters.length - 1);
     else {
