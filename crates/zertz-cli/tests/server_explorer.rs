@@ -446,6 +446,13 @@ async fn a_game_the_explorer_missed_is_added_at_the_next_start(db: Db) {
         answer["moves"][0]["examples"][0]["id"],
         format!("server-{id}")
     );
+    // The start's check says what it did once it is done (just after the write seen above).
+    for _ in 0..100 {
+        if server.log().contains("1 finished games added at start") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert!(
         server.log().contains("1 finished games added at start"),
         "{}",
