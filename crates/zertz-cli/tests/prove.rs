@@ -36,7 +36,7 @@ fn a_win_is_printed_with_its_moves_and_a_legal_main_line() {
     assert_eq!(lines[0], "player 2 wins in 2", "{out}");
     let p: Position = CHAIN_IN_2.parse().unwrap();
     // Every winning move printed is legal and is not a win at once.
-    let moves = lines[1].split_once(": ").unwrap().1;
+    let moves = lines[1].split_once("): ").unwrap().1;
     assert!(lines[1].contains("every legal move checked"), "{out}");
     for m in moves.split(", ") {
         let mv = official::parse(&p, m).unwrap_or_else(|e| panic!("{m}: {e}"));
