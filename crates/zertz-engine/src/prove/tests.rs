@@ -234,3 +234,37 @@ fn a_win_in_2_with_choices() -> (Position, Proof) {
     let (_, _, _, proof) = win_of(&report);
     (p, proof.clone())
 }
+
+#[test]
+fn first_moves_sort_every_move_and_find_a_unique_solution() {
+    // One legal move, the winning capture: unique.
+    let p = position(CAPTURE_IN_1);
+    let first = Prover::new(4).first_moves(&p, 1, 10_000).unwrap();
+    assert_eq!(first.winning.len(), 1);
+    assert!(first.not_winning.is_empty() && first.unknown.is_empty());
+    assert_eq!(first.unique(), Some(first.winning[0]));
+    // Several winning isolations: no unique solution, and every move is sorted.
+    let p = position(ISOLATION_IN_1);
+    let first = Prover::new(4).first_moves(&p, 1, 100_000).unwrap();
+    assert!(first.winning.len() >= 2);
+    assert_eq!(first.unique(), None);
+    assert_eq!(
+        first.winning.len() + first.not_winning.len(),
+        p.legal_moves().len()
+    );
+    assert_eq!(first.winning.len(), immediate_wins(&p).len());
+    // A proof for one given winning move, checked; none for a move that does not win.
+    let mut prover = Prover::new(4);
+    let proof = prover
+        .prove_move(&p, &first.winning[0], 1, 10_000)
+        .unwrap()
+        .expect("a proof");
+    check(&proof, &p).unwrap();
+    assert_eq!(proof.first_move(), Some(first.winning[0]));
+    assert!(
+        prover
+            .prove_move(&p, &first.not_winning[0], 1, 10_000)
+            .unwrap()
+            .is_none()
+    );
+}
