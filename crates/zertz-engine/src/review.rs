@@ -11,7 +11,7 @@ use zertz::{Game, Move, Player, Position, Turn};
 
 use crate::analysis::{Allowance, rank_within};
 use crate::limits::Limits;
-use crate::prove::{Prover, Verdict};
+use crate::prove::Prover;
 use crate::score::Score;
 use crate::search::SearchOptions;
 use crate::verdicts::{self, Mark};
@@ -238,10 +238,10 @@ pub fn confirm(prover: &mut Prover, position: &Position, mv: &Move, score: Score
             if let Some(outcome) = after.outcome() {
                 return outcome.winner() == Some(position.to_move().other());
             }
-            match prover.prove(&after, n, REVIEW_PROOF_NODES) {
-                Ok(report) => matches!(report.verdict, Verdict::Win { turns, .. } if turns <= n),
-                Err(_) => false,
-            }
+            matches!(
+                prover.proof_within(&after, n, REVIEW_PROOF_NODES),
+                Ok(Some(proof)) if proof.turns <= n
+            )
         }
     }
 }

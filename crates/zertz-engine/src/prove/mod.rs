@@ -116,6 +116,13 @@ impl FirstMoves {
     }
 }
 
+/// What the iterative deepening found.
+enum Found {
+    Win(Proof),
+    NoWin,
+    Unknown,
+}
+
 /// A prover with its table (kept between questions: what one proof learned helps the next).
 pub struct Prover {
     table: Table,
@@ -164,6 +171,61 @@ impl Prover {
         turns: u32,
         nodes: u64,
     ) -> Result<Report, ProveError> {
+        let (found, spent) = self.shortest(position, turns, nodes)?;
+        let proof = match found {
+            Found::Win(proof) => proof,
+            Found::NoWin => {
+                return Ok(Report {
+                    verdict: Verdict::NoWin { within: turns },
+                    nodes: spent,
+                });
+            }
+            Found::Unknown => {
+                return Ok(Report {
+                    verdict: Verdict::Unknown { nodes: spent },
+                    nodes: spent,
+                });
+            }
+        };
+        let t = proof.turns;
+        let first = self.first_moves(position, t, nodes)?;
+        let mut moves = first.winning.clone();
+        if let Some(m) = proof.first_move().filter(|m| !moves.contains(m)) {
+            moves.insert(0, m);
+        }
+        Ok(Report {
+            verdict: Verdict::Win {
+                turns: t,
+                moves,
+                all_moves_checked: first.unknown.is_empty(),
+                proof,
+            },
+            nodes: spent + first.nodes,
+        })
+    }
+
+    /// The shortest win within `turns` as a checked proof, without deciding the other first
+    /// moves (cheaper than [`Prover::prove`]: what the review uses to confirm a search's claim).
+    /// `Ok(None)` when no win is proven within `nodes` expansions.
+    pub fn proof_within(
+        &mut self,
+        position: &Position,
+        turns: u32,
+        nodes: u64,
+    ) -> Result<Option<Proof>, ProveError> {
+        Ok(match self.shortest(position, turns, nodes)?.0 {
+            Found::Win(proof) => Some(proof),
+            Found::NoWin | Found::Unknown => None,
+        })
+    }
+
+    /// Iterative deepening over the turns, then the proof read out and checked.
+    fn shortest(
+        &mut self,
+        position: &Position,
+        turns: u32,
+        nodes: u64,
+    ) -> Result<(Found, u64), ProveError> {
         refuse(position, turns)?;
         let attacker = position.to_move();
         let mut search = Search {
@@ -178,42 +240,15 @@ impl Prover {
                 continue;
             }
             if numbers.pn != 0 {
-                return Ok(Report {
-                    verdict: Verdict::Unknown {
-                        nodes: search.nodes,
-                    },
-                    nodes: search.nodes,
-                });
+                return Ok((Found::Unknown, search.nodes));
             }
             let Some(proof) = proof::extract(&mut search, position, t, MAX_PROOF_NODES) else {
-                return Ok(Report {
-                    verdict: Verdict::Unknown {
-                        nodes: search.nodes,
-                    },
-                    nodes: search.nodes,
-                });
+                return Ok((Found::Unknown, search.nodes));
             };
             check(&proof, position).map_err(ProveError::Rejected)?;
-            let spent = search.nodes;
-            let first = self.first_moves(position, t, nodes)?;
-            let mut moves = first.winning.clone();
-            if let Some(m) = proof.first_move().filter(|m| !moves.contains(m)) {
-                moves.insert(0, m);
-            }
-            return Ok(Report {
-                verdict: Verdict::Win {
-                    turns: t,
-                    moves,
-                    all_moves_checked: first.unknown.is_empty(),
-                    proof,
-                },
-                nodes: spent + first.nodes,
-            });
+            return Ok((Found::Win(proof), search.nodes));
         }
-        Ok(Report {
-            verdict: Verdict::NoWin { within: turns },
-            nodes: search.nodes,
-        })
+        Ok((Found::NoWin, search.nodes))
     }
 
     /// Sorts every legal first move by whether it wins within `turns` (at most `nodes`
