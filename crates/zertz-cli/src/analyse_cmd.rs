@@ -11,10 +11,19 @@ use zertz::notation::official;
 use zertz::record::Record;
 use zertz::{Game, Move, Position, Rules, boardspace};
 use zertz_engine::analysis::analyse_position;
+use zertz_engine::prove::Prover;
 use zertz_engine::review::{self, review};
 use zertz_engine::search::MAX_DEPTH;
-use zertz_engine::verdicts::Mark;
-use zertz_engine::{Engine, Limits, SearchOptions};
+use zertz_engine::verdicts::{self, Mark};
+use zertz_engine::{Engine, Limits, Score, SearchOptions};
+
+/// A score of `mv` in `position` in words: a forced win or loss is claimed ("wins in N") only
+/// when the prover confirms it within the review's small budget; otherwise the search's word
+/// is given as such ("search: win in N, unproven").
+fn claimed(prover: &mut Prover, position: &Position, mv: Option<&Move>, score: Score) -> String {
+    let proven = mv.is_some_and(|m| review::confirm(prover, position, m, score));
+    verdicts::claim(score, proven)
+}
 
 /// Options of `zertz analyse`.
 #[derive(Args)]
@@ -147,10 +156,16 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             );
         });
         println!();
+        let mut prover = Prover::new(review::REVIEW_PROOF_MB);
         println!(
             "{} to move; evaluation {} (depth {})",
             position.to_move(),
-            a.search.score,
+            claimed(
+                &mut prover,
+                &position,
+                a.search.best.as_ref(),
+                a.search.score
+            ),
             a.search.depth
         );
         println!("best line: {}", line(&position, &a.search.pv));
@@ -159,7 +174,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             println!(
                 "  {:<24} {:>10}   {}",
                 official::move_text(&position, &r.mv),
-                r.score.to_string(),
+                claimed(&mut prover, &position, Some(&r.mv), r.score),
                 line(&position, &r.pv)
             );
         }
@@ -187,9 +202,9 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             r.turn + 1,
             format!("P{}", r.player.number()),
             played,
-            r.played_score.to_string(),
+            r.played_words(),
             best,
-            r.best_score.to_string(),
+            r.best_words(),
             r.mark.name()
         );
     });

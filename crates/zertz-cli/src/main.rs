@@ -10,6 +10,7 @@ mod loadtest_cmd;
 mod match_cmd;
 mod perft_cmd;
 mod play;
+mod prove_cmd;
 mod replay;
 mod serve_cmd;
 mod show;
@@ -40,6 +41,8 @@ enum Command {
     /// Analyse a position (evaluation, best line, top moves) or review a whole game.
     #[command(alias = "analyze")]
     Analyse(Box<analyse_cmd::AnalyseArgs>),
+    /// Prove a forced win: does the player to move win within N turns, and with which moves?
+    Prove(Box<prove_cmd::ProveArgs>),
     /// Run the game server: online games, clocks, matches, engine opponents (HTTP + WebSocket).
     Serve(Box<serve_cmd::ServeArgs>),
     /// Load a server with many concurrent games of simulated players (a benchmark).
@@ -75,6 +78,7 @@ fn main() -> anyhow::Result<()> {
         Command::Analyse(args) => analyse_cmd::run(*args).map(|()| 0)?,
         Command::Play(args) => play::run(*args).map(|()| 0)?,
         Command::Replay(args) => replay::run(*args)?,
+        Command::Prove(args) => prove_cmd::run(*args)?,
         Command::Show(args) => show::run(*args).map(|()| 0)?,
         Command::Admin(args) => admin_cmd::run(args).map(|()| 0)?,
         Command::Explorer(args) => explorer_cmd::run(args).map(|()| 0)?,

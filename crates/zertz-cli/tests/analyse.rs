@@ -42,12 +42,22 @@ fn columns(line: &str) -> Vec<&str> {
         .collect()
 }
 
-/// True for a score as the command writes it: `+12`, `-3`, `win in 2`, `loss in 1`.
+/// True for a score as the command writes it: `+12`, `-3`, `wins in 2` and `loses in 1`
+/// (proven by the prover), `search: win in 2, unproven`, `search: loss in 1, unproven`.
 fn is_score(text: &str) -> bool {
     let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let unproven = text
+        .strip_prefix("search: ")
+        .and_then(|t| t.strip_suffix(", unproven"));
+    if let Some(t) = unproven {
+        return t
+            .strip_prefix("win in ")
+            .or(t.strip_prefix("loss in "))
+            .is_some_and(number);
+    }
     match text
-        .strip_prefix("win in ")
-        .or(text.strip_prefix("loss in "))
+        .strip_prefix("wins in ")
+        .or(text.strip_prefix("loses in "))
     {
         Some(n) => number(n),
         None => text
@@ -126,14 +136,14 @@ fn a_forced_win_is_announced_as_a_win_in_n() {
     let (out, err, code) = run(&[WIN_IN_ONE, "--time", "500"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("player 1 to move; evaluation win in 1 (depth "),
+        out.contains("player 1 to move; evaluation wins in 1 (depth "),
         "{out}"
     );
     assert!(out.contains("best line: x d1Wd3"), "{out}");
     let at = out.find("top moves:").expect("top moves");
     let rows: Vec<Vec<&str>> = out[at..].lines().skip(1).map(columns).collect();
     assert_eq!(rows.len(), 2, "both captures: {out}");
-    assert_eq!(rows[0][..2], ["x d1Wd3", "win in 1"]);
+    assert_eq!(rows[0][..2], ["x d1Wd3", "wins in 1"]);
     assert_eq!(rows[1][0], "x f1Gf3");
     assert!(!rows[1][1].starts_with("win"), "{out}");
     // The rules library agrees that the first wins.
@@ -173,7 +183,7 @@ fn a_game_review_marks_a_dropped_win() {
         is_score(rows[0][3]) && !rows[0][3].starts_with("win"),
         "{out}"
     );
-    assert_eq!(rows[0][4..6], ["x d1Wd3", "win in 1"], "{out}");
+    assert_eq!(rows[0][4..6], ["x d1Wd3", "wins in 1"], "{out}");
     assert!(["mistake", "blunder"].contains(&rows[0][6]), "{out}");
     // The only move there was is never a mistake.
     assert_eq!(rows[1][..3], ["2", "P2", "x d1Wd3"], "{out}");

@@ -15,6 +15,7 @@ pub mod limits;
 pub mod moves;
 pub mod players;
 pub mod protocol;
+pub mod prove;
 pub mod review;
 pub mod score;
 pub mod search;

@@ -7,10 +7,11 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use zertz::{Game, Move, Player, Turn};
+use zertz::{Game, Move, Player, Position, Turn};
 
 use crate::analysis::{Allowance, rank_within};
 use crate::limits::Limits;
+use crate::prove::Prover;
 use crate::score::Score;
 use crate::search::SearchOptions;
 use crate::verdicts::{self, Mark};
@@ -27,6 +28,15 @@ pub const REVIEW_NODES: u64 = 1_000_000;
 
 /// The transposition table of a review engine, in megabytes.
 pub const REVIEW_HASH_MB: usize = 32;
+
+/// The most positions the prover expands to confirm one forced result the search reports (a
+/// win or a loss in N): a review says "wins in N" only when the prover has proven it. Small,
+/// so that a review stays fast; a result the prover cannot confirm within it is shown as the
+/// search's, without the claim.
+pub const REVIEW_PROOF_NODES: u64 = 20_000;
+
+/// The prover's table in a review, in megabytes.
+pub const REVIEW_PROOF_MB: usize = 8;
 
 /// The limits a review searches each position with unless told otherwise.
 pub fn default_limits() -> Limits {
@@ -68,6 +78,10 @@ pub struct Reviewed {
     pub mark: Mark,
     /// The depth the position was searched to.
     pub depth: u32,
+    /// True when `best_score` is a forced result the prover has proven.
+    pub best_proven: bool,
+    /// True when `played_score` is a forced result the prover has proven.
+    pub played_proven: bool,
 }
 
 impl Reviewed {
@@ -78,6 +92,17 @@ impl Reviewed {
         } else {
             verdicts::drop(self.best_score, self.played_score)
         }
+    }
+
+    /// The played move's score in words: `wins in N` / `loses in N` only when proven (see
+    /// [`verdicts::claim`]).
+    pub fn played_words(&self) -> String {
+        verdicts::claim(self.played_score, self.played_proven)
+    }
+
+    /// The best move's score in words, as [`Reviewed::played_words`].
+    pub fn best_words(&self) -> String {
+        verdicts::claim(self.best_score, self.best_proven)
     }
 
     /// Player 1's win chance before the move, from the best move's score.
@@ -112,6 +137,7 @@ pub fn review(
     progress: &mut dyn FnMut(&Reviewed),
 ) -> Vec<Reviewed> {
     engine.clear();
+    let mut prover = Prover::new(REVIEW_PROOF_MB);
     let mut out = Vec::new();
     let mut replay = Game::from_position(*game.start(), game.rules());
     for (i, turn) in game.turns().iter().enumerate() {
@@ -125,7 +151,7 @@ pub fn review(
             }
             continue;
         };
-        let entry = review_move(engine, &replay, i, played, limits);
+        let entry = review_move(engine, &mut prover, &replay, i, played, limits);
         progress(&entry);
         out.push(entry);
         if replay.play(&played).is_err() {
@@ -138,6 +164,7 @@ pub fn review(
 /// Reviews `played`, the move made in `game`'s position as turn `turn`.
 fn review_move(
     engine: &Engine,
+    prover: &mut Prover,
     game: &Game,
     turn: usize,
     played: Move,
@@ -171,6 +198,13 @@ fn review_move(
         best_line = find(played).map_or_else(Vec::new, |r| r.pv.clone());
     }
     let mark = verdicts::mark(best_score, played_score, best == played, only);
+    let position = game.position();
+    let best_proven = confirm(prover, position, &best, best_score);
+    let played_proven = if played == best {
+        best_proven
+    } else {
+        confirm(prover, position, &played, played_score)
+    };
     Reviewed {
         turn,
         player: game.to_move(),
@@ -181,6 +215,34 @@ fn review_move(
         best_line,
         mark,
         depth,
+        best_proven,
+        played_proven,
+    }
+}
+
+/// True when `score`, the search's score of `mv` in `position` for the player to move, is a
+/// forced result the prover confirms within [`REVIEW_PROOF_NODES`]: a win in `n` by a checked
+/// proof that `mv` wins within `n` turns, a loss in `n` by a checked proof that the opponent,
+/// after `mv`, wins within `n` of their turns. Evaluations are never "proven".
+pub fn confirm(prover: &mut Prover, position: &Position, mv: &Move, score: Score) -> bool {
+    match score {
+        Score::Value(_) => false,
+        Score::Win(n) => matches!(
+            prover.prove_move(position, mv, n, REVIEW_PROOF_NODES),
+            Ok(Some(_))
+        ),
+        Score::Loss(n) => {
+            let Ok(after) = position.play(mv) else {
+                return false;
+            };
+            if let Some(outcome) = after.outcome() {
+                return outcome.winner() == Some(position.to_move().other());
+            }
+            matches!(
+                prover.proof_within(&after, n, REVIEW_PROOF_NODES),
+                Ok(Some(proof)) if proof.turns <= n
+            )
+        }
     }
 }
 
@@ -271,6 +333,9 @@ mod tests {
         let last = reviewed.last().unwrap();
         assert_eq!(last.player, Player::One);
         assert!(matches!(last.played_score, Score::Loss(_)), "{last:?}");
+        // The loss is proven by the prover, so it is said as one.
+        assert!(last.played_proven, "{last:?}");
+        assert!(last.played_words().starts_with("loses in "), "{last:?}");
         assert!(!matches!(last.best_score, Score::Loss(_)), "{last:?}");
         assert_ne!(last.best, last.played);
         assert_eq!(last.best_line.first(), Some(&last.best));

@@ -153,6 +153,18 @@ pub fn words(score: Score) -> String {
     }
 }
 
+/// The score in words, claiming a forced result only when `proven` (by the prover, see
+/// [`crate::prove`]): `+35`, `wins in 3`, `loses in 2`; a forced result the search reports but
+/// the prover has not confirmed is said as the search's: `search: win in 3, unproven`.
+pub fn claim(score: Score, proven: bool) -> String {
+    match score {
+        Score::Value(_) => words(score),
+        _ if proven => words(score),
+        Score::Win(n) => format!("search: win in {n}, unproven"),
+        Score::Loss(n) => format!("search: loss in {n}, unproven"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,6 +214,15 @@ mod tests {
             mark(Score::Loss(5), Score::Loss(1), false, false),
             Mark::Good
         );
+    }
+
+    #[test]
+    fn only_proven_results_are_claimed() {
+        assert_eq!(claim(Score::Win(3), true), "wins in 3");
+        assert_eq!(claim(Score::Loss(2), true), "loses in 2");
+        assert_eq!(claim(Score::Win(3), false), "search: win in 3, unproven");
+        assert_eq!(claim(Score::Loss(1), false), "search: loss in 1, unproven");
+        assert_eq!(claim(Score::Value(-12), false), "-12");
     }
 
     #[test]

@@ -23,7 +23,7 @@ use zertz::notation::official;
 use zertz::record::Record;
 use zertz::{Game, Turn};
 use zertz_engine::review::{self, Reviewed};
-use zertz_engine::verdicts::{win_chance, words};
+use zertz_engine::verdicts::win_chance;
 
 use super::sessions::{line_text, score_json};
 use crate::store::{ReviewRow, Store, StoreError};
@@ -478,9 +478,9 @@ pub fn review_json(game: &Game, names: &[String; 2], moves: &[Reviewed]) -> Valu
                 "symbol": r.mark.symbol(),
                 "best": official::move_text(position, &r.best),
                 "score": score_json(r.played_score),
-                "score_text": words(r.played_score),
+                "score_text": r.played_words(),
                 "best_score": score_json(r.best_score),
-                "best_score_text": words(r.best_score),
+                "best_score_text": r.best_words(),
                 "win_chance_before": win_chance(r.best_score),
                 "win_chance_after": win_chance(r.played_score),
                 "lost": r.lost(),
