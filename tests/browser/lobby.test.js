@@ -70,6 +70,8 @@ test('an open match is accepted from the lobby and its first game starts', async
   await row.locator('button').click();
   await ned.waitForURL(/\/game\//);
   await ned.waitForSelector('#status[data-status=live]');
+  // The match line is filled once the match's own state arrives (it may come after the game's).
+  await ned.waitForFunction(() => /Best of 5/.test(document.querySelector('#match')?.textContent || ''));
   assert.match(await ned.textContent('#match'), /Best of 5, game 1/);
   assert.match(await ned.textContent('#players .player.you .name'), /Ned/);
   // Mia's match page offers the game.
