@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use super::cache::AnswerCache;
 use super::games::server_id;
-use crate::games::model::Event;
 use crate::games::room::Room;
 use crate::store::{Cursor, Store, StoreError};
 
@@ -62,11 +61,5 @@ pub async fn catch_up(store: Arc<dyn Store>, cache: &AnswerCache) -> Result<usiz
 /// A stored game rebuilt from its log.
 async fn load(store: &dyn Store, id: &str) -> Result<Room, String> {
     let (_, events) = store.load_game(id).await.map_err(|e| e.to_string())?;
-    let mut log = Vec::with_capacity(events.len());
-    for e in &events {
-        let event: Event = serde_json::from_str(&e.payload)
-            .map_err(|err| format!("event {}: {err}", e.version))?;
-        log.push((e.at_ms, event));
-    }
-    Room::replay(id, &log)
+    Room::from_stored(id, &events)
 }

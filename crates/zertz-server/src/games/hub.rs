@@ -333,14 +333,7 @@ impl Hub {
             StoreError::NotFound(_) => HubError::NotFound(format!("game {id} not found")),
             other => other.into(),
         })?;
-        let mut log = Vec::with_capacity(events.len());
-        for e in &events {
-            let event: Event = serde_json::from_str(&e.payload).map_err(|err| {
-                HubError::Storage(format!("game {id}, event {}: {err}", e.version))
-            })?;
-            log.push((e.at_ms, event));
-        }
-        let mut room = Room::replay(id, &log).map_err(HubError::Storage)?;
+        let mut room = Room::from_stored(id, &events).map_err(HubError::Storage)?;
         // Time while the server was down is not charged: the turn in progress restarts now.
         room.restart_clocks(now_ms());
         Ok(self.install(room, row.tokens))

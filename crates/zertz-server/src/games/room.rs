@@ -164,6 +164,17 @@ impl Room {
         Ok(room)
     }
 
+    /// Rebuilds a room from its events as the store keeps them (JSON payloads).
+    pub fn from_stored(id: &str, events: &[crate::store::EventRow]) -> Result<Room, String> {
+        let mut log = Vec::with_capacity(events.len());
+        for e in events {
+            let event: Event = serde_json::from_str(&e.payload)
+                .map_err(|err| format!("game {id}, event {}: {err}", e.version))?;
+            log.push((e.at_ms, event));
+        }
+        Room::replay(id, &log)
+    }
+
     /// The number of stored events.
     pub fn version(&self) -> i64 {
         self.log.len() as i64
