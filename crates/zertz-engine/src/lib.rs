@@ -16,6 +16,7 @@ pub mod moves;
 pub mod players;
 pub mod protocol;
 pub mod prove;
+pub mod puzzles;
 pub mod review;
 pub mod score;
 pub mod search;
