@@ -34,6 +34,8 @@ async fn lines_deepen_until_stopped_and_a_second_board_waits_its_turn() {
     assert_eq!(last["lines"][0]["move"], "x d1Wd3", "{last}");
     assert_eq!(last["lines"][0]["score"], json!({"win": 1}), "{last}");
     assert_eq!(last["lines"][0]["text"], "wins in 1", "{last}");
+    // Said as a win because the prover confirmed it, as the review does.
+    assert_eq!(last["lines"][0]["proven"], true, "{last}");
     assert_eq!(last["lines"][0]["win_chance"], 1.0, "{last}");
     assert_eq!(last["lines"].as_array().unwrap().len(), 2, "{last}");
 

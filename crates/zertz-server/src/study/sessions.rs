@@ -4,6 +4,7 @@
 //! `done`. A new `analyse` or a `stop` ends the running search at once; so does closing the tab.
 //! Every search has a time budget (`--analysis-time`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -14,7 +15,9 @@ use tokio::sync::mpsc;
 use zertz::notation::official;
 use zertz::{Game, Move, Position, Rules};
 use zertz_engine::analysis::{Lines, lines};
-use zertz_engine::verdicts::{win_chance, words};
+use zertz_engine::prove::Prover;
+use zertz_engine::review::{REVIEW_PROOF_MB, confirm};
+use zertz_engine::verdicts::{claim, win_chance};
 use zertz_engine::{Engine, Limits, Score, SearchOptions};
 
 use super::Study;
@@ -175,8 +178,9 @@ fn analyse(
             ..Limits::default()
         };
         let started = std::time::Instant::now();
+        let mut proofs = Proofs::default();
         lines(&engine, &game, count, &limits, stop, &mut |found| {
-            let message = lines_message(&text, position, found);
+            let message = lines_message(&text, position, found, &mut proofs);
             // A page that reads slowly holds the search back rather than piling up lines.
             let _ = out.blocking_send((number, message));
         });
@@ -216,16 +220,48 @@ pub fn line_text(position: &Position, moves: &[Move]) -> Vec<String> {
     out
 }
 
-fn lines_message(text: &str, position: &Position, found: &Lines) -> String {
+/// Which forced results of the search the prover has confirmed, so that a line says "wins in
+/// N" only when it is proven (as the review does). Each (move, score) is tried once per
+/// search: the lines repeat at every depth.
+struct Proofs {
+    prover: Prover,
+    known: HashMap<(Move, Score), bool>,
+}
+
+impl Default for Proofs {
+    fn default() -> Proofs {
+        Proofs {
+            prover: Prover::new(REVIEW_PROOF_MB),
+            known: HashMap::new(),
+        }
+    }
+}
+
+impl Proofs {
+    fn proven(&mut self, position: &Position, mv: &Move, score: Score) -> bool {
+        if let Score::Value(_) = score {
+            return false;
+        }
+        let prover = &mut self.prover;
+        *self
+            .known
+            .entry((*mv, score))
+            .or_insert_with(|| confirm(prover, position, mv, score))
+    }
+}
+
+fn lines_message(text: &str, position: &Position, found: &Lines, proofs: &mut Proofs) -> String {
     let secs = found.time.as_secs_f64();
     let lines: Vec<Value> = found
         .lines
         .iter()
         .map(|l| {
+            let proven = proofs.proven(position, &l.mv, l.score);
             json!({
                 "move": official::move_text(position, &l.mv),
                 "score": score_json(l.score),
-                "text": words(l.score),
+                "proven": proven,
+                "text": claim(l.score, proven),
                 "win_chance": win_chance(l.score),
                 "pv": line_text(position, &l.pv),
             })
