@@ -78,8 +78,9 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
                 .unwrap_or_else(|| dir.join("load.db").display().to_string());
             _temp = TempDir(dir);
             let mut child = tokio::process::Command::new(std::env::current_exe()?)
-                // Every simulated player comes from this one address: the per-address limit
-                // of HTTP requests is off; the per-connection limit of actions stays on.
+                // Every simulated player comes from this one address: the per-address limits
+                // of HTTP requests and connections are off; the per-connection limit of
+                // actions stays on.
                 .args([
                     "serve",
                     "--addr",
@@ -87,6 +88,8 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
                     "--db",
                     &db,
                     "--http-rate",
+                    "0",
+                    "--connections-per-address",
                     "0",
                 ])
                 .env("RUST_LOG", "warn")
@@ -121,7 +124,7 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         "loadtest: {} games on {base}{}, think time ~{} ms, board {}",
         args.games,
         if server.is_some() {
-            " (a server of its own, without the per-address HTTP limit)"
+            " (a server of its own, without the per-address limits)"
         } else {
             ""
         },

@@ -76,6 +76,14 @@ pub struct ServeArgs {
     /// have at once (one address for guests); more are refused with 429.
     #[arg(long, default_value_t = 5)]
     seeks_per_client: usize,
+    /// Connections one address may hold open at once (WebSockets included); the next is
+    /// answered 429 and closed. 0: no cap.
+    #[arg(long, default_value_t = 64)]
+    connections_per_address: usize,
+    /// Seconds the server waits for a request's headers, on a new connection and between the
+    /// requests of a keep-alive connection (an idle one is then closed).
+    #[arg(long, default_value_t = 20)]
+    idle_timeout: u64,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -97,6 +105,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         guest_chat: args.guest_chat,
         engine_games_per_client: args.engine_games_per_client,
         seeks_per_client: args.seeks_per_client,
+        connections: zertz_server::connections::ConnectionLimits {
+            per_address: args.connections_per_address,
+            idle_timeout: Duration::from_secs(args.idle_timeout.max(1)),
+        },
         study_slots: args.study_slots.max(1),
         analysis_time: Duration::from_secs(args.analysis_time.max(1)),
         review_limits: zertz_server::study::reviews::ReviewLimits {

@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod chat;
 pub mod config;
+pub mod connections;
 pub mod explorer;
 pub mod games;
 pub mod http;
@@ -93,16 +94,16 @@ pub async fn serve(
         pairing: pairing::Pairing::new(Arc::clone(&hub)),
         study,
     });
+    match connections::raise_open_file_limit() {
+        Ok(files) => tracing::info!("open files: up to {files} (sockets included)"),
+        Err(e) => tracing::warn!("the open-file limit could not be raised: {e}"),
+    }
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);
     let app = app.layer(axum::middleware::from_fn_with_state(
         http::limit::PerAddress::new(hub.config().http_rate),
         http::limit::by_address,
     ));
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await?;
+    connections::serve(listener, app, hub.config().connections).await?;
     Ok(())
 }
