@@ -62,12 +62,33 @@ export async function startServer({ port = 0, dir = null, args = [] } = {}) {
   };
 }
 
-/** Launches Debian's Chromium, headless. */
-export function launch() {
-  return chromium.launch({
+/**
+ * Launches Debian's Chromium, headless. Every page it opens fails its test on a
+ * Content-Security-Policy violation (an inline script or style the server's policy refused),
+ * which would otherwise only be a line in the console.
+ */
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) {
+        throw new Error(`${message.location().url}: ${message.text()}`);
+      }
+    });
+    return context;
+  };
+  browser.newPage = async (options) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.close = async (o) => { await context.close(o); };
+    return page;
+  };
+  return browser;
 }
 
 /** An HTTP call to the server (JSON in and out); throws on an error status. */

@@ -7,6 +7,8 @@ export function h(tag, attrs = {}, ...children) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
     else if (k === 'class') el.className = v;
+    // Through the CSS object model: the Content-Security-Policy refuses style attributes.
+    else if (k === 'style') el.style.cssText = v;
     else if (k === 'html') el.innerHTML = v;
     else if (v === true) el.setAttribute(k, '');
     else el.setAttribute(k, v);

@@ -15,9 +15,7 @@ const CAP: usize = 40;
 
 async fn connect_from(source: &str, addr: &str) -> TcpStream {
     let socket = TcpSocket::new_v4().unwrap();
-    socket
-        .bind(format!("{source}:0").parse().unwrap())
-        .unwrap();
+    socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
     socket.connect(addr.parse().unwrap()).await.unwrap()
 }
 
@@ -75,13 +73,20 @@ async fn idle_sockets_of_one_address_neither_lock_others_out_nor_stay_open() {
         match read.unwrap() {
             (Some(answer), _) => {
                 assert!(answer.starts_with("HTTP/1.1 429"), "{answer:?}");
-                assert!(answer.contains("at most 40 may be open at once"), "{answer}");
+                assert!(
+                    answer.contains("at most 40 may be open at once"),
+                    "{answer}"
+                );
                 refused += 1;
             }
             (None, stream) => held.push(stream),
         }
     }
-    assert_eq!(held.len(), CAP, "the server holds exactly its cap from one address");
+    assert_eq!(
+        held.len(),
+        CAP,
+        "the server holds exactly its cap from one address"
+    );
     assert_eq!(refused, 300 - CAP);
 
     // Meanwhile a client from another address is served at once.
@@ -91,7 +96,10 @@ async fn idle_sockets_of_one_address_neither_lock_others_out_nor_stay_open() {
     // The idle ones are closed by the server after the idle timeout, without a byte sent.
     for stream in &mut held {
         let closed = read_to_close(stream, Duration::from_secs(10)).await;
-        assert!(closed.is_some(), "an idle connection is closed by the server");
+        assert!(
+            closed.is_some(),
+            "an idle connection is closed by the server"
+        );
     }
     drop(held);
     // Their places are free again: 127.0.0.1 is served.
@@ -106,7 +114,9 @@ async fn websockets_count_against_the_cap_until_they_close() {
     let url = format!("ws://{}/api/analysis/ws", server.addr);
     let mut sockets = Vec::new();
     for _ in 0..5 {
-        let (ws, _) = tokio_tungstenite::connect_async(&url).await.expect("a WebSocket");
+        let (ws, _) = tokio_tungstenite::connect_async(&url)
+            .await
+            .expect("a WebSocket");
         sockets.push(ws);
     }
     // The WebSockets are open after their upgrade: the sixth connection is refused.

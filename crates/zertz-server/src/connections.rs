@@ -70,11 +70,19 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits)
         let _ = stream.set_nodelay(true);
         let app = app.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
-            request.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
+            request
+                .extensions_mut()
+                .insert(ConnectInfo::<SocketAddr>(peer));
             app.clone().oneshot(request)
         });
         let connection = http
-            .serve_connection(TokioIo::new(Counted { stream, _slot: slot }), service)
+            .serve_connection(
+                TokioIo::new(Counted {
+                    stream,
+                    _slot: slot,
+                }),
+                service,
+            )
             .with_upgrades();
         tokio::spawn(async move {
             // A client that goes away mid-request is no news.
@@ -214,11 +222,20 @@ mod tests {
         let b: IpAddr = "192.0.2.2".parse().unwrap();
         let first = open.admit(a, 2).expect("first");
         let _second = open.admit(a, 2).expect("second");
-        assert!(open.admit(a, 2).is_none(), "the third from one address is refused");
-        assert!(open.admit(b, 2).is_some(), "another address is not affected");
+        assert!(
+            open.admit(a, 2).is_none(),
+            "the third from one address is refused"
+        );
+        assert!(
+            open.admit(b, 2).is_some(),
+            "another address is not affected"
+        );
         drop(first);
         assert_eq!(open.count(a), 1);
-        assert!(open.admit(a, 2).is_some(), "a closed connection frees its place");
+        assert!(
+            open.admit(a, 2).is_some(),
+            "a closed connection frees its place"
+        );
         assert!(open.admit(a, 0).is_some(), "a cap of 0 is no cap");
     }
 

@@ -121,3 +121,26 @@ async fn unknown_files_are_not_found() {
         assert_eq!(res.status(), 404, "{path}");
     }
 }
+
+/// The Content-Security-Policy (`http::headers`) allows no inline script or style: a page
+/// must load its scripts and styles from files and set no `style` or `on…` attribute.
+#[test]
+fn pages_have_no_inline_script_or_style() {
+    for (path, bytes) in web::FILES.iter().filter(|(p, _)| p.ends_with(".html")) {
+        let text = std::str::from_utf8(bytes).expect("UTF-8");
+        let lower = text.to_lowercase();
+        let mut rest = lower.as_str();
+        while let Some(at) = rest.find("<script") {
+            let tag = &rest[at..at + rest[at..].find('>').expect("a closed tag")];
+            assert!(tag.contains(" src="), "{path}: inline script {tag}");
+            rest = &rest[at + tag.len()..];
+        }
+        assert!(!lower.contains("<style"), "{path}: a <style> element");
+        assert!(!lower.contains(" style=\""), "{path}: a style attribute");
+        for word in lower.split_whitespace() {
+            let name = word.split('=').next().unwrap_or("");
+            let handler = word.contains('=') && name.starts_with("on") && name.len() > 3;
+            assert!(!handler, "{path}: an inline event handler {word}");
+        }
+    }
+}

@@ -10,6 +10,7 @@ pub mod error;
 pub mod explorer;
 pub mod game_socket;
 pub mod games;
+pub mod headers;
 pub mod heartbeat;
 pub mod limit;
 pub mod match_socket;
@@ -56,6 +57,7 @@ pub fn router(state: AppState) -> Router {
         ))
         .with_state(state);
     api.merge(pages::router())
+        .layer(axum::middleware::from_fn(headers::secure))
 }
 
 /// An address that is neither a page nor an endpoint: a JSON 404 under `/api/`, the page that
