@@ -240,6 +240,20 @@ async fn bad_input_is_refused_and_nothing_panics() {
         )
         .await;
     refused(status, &body, 400, "best_of");
+    // A number out of its range is refused by name, not stored.
+    let (status, body) = server
+        .post(
+            "/api/matches",
+            &json!({"opponent": {"kind": "invite"}, "bribe_limit": 4_000_000_000u32}),
+            None,
+        )
+        .await;
+    refused(
+        status,
+        &body,
+        400,
+        "bribe_limit must be 0 to 20, not 4000000000",
+    );
     let (status, body) = server.get("/api/games?status=bogus", None).await;
     refused(status, &body, 400, "bogus");
     let (status, body) = server.get("/api/games?limit=many", None).await;

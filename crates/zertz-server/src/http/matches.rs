@@ -24,6 +24,9 @@ use crate::games::hub::{Hub, HubError};
 use crate::games::model::{Credential, SeatKind};
 use crate::games::quota::{Held, Quotas};
 
+/// The most bribes per player a match may allow (the match form offers 0 to 20).
+pub const MAX_BRIBES: u32 = 20;
+
 /// The match routes.
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -42,6 +45,12 @@ async fn create_match(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(req) = body?;
+    let bribe_limit = req.bribe_limit.unwrap_or(3);
+    if bribe_limit > MAX_BRIBES {
+        return Err(bad(format!(
+            "bribe_limit must be 0 to {MAX_BRIBES}, not {bribe_limit}"
+        )));
+    }
     let (mut settings, opponent, creator_seat) = req.settings(viewer.account.is_some())?;
     settings.seats = [SeatKind::Human, SeatKind::Human];
     let held = if matches!(opponent, SeatKind::Engine { .. }) {
@@ -68,7 +77,7 @@ async fn create_match(
             creator: viewer.seated(req.name.as_deref()),
             opponent,
             first: creator_seat,
-            bribe_limit: req.bribe_limit.unwrap_or(3),
+            bribe_limit,
             open: matches!(req.opponent, Opponent::Open {}),
         })
         .await?;
