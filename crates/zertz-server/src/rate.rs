@@ -1,7 +1,15 @@
-//! Rates and token buckets: how often a client may do something. The HTTP layer keeps a
-//! bucket per address, the game's WebSocket one per connection.
+//! Rates and their limiters: how often a client may do something. The HTTP layer keeps a
+//! limiter per address, each WebSocket one per connection. The limiting itself is the
+//! `governor` crate's (GCRA, which behaves as a token bucket: full at first, refilled at the
+//! rate); this module turns the service's settings into its quotas and its answers into waits.
 
-use std::time::{Duration, Instant};
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::{Quota, RateLimiter};
 
 /// A rate: so many a second on average, with bursts of up to `burst` at once. A rate of 0
 /// means no limit.
@@ -36,82 +44,102 @@ impl Rate {
     pub fn describe(&self) -> String {
         format!("{} a second (bursts of {})", self.per_second, self.burst)
     }
+
+    /// The rate as a `governor` quota, or `None` when it limits nothing.
+    pub fn quota(&self) -> Option<Quota> {
+        if self.is_unlimited() {
+            return None;
+        }
+        let period = Duration::from_secs_f64(1.0 / self.per_second).max(Duration::from_nanos(1));
+        let burst = NonZeroU32::new(self.burst.round().clamp(1.0, f64::from(u32::MAX)) as u32)
+            .unwrap_or(NonZeroU32::MIN);
+        Quota::with_period(period).map(|q| q.allow_burst(burst))
+    }
 }
 
-/// A token bucket: full at first, refilled at the rate, one token per request.
-#[derive(Clone, Copy, Debug)]
-pub struct Bucket {
-    tokens: f64,
-    last: Instant,
+/// The limiter of one connection: full at first, refilled at the rate, one token a message.
+pub struct Limiter<C: Clock = DefaultClock> {
+    limiter: Option<RateLimiter<NotKeyed, InMemoryState, C, NoOpMiddleware<C::Instant>>>,
+    clock: C,
 }
 
-impl Bucket {
-    /// A full bucket for `rate`.
-    pub fn new(rate: Rate, now: Instant) -> Bucket {
-        Bucket {
-            tokens: rate.burst,
-            last: now,
+impl Limiter {
+    /// A full limiter for `rate`.
+    pub fn new(rate: Rate) -> Limiter {
+        Limiter::with_clock(rate, DefaultClock::default())
+    }
+}
+
+impl<C: Clock + Clone> Limiter<C> {
+    /// A full limiter for `rate` on `clock` (tests use a clock they move by hand).
+    pub fn with_clock(rate: Rate, clock: C) -> Limiter<C> {
+        Limiter {
+            limiter: rate
+                .quota()
+                .map(|q| RateLimiter::direct_with_clock(q, clock.clone())),
+            clock,
         }
     }
 
-    /// Takes a token at `now`: `Ok` if there was one, else how long until there is.
-    pub fn take(&mut self, rate: Rate, now: Instant) -> Result<(), Duration> {
-        if rate.is_unlimited() {
-            return Ok(());
+    /// Takes a token: `Ok` if there was one, else how long until there is.
+    pub fn take(&self) -> Result<(), Duration> {
+        match &self.limiter {
+            None => Ok(()),
+            Some(limiter) => limiter
+                .check()
+                .map_err(|not_until| not_until.wait_time_from(self.clock.now())),
         }
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.tokens = (self.tokens + elapsed * rate.per_second).min(rate.burst);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(Duration::from_secs_f64(
-                (1.0 - self.tokens) / rate.per_second,
-            ))
-        }
-    }
-
-    /// True when the bucket would be full again at `now` (it can be forgotten).
-    pub(crate) fn is_full(&self, rate: Rate, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.tokens + elapsed * rate.per_second >= rate.burst
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use governor::clock::FakeRelativeClock;
 
     #[test]
-    fn bucket_allows_a_burst_then_the_rate() {
-        let rate = Rate::new(2.0, 3.0);
-        let t0 = Instant::now();
-        let mut b = Bucket::new(rate, t0);
+    fn a_limiter_allows_a_burst_then_the_rate() {
+        let clock = FakeRelativeClock::default();
+        let limiter = Limiter::with_clock(Rate::new(2.0, 3.0), clock.clone());
         for _ in 0..3 {
-            assert!(b.take(rate, t0).is_ok());
+            assert!(limiter.take().is_ok());
         }
-        let wait = b.take(rate, t0).unwrap_err();
-        assert!(wait > Duration::from_millis(400) && wait <= Duration::from_millis(500));
+        let wait = limiter.take().unwrap_err();
+        assert!(
+            wait > Duration::from_millis(400) && wait <= Duration::from_millis(500),
+            "{wait:?}"
+        );
         // Half a second later one token is back, not two.
-        let t1 = t0 + Duration::from_millis(500);
-        assert!(b.take(rate, t1).is_ok());
-        assert!(b.take(rate, t1).is_err());
+        clock.advance(Duration::from_millis(500));
+        assert!(limiter.take().is_ok());
+        assert!(limiter.take().is_err());
         // Long idle: full again, never more than the burst.
-        let t2 = t1 + Duration::from_secs(60);
+        clock.advance(Duration::from_secs(60));
         for _ in 0..3 {
-            assert!(b.take(rate, t2).is_ok());
+            assert!(limiter.take().is_ok());
         }
-        assert!(b.take(rate, t2).is_err());
+        assert!(limiter.take().is_err());
+    }
+
+    #[test]
+    fn a_slow_rate_waits_whole_periods() {
+        // The chat's rate: one line every two seconds, bursts of five.
+        let clock = FakeRelativeClock::default();
+        let limiter = Limiter::with_clock(Rate::new(0.5, 5.0), clock.clone());
+        for _ in 0..5 {
+            assert!(limiter.take().is_ok());
+        }
+        let wait = limiter.take().unwrap_err();
+        assert!(wait > Duration::from_millis(1900) && wait <= Duration::from_secs(2));
+        clock.advance(Duration::from_secs(2));
+        assert!(limiter.take().is_ok());
     }
 
     #[test]
     fn unlimited_never_refuses() {
-        let rate = Rate::unlimited();
-        let t0 = Instant::now();
-        let mut b = Bucket::new(rate, t0);
+        let limiter = Limiter::new(Rate::unlimited());
         for _ in 0..10_000 {
-            assert!(b.take(rate, t0).is_ok());
+            assert!(limiter.take().is_ok());
         }
     }
 }

@@ -3,7 +3,6 @@
 //! connection's requests are rate-limited like a game's actions.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::Router;
 use axum::extract::State;
@@ -16,7 +15,7 @@ use super::game_socket::MAX_FRAME;
 use super::heartbeat::{Beat, Heartbeat};
 use super::state::AppState;
 use crate::games::hub::Hub;
-use crate::http::limit::Bucket;
+use crate::http::limit::Limiter;
 use crate::study::Study;
 use crate::study::sessions::{self, Request, Running};
 
@@ -40,7 +39,7 @@ async fn upgrade(
 /// Serves one analysis board until its socket closes; the running analysis stops with it.
 async fn serve(study: Arc<Study>, hub: Arc<Hub>, mut socket: WebSocket) {
     let rate = hub.config().action_rate;
-    let mut bucket = Bucket::new(rate, Instant::now());
+    let limiter = Limiter::new(rate);
     let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
     let (out, mut found) = mpsc::channel::<sessions::Outgoing>(16);
     let mut running: Option<Running> = None;
@@ -76,7 +75,7 @@ async fn serve(study: Arc<Study>, hub: Arc<Hub>, mut socket: WebSocket) {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => continue,
                 };
-                if let Err(wait) = bucket.take(rate, Instant::now()) {
+                if let Err(wait) = limiter.take() {
                     let e = sessions::error(format!(
                         "too many requests on this connection: at most {}; try again in {} ms",
                         rate.describe(),

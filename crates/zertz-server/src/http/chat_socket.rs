@@ -4,7 +4,6 @@
 //! refused with the reason, never dropped silently.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde::Deserialize;
 use serde_json::json;
@@ -14,7 +13,7 @@ use super::state::AppState;
 use crate::accounts::Accounts;
 use crate::chat::service::HISTORY;
 use crate::chat::{Chat, ChatError, GameRoom, Speaker};
-use crate::rate::{Bucket, Rate};
+use crate::rate::{Limiter, Rate};
 use crate::store::ChatLine;
 
 /// What a client may send to a room.
@@ -55,7 +54,7 @@ pub struct RoomLink {
     /// The last line sent to the client.
     last: i64,
     rate: Rate,
-    bucket: Bucket,
+    limiter: Limiter,
 }
 
 impl RoomLink {
@@ -88,7 +87,7 @@ impl RoomLink {
             lines: Some(lines),
             last: 0,
             rate,
-            bucket: Bucket::new(rate, Instant::now()),
+            limiter: Limiter::new(rate),
         }
     }
 
@@ -137,7 +136,7 @@ impl RoomLink {
         }
         let message: RoomMessage = serde_json::from_str(text).ok()?;
         let answer = match message {
-            RoomMessage::Chat { text } => match self.bucket.take(self.rate, Instant::now()) {
+            RoomMessage::Chat { text } => match self.limiter.take() {
                 Ok(()) => self
                     .chat
                     .say(&self.room, &self.speaker, &text, game)

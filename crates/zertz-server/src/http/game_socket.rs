@@ -18,7 +18,7 @@ use crate::games::hub::{Hub, Live};
 use crate::games::model::{Action, Event};
 use crate::games::view::GameView;
 use crate::http::heartbeat::{Beat, Heartbeat};
-use crate::http::limit::Bucket;
+use crate::http::limit::Limiter;
 
 /// Serves a connection until it closes; `room` is its place in the game's chat.
 pub async fn serve(
@@ -31,7 +31,7 @@ pub async fn serve(
     mut socket: WebSocket,
 ) {
     let rate = hub.config().action_rate;
-    let mut bucket = Bucket::new(rate, Instant::now());
+    let limiter = Limiter::new(rate);
     let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
     // Given up for its silence: the seat is away from when it was last heard from.
     let mut silent = false;
@@ -114,7 +114,7 @@ pub async fn serve(
                         close_too_big(&mut socket).await;
                         break;
                     }
-                    let reply = match bucket.take(rate, received) {
+                    let reply = match limiter.take() {
                         Ok(()) => handle(&hub, &live, seat, &mut room, text.as_str()).await,
                         Err(wait) => refused(
                             429,

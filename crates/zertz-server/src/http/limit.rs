@@ -1,59 +1,61 @@
-//! Rate limits against floods: a token bucket per client address for HTTP requests, and one
+//! Rate limits against floods: a limiter per client address for HTTP requests, and one
 //! per WebSocket connection for the actions sent on it. A request over the limit gets `429 Too
 //! Many Requests` with `{"error": …}` and a `Retry-After` header; an action over the limit gets
 //! `{"type": "refused", "status": 429, …}`. Nothing else happens to the game. Also the
 //! largest body a request may carry.
 
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
-pub use crate::rate::{Bucket, Rate};
+pub use crate::rate::{Limiter, Rate};
 
 use axum::Json;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, RateLimiter};
 use serde_json::json;
 
 /// Largest request body accepted (and largest WebSocket message).
 pub const MAX_BODY: usize = 256 * 1024;
 
-/// Buckets per client address.
-#[derive(Debug)]
+/// A limiter per client address (`governor`'s keyed limiter).
 pub struct PerAddress {
     rate: Rate,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    clock: DefaultClock,
 }
 
-/// Addresses remembered before full buckets are forgotten.
+/// Addresses remembered before those whose limiter is full again are forgotten.
 const PRUNE_AT: usize = 10_000;
 
 impl PerAddress {
-    /// Buckets of `rate` per address.
+    /// A limiter of `rate` per address.
     pub fn new(rate: Rate) -> Arc<PerAddress> {
+        let clock = DefaultClock::default();
         Arc::new(PerAddress {
             rate,
-            buckets: Mutex::new(HashMap::new()),
+            limiter: rate
+                .quota()
+                .map(|q| RateLimiter::dashmap_with_clock(q, clock.clone())),
+            clock,
         })
     }
 
-    /// Takes a token for `address` at `now`.
-    pub fn take(&self, address: IpAddr, now: Instant) -> Result<(), Duration> {
-        if self.rate.is_unlimited() {
+    /// Takes a token for `address`: `Ok` if there was one, else how long until there is.
+    pub fn take(&self, address: IpAddr) -> Result<(), Duration> {
+        let Some(limiter) = &self.limiter else {
             return Ok(());
+        };
+        if limiter.len() >= PRUNE_AT {
+            limiter.retain_recent();
         }
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() >= PRUNE_AT {
-            let rate = self.rate;
-            buckets.retain(|_, b| !b.is_full(rate, now));
-        }
-        buckets
-            .entry(address)
-            .or_insert_with(|| Bucket::new(self.rate, now))
-            .take(self.rate, now)
+        limiter
+            .check_key(&address)
+            .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
     }
 }
 
@@ -69,7 +71,7 @@ pub async fn by_address(
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0.ip());
     if let Some(address) = address
-        && let Err(wait) = limits.take(address, Instant::now())
+        && let Err(wait) = limits.take(address)
     {
         return too_many(
             format!(
@@ -102,14 +104,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn addresses_have_their_own_buckets() {
+    fn addresses_have_their_own_limits() {
         let limits = PerAddress::new(Rate::new(1.0, 2.0));
-        let t0 = Instant::now();
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
-        assert!(limits.take(a, t0).is_ok());
-        assert!(limits.take(a, t0).is_ok());
-        assert!(limits.take(a, t0).is_err());
-        assert!(limits.take(b, t0).is_ok());
+        assert!(limits.take(a).is_ok());
+        assert!(limits.take(a).is_ok());
+        let wait = limits.take(a).unwrap_err();
+        assert!(wait > Duration::from_millis(500), "{wait:?}");
+        assert!(limits.take(b).is_ok());
+    }
+
+    #[test]
+    fn no_rate_is_no_limit() {
+        let limits = PerAddress::new(Rate::unlimited());
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        assert!((0..10_000).all(|_| limits.take(a).is_ok()));
     }
 }
