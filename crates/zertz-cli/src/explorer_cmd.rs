@@ -100,8 +100,12 @@ pub struct Summary {
     pub already_stored: usize,
     /// Records or archives that could not be read or replayed.
     pub broken: Vec<Broken>,
-    /// Rows written (one per position, source, rating band and move, per batch).
+    /// Rows of figures written (one per position, source, rating band and move, per batch,
+    /// for the positions more than one game of the batch reached).
     pub rows_written: usize,
+    /// Leaves written: positions one game of a batch reached (stored as a row instead where
+    /// the position already had a leaf).
+    pub leaves_written: usize,
     /// Transactions.
     pub batches: usize,
     /// Seconds in all.
@@ -145,10 +149,37 @@ enum Read {
     Broken(Broken),
 }
 
-/// Reads, replays and keys the records `sources[i]` for the `i` handed out by `next`, on the
-/// calling thread, sending what it made of each to `out` (in no particular order).
+/// Loose files handed to a reading thread at a time.
+const FILES_PER_SHARE: usize = 16;
+
+/// The records cut into shares for the reading threads: the entries of one archive together
+/// (so that each archive is opened once, by one thread), loose files by
+/// [`FILES_PER_SHARE`]. Each share is a range of `sources`.
+fn shares(sources: &[RecordSource]) -> Vec<std::ops::Range<usize>> {
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, source) in sources.iter().enumerate() {
+        let joins = match (out.last(), i.checked_sub(1).map(|j| &sources[j])) {
+            (Some(last), Some(RecordSource::ZipEntry(before, ..))) => {
+                matches!(source, RecordSource::ZipEntry(zip, ..) if zip == before) && last.end == i
+            }
+            (Some(last), Some(RecordSource::File(_))) => {
+                matches!(source, RecordSource::File(_)) && last.len() < FILES_PER_SHARE
+            }
+            _ => false,
+        };
+        match out.last_mut() {
+            Some(last) if joins => last.end = i + 1,
+            _ => out.push(i..i + 1),
+        }
+    }
+    out
+}
+
+/// Reads, replays and keys the records of the shares handed out by `next`, on the calling
+/// thread, sending what it made of each to `out` (in no particular order).
 fn read_records(
     sources: &[RecordSource],
+    shares: &[std::ops::Range<usize>],
     next: &AtomicUsize,
     known: &HashSet<String>,
     out: &std::sync::mpsc::SyncSender<Read>,
@@ -156,24 +187,26 @@ fn read_records(
     let mut loader = Loader { open: None };
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(source) = sources.get(i) else { return };
-        let read = match loader.load(source) {
-            Err(reason) => Read::Broken(Broken {
-                file: source.name(),
-                reason,
-            }),
-            Ok(text) if known.contains(&boardspace_id(&text)) => Read::Known,
-            Ok(text) => {
-                let name = source.name();
-                let file_name = name.rsplit(['/', '!']).next().unwrap_or(&name).to_string();
-                match from_boardspace(&text, &file_name) {
-                    Ok(entry) => Read::Game(Box::new(entry)),
-                    Err(reason) => Read::Broken(Broken { file: name, reason }),
+        let Some(share) = shares.get(i) else { return };
+        for source in &sources[share.clone()] {
+            let read = match loader.load(source) {
+                Err(reason) => Read::Broken(Broken {
+                    file: source.name(),
+                    reason,
+                }),
+                Ok(text) if known.contains(&boardspace_id(&text)) => Read::Known,
+                Ok(text) => {
+                    let name = source.name();
+                    let file_name = name.rsplit(['/', '!']).next().unwrap_or(&name).to_string();
+                    match from_boardspace(&text, &file_name) {
+                        Ok(entry) => Read::Game(Box::new(entry)),
+                        Err(reason) => Read::Broken(Broken { file: name, reason }),
+                    }
                 }
+            };
+            if out.send(read).is_err() {
+                return;
             }
-        };
-        if out.send(read).is_err() {
-            return;
         }
     }
 }
@@ -260,12 +293,13 @@ fn count_records(
     let mut counted = Counted::default();
     let readers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let next = AtomicUsize::new(0);
+    let shares = shares(&sources);
     let (out, reads) = std::sync::mpsc::sync_channel::<Read>(256);
     std::thread::scope(|scope| {
         for _ in 0..readers {
             let out = out.clone();
-            let (sources, next, known) = (&sources, &next, &known);
-            scope.spawn(move || read_records(sources, next, known, &out));
+            let (sources, shares, next, known) = (&sources, &shares, &next, &known);
+            scope.spawn(move || read_records(sources, shares, next, known, &out));
         }
         drop(out);
         let mut aggregate = Aggregate::new("boardspace");
@@ -297,14 +331,14 @@ fn count_records(
                 }
             }
             if aggregate.games() >= batch && !hand_over(&mut aggregate) {
-                next.store(sources.len(), Ordering::Relaxed);
+                next.store(shares.len(), Ordering::Relaxed);
                 break;
             }
         }
         hand_over(&mut aggregate);
         // Readers still running stop at their next record (or at once if they are waiting
         // to hand one over: the channel is closed).
-        next.store(sources.len(), Ordering::Relaxed);
+        next.store(shares.len(), Ordering::Relaxed);
         drop(reads);
         counted.seconds = started.elapsed().as_secs_f64();
     });
@@ -319,7 +353,7 @@ async fn flush(
     summary: &mut Summary,
     bar: &ProgressBar,
 ) -> anyhow::Result<()> {
-    let (games, rows) = (batch.games.len(), batch.moves.len());
+    let (games, rows, leaves) = (batch.games.len(), batch.moves.len(), batch.leaves.len());
     match store.add_explorer_batch(batch).await {
         Ok(()) => {}
         Err(StoreError::Taken(what)) => anyhow::bail!(
@@ -330,6 +364,7 @@ async fn flush(
     }
     summary.added += games;
     summary.rows_written += rows;
+    summary.leaves_written += leaves;
     summary.batches += 1;
     bar.set_message(String::new());
     Ok(())
@@ -414,8 +449,8 @@ fn print_summary(s: &Summary) {
     println!("already stored (skipped) {:>8}", s.already_stored);
     println!("broken (not imported)    {:>8}", s.broken.len());
     println!(
-        "rows written             {:>8}  in {} transaction(s)",
-        s.rows_written, s.batches
+        "rows written             {:>8}  and {} leaves, in {} transaction(s)",
+        s.rows_written, s.leaves_written, s.batches
     );
     println!(
         "time                     {:>8.2} s  (reading and counting done after {:.2} s; \

@@ -430,6 +430,8 @@ async fn a_game_the_explorer_missed_is_added_at_the_next_start(db: Db) {
     execute(
         &db,
         "DELETE FROM explorer_moves WHERE source = 'server'; \
+         DELETE FROM explorer_leaves WHERE game IN \
+             (SELECT num FROM explorer_games WHERE source = 'server'); \
          DELETE FROM explorer_games WHERE source = 'server';",
     );
     let server = Server::start(&db);

@@ -17,9 +17,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::Connection;
 use zertz_server::store::{
-    self, AccountRow, Cursor, EventRow, GameAppend, GameEnd, GameFilter, GameQuery, GameRow,
-    GameStore, GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate, SessionRow, SqliteStore,
-    Store, StoreError,
+    self, AccountRow, Cursor, EventRow, ExplorerBatch, ExplorerGame, GameAppend, GameEnd,
+    GameFilter, GameQuery, GameRow, GameStore, GameSummary, Leaf, MatchRow, MatchStep, MoveRow,
+    PostgresStore, RowUpdate, SessionRow, SqliteStore, Store, StoreError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -190,6 +190,7 @@ store_tests!(
     accounts_and_sessions,
     a_game_end_is_written_with_its_result,
     games_are_found_by_player_board_rules_and_result,
+    explorer_leaves_and_rows_sum_per_position,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1470,4 +1471,166 @@ async fn postgres_games_stored_before_the_listing_columns_get_them() {
     if let Err(e) = outcome {
         std::panic::resume_unwind(e.into_panic());
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The opening explorer
+
+fn explorer_game(id: &str, result: &str, ratings: [Option<f64>; 2]) -> ExplorerGame {
+    ExplorerGame {
+        id: id.into(),
+        source: "boardspace".into(),
+        name: format!("{id}.sgf"),
+        players: ["Ann".into(), "Bob".into()],
+        ratings,
+        date: Some("2020-01-02".into()),
+        result: result.into(),
+        record: "[Board \"37\"]\n\n*\n".into(),
+        plies: 2,
+    }
+}
+
+fn leaf(position: i64, game: u32, mover: u8, mv: &str) -> Leaf {
+    Leaf {
+        position,
+        game,
+        mover,
+        mv: mv.into(),
+    }
+}
+
+/// Rows of `position` summed per move: (move, games, first wins, second wins, draws, rating
+/// count), sorted.
+async fn explorer_sums(store: &dyn Store, position: i64) -> Vec<(String, i64, i64, i64, i64, i64)> {
+    let mut sums: std::collections::BTreeMap<String, (i64, i64, i64, i64, i64)> =
+        Default::default();
+    for r in store.explorer_rows(position).await.expect("explorer rows") {
+        assert_eq!(r.position, position);
+        let s = sums.entry(r.mv).or_default();
+        s.0 += r.games;
+        s.1 += r.first_wins;
+        s.2 += r.second_wins;
+        s.3 += r.draws;
+        s.4 += r.rating_count;
+    }
+    sums.into_iter()
+        .map(|(m, (g, a, b, d, c))| (m, g, a, b, d, c))
+        .collect()
+}
+
+/// A position reached by one game is a leaf whose figures are the game's; a second game there
+/// (in a later batch) becomes a row and the answer sums both; a batch with a game already
+/// stored writes nothing; a leaf naming no game of its batch is refused.
+async fn explorer_leaves_and_rows_sum_per_position(env: &Env) {
+    let store = env.store();
+    let row = MoveRow {
+        position: 30,
+        source: "boardspace".into(),
+        band: -1,
+        mv: "b3".into(),
+        games: 2,
+        first_wins: 1,
+        second_wins: 1,
+        draws: 0,
+        rating_sum: 0.0,
+        rating_count: 0,
+        last_date: Some("2020-01-02".into()),
+        examples: vec!["bs-a".into(), "bs-b".into()],
+    };
+    store
+        .add_explorer_batch(ExplorerBatch {
+            games: vec![
+                explorer_game("bs-a", "1-0", [None, None]),
+                explorer_game("bs-b", "0-1", [None, Some(1720.0)]),
+            ],
+            moves: vec![row],
+            leaves: vec![leaf(-10, 0, 0, "w1"), leaf(20, 1, 1, "g2.5")],
+        })
+        .await
+        .expect("first batch");
+    assert_eq!(
+        explorer_sums(store, -10).await,
+        [("w1".into(), 1, 1, 0, 0, 0)]
+    );
+    let rows = store.explorer_rows(20).await.unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0].band, rows[0].rating_sum, rows[0].second_wins),
+        (17, 1720.0, 1)
+    );
+    assert_eq!(rows[0].examples, ["bs-b"]);
+    assert_eq!(rows[0].last_date.as_deref(), Some("2020-01-02"));
+    assert_eq!(
+        explorer_sums(store, 30).await,
+        [("b3".into(), 2, 1, 1, 0, 0)]
+    );
+
+    // A third game through -10 (same move) and a new position.
+    store
+        .add_explorer_batch(ExplorerBatch {
+            games: vec![explorer_game("bs-c", "1/2-1/2", [Some(1650.0), None])],
+            moves: vec![],
+            leaves: vec![leaf(-10, 0, 0, "w1"), leaf(40, 0, 1, "x3.01")],
+        })
+        .await
+        .expect("second batch");
+    assert_eq!(
+        explorer_sums(store, -10).await,
+        [("w1".into(), 2, 1, 0, 1, 1)]
+    );
+    assert_eq!(
+        explorer_sums(store, 40).await,
+        [("x3.01".into(), 1, 0, 0, 1, 0)]
+    );
+    let examples: std::collections::BTreeSet<String> = store
+        .explorer_rows(-10)
+        .await
+        .unwrap()
+        .into_iter()
+        .flat_map(|r| r.examples)
+        .collect();
+    assert_eq!(examples, ["bs-a".to_string(), "bs-c".to_string()].into());
+
+    // A batch holding a stored game writes nothing at all.
+    let refused = store
+        .add_explorer_batch(ExplorerBatch {
+            games: vec![
+                explorer_game("bs-d", "1-0", [None, None]),
+                explorer_game("bs-a", "1-0", [None, None]),
+            ],
+            moves: vec![],
+            leaves: vec![leaf(50, 0, 0, "w2"), leaf(40, 1, 0, "w2")],
+        })
+        .await;
+    assert!(matches!(refused, Err(StoreError::Taken(_))), "{refused:?}");
+    assert!(store.explorer_rows(50).await.unwrap().is_empty());
+    assert_eq!(
+        explorer_sums(store, 40).await,
+        [("x3.01".into(), 1, 0, 0, 1, 0)]
+    );
+    assert!(store.explorer_game("bs-d").await.unwrap().is_none());
+
+    // A leaf naming a game its batch does not have is an error, and writes nothing.
+    let broken = store
+        .add_explorer_batch(ExplorerBatch {
+            games: vec![explorer_game("bs-e", "1-0", [None, None])],
+            moves: vec![],
+            leaves: vec![leaf(60, 3, 0, "w2")],
+        })
+        .await;
+    assert!(broken.is_err(), "{broken:?}");
+    assert!(store.explorer_game("bs-e").await.unwrap().is_none());
+    assert!(store.explorer_rows(60).await.unwrap().is_empty());
+
+    // The games read back, with their records.
+    let c = store.explorer_game("bs-c").await.unwrap().expect("game c");
+    assert_eq!(
+        (c.result.as_str(), c.ratings),
+        ("1/2-1/2", [Some(1650.0), None])
+    );
+    let brief = store
+        .explorer_games_brief(&["bs-a".into(), "bs-x".into()])
+        .await
+        .unwrap();
+    assert_eq!(brief.len(), 1);
 }

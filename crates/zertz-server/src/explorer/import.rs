@@ -1,14 +1,15 @@
 //! Counting games into explorer rows in memory, then handing them to the store in large
-//! batches: an archive of tens of thousands of games becomes a few transactions, and each row
-//! of a batch is written once however many games of the batch went through it.
+//! batches: an archive of tens of thousands of games becomes a few transactions, each row of a
+//! batch is written once however many games of the batch went through it, and a position only
+//! one game of the batch reached is a leaf (see `store::explorer`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use zertz::{Move, Player};
 
 use super::key::{Step, band, stored_move};
 use crate::store::explorer::MAX_EXAMPLES;
-use crate::store::{ExplorerBatch, ExplorerGame, MoveRow};
+use crate::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
 
 /// A game ready to be counted: what is stored of it, and its steps.
 #[derive(Clone, Debug)]
@@ -33,35 +34,32 @@ fn date_text(n: u32) -> Option<String> {
     (n > 0).then(|| format!("{:04}-{:02}-{:02}", n / 10_000, n / 100 % 100, n % 100))
 }
 
-#[derive(Clone, Debug, Default)]
-struct Counts {
-    games: i64,
-    first_wins: i64,
-    second_wins: i64,
-    draws: i64,
-    rating_sum: f64,
-    rating_count: i64,
-    last_date: u32,
-    /// (date, index of the game in the batch): the latest few, the first `kept` of them
-    /// (inline: most rows have one game, and an allocation each was a large share of the
-    /// import's time).
-    examples: [(u32, u32); MAX_EXAMPLES],
-    kept: u8,
+/// One game's move in one position, as counted.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    position: i64,
+    band: i64,
+    mv: Move,
+    /// The game's index in the batch.
+    game: u32,
+    /// 0 for player one, 1 for player two.
+    mover: u8,
 }
 
-/// The rows' map: keys are already well mixed (a position key is a hash), so a fast hasher
-/// does; SipHash was a tenth of the import's time.
-type Rows = HashMap<(i64, i64, Move), Counts, foldhash::fast::FixedState>;
+/// Moves a game adds, on average, when an archive is counted (the list is sized for this).
+const MOVES_PER_GAME: usize = 27;
 
-/// Rows a game adds, on average, when an archive is counted (the map is sized for this).
-const ROWS_PER_GAME: usize = 25;
-
-/// Rows of one source being counted, and the games they come from.
+/// Games and their moves being counted for one source.
+///
+/// Counting is appending: every (position, move) of every game goes to one list, which
+/// [`Aggregate::take_batch`] sorts by position and sums run by run. A position reached by one
+/// game of the batch becomes a [`Leaf`] (nearly all of them: no row of figures, no allocation
+/// but its move's text), the others rows of figures.
 #[derive(Debug)]
 pub struct Aggregate {
     source: String,
     games: Vec<ExplorerGame>,
-    rows: Rows,
+    seen: Vec<Seen>,
     ids: HashSet<String>,
 }
 
@@ -71,7 +69,7 @@ impl Aggregate {
         Aggregate {
             source: source.to_string(),
             games: Vec::new(),
-            rows: Rows::default(),
+            seen: Vec::new(),
             ids: HashSet::new(),
         }
     }
@@ -79,11 +77,6 @@ impl Aggregate {
     /// Games counted so far.
     pub fn games(&self) -> usize {
         self.games.len()
-    }
-
-    /// Rows counted so far.
-    pub fn rows(&self) -> usize {
-        self.rows.len()
     }
 
     /// True when a game of this id is already counted here.
@@ -97,17 +90,11 @@ impl Aggregate {
         if !self.ids.insert(entry.game.id.clone()) {
             return false;
         }
-        if self.rows.capacity() == 0 {
-            self.rows.reserve(ROWS_PER_GAME * 1_000);
+        if self.seen.capacity() == 0 {
+            self.seen.reserve(MOVES_PER_GAME * 1_000);
         }
-        let index = self.games.len() as u32;
-        let date = date_number(entry.game.date.as_deref());
-        let (one, two, draw) = match entry.game.result.as_str() {
-            "1-0" => (1, 0, 0),
-            "0-1" => (0, 1, 0),
-            "1/2-1/2" => (0, 0, 1),
-            _ => (0, 0, 0),
-        };
+        let game = self.games.len() as u32;
+        let bands = entry.game.ratings.map(band);
         for (i, step) in entry.steps.iter().enumerate() {
             // A position and move seen earlier in the game (a repetition) counts once: games
             // are short, a scan of the steps before is cheaper than a set.
@@ -117,31 +104,17 @@ impl Aggregate {
             {
                 continue;
             }
-            let rating = entry.game.ratings[match step.mover {
+            let mover = match step.mover {
                 Player::One => 0,
                 Player::Two => 1,
-            }];
-            let c = self
-                .rows
-                .entry((step.position, band(rating), step.mv))
-                .or_default();
-            c.games += 1;
-            c.first_wins += one;
-            c.second_wins += two;
-            c.draws += draw;
-            if let Some(r) = rating {
-                c.rating_sum += r;
-                c.rating_count += 1;
-            }
-            c.last_date = c.last_date.max(date);
-            if (c.kept as usize) < MAX_EXAMPLES {
-                c.examples[c.kept as usize] = (date, index);
-                c.kept += 1;
-            } else if let Some(oldest) = c.examples.iter_mut().min()
-                && oldest.0 < date
-            {
-                *oldest = (date, index);
-            }
+            };
+            self.seen.push(Seen {
+                position: step.position,
+                band: bands[mover as usize],
+                mv: step.mv,
+                game,
+                mover,
+            });
         }
         self.games.push(entry.game);
         true
@@ -150,33 +123,87 @@ impl Aggregate {
     /// Everything counted so far as one batch for the store, leaving the aggregate empty.
     pub fn take_batch(&mut self) -> ExplorerBatch {
         let games = std::mem::take(&mut self.games);
+        let mut seen = std::mem::take(&mut self.seen);
         self.ids.clear();
-        let moves = self
-            .rows
-            .drain()
-            .map(|((position, band, mv), mut c)| {
-                let examples = &mut c.examples[..c.kept as usize];
-                examples.sort_unstable_by(|a, b| b.cmp(a));
-                MoveRow {
-                    position,
-                    source: self.source.clone(),
-                    band,
-                    mv: stored_move(&mv),
-                    games: c.games,
-                    first_wins: c.first_wins,
-                    second_wins: c.second_wins,
-                    draws: c.draws,
-                    rating_sum: c.rating_sum,
-                    rating_count: c.rating_count,
-                    last_date: date_text(c.last_date),
-                    examples: examples
-                        .iter()
-                        .map(|&(_, i)| games[i as usize].id.clone())
-                        .collect(),
-                }
-            })
+        // By position first (the store writes in key order), then by row.
+        seen.sort_unstable_by(|a, b| {
+            (a.position, a.band, a.mv, a.game).cmp(&(b.position, b.band, b.mv, b.game))
+        });
+        let mut leaves = Vec::with_capacity(seen.len());
+        let mut moves = Vec::new();
+        let mut rest = &seen[..];
+        while let Some(first) = rest.first() {
+            let at = rest
+                .iter()
+                .position(|s| s.position != first.position)
+                .unwrap_or(rest.len());
+            let (here, after) = rest.split_at(at);
+            rest = after;
+            if let [one] = here {
+                leaves.push(Leaf {
+                    position: one.position,
+                    game: one.game,
+                    mover: one.mover,
+                    mv: stored_move(&one.mv),
+                });
+                continue;
+            }
+            for row in here.chunk_by(|a, b| a.band == b.band && a.mv == b.mv) {
+                moves.push(self.row(row, &games));
+            }
+        }
+        ExplorerBatch {
+            games,
+            moves,
+            leaves,
+        }
+    }
+
+    /// The row of figures of one (position, band, move) seen by the games `seen` (of `games`).
+    fn row(&self, seen: &[Seen], games: &[ExplorerGame]) -> MoveRow {
+        let first = seen[0];
+        let mut row = MoveRow {
+            position: first.position,
+            source: self.source.clone(),
+            band: first.band,
+            mv: stored_move(&first.mv),
+            games: 0,
+            first_wins: 0,
+            second_wins: 0,
+            draws: 0,
+            rating_sum: 0.0,
+            rating_count: 0,
+            last_date: None,
+            examples: Vec::new(),
+        };
+        // The latest few games as examples (by date, then by their order in the batch).
+        let mut examples: Vec<(u32, u32)> = Vec::with_capacity(seen.len());
+        let mut last = 0;
+        for s in seen {
+            let game = &games[s.game as usize];
+            row.games += 1;
+            match game.result.as_str() {
+                "1-0" => row.first_wins += 1,
+                "0-1" => row.second_wins += 1,
+                "1/2-1/2" => row.draws += 1,
+                _ => {}
+            }
+            if let Some(r) = game.ratings[s.mover as usize] {
+                row.rating_sum += r;
+                row.rating_count += 1;
+            }
+            let date = date_number(game.date.as_deref());
+            last = last.max(date);
+            examples.push((date, s.game));
+        }
+        row.last_date = date_text(last);
+        examples.sort_unstable_by(|a, b| b.cmp(a));
+        row.examples = examples
+            .iter()
+            .take(MAX_EXAMPLES)
+            .map(|&(_, i)| games[i as usize].id.clone())
             .collect();
-        ExplorerBatch { games, moves }
+        row
     }
 }
 

@@ -49,10 +49,4 @@ pub fn stored_move(m: &Move) -> String {
     move_code(m)
 }
 
-/// The rating band of a mover: the hundreds of the rating, -1 when not known.
-pub fn band(rating: Option<f64>) -> i64 {
-    match rating {
-        Some(r) if r.is_finite() && r >= 0.0 => (r / 100.0).floor() as i64,
-        _ => -1,
-    }
-}
+pub use crate::store::explorer::band;

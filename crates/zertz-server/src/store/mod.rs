@@ -16,7 +16,7 @@ pub mod studies;
 
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use chat::{ChatLine, ChatStore, Report};
-pub use explorer::{ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow};
+pub use explorer::{ExplorerBatch, ExplorerGame, ExplorerStore, Leaf, MoveRow};
 pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,

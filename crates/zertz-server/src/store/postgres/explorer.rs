@@ -2,6 +2,8 @@
 //! taking whole columns as arrays (`UNNEST`), so that tens of thousands of rows cost a handful
 //! of round trips.
 
+use std::collections::{HashMap, HashSet};
+
 use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
@@ -9,7 +11,7 @@ use sqlx::postgres::PgRow;
 use super::PostgresStore;
 use crate::store::StoreError;
 use crate::store::explorer::{
-    ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, split_examples,
+    ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, leaf_row, split_examples,
 };
 
 const GAME_COLUMNS: &str =
@@ -63,10 +65,11 @@ impl ExplorerStore for PostgresStore {
             return Err(taken(&id));
         }
         let col = |f: fn(&ExplorerGame) -> String| batch.games.iter().map(f).collect::<Vec<_>>();
-        let inserted = sqlx::query(&format!(
+        let inserted: Result<Vec<(String, i64)>, _> = sqlx::query_as(&format!(
             "INSERT INTO explorer_games ({GAME_COLUMNS}, record) \
              SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
-             $6::float8[], $7::float8[], $8::text[], $9::text[], $10::int8[], $11::text[])"
+             $6::float8[], $7::float8[], $8::text[], $9::text[], $10::int8[], $11::text[]) \
+             RETURNING id, num"
         ))
         .bind(col(|g| g.id.clone()))
         .bind(col(|g| g.source.clone()))
@@ -85,17 +88,63 @@ impl ExplorerStore for PostgresStore {
         .bind(col(|g| g.result.clone()))
         .bind(batch.games.iter().map(|g| g.plies).collect::<Vec<_>>())
         .bind(col(|g| g.record.clone()))
-        .execute(&mut *tx)
+        .fetch_all(&mut *tx)
         .await;
-        match inserted {
-            Ok(_) => {}
+        let numbered = match inserted {
+            Ok(numbered) => numbered,
             // Another writer stored one of these games since the check.
             Err(sqlx::Error::Database(db)) if db.is_unique_violation() => {
                 return Err(taken(ids.first().copied().unwrap_or("?")));
             }
             Err(e) => return Err(e.into()),
+        };
+        let nums: HashMap<String, i64> = numbered.into_iter().collect();
+        let mut leaf_nums = Vec::with_capacity(batch.leaves.len());
+        for l in &batch.leaves {
+            let num = batch
+                .games
+                .get(l.game as usize)
+                .and_then(|g| nums.get(&g.id));
+            let Some(&num) = num else {
+                return Err(StoreError::Write(format!(
+                    "explorer: a leaf names game {} of a batch of {}",
+                    l.game,
+                    batch.games.len()
+                )));
+            };
+            leaf_nums.push(num);
         }
-        for chunk in batch.moves.chunks(CHUNK) {
+        // A position that already has a leaf keeps it; this batch's game there becomes a row.
+        let mut added: HashSet<i64> = HashSet::with_capacity(batch.leaves.len());
+        for (chunk, nums) in batch.leaves.chunks(CHUNK).zip(leaf_nums.chunks(CHUNK)) {
+            let positions: Vec<i64> = sqlx::query_scalar(
+                "INSERT INTO explorer_leaves (position, game, mover, move) \
+                 SELECT * FROM UNNEST($1::int8[], $2::int8[], $3::int2[], $4::text[]) \
+                 ON CONFLICT (position) DO NOTHING RETURNING position",
+            )
+            .bind(chunk.iter().map(|l| l.position).collect::<Vec<_>>())
+            .bind(nums)
+            .bind(chunk.iter().map(|l| i16::from(l.mover)).collect::<Vec<_>>())
+            .bind(chunk.iter().map(|l| l.mv.as_str()).collect::<Vec<_>>())
+            .fetch_all(&mut *tx)
+            .await?;
+            added.extend(positions);
+        }
+        let extra: Vec<MoveRow> = batch
+            .leaves
+            .iter()
+            .filter(|l| !added.contains(&l.position))
+            .map(|l| {
+                leaf_row(
+                    l.position,
+                    l.mover,
+                    l.mv.clone(),
+                    &batch.games[l.game as usize],
+                )
+            })
+            .collect();
+        let rows: Vec<&MoveRow> = batch.moves.iter().chain(&extra).collect();
+        for chunk in rows.chunks(CHUNK) {
             sqlx::query(
                 "INSERT INTO explorer_moves (position, source, band, move, games, first_wins, \
                  second_wins, draws, rating_sum, rating_count, last_date, examples) \
@@ -155,6 +204,36 @@ impl ExplorerStore for PostgresStore {
         .bind(position)
         .fetch_all(self.pool())
         .await?;
+        let leaf = sqlx::query(
+            "SELECT l.mover, l.move, g.id, g.source, g.rating_one, g.rating_two, g.result, \
+             g.date FROM explorer_leaves l JOIN explorer_games g ON g.num = l.game \
+             WHERE l.position = $1",
+        )
+        .bind(position)
+        .fetch_optional(self.pool())
+        .await?;
+        let leaf = leaf
+            .map(|row| {
+                let game = ExplorerGame {
+                    id: row.try_get("id")?,
+                    source: row.try_get("source")?,
+                    name: String::new(),
+                    players: Default::default(),
+                    ratings: [row.try_get("rating_one")?, row.try_get("rating_two")?],
+                    date: row.try_get("date")?,
+                    result: row.try_get("result")?,
+                    record: String::new(),
+                    plies: 0,
+                };
+                let mover: i16 = row.try_get("mover")?;
+                Ok::<_, sqlx::Error>(leaf_row(
+                    position,
+                    u8::from(mover != 0),
+                    row.try_get("move")?,
+                    &game,
+                ))
+            })
+            .transpose()?;
         Ok(rows
             .iter()
             .map(|row| {
@@ -173,6 +252,7 @@ impl ExplorerStore for PostgresStore {
                     examples: split_examples(&row.try_get::<String, _>("examples")?),
                 })
             })
+            .chain(leaf.map(Ok))
             .collect::<Result<_, sqlx::Error>>()?)
     }
 

@@ -1,6 +1,7 @@
 //! The opening explorer in SQLite: a batch is one closure on the writer's connection (one
-//! transaction, statements prepared once), its rows upserted in key order so that the B-tree
-//! is written page after page; reads run on the pool.
+//! transaction, statements prepared once), its leaves inserted and its rows upserted in key
+//! order so that the B-trees are written page after page (a fresh import appends); reads run
+//! on the rusqlite readers.
 
 use std::sync::Arc;
 
@@ -12,7 +13,7 @@ use sqlx::sqlite::SqliteRow;
 use super::{SqliteStore, write_error};
 use crate::store::StoreError;
 use crate::store::explorer::{
-    ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, split_examples,
+    ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, leaf_row, split_examples,
 };
 
 const GAME_COLUMNS: &str =
@@ -59,6 +60,8 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         ))
         .map_err(write_error)?;
+    // The games' numbers, by their index in the batch (what the leaves hold).
+    let mut nums = Vec::with_capacity(batch.games.len());
     for g in &batch.games {
         insert
             .execute(params![
@@ -75,6 +78,30 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
                 g.record
             ])
             .map_err(write_error)?;
+        nums.push(conn.last_insert_rowid());
+    }
+    // A position that already has a leaf keeps it; this batch's game there becomes a row.
+    let mut leaf = conn
+        .prepare_cached(
+            "INSERT INTO explorer_leaves (position, game, mover, move) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (position) DO NOTHING",
+        )
+        .map_err(write_error)?;
+    let mut extra = Vec::new();
+    for l in &batch.leaves {
+        let game = l.game as usize;
+        let (Some(num), Some(g)) = (nums.get(game), batch.games.get(game)) else {
+            return Err(StoreError::Write(format!(
+                "explorer: a leaf names game {game} of a batch of {}",
+                batch.games.len()
+            )));
+        };
+        let added = leaf
+            .execute(params![l.position, num, l.mover, l.mv])
+            .map_err(write_error)?;
+        if added == 0 {
+            extra.push(leaf_row(l.position, l.mover, l.mv.clone(), g));
+        }
     }
     let mut upsert = conn
         .prepare_cached(
@@ -98,7 +125,7 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
         )
         .map_err(write_error)?;
     // Key order: the inserts walk the table's B-tree from one end to the other.
-    let mut order: Vec<&MoveRow> = batch.moves.iter().collect();
+    let mut order: Vec<&MoveRow> = batch.moves.iter().chain(&extra).collect();
     order.sort_unstable_by(|a, b| {
         (a.position, &a.source, a.band, &a.mv).cmp(&(b.position, &b.source, b.band, &b.mv))
     });
@@ -147,23 +174,47 @@ impl ExplorerStore for SqliteStore {
                      rating_sum, rating_count, last_date, examples \
                      FROM explorer_moves WHERE position = ?",
                 )?;
-                let rows = select.query_map([position], |row| {
-                    Ok(MoveRow {
-                        position,
-                        source: row.get(0)?,
-                        band: row.get(1)?,
-                        mv: row.get(2)?,
-                        games: row.get(3)?,
-                        first_wins: row.get(4)?,
-                        second_wins: row.get(5)?,
-                        draws: row.get(6)?,
-                        rating_sum: row.get(7)?,
-                        rating_count: row.get(8)?,
-                        last_date: row.get(9)?,
-                        examples: split_examples(row.get_ref(10)?.as_str()?),
+                let mut rows = select
+                    .query_map([position], |row| {
+                        Ok(MoveRow {
+                            position,
+                            source: row.get(0)?,
+                            band: row.get(1)?,
+                            mv: row.get(2)?,
+                            games: row.get(3)?,
+                            first_wins: row.get(4)?,
+                            second_wins: row.get(5)?,
+                            draws: row.get(6)?,
+                            rating_sum: row.get(7)?,
+                            rating_count: row.get(8)?,
+                            last_date: row.get(9)?,
+                            examples: split_examples(row.get_ref(10)?.as_str()?),
+                        })
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut leaf = conn.prepare_cached(
+                    "SELECT l.mover, l.move, g.id, g.source, g.rating_one, g.rating_two, \
+                     g.result, g.date FROM explorer_leaves l \
+                     JOIN explorer_games g ON g.num = l.game WHERE l.position = ?",
+                )?;
+                let found = leaf
+                    .query_row([position], |row| {
+                        let game = ExplorerGame {
+                            id: row.get(2)?,
+                            source: row.get(3)?,
+                            name: String::new(),
+                            players: Default::default(),
+                            ratings: [row.get(4)?, row.get(5)?],
+                            date: row.get(7)?,
+                            result: row.get(6)?,
+                            record: String::new(),
+                            plies: 0,
+                        };
+                        Ok(leaf_row(position, row.get(0)?, row.get(1)?, &game))
                     })
-                })?;
-                rows.collect()
+                    .optional()?;
+                rows.extend(found);
+                Ok(rows)
             })
             .await
     }
