@@ -38,7 +38,9 @@ enum PuzzlesCommand {
 /// Options of `zertz puzzles generate`.
 #[derive(Args)]
 pub struct GenerateArgs {
-    /// BoardSpace records: `.sgf` files, folders (searched recursively), `.zip` archives.
+    /// BoardSpace records: `.sgf` files, folders (searched recursively), `.zip` archives; and
+    /// puzzle sets (`.json`, written by this command), whose puzzles are merged in as they are
+    /// (to join runs made on parts of an archive).
     #[arg(long = "from", num_args = 1.., value_name = "PATH")]
     from: Vec<PathBuf>,
     /// The server's database (a SQLite file or a `postgres://` URL, as for `zertz serve
@@ -87,7 +89,8 @@ enum Work {
 fn generate(args: GenerateArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         !args.from.is_empty() || args.db.is_some(),
-        "nothing to scan: give records with --from PATH... and/or a database with --db URL"
+        "nothing to scan: give records (or puzzle sets) with --from PATH... and/or a database \
+         with --db URL"
     );
     let started = Instant::now();
     let settings = Settings {
@@ -96,7 +99,19 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
         unique_nodes: args.unique_nodes,
         max_defences: args.max_defences,
     };
-    let (sources, unreadable) = collect_lenient(&args.from)?;
+    let (sets, records): (Vec<PathBuf>, Vec<PathBuf>) = args.from.iter().cloned().partition(|p| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    });
+    let mut merged_in = Vec::new();
+    for path in &sets {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let set = PuzzleSet::from_json(&text).with_context(|| path.display().to_string())?;
+        merged_in.extend(set.puzzles);
+    }
+    let from_sets = merged_in.len();
+    let (sources, unreadable) = collect_lenient(&records)?;
     for (path, reason) in &unreadable {
         eprintln!("skipped {}: {reason}", path.display());
     }
@@ -143,12 +158,18 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
                         Work::Record(source) => {
                             let name = source.name();
                             let file = name.rsplit(['/', '!']).next().unwrap_or(&name);
-                            match loader
-                                .load(source)
-                                .and_then(|t| zertz::boardspace::import(&t).map_err(|e| e.to_string()))
-                            {
+                            match loader.load(source).and_then(|t| {
+                                zertz::boardspace::import(&t).map_err(|e| e.to_string())
+                            }) {
                                 Ok(r) => (
-                                    scan_game(&mut prover, "boardspace", file, &r.game, &settings, &mut stats),
+                                    scan_game(
+                                        &mut prover,
+                                        "boardspace",
+                                        file,
+                                        &r.game,
+                                        &settings,
+                                        &mut stats,
+                                    ),
                                     0,
                                 ),
                                 Err(_) => (Vec::new(), 1),
@@ -171,8 +192,12 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
         }
     });
     bar.finish_and_clear();
-    let (puzzles, stats, broken) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (mut puzzles, stats, broken) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    puzzles.extend(merged_in);
     let set = merge(puzzles);
+    if from_sets > 0 {
+        println!("{from_sets} puzzles read from the puzzle sets given");
+    }
     std::fs::write(&args.out, set.to_json())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     print_summary(&set, &stats, broken, started.elapsed().as_secs_f64());
@@ -208,7 +233,10 @@ fn print_summary(set: &PuzzleSet, stats: &Stats, broken: usize, seconds: f64) {
         }
     }
     for (turns, (n, found)) in by_turns {
-        println!("  win in {turns}: {n} ({found} found by the player, {} missed)", n - found);
+        println!(
+            "  win in {turns}: {n} ({found} found by the player, {} missed)",
+            n - found
+        );
     }
     for (theme, n) in by_theme {
         println!("  {theme}: {n}");

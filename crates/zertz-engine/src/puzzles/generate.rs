@@ -10,7 +10,7 @@
 //!    listing more than [`Settings::max_defences`] replies is dropped (quiet first moves that
 //!    leave hundreds of defences make poor puzzles and heavy files).
 //! 3. **Uniqueness**: every other legal first move must be proven not to win within the same
-//!    turns ([`crate::prove::Prover::first_moves`] within [`Settings::unique_nodes`]); one
+//!    turns ([`crate::prove::Prover::only_winner`] within [`Settings::unique_nodes`]); one
 //!    undecided move is enough to drop the position.
 //!
 //! Once a player found a puzzle's solution, the rest of that winning line is part of the
@@ -22,7 +22,7 @@ use zertz::{Game, Move, Position, Turn};
 use super::solution::{from_proof, size};
 use super::themes::themes;
 use super::{FORMAT_VERSION, Puzzle, PuzzleSet, Source};
-use crate::prove::Prover;
+use crate::prove::{Prover, Uniqueness};
 
 /// The limits of a generation.
 #[derive(Clone, Copy, Debug)]
@@ -41,7 +41,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             max_turns: 3,
-            filter_nodes: 200,
+            filter_nodes: 20,
             unique_nodes: 20_000,
             max_defences: 200,
         }
@@ -53,6 +53,8 @@ impl Default for Settings {
 pub enum Rejection {
     /// The game is over there.
     Over,
+    /// The player to move has one legal move only.
+    Forced,
     /// No win found by the filter within the turns and its budget.
     NoWinFound,
     /// The solution tree lists more replies than allowed.
@@ -87,6 +89,10 @@ pub fn puzzle_at(
     if position.is_over() {
         return Err(Rejection::Over);
     }
+    // One legal move is no puzzle (a compulsory capture with no choice, say).
+    if position.legal_moves().len() < 2 {
+        return Err(Rejection::Forced);
+    }
     let proof = prover
         .proof_within(position, settings.max_turns, settings.filter_nodes)
         .map_err(|_| Rejection::Over)?
@@ -94,16 +100,14 @@ pub fn puzzle_at(
     let turns = proof.turns;
     let solution =
         from_proof(&proof, position, game_line, settings.max_defences).ok_or(Rejection::TooBig)?;
-    let first_moves = prover
-        .first_moves(position, turns, settings.unique_nodes)
-        .map_err(|_| Rejection::Over)?;
-    if first_moves.winning.len() > 1 {
-        return Err(Rejection::NotUnique);
-    }
-    let first = first_moves.unique().ok_or(Rejection::Undecided)?;
-    if Some(first) != proof.first_move() {
-        // Cannot happen with a sound prover (the proof's move wins); refuse rather than trust.
-        return Err(Rejection::NotUnique);
+    let first = proof.first_move().ok_or(Rejection::Over)?;
+    match prover
+        .only_winner(position, &first, turns, settings.unique_nodes)
+        .map_err(|_| Rejection::Over)?
+    {
+        Uniqueness::Unique => {}
+        Uniqueness::Another(_) => return Err(Rejection::NotUnique),
+        Uniqueness::Undecided(_) => return Err(Rejection::Undecided),
     }
     let themes = themes(position, &solution);
     Ok(Found {
@@ -217,7 +221,7 @@ pub fn scan_game(
                     },
                 });
             }
-            Err(Rejection::Over) => {}
+            Err(Rejection::Over | Rejection::Forced) => {}
             Err(Rejection::NoWinFound) => stats.no_win += 1,
             Err(Rejection::TooBig) => stats.too_big += 1,
             Err(Rejection::NotUnique) => stats.not_unique += 1,
@@ -240,12 +244,18 @@ pub fn merge(mut puzzles: Vec<Puzzle>) -> PuzzleSet {
     let mut seen = std::collections::HashSet::new();
     puzzles.retain(|p| seen.insert(p.id.clone()));
     puzzles.sort_by(|a, b| {
-        (a.turns, &a.source.archive, &a.source.game, a.source.move_number).cmp(&(
-            b.turns,
-            &b.source.archive,
-            &b.source.game,
-            b.source.move_number,
-        ))
+        (
+            a.turns,
+            &a.source.archive,
+            &a.source.game,
+            a.source.move_number,
+        )
+            .cmp(&(
+                b.turns,
+                &b.source.archive,
+                &b.source.game,
+                b.source.move_number,
+            ))
     });
     PuzzleSet {
         version: FORMAT_VERSION,

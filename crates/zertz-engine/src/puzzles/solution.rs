@@ -150,7 +150,10 @@ fn depth(proof: &Proof, at: usize, memo: &mut HashMap<usize, usize>) -> usize {
 /// The main line of a tree: the attacker's moves and the first reply of the first group at
 /// each defence, as (position before, move) pairs, and the position at its end. `None` when a
 /// move of the line does not parse or is illegal.
-pub fn main_line(position: &Position, attack: &Attack) -> Option<(Vec<(Position, Move)>, Position)> {
+pub fn main_line(
+    position: &Position,
+    attack: &Attack,
+) -> Option<(Vec<(Position, Move)>, Position)> {
     let mut line = Vec::new();
     let mut at = *position;
     let mut node = attack;
@@ -268,13 +271,17 @@ fn verify_attack(
         || (after.winner_by_captures().is_none() && !after.has_any_move());
     if attack.then.is_empty() {
         if !won {
-            return Err(SolutionError::NotWon { line: line.join(" ") });
+            return Err(SolutionError::NotWon {
+                line: line.join(" "),
+            });
         }
         line.pop();
         return Ok(());
     }
     if after.is_over() {
-        return Err(SolutionError::Over { line: line.join(" ") });
+        return Err(SolutionError::Over {
+            line: line.join(" "),
+        });
     }
     // Every legal reply exactly once.
     let mut listed: HashMap<Move, ()> = HashMap::new();
@@ -308,7 +315,11 @@ fn verify_attack(
             line.pop();
         }
     }
-    if let Some(missing) = after.legal_moves().into_iter().find(|m| !listed.contains_key(m)) {
+    if let Some(missing) = after
+        .legal_moves()
+        .into_iter()
+        .find(|m| !listed.contains_key(m))
+    {
         return Err(SolutionError::Missing {
             line: line.join(" "),
             missing: official::move_text(&after, &missing),
