@@ -116,6 +116,17 @@ impl FirstMoves {
     }
 }
 
+/// Whether a winning first move is the only one ([`Prover::only_winner`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uniqueness {
+    /// Every other first move is proven not to win within the turns.
+    Unique,
+    /// This other move wins too.
+    Another(Move),
+    /// This other move was left undecided by the budget.
+    Undecided(Move),
+}
+
 /// What the iterative deepening found.
 enum Found {
     Win(Proof),
@@ -284,6 +295,43 @@ impl Prover {
         }
         out.nodes = search.nodes;
         Ok(out)
+    }
+
+    /// Is `winner` (a move known to win within `turns`) the only winning first move? Decides
+    /// the other first moves one by one (captures and forcing moves first, as the search orders
+    /// them) and stops at the first other move that wins or that `nodes` expansions in all
+    /// leave undecided: much cheaper than [`Prover::first_moves`] when the answer is no.
+    pub fn only_winner(
+        &mut self,
+        position: &Position,
+        winner: &Move,
+        turns: u32,
+        nodes: u64,
+    ) -> Result<Uniqueness, ProveError> {
+        refuse(position, turns)?;
+        let attacker = position.to_move();
+        let mut search = Search {
+            table: &mut self.table,
+            attacker,
+            nodes: 0,
+            budget: nodes,
+        };
+        for (mv, after) in children(position) {
+            if mv == *winner {
+                continue;
+            }
+            let numbers = match terminal(&after, turns - 1, attacker) {
+                Some(n) => n,
+                None => search.solve(&after, turns - 1),
+            };
+            if numbers.pn == 0 {
+                return Ok(Uniqueness::Another(mv));
+            }
+            if numbers.dn != 0 {
+                return Ok(Uniqueness::Undecided(mv));
+            }
+        }
+        Ok(Uniqueness::Unique)
     }
 
     /// A checked proof that `mv` wins within `turns` from `position`, if one is found within

@@ -268,3 +268,34 @@ fn first_moves_sort_every_move_and_find_a_unique_solution() {
             .is_none()
     );
 }
+
+/// `only_winner` stops at another winning move (one `first_moves` also finds winning), says
+/// unique when every other move is refuted, and undecided when the budget is too small.
+#[test]
+fn only_winner_finds_a_second_solution_or_proves_there_is_none() {
+    let p = position(CHAIN_IN_2);
+    let mut prover = Prover::new(8);
+    let all = prover.first_moves(&p, 2, 1_000_000).unwrap();
+    assert!(all.unknown.is_empty() && all.winning.len() > 1);
+    match prover
+        .only_winner(&p, &all.winning[0], 2, 1_000_000)
+        .unwrap()
+    {
+        Uniqueness::Another(m) => assert!(m != all.winning[0] && all.winning.contains(&m)),
+        other => panic!("{other:?}"),
+    }
+    // Column `a` with a1 G and a2 W: the jump is compulsory and the only move, so it is the
+    // only winner with nothing to refute.
+    let q = position(CAPTURE_IN_1);
+    let only = q.legal_moves()[0];
+    assert_eq!(
+        prover.only_winner(&q, &only, 1, 10).unwrap(),
+        Uniqueness::Unique
+    );
+    assert!(matches!(
+        Prover::new(1)
+            .only_winner(&p, &all.winning[0], 2, 1)
+            .unwrap(),
+        Uniqueness::Another(_) | Uniqueness::Undecided(_)
+    ));
+}
