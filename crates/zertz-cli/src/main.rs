@@ -11,6 +11,8 @@ mod match_cmd;
 mod perft_cmd;
 mod play;
 mod prove_cmd;
+mod puzzles_cmd;
+mod puzzles_db;
 mod replay;
 mod serve_cmd;
 mod show;
@@ -43,6 +45,8 @@ enum Command {
     Analyse(Box<analyse_cmd::AnalyseArgs>),
     /// Prove a forced win: does the player to move win within N turns, and with which moves?
     Prove(Box<prove_cmd::ProveArgs>),
+    /// Puzzles from real games: `zertz puzzles generate --from PATH... --out FILE`.
+    Puzzles(Box<puzzles_cmd::PuzzlesArgs>),
     /// Run the game server: online games, clocks, matches, engine opponents (HTTP + WebSocket).
     Serve(Box<serve_cmd::ServeArgs>),
     /// Load a server with many concurrent games of simulated players (a benchmark).
@@ -79,6 +83,7 @@ fn main() -> anyhow::Result<()> {
         Command::Play(args) => play::run(*args).map(|()| 0)?,
         Command::Replay(args) => replay::run(*args)?,
         Command::Prove(args) => prove_cmd::run(*args)?,
+        Command::Puzzles(args) => puzzles_cmd::run(*args).map(|()| 0)?,
         Command::Show(args) => show::run(*args).map(|()| 0)?,
         Command::Admin(args) => admin_cmd::run(args).map(|()| 0)?,
         Command::Explorer(args) => explorer_cmd::run(args).map(|()| 0)?,

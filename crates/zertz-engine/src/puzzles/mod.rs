@@ -6,6 +6,10 @@
 //! generate` and read by the server's puzzle trainer. This module holds its shape and the JSON
 //! that carries it; the format is described in `docs/learning.md`.
 
+pub mod generate;
+pub mod solution;
+pub mod themes;
+
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
