@@ -55,7 +55,7 @@ pub fn refute(after: &Position, attacker: Player, turns_left: u32) -> Refutation
         // (A win for the attacker is judged right before this is asked.)
         return Refutation::Unproven;
     }
-    let replies: Vec<_> = after.legal_moves().iter().copied().collect();
+    let replies: Vec<_> = after.legal_moves().to_vec();
     let answer = |reply: &zertz::Move, why: String| {
         let mut next = *after;
         next.play_unchecked(reply);
