@@ -12,6 +12,7 @@ import { parsePosition } from './position.js';
 import { copy, engineName, fill, h, personTag, profileHref, say } from './ui.js';
 import { poolName, poolOf, PROVISIONAL_NOTE, whyUnrated } from './ratings.js';
 import { quickPairing } from './pairing.js';
+import { showDaily } from './daily.js';
 
 /** The clock presets of the form, as the API's clock objects. */
 export const CLOCKS = {
@@ -349,6 +350,7 @@ async function begin() {
   showOnline();
   showTopPlayers();
   showLive();
+  showDaily();
   setInterval(() => {
     if (!document.hidden) showLive();
   }, 5000);

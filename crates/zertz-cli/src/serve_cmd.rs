@@ -84,6 +84,11 @@ pub struct ServeArgs {
     /// requests of a keep-alive connection (an idle one is then closed).
     #[arg(long, default_value_t = 20)]
     idle_timeout: u64,
+    /// The puzzle trainer's set: a puzzle set's JSON file (as `zertz puzzles generate` writes
+    /// it) instead of the one compiled in (`data/puzzles.json`). A file that does not read
+    /// stops the server with its line and reason.
+    #[arg(long)]
+    puzzles: Option<std::path::PathBuf>,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -115,6 +120,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             per_requester: args.reviews_per_client.max(1),
             total: args.review_queue.max(1),
         },
+        puzzles: args.puzzles.clone(),
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

@@ -44,6 +44,9 @@ pub struct Config {
     pub analysis_time: Duration,
     /// How many game reviews may wait, per requester and in all.
     pub review_limits: crate::study::reviews::ReviewLimits,
+    /// The puzzle set's file (`zertz serve --puzzles PATH`); `None`: the set compiled in
+    /// (`data/puzzles.json`).
+    pub puzzles: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -67,6 +70,7 @@ impl Default for Config {
             study_slots: 1,
             analysis_time: Duration::from_secs(30),
             review_limits: Default::default(),
+            puzzles: None,
         }
     }
 }

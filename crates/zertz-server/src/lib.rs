@@ -16,6 +16,7 @@ pub mod explorer;
 pub mod games;
 pub mod http;
 pub mod pairing;
+pub mod puzzles;
 pub mod rate;
 pub mod ratings;
 pub mod store;
@@ -51,6 +52,17 @@ pub async fn serve(
         seeks: config.seeks_per_client,
     });
     let study = study::Study::new(Arc::clone(&store), &config);
+    let book = match &config.puzzles {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("--puzzles {}: {e}", path.display()))?;
+            puzzles::set::Book::from_json(&text)
+                .map_err(|e| anyhow::anyhow!("--puzzles {}: {e}", path.display()))?
+        }
+        None => puzzles::set::Book::embedded()?,
+    };
+    tracing::info!("{} puzzles", book.all().len());
+    let trainer = puzzles::Puzzles::new(book, Arc::clone(&store), config.study_slots);
     let requeued = study.reviews.start().await?;
     if requeued > 0 {
         tracing::info!("{requeued} game reviews queued again");
@@ -93,6 +105,7 @@ pub async fn serve(
         quotas,
         pairing: pairing::Pairing::new(Arc::clone(&hub)),
         study,
+        puzzles: trainer,
     });
     match connections::raise_open_file_limit() {
         Ok(files) => tracing::info!("open files: up to {files} (sockets included)"),

@@ -20,6 +20,7 @@ pub mod pages;
 pub mod pairing;
 pub mod players;
 pub mod positions;
+pub mod puzzles;
 pub mod reviews;
 pub mod state;
 pub mod studies;
@@ -49,6 +50,7 @@ pub fn router(state: AppState) -> Router {
         .merge(studies::router())
         .merge(trees::router())
         .merge(explorer::router())
+        .merge(puzzles::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

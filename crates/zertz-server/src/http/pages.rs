@@ -5,7 +5,7 @@
 //! `/players` (the leaderboard) and `/@/{name}` (a profile), the account pages `/login`,
 //! `/signup`, `/account` (one file, whose script shows the form the address asks for), and the
 //! analysis board `/analysis` with a shared study `/study/{id}` (one file, whose script reads
-//! the address: docs/study.md); every other file under `/static/`. Answers carry an `ETag` and
+//! the address: docs/study.md), the puzzle trainer `/puzzles` and `/puzzles/{id}`; every other file under `/static/`. Answers carry an `ETag` and
 //! `Cache-Control: no-cache`, so a browser keeps its copy but asks each time whether it is still
 //! current (a reload never shows stale files after the binary changed).
 //!
@@ -36,6 +36,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "players.html",
     "404.html",
     "analysis.html",
+    "puzzles.html",
     "style.css",
     "favicon.svg",
     "js/api.js",
@@ -62,6 +63,8 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/prefs.js",
     "js/feel.js",
     "js/missing.js",
+    "js/puzzles.js",
+    "js/daily.js",
     "js/analysis/main.js",
     "js/analysis/positions.js",
     "js/analysis/tree.js",
@@ -183,6 +186,8 @@ pub fn router() -> Router {
         .route("/@/{name}", page("profile.html"))
         .route("/analysis", page("analysis.html"))
         .route("/study/{id}", page("analysis.html"))
+        .route("/puzzles", page("puzzles.html"))
+        .route("/puzzles/{id}", page("puzzles.html"))
         .route("/favicon.ico", page("favicon.svg"))
         .route(
             "/static/{*path}",

@@ -10,6 +10,7 @@ use crate::chat::Chat;
 use crate::games::hub::Hub;
 use crate::games::quota::Quotas;
 use crate::pairing::Pairing;
+use crate::puzzles::Puzzles;
 use crate::study::Study;
 
 /// The state of the routes.
@@ -27,6 +28,8 @@ pub struct AppState {
     pub pairing: Arc<Pairing>,
     /// Analysis, reviews and studies.
     pub study: Arc<Study>,
+    /// The puzzle trainer.
+    pub puzzles: Arc<Puzzles>,
 }
 
 impl FromRef<AppState> for Arc<Hub> {

@@ -9,6 +9,7 @@ mod common;
 pub mod explorer;
 mod games;
 mod postgres;
+pub mod puzzles;
 pub mod ratings;
 pub mod reviews;
 mod sqlite;
@@ -21,6 +22,7 @@ pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,
 };
+pub use puzzles::{AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried};
 pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore};
 pub use reviews::{ReviewRow, ReviewStore};
 pub use studies::{ChapterRow, StudyRow, StudyStore, StudySummary};
@@ -65,6 +67,7 @@ pub trait Store:
     + ReviewStore
     + StudyStore
     + ExplorerStore
+    + PuzzleStore
     + Send
     + Sync
     + 'static
@@ -79,6 +82,7 @@ impl<T> Store for T where
         + ReviewStore
         + StudyStore
         + ExplorerStore
+        + PuzzleStore
         + Send
         + Sync
         + 'static
