@@ -14,6 +14,7 @@ pub mod config;
 pub mod explorer;
 pub mod games;
 pub mod http;
+pub mod lessons;
 pub mod pairing;
 pub mod rate;
 pub mod ratings;

@@ -11,6 +11,7 @@ pub mod explorer;
 pub mod game_socket;
 pub mod games;
 pub mod heartbeat;
+pub mod lessons;
 pub mod limit;
 pub mod match_socket;
 pub mod matches;
@@ -48,6 +49,7 @@ pub fn router(state: AppState) -> Router {
         .merge(studies::router())
         .merge(trees::router())
         .merge(explorer::router())
+        .merge(lessons::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

@@ -8,6 +8,7 @@ pub mod chat;
 mod common;
 pub mod explorer;
 mod games;
+pub mod lessons;
 mod postgres;
 pub mod ratings;
 pub mod reviews;
@@ -17,6 +18,7 @@ pub mod studies;
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use chat::{ChatLine, ChatStore, Report};
 pub use explorer::{ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow};
+pub use lessons::LessonStore;
 pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,
@@ -65,6 +67,7 @@ pub trait Store:
     + ReviewStore
     + StudyStore
     + ExplorerStore
+    + LessonStore
     + Send
     + Sync
     + 'static
@@ -79,6 +82,7 @@ impl<T> Store for T where
         + ReviewStore
         + StudyStore
         + ExplorerStore
+        + LessonStore
         + Send
         + Sync
         + 'static
