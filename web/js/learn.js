@@ -26,6 +26,7 @@ const page = {
   step: 0,
   shown: null, // the position on the board
   stepPosition: null, // where the current step starts
+  seat: 1, // the learner's player number
   info: null, // GET /api/position of the shown position
   pos: null,
   input: null, // the move being entered, while a try is possible
@@ -113,7 +114,7 @@ function render() {
   $('prompt').textContent = entry ? entry.prompt() : '';
   const counts = hand() === 'captures' ? page.pos.captures[page.pos.toMove - 1] : page.pos.supply;
   fill($('supply'), supplyView(counts, hand(), entry ? offer.colour || null : null, (c) => handle(entry.chooseColour(c, hand())), Boolean(entry)));
-  const you = page.pos.toMove; // the learner is always the player to move at a task
+  const you = page.seat; // the learner is the player to move at the lesson's start
   const card = (i) => h('div', { class: `player${page.info.to_move === i + 1 && !page.info.over ? ' to-move' : ''}`, 'data-seat': i + 1 },
     h('div', { class: 'who' }, h('span', { class: 'name' }, i + 1 === you ? 'You' : 'Your opponent')),
     capturesView(page.pos.captures[i], page.pos.rules));
@@ -186,6 +187,7 @@ async function open(id) {
   page.moves = [];
   page.step = 0;
   page.state = 'task';
+  page.seat = parsePosition(page.lesson.position).toMove;
   $('lesson-number').textContent = `Lesson ${page.lesson.number} of ${page.lesson.of}${isDone(page.lesson.id) ? ' · done before' : ''}`;
   $('lesson-title').textContent = page.lesson.title;
   $('intro').textContent = page.lesson.intro;

@@ -199,11 +199,7 @@ async fn add_progress(
         .into_iter()
         .map(String::from)
         .collect();
-    let ignored: Vec<&String> = body
-        .done
-        .iter()
-        .filter(|d| !known.contains(d))
-        .collect();
+    let ignored: Vec<&String> = body.done.iter().filter(|d| !known.contains(d)).collect();
     let added = hub
         .store()
         .mark_lessons_done(&account.id, &known, now_ms())

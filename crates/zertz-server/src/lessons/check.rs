@@ -89,7 +89,10 @@ pub fn replay(lesson: &Lesson, moves: &[String]) -> Result<Position, TryError> {
         let mv = notation::parse_any(&position, text.trim()).map_err(|e| bad(e.to_string()))?;
         let (after, _) = play(&position, &mv);
         if let Err(why) = goals_hold(step, &position, &mv, &after) {
-            return Err(bad(format!("`{text}` does not do step {}: {why}", index + 1)));
+            return Err(bad(format!(
+                "`{text}` does not do step {}: {why}",
+                index + 1
+            )));
         }
         position = after;
         if let Some(reply) = step.reply {
@@ -114,9 +117,10 @@ pub fn try_move(lesson: &Lesson, moves: &[String], text: &str) -> Result<Answer,
         Ok(mv) => mv,
         Err(MoveParseError::Syntax { .. }) if !notation::host::looks_like_host(text) => {
             let e = official::parse(&before, text).err();
-            return Err(TryError::NotAMove(
-                e.map_or_else(|| format!("`{text}` is not a move"), |e| e.to_string()),
-            ));
+            return Err(TryError::NotAMove(e.map_or_else(
+                || format!("`{text}` is not a move"),
+                |e| e.to_string(),
+            )));
         }
         Err(MoveParseError::Syntax { message, token, .. }) => {
             return Err(TryError::NotAMove(format!(
@@ -149,8 +153,9 @@ pub fn try_move(lesson: &Lesson, moves: &[String], text: &str) -> Result<Answer,
             let last = index + 1 == lesson.steps.len();
             let (mut next, mut reply, mut reply_said) = (after, None, None);
             if let Some(r) = step.reply.filter(|_| !last) {
-                let reply_move = notation::parse_any(&after, r)
-                    .map_err(|e| TryError::Broken(format!("lesson {}: reply {r}: {e}", lesson.id)))?;
+                let reply_move = notation::parse_any(&after, r).map_err(|e| {
+                    TryError::Broken(format!("lesson {}: reply {r}: {e}", lesson.id))
+                })?;
                 let (then, words) = play_reply(&after, &reply_move);
                 next = then;
                 reply = Some(official::move_text(&after, &reply_move));
@@ -190,9 +195,9 @@ fn play(before: &Position, mv: &Move) -> (Position, String) {
     let mut after = *before;
     after.play_unchecked(mv);
     // The library's sentences speak of a third person: "You places" reads wrong.
-    let said = said
-        .replacen("You places", "You place", 1)
-        .replacen("You captures", "You capture", 1);
+    let said =
+        said.replacen("You places", "You place", 1)
+            .replacen("You captures", "You capture", 1);
     (after, said)
 }
 
@@ -229,7 +234,12 @@ fn count_word(n: u32) -> String {
 }
 
 /// Ok when every goal of `step` holds for `mv`, else the first failure in words.
-pub fn goals_hold(step: &Step, before: &Position, mv: &Move, after: &Position) -> Result<(), String> {
+pub fn goals_hold(
+    step: &Step,
+    before: &Position,
+    mv: &Move,
+    after: &Position,
+) -> Result<(), String> {
     for goal in step.goals {
         goal_holds(goal, before, mv, after)?;
     }
@@ -356,14 +366,31 @@ mod tests {
     fn every_position_is_legal_and_every_task_achievable() {
         let mut ids = std::collections::HashSet::new();
         for lesson in all() {
-            assert!(ids.insert(lesson.id), "two lessons are called {}", lesson.id);
+            assert!(
+                ids.insert(lesson.id),
+                "two lessons are called {}",
+                lesson.id
+            );
             assert!(!lesson.steps.is_empty(), "{} has no step", lesson.id);
             let start = lesson.start().expect("the position parses");
-            assert!(!start.is_over(), "{}: the game is over at the start", lesson.id);
-            assert_eq!(start.to_string(), lesson.position, "{}: written as the library writes it", lesson.id);
+            assert!(
+                !start.is_over(),
+                "{}: the game is over at the start",
+                lesson.id
+            );
+            assert_eq!(
+                start.to_string(),
+                lesson.position,
+                "{}: written as the library writes it",
+                lesson.id
+            );
             let mut line: Vec<String> = Vec::new();
             for (index, step) in lesson.steps.iter().enumerate() {
-                assert!(!step.hints.is_empty(), "{} step {index}: no hint", lesson.id);
+                assert!(
+                    !step.hints.is_empty(),
+                    "{} step {index}: no hint",
+                    lesson.id
+                );
                 let position = replay(lesson, &line).expect("the line replays");
                 let moves = position.legal_moves();
                 let (mut right, mut wrong) = (Vec::new(), Vec::new());
@@ -377,7 +404,11 @@ mod tests {
                         }
                     }
                 }
-                assert!(!right.is_empty(), "{} step {index}: no legal move does it", lesson.id);
+                assert!(
+                    !right.is_empty(),
+                    "{} step {index}: no legal move does it",
+                    lesson.id
+                );
                 // Only where every legal move must be of one kind (a forced capture, the last
                 // ring) does every move do the task.
                 let all_right_is_fine = ["compulsory-capture", "last-ring"].contains(&lesson.id);
@@ -387,8 +418,15 @@ mod tests {
                     lesson.id
                 );
                 if let Some(reply) = step.reply {
-                    let (after, _) = play(&position, &notation::parse_any(&position, &right[0]).unwrap());
-                    assert!(play_text(&after, reply).is_ok(), "{}: reply {reply} is legal", lesson.id);
+                    let (after, _) = play(
+                        &position,
+                        &notation::parse_any(&position, &right[0]).unwrap(),
+                    );
+                    assert!(
+                        play_text(&after, reply).is_ok(),
+                        "{}: reply {reply} is legal",
+                        lesson.id
+                    );
                 }
                 line.push(right[0].clone());
             }
@@ -401,12 +439,21 @@ mod tests {
             let line = right_moves(lesson);
             for (index, mv) in line.iter().enumerate() {
                 let answer = try_move(lesson, &line[..index], mv).expect("a checkable try");
-                assert_eq!(answer.result, Verdict::Right, "{}: {}", lesson.id, answer.why);
+                assert_eq!(
+                    answer.result,
+                    Verdict::Right,
+                    "{}: {}",
+                    lesson.id,
+                    answer.why
+                );
                 assert_eq!(answer.done, index + 1 == line.len());
                 assert_eq!(answer.step, index + 1);
             }
             let finished = try_move(lesson, &line, "Wd4,a1");
-            assert!(matches!(finished, Err(TryError::Finished { .. })), "{finished:?}");
+            assert!(
+                matches!(finished, Err(TryError::Finished { .. })),
+                "{finished:?}"
+            );
         }
     }
 
@@ -424,18 +471,30 @@ mod tests {
 
         let answer = try_move(lesson("placing"), &[], "Wd4,a1").unwrap();
         assert_eq!(answer.result, Verdict::Wrong);
-        assert!(answer.why.contains("grey marble, not white"), "{}", answer.why);
+        assert!(
+            answer.why.contains("grey marble, not white"),
+            "{}",
+            answer.why
+        );
 
         let answer = try_move(lesson("isolation-capture"), &[], "Gd4,a2").unwrap();
         assert_eq!(answer.result, Verdict::Wrong);
-        assert!(answer.why.contains("one marble by isolation"), "{}", answer.why);
+        assert!(
+            answer.why.contains("one marble by isolation"),
+            "{}",
+            answer.why
+        );
     }
 
     #[test]
     fn an_illegal_try_gets_the_rules_reason() {
         let answer = try_move(lesson("compulsory-capture"), &[], "Wa2,a3").unwrap();
         assert_eq!(answer.result, Verdict::Illegal);
-        assert!(answer.why.contains("a capture is compulsory"), "{}", answer.why);
+        assert!(
+            answer.why.contains("a capture is compulsory"),
+            "{}",
+            answer.why
+        );
         let answer = try_move(lesson("free-rings"), &[], "Wc3,b3").unwrap();
         assert_eq!(answer.result, Verdict::Illegal);
         assert!(answer.why.contains("ring b3 is not free"), "{}", answer.why);
@@ -460,7 +519,10 @@ mod tests {
         let done = try_move(l, &["Wd4,a1".into()], "x d5Wd3").unwrap();
         assert!(done.done);
         let bad = try_move(l, &["Wd4,b1".into()], "x d5Wd3");
-        assert!(matches!(bad, Err(TryError::BadLine { index: 0, .. })), "{bad:?}");
+        assert!(
+            matches!(bad, Err(TryError::BadLine { index: 0, .. })),
+            "{bad:?}"
+        );
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub const LESSONS: &[Lesson] = &[
             goals: &[Capture(1), NoReply],
             right: "Landing on e1 leaves nothing to jump. The other capture would have landed on \
                     b2, next to a1, and handed your opponent a capture at once.",
-            wrong: "Your opponent can now jump in reply. Try the other capture.",
+            wrong: "Try the other capture.",
             reply: None,
         }],
     },

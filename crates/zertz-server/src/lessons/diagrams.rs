@@ -121,7 +121,12 @@ mod tests {
         for d in DIAGRAMS {
             let svg = render(d.name).expect("known").expect("drawn");
             assert!(svg.starts_with("<svg"), "{}", d.name);
-            assert_eq!(svg.matches("class=\"marked\"").count(), d.marked.len(), "{}", d.name);
+            assert_eq!(
+                svg.matches("class=\"marked\"").count(),
+                d.marked.len(),
+                "{}",
+                d.name
+            );
         }
         assert!(render("nothing").is_none());
         assert!(render("start.svg").is_some());

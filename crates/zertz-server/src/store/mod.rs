@@ -18,11 +18,11 @@ pub mod studies;
 pub use accounts::{AccountRow, AccountStore, SessionRow};
 pub use chat::{ChatLine, ChatStore, Report};
 pub use explorer::{ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow};
-pub use lessons::LessonStore;
 pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,
 };
+pub use lessons::LessonStore;
 pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore};
 pub use reviews::{ReviewRow, ReviewStore};
 pub use studies::{ChapterRow, StudyRow, StudyStore, StudySummary};

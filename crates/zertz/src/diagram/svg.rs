@@ -105,10 +105,7 @@ pub fn render(position: &Position, options: &SvgOptions) -> String {
     } else {
         0
     };
-    let title = options
-        .title
-        .clone()
-        .unwrap_or_else(|| describe(position));
+    let title = options.title.clone().unwrap_or_else(|| describe(position));
 
     let mut s = String::new();
     let _ = write!(
@@ -218,9 +215,10 @@ mod tests {
 
     #[test]
     fn draws_every_place_and_marble() {
-        let p: Position = "37 standard -.../..W../....../...G.../....../...../...B 3/7/9 1/0/0 0/0/0 1"
-            .parse()
-            .unwrap();
+        let p: Position =
+            "37 standard -.../..W../....../...G.../....../...../...B 3/7/9 1/0/0 0/0/0 1"
+                .parse()
+                .unwrap();
         let svg = render(&p, &SvgOptions::default());
         assert_eq!(svg.matches("class=\"ring\"").count(), 36);
         assert_eq!(svg.matches("class=\"gone\"").count(), 1);
