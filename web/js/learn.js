@@ -75,7 +75,7 @@ function renderList() {
   fill($('lessons'), page.lessons.map((l) => h('li', { 'data-lesson': l.id, 'data-done': isDone(l.id) ? 'yes' : 'no', class: l.id === here ? 'current' : null },
     h('a', { href: `/learn/${l.id}`, onclick: (e) => { e.preventDefault(); open(l.id); } },
       h('span', { class: 'mark', 'aria-label': isDone(l.id) ? 'done' : 'not done yet' }, isDone(l.id) ? '✓' : '○'),
-      ` ${l.title}`))));
+      l.title))));
   const n = page.lessons.filter((l) => isDone(l.id)).length;
   const where = page.account ? `kept with your account, ${page.account}` : 'kept in this browser; sign in to keep it with an account';
   $('progress').textContent = `${n} of ${page.lessons.length} lessons done (${where}).`;

@@ -115,18 +115,7 @@ pub fn try_move(lesson: &Lesson, moves: &[String], text: &str) -> Result<Answer,
     }
     let mv = match notation::parse_any(&before, text) {
         Ok(mv) => mv,
-        Err(MoveParseError::Syntax { .. }) if !notation::host::looks_like_host(text) => {
-            let e = official::parse(&before, text).err();
-            return Err(TryError::NotAMove(e.map_or_else(
-                || format!("`{text}` is not a move"),
-                |e| e.to_string(),
-            )));
-        }
-        Err(MoveParseError::Syntax { message, token, .. }) => {
-            return Err(TryError::NotAMove(format!(
-                "`{text}` is not a move: {message} (`{token}`)"
-            )));
-        }
+        Err(e @ MoveParseError::Syntax { .. }) => return Err(TryError::NotAMove(e.to_string())),
         Err(e) => {
             let reason = match e {
                 MoveParseError::Illegal { reason, .. } => reason.to_string(),

@@ -3,8 +3,8 @@
 //! as rings and marbles that stay readable in black and white.
 //!
 //! Marbles are told apart without colour too: white is an open disc with a thick outline, grey
-//! a mid-grey disc with a white cross-bar, black a solid dark disc, and each can carry its
-//! letter. Places whose ring is gone are small dots; free rings (with [`SvgOptions::mark_free`])
+//! a mid-grey disc with a white cross-bar (or its letter), black a solid dark disc, and each can
+//! carry its letter. Places whose ring is gone are small dots; free rings (with [`SvgOptions::mark_free`])
 //! get a dashed outline; [`SvgOptions::marked`] rings a thick blue circle, for a diagram that
 //! points at something. Only presentation attributes are used (no `style`), so the picture
 //! needs nothing from the page that shows it.
@@ -191,7 +191,8 @@ fn marble(s: &mut String, colour: Colour, cx: f64, cy: f64, letter: bool) {
         "<circle class=\"marble marble-{}\" cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{MARBLE:.1}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"/>",
         colour.letter()
     );
-    if colour == Colour::Grey {
+    // The bar tells grey from black in print; a letter does that by itself.
+    if colour == Colour::Grey && !letter {
         let _ = write!(
             s,
             "<line x1=\"{:.1}\" y1=\"{cy:.1}\" x2=\"{:.1}\" y2=\"{cy:.1}\" stroke=\"#ffffff\" stroke-width=\"2\"/>",
