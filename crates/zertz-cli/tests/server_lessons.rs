@@ -240,8 +240,18 @@ async fn the_rules_diagrams_are_served(db: Db) {
             "{name}"
         );
     }
-    let (status, _) = server.get_text("/learn").await;
+    let (status, learn) = server.get_text("/learn").await;
     assert_eq!(status, 200);
+    // Ready for a strict Content-Security-Policy: no inline script or style in either page.
+    for html in [&page, &learn] {
+        assert!(!html.contains("style="), "an inline style");
+        assert_eq!(
+            html.matches("<script").count(),
+            html.matches("<script type=\"module\" src=\"/static/")
+                .count(),
+            "an inline script"
+        );
+    }
     let (status, _) = server.get_text("/learn/chain-capture").await;
     assert_eq!(status, 200);
     let mut b = Browser::new(&server);

@@ -18,8 +18,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sqlx::Connection;
 use zertz_server::store::{
     self, AccountRow, Cursor, EventRow, GameAppend, GameEnd, GameFilter, GameQuery, GameRow,
-    GameStore, GameSummary, LessonStore, MatchRow, MatchStep, PostgresStore, RowUpdate, SessionRow,
-    SqliteStore, Store, StoreError,
+    GameStore, GameSummary, MatchRow, MatchStep, PostgresStore, RowUpdate, SessionRow, SqliteStore,
+    Store, StoreError,
 };
 
 // ---------------------------------------------------------------------------------------------
