@@ -15,6 +15,7 @@ pub mod connections;
 pub mod explorer;
 pub mod games;
 pub mod http;
+pub mod lessons;
 pub mod pairing;
 pub mod puzzles;
 pub mod rate;

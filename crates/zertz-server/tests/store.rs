@@ -191,6 +191,7 @@ store_tests!(
     a_game_end_is_written_with_its_result,
     games_are_found_by_player_board_rules_and_result,
     explorer_leaves_and_rows_sum_per_position,
+    lessons_done_by_an_account,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1633,4 +1634,49 @@ async fn explorer_leaves_and_rows_sum_per_position(env: &Env) {
         .await
         .unwrap();
     assert_eq!(brief.len(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lessons
+
+async fn lessons_done_by_an_account(env: &Env) {
+    let s = env.store();
+    for (id, name) in [("a1", "Ann"), ("a2", "Ben")] {
+        s.create_account(&account(id, name), &session(&format!("k{id}"), id, 1_000))
+            .await
+            .unwrap();
+    }
+    assert!(s.lessons_done("a1").await.unwrap().is_empty());
+    let two = ["placing".to_string(), "free-rings".to_string()];
+    assert_eq!(s.mark_lessons_done("a1", &two, 5_000).await.unwrap(), 2);
+    // Done again later: the first time stays, nothing new.
+    assert_eq!(
+        s.mark_lessons_done("a1", &two[..1], 9_000).await.unwrap(),
+        0
+    );
+    assert_eq!(
+        s.mark_lessons_done("a1", &["notation".to_string()], 7_000)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        s.lessons_done("a1").await.unwrap(),
+        vec![
+            ("free-rings".to_string(), 5_000),
+            ("placing".to_string(), 5_000),
+            ("notation".to_string(), 7_000),
+        ]
+    );
+    // Each account its own; an empty list changes nothing.
+    assert!(s.lessons_done("a2").await.unwrap().is_empty());
+    assert_eq!(s.mark_lessons_done("a2", &[], 1).await.unwrap(), 0);
+    // A lesson for an account that does not exist is refused by the database.
+    assert!(
+        s.mark_lessons_done("nobody", &two, 1).await.is_err(),
+        "progress needs an account"
+    );
+    // Kept across a reopen.
+    let again = env.reopen().await;
+    assert_eq!(again.lessons_done("a1").await.unwrap().len(), 3);
 }

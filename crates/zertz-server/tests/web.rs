@@ -68,6 +68,13 @@ async fn pages_and_files_have_their_content_types() {
         ("/@/some-one_2", "text/html; charset=utf-8", "profile.html"),
         ("/analysis", "text/html; charset=utf-8", "analysis.html"),
         ("/study/s1x", "text/html; charset=utf-8", "analysis.html"),
+        ("/learn", "text/html; charset=utf-8", "learn.html"),
+        (
+            "/learn/chain-capture",
+            "text/html; charset=utf-8",
+            "learn.html",
+        ),
+        ("/rules", "text/html; charset=utf-8", "rules.html"),
         (
             "/static/js/analysis/tree.js",
             "text/javascript; charset=utf-8",

@@ -50,6 +50,8 @@
 //!
 //! Rendering does no I/O: it gives back a `String` for the caller to print.
 
+pub mod svg;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::layout::{Coord, Layout, Place};

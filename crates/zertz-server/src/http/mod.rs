@@ -12,6 +12,7 @@ pub mod game_socket;
 pub mod games;
 pub mod headers;
 pub mod heartbeat;
+pub mod lessons;
 pub mod limit;
 pub mod match_socket;
 pub mod matches;
@@ -51,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         .merge(trees::router())
         .merge(explorer::router())
         .merge(puzzles::router())
+        .merge(lessons::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

@@ -5,7 +5,9 @@
 //! `/players` (the leaderboard) and `/@/{name}` (a profile), the account pages `/login`,
 //! `/signup`, `/account` (one file, whose script shows the form the address asks for), and the
 //! analysis board `/analysis` with a shared study `/study/{id}` (one file, whose script reads
-//! the address: docs/study.md), the puzzle trainer `/puzzles` and `/puzzles/{id}`; every other file under `/static/`. Answers carry an `ETag` and
+//! the address: docs/study.md), the puzzle trainer `/puzzles` and `/puzzles/{id}`, the lessons
+//! `/learn` (and `/learn/{id}`) and the printable rules `/rules` (docs/learning.md); every
+//! other file under `/static/`. Answers carry an `ETag` and
 //! `Cache-Control: no-cache`, so a browser keeps its copy but asks each time whether it is still
 //! current (a reload never shows stale files after the binary changed).
 //!
@@ -37,6 +39,8 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "404.html",
     "analysis.html",
     "puzzles.html",
+    "learn.html",
+    "rules.html",
     "style.css",
     "favicon.svg",
     "js/api.js",
@@ -76,6 +80,8 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/analysis/review.js",
     "js/analysis/study.js",
     "js/analysis/gamelink.js",
+    "js/learn.js",
+    "js/rules.js",
 ];
 
 /// The content type of a file, from its extension.
@@ -188,6 +194,9 @@ pub fn router() -> Router {
         .route("/study/{id}", page("analysis.html"))
         .route("/puzzles", page("puzzles.html"))
         .route("/puzzles/{id}", page("puzzles.html"))
+        .route("/learn", page("learn.html"))
+        .route("/learn/{id}", page("learn.html"))
+        .route("/rules", page("rules.html"))
         .route("/favicon.ico", page("favicon.svg"))
         .route(
             "/static/{*path}",

@@ -8,6 +8,7 @@ pub mod chat;
 mod common;
 pub mod explorer;
 mod games;
+pub mod lessons;
 mod postgres;
 pub mod puzzles;
 pub mod ratings;
@@ -22,6 +23,7 @@ pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,
 };
+pub use lessons::LessonStore;
 pub use puzzles::{AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried};
 pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore};
 pub use reviews::{ReviewRow, ReviewStore};
@@ -68,6 +70,7 @@ pub trait Store:
     + StudyStore
     + ExplorerStore
     + PuzzleStore
+    + LessonStore
     + Send
     + Sync
     + 'static
@@ -83,6 +86,7 @@ impl<T> Store for T where
         + StudyStore
         + ExplorerStore
         + PuzzleStore
+        + LessonStore
         + Send
         + Sync
         + 'static

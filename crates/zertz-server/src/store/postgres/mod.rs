@@ -17,6 +17,7 @@ mod accounts;
 mod chat;
 mod explorer;
 mod games;
+mod lessons;
 mod puzzles;
 mod ratings;
 mod reviews;

@@ -43,6 +43,7 @@ mod accounts;
 mod chat;
 mod explorer;
 mod games;
+mod lessons;
 mod puzzles;
 mod ratings;
 mod readers;
