@@ -222,19 +222,12 @@ pub fn line_text(position: &Position, moves: &[Move]) -> Vec<String> {
 
 /// Which forced results of the search the prover has confirmed, so that a line says "wins in
 /// N" only when it is proven (as the review does). Each (move, score) is tried once per
-/// search: the lines repeat at every depth.
+/// search: the lines repeat at every depth. The prover's table is made at the first forced
+/// result, so that most searches (which find none) never allocate it.
+#[derive(Default)]
 struct Proofs {
-    prover: Prover,
+    prover: Option<Prover>,
     known: HashMap<(Move, Score), bool>,
-}
-
-impl Default for Proofs {
-    fn default() -> Proofs {
-        Proofs {
-            prover: Prover::new(REVIEW_PROOF_MB),
-            known: HashMap::new(),
-        }
-    }
 }
 
 impl Proofs {
@@ -243,10 +236,10 @@ impl Proofs {
             return false;
         }
         let prover = &mut self.prover;
-        *self
-            .known
-            .entry((*mv, score))
-            .or_insert_with(|| confirm(prover, position, mv, score))
+        *self.known.entry((*mv, score)).or_insert_with(|| {
+            let prover = prover.get_or_insert_with(|| Prover::new(REVIEW_PROOF_MB));
+            confirm(prover, position, mv, score)
+        })
     }
 }
 
