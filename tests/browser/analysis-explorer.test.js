@@ -2,18 +2,21 @@
 // the moves of the games imported, with the counts the API gives, most played first; a click
 // on a move plays it; the panel fits the 380 px side column and a phone without overflowing.
 // The games come from the shared BoardSpace archive, imported into the test server's database
-// with `zertz explorer import` before the server starts.
+// with `zertz explorer import` before the server starts. A puzzle of the project's set cut from
+// one of those games links to the game itself, opened on the analysis board at the puzzle's
+// move; one whose game the explorer does not hold shows the position alone and says why.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { binary, call, launch, repo, shot, startServer } from './lib.js';
 
 const START = '37 standard ..../...../....../......./....../...../.... 6/8/10 0/0/0 0/0/0 1';
 const env = { server: null, browser: null };
+const PUZZLES = path.join(repo, 'data', 'puzzles.json');
 
 before(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'zertz-browser-'));
@@ -24,7 +27,7 @@ before(async () => {
   const files = readdirSync(archive).slice(0, 1).map((f) => path.join(archive, f));
   const run = spawnSync(binary, ['explorer', 'import', '--db', path.join(dir, 'test.db'), ...files], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`zertz explorer import failed: ${run.stderr}`);
-  env.server = await startServer({ dir });
+  env.server = await startServer({ dir, args: ['--puzzles', PUZZLES] });
   env.browser = await launch();
 });
 after(async () => {
@@ -98,4 +101,41 @@ test('the explorer fits the 380 px side column and a phone; a move\'s games unfo
     if (viewport.width < 860) await shot(page, 'analysis-explorer-narrow');
     await page.close();
   }
+});
+
+test('a puzzle from an archive game opens that game at its move; without the game, its position', async () => {
+  const set = JSON.parse(readFileSync(PUZZLES, 'utf8')).puzzles.filter((p) => p.source.archive === 'boardspace');
+  // A puzzle whose game was imported (the year's file names carry its date) and one whose game
+  // was not (an older year).
+  let held = null;
+  for (const p of set.filter((x) => x.source.game.includes('-2025-'))) {
+    const q = new URLSearchParams({ name: p.source.game });
+    const r = await fetch(`${env.server.url}/api/explorer/games?${q}`);
+    if (r.ok) { held = p; break; }
+  }
+  assert.ok(held, 'a puzzle of the set comes from a game of the imported archive');
+  const missing = set.find((x) => x.source.game.includes('-2013-'));
+  assert.ok(missing, 'a puzzle from a game of 2013');
+
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(`${env.server.url}/puzzles/${held.id}`);
+  await page.waitForSelector(`#task[data-puzzle="${held.id}"]`);
+  assert.match(await page.textContent('#puzzle-source'), new RegExp(`From the BoardSpace game ${held.source.game.replace(/[.+]/g, '\\$&')}, move ${held.source.move_number}`));
+  await page.click('#source-link');
+  await page.waitForURL(/\/analysis\?/);
+  // The game's own tree, at the puzzle's move: the board shows the puzzle's position, and the
+  // game's later moves are there to step through.
+  await page.waitForSelector(`#board[data-ply="${held.source.move_number - 1}"]`);
+  assert.equal(await page.getAttribute('#board', 'data-position'), held.position);
+  assert.match(await page.textContent('#message'), new RegExp(`Opened the BoardSpace game ${held.source.game.replace(/[.+]/g, '\\$&')}`));
+
+  await page.goto(`${env.server.url}/puzzles/${missing.id}`);
+  await page.waitForSelector(`#task[data-puzzle="${missing.id}"]`);
+  await page.click('#source-link');
+  await page.waitForURL(/\/analysis\?/);
+  await page.waitForSelector('#board[data-ply="0"]');
+  assert.equal(await page.getAttribute('#board', 'data-position'), missing.position);
+  assert.match(await page.textContent('#message'), /explorer does not hold it.*The position alone is shown/);
+  await page.close();
 });

@@ -121,8 +121,11 @@ function renderInfo() {
   if (s.archive === 'server') {
     from = ['From ', h('a', { href: `/game/${encodeURIComponent(s.game)}`, id: 'source-link' }, `game ${s.game}`), `, move ${s.move_number}.`];
   } else {
+    // The game itself on the analysis board, at the puzzle's move, when the server's explorer
+    // holds the archive; the page shows the position alone when it does not.
+    const q = new URLSearchParams({ archive: s.game, turn: String(s.move_number - 1), position: p.position });
     from = [`From the BoardSpace game ${s.game}, move ${s.move_number}. `,
-      h('a', { href: `/analysis?position=${encodeURIComponent(p.position)}`, id: 'source-link' }, 'Open the position on the analysis board')];
+      h('a', { href: `/analysis?${q}`, id: 'source-link' }, 'Open the game at this move on the analysis board')];
   }
   fill($('puzzle-source'), from);
 }

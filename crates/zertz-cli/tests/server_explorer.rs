@@ -149,6 +149,16 @@ fn independent_count(texts: &[String]) -> (HashMap<(String, String), Counts>, Ha
     (out, asked)
 }
 
+/// `text` written into a query string (file names may hold `+`, `&` or spaces).
+fn query_text(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 /// Runs `zertz explorer import --json` and returns its summary.
 fn run_import(db: &Db, paths: &[PathBuf]) -> Value {
     let db_arg = match db {
@@ -318,6 +328,57 @@ async fn import_and_query_agree_with_an_independent_count(db: Db) {
     let (status, with_eval) = explore(&server, &start, "&eval=true").await;
     assert_eq!(status, 200);
     assert_eq!(with_eval["games"], body["games"]);
+
+    // A puzzle's source names its game by file name: every puzzle of the project's set cut from
+    // a game of the imported years finds it, and the game after `move_number - 1` moves is the
+    // puzzle's position (what the puzzle page's link opens on the analysis board).
+    let set = zertz_engine::puzzles::PuzzleSet::from_json(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/puzzles.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut found = 0;
+    for puzzle in &set.puzzles {
+        let name = &puzzle.source.game;
+        if !(name.contains("-2016-") || name.contains("-2019-")) {
+            continue;
+        }
+        let (status, game) = server
+            .get(
+                &format!("/api/explorer/games?name={}", query_text(name)),
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{name}: {game}");
+        let record = zertz::record::Record::parse(game["record"].as_str().unwrap()).unwrap();
+        let at = puzzle.source.move_number as usize - 1;
+        assert_eq!(
+            record.game.positions()[at].to_string(),
+            puzzle.position,
+            "{}: {name}, move {}",
+            puzzle.id,
+            puzzle.source.move_number
+        );
+        found += 1;
+    }
+    assert!(found > 100, "{found} puzzles from the imported years");
+    let (status, err) = server
+        .get(
+            "/api/explorer/games?name=Z-nobody-2001-01-01-0000.sgf",
+            None,
+        )
+        .await;
+    assert_eq!(status, 404, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("Z-nobody"), "{err}");
+    let (status, err) = server
+        .get("/api/explorer/games?source=x&name=a", None)
+        .await;
+    assert_eq!(status, 400, "{err}");
+    let (status, err) = server.get("/api/explorer/games", None).await;
+    assert_eq!(status, 400, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("name"), "{err}");
 
     // Refusals.
     let (status, err) = explore(&server, "37 standard -..x", "").await;

@@ -177,7 +177,7 @@ fn every_puzzle_of_the_set_replays_and_answers_every_defence() {
 
 /// Uniqueness and shortness checked again by the exhaustive search: the solution's first move
 /// is the only move winning within the puzzle's turns, and no win is shorter. Every puzzle of
-/// 1 and 2 turns; the 3-turn puzzles in `every_three_turn_puzzle_is_unique` (ignored: minutes).
+/// 1 and 2 turns; the 3-turn puzzles in `every_three_turn_puzzle_is_unique`.
 #[test]
 fn short_puzzles_are_unique_by_an_exhaustive_search() {
     for puzzle in set().puzzles.iter().filter(|p| p.turns <= 2) {
@@ -185,17 +185,8 @@ fn short_puzzles_are_unique_by_an_exhaustive_search() {
     }
 }
 
-/// A deterministic sample of the 3-turn puzzles (every 25th), for the test's time.
+/// Every 3-turn puzzle (under a second: the exhaustive search is cheap on these forcing lines).
 #[test]
-fn a_sample_of_three_turn_puzzles_is_unique_by_an_exhaustive_search() {
-    for puzzle in set().puzzles.iter().filter(|p| p.turns == 3).step_by(25) {
-        check_unique(puzzle);
-    }
-}
-
-/// Every 3-turn puzzle: `cargo test --release -p zertz-engine --test puzzles -- --ignored`.
-#[test]
-#[ignore]
 fn every_three_turn_puzzle_is_unique() {
     for puzzle in set().puzzles.iter().filter(|p| p.turns == 3) {
         check_unique(puzzle);

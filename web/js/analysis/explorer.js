@@ -9,6 +9,19 @@ import { api } from '../api.js';
 import { fill, h } from '../ui.js';
 import { Tree } from './tree.js';
 
+/**
+ * An explorer game (GET /api/explorer/games/…) as a tree of its moves: its record is read back
+ * by the server (POST /api/import). Resolves to {tree, moves, positions}.
+ */
+export async function explorerGameTree(g) {
+  const game = await api('POST', '/api/import', { text: g.record });
+  const headers = Object.fromEntries(game.headers || []);
+  return { tree: Tree.fromLine(game.positions[0], game.moves, game.positions, headers), moves: game.moves, positions: game.positions };
+}
+
+/** What an explorer game is, in words: its players, result and date. */
+export const explorerGameWords = (g) => `${g.players.join(' – ')} (${g.result}${g.date ? `, ${g.date}` : ''})`;
+
 export class ExplorerPanel {
   constructor(el, analysis) {
     this.el = el;
@@ -53,13 +66,11 @@ export class ExplorerPanel {
   async openGame(id) {
     try {
       const g = await api('GET', `/api/explorer/games/${encodeURIComponent(id)}`);
-      const game = await api('POST', '/api/import', { text: g.record });
-      const headers = Object.fromEntries(game.headers || []);
-      const tree = Tree.fromLine(game.positions[0], game.moves, game.positions, headers);
+      const { tree, moves, positions } = await explorerGameTree(g);
       // The game opens at the position the explorer was showing, when the game passes by it.
-      const at = game.positions.indexOf(this.position);
-      await this.analysis.load(tree, { kind: 'position' }, game.moves.slice(0, Math.max(0, at)));
-      this.analysis.say(`Opened ${g.players.join(' – ')} (${g.result}${g.date ? `, ${g.date}` : ''}).`, 'ok');
+      const at = positions.indexOf(this.position);
+      await this.analysis.load(tree, { kind: 'position' }, moves.slice(0, Math.max(0, at)));
+      this.analysis.say(`Opened ${explorerGameWords(g)}.`, 'ok');
     } catch (e) {
       this.analysis.say(`Cannot open the game: ${e.message}`, 'error');
     }

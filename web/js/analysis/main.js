@@ -8,9 +8,11 @@
 //                                     and &repetition=forbidden when the tree's rules say so)
 //   /analysis?game=ID&line=…          a game of this server (&turn=n from the game page)
 //   /analysis?review=ID               a review of an imported record
+//   /analysis?archive=FILE&turn=n     a BoardSpace game the explorer holds, after n moves
+//                                     (&position=P: shown instead when it holds none)
 //   /analysis?study=ID&chapter=n      a study's chapter (also /study/ID?chapter=n)
 
-import { gameHistory } from '../api.js';
+import { api, gameHistory } from '../api.js';
 import { siteHeader } from '../account.js';
 import { BoardView } from '../board.js';
 import { MoveInput, moveMarks } from '../moves.js';
@@ -23,7 +25,7 @@ import { treeView } from './treeview.js';
 import * as positions from './positions.js';
 import { Editor } from './editor.js';
 import { EnginePanel } from './engine.js';
-import { ExplorerPanel } from './explorer.js';
+import { ExplorerPanel, explorerGameTree, explorerGameWords } from './explorer.js';
 import { IoPanel } from './io.js';
 import { ReviewPanel } from './review.js';
 import { StudyPanel } from './study.js';
@@ -219,6 +221,25 @@ async function fromAddress() {
   if (q.get('review')) {
     await reviewPanel.openReview(q.get('review'), line);
     return;
+  }
+  if (q.get('archive')) {
+    const name = q.get('archive');
+    try {
+      const g = await api('GET', `/api/explorer/games?${new URLSearchParams({ name })}`);
+      const { tree, moves } = await explorerGameTree(g);
+      const turn = Math.max(0, Math.min(Number(q.get('turn')) || 0, moves.length));
+      // The board keeps the game's tree; the address becomes its start and line.
+      await load(tree, { kind: 'position' }, line.length ? line : moves.slice(0, turn));
+      say(`Opened the BoardSpace game ${name}: ${explorerGameWords(g)}.`, 'ok');
+      return;
+    } catch (e) {
+      const why = e.status === 404 ? 'this server\'s explorer does not hold it (`zertz explorer import` adds the archive)' : e.message;
+      say(`Cannot open the BoardSpace game ${name}: ${why}.${q.get('position') ? ' The position alone is shown.' : ''}`, 'error');
+      if (!q.get('position')) {
+        await load(new Tree(STANDARD_START), { kind: 'position' });
+        return;
+      }
+    }
   }
   if (q.get('game')) {
     const id = q.get('game');

@@ -1,6 +1,8 @@
 //! The opening explorer's routes: `GET /api/explorer?position=P&source=…&min_rating=N&eval=…`
 //! (the moves played from a position, in the frame it is asked in) and
-//! `GET /api/explorer/games/{id}` (an example game with its record). docs/study.md.
+//! `GET /api/explorer/games/{id}` (an example game with its record) and
+//! `GET /api/explorer/games?name=FILE&source=boardspace` (a game found by its file name: what a
+//! puzzle's source names). docs/study.md.
 
 use std::sync::Arc;
 
@@ -24,7 +26,18 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/explorer", get(positions))
         .route("/api/explorer/games/{id}", get(game))
+        .route("/api/explorer/games", get(game_named))
 }
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameQuery {
+    name: Option<String>,
+    source: Option<String>,
+}
+
+/// The longest name looked up: BoardSpace file names are under 100 characters.
+const MAX_NAME: usize = 300;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -116,6 +129,49 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
         Ok(None) => error(
             StatusCode::NOT_FOUND,
             format!("no game `{id}` in the explorer"),
+        ),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+async fn game_named(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<NameQuery>, QueryRejection>,
+) -> Response {
+    let q = match query {
+        Ok(Query(q)) => q,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.body_text()),
+    };
+    let name = match q.name.as_deref().map(str::trim) {
+        None | Some("") => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "the name is missing (?name=… with a BoardSpace file name or a game id)".into(),
+            );
+        }
+        Some(n) if n.len() > MAX_NAME => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("the name is longer than {MAX_NAME} bytes"),
+            );
+        }
+        Some(n) => n.to_string(),
+    };
+    let source = match q.source.as_deref() {
+        None | Some("") => "boardspace",
+        Some(s @ ("boardspace" | "server")) => s,
+        Some(other) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("unknown source `{other}` (boardspace or server)"),
+            );
+        }
+    };
+    match hub.store().explorer_game_named(source, &name).await {
+        Ok(Some(g)) => Json(g).into_response(),
+        Ok(None) => error(
+            StatusCode::NOT_FOUND,
+            format!("no {source} game named `{name}` in the explorer"),
         ),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }

@@ -156,6 +156,14 @@ pub trait ExplorerStore {
     /// A game with its record.
     async fn explorer_game(&self, id: &str) -> Result<Option<ExplorerGame>, StoreError>;
 
+    /// A game with its record found by its source (`boardspace`, `server`) and name (the
+    /// BoardSpace file name, or the server's game id); the first by id when several share it.
+    async fn explorer_game_named(
+        &self,
+        source: &str,
+        name: &str,
+    ) -> Result<Option<ExplorerGame>, StoreError>;
+
     /// Games without their records, in no particular order (unknown ids left out).
     async fn explorer_games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError>;
 }

@@ -266,6 +266,22 @@ impl ExplorerStore for PostgresStore {
         Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
     }
 
+    async fn explorer_game_named(
+        &self,
+        source: &str,
+        name: &str,
+    ) -> Result<Option<ExplorerGame>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS}, record FROM explorer_games WHERE source = $1 AND name = $2 \
+             ORDER BY id LIMIT 1"
+        ))
+        .bind(source)
+        .bind(name)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
+    }
+
     async fn explorer_games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM explorer_games WHERE id = ANY($1)"

@@ -229,6 +229,22 @@ impl ExplorerStore for SqliteStore {
         Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
     }
 
+    async fn explorer_game_named(
+        &self,
+        source: &str,
+        name: &str,
+    ) -> Result<Option<ExplorerGame>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS}, record FROM explorer_games WHERE source = ? AND name = ? \
+             ORDER BY id LIMIT 1"
+        ))
+        .bind(source)
+        .bind(name)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
+    }
+
     async fn explorer_games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError> {
         let ids = ids.to_vec();
         self.readers()
