@@ -467,6 +467,27 @@ mod tests {
     }
 
     #[test]
+    fn nodes_come_from_the_last_info_line_that_gives_them() {
+        let answer = |lines: &[&str]| lines.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        let two = answer(&[
+            "info depth 1 nodes 120 pv Wa1,a2",
+            "info depth 2 seldepth 3 score cp 4 nodes 5400 nps 9 time 2 pv Wa1,a2",
+            "info string thinking",
+            "bestmove Wa1,a2",
+        ]);
+        assert_eq!(reported_nodes(&two), Some(5400));
+        assert_eq!(reported_nodes(&answer(&["bestmove Wa1,a2"])), None);
+        assert_eq!(reported_nodes(&answer(&["info nodes many"])), None);
+        // A position line is the first line, when there is one.
+        assert_eq!(position_line(&answer(&[])), None);
+        assert_eq!(position_line(&answer(&["  "])), None);
+        assert_eq!(
+            position_line(&answer(&["37 standard"])),
+            Some("37 standard")
+        );
+    }
+
+    #[test]
     fn a_game_continues_another_only_from_its_turns() {
         let mut held = Game::standard();
         let mut game = held.clone();
