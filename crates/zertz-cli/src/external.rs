@@ -5,29 +5,41 @@
 //! with `play`: a `newgame` empties its transposition table, so sending the whole game before
 //! every move would throw away what it learned on the previous one. When the engine's
 //! position and the match's disagree (a `play` refused, or answered with another position),
-//! the game is sent again whole.
+//! the game is sent again whole. Positions are compared by meaning (engine_positions.rs), and
+//! an engine may leave them out; docs/protocol.md says what an engine must send.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use zertz::notation::official;
-use zertz::{Game, Move, Repetition, Turn};
+use zertz::{Game, Move, Position, Repetition, Turn};
 use zertz_engine::arena::Contestant;
 use zertz_engine::{Clock, Limits, Think};
+
+use crate::engine_log::EngineLog;
+use crate::engine_positions;
 
 /// A running external engine.
 pub struct External {
     command: String,
     child: Child,
-    stdin: ChildStdin,
+    /// Closed (taken) when the engine is told to quit.
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     name: String,
     /// The game the engine holds, as far as the match knows (`None`: a `newgame` is due).
     held: Option<Game>,
     /// The engine's `repetition` option as last set (the protocol's default is threefold).
     repetition: Repetition,
+    /// The engine asked for the legal moves before each `bestmove` (capability `legalmoves`).
+    wants_moves: bool,
+    /// The positions searched for the last move, from its last `info … nodes N` line.
+    nodes: Option<u64>,
+    /// Hears when the copy of the engine's standard error into its log has finished.
+    log_done: Option<Receiver<()>>,
 }
 
 /// How long an answer may take beyond the time given for the move.
@@ -37,28 +49,46 @@ const GRACE: Duration = Duration::from_secs(10);
 const UNTIMED: Duration = Duration::from_secs(600);
 /// How long `bestmove` without any limit may take: the protocol's default is 5 seconds.
 const DEFAULT_MOVE: Duration = Duration::from_secs(60);
+/// How long an engine told to `quit` has to exit before it is killed.
+const QUIT_WAIT: Duration = Duration::from_millis(500);
+/// How long a finished engine's last lines of standard error may take to reach the log.
+const LOG_DRAIN: Duration = Duration::from_secs(2);
 
 impl External {
     /// Starts `command` (run by the shell), checks that it answers `info`, and asks for a
     /// table of `hash_mb` MB and `threads` search threads (an engine that refuses them keeps
-    /// its own).
-    pub fn start(command: &str, hash_mb: usize, threads: usize) -> Result<External, String> {
+    /// its own). Its standard error goes to `log`, or nowhere.
+    pub fn start(
+        command: &str,
+        hash_mb: usize,
+        threads: usize,
+        log: Option<&Arc<EngineLog>>,
+    ) -> Result<External, String> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .spawn()
             .map_err(|e| format!("cannot start `{command}`: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdin = Some(child.stdin.take().ok_or("no stdin")?);
         let stdout = child.stdout.take().ok_or("no stdout")?;
+        let log_done = match (log, child.stderr.take()) {
+            (Some(log), Some(stderr)) => Some(log.attach(command, stderr)),
+            _ => None,
+        };
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 match line {
+                    // `\r\n` line ends are accepted: the `\r` is not part of the answer.
                     Ok(l) => {
-                        if tx.send(l).is_err() {
+                        if tx.send(l.trim_end_matches('\r').to_string()).is_err() {
                             break;
                         }
                     }
@@ -74,11 +104,21 @@ impl External {
             name: command.to_string(),
             held: None,
             repetition: Repetition::ThreefoldDraw,
+            wants_moves: false,
+            nodes: None,
+            log_done,
         };
         let info = engine.ask("info", GRACE)?;
         if let Some(id) = info.iter().find_map(|l| l.strip_prefix("id ")) {
-            engine.name = id.to_string();
+            if !id.trim().is_empty() {
+                engine.name = id.trim().to_string();
+            }
         }
+        engine.wants_moves = info
+            .iter()
+            .filter_map(|l| l.strip_prefix("capabilities "))
+            .flat_map(|list| list.split(';'))
+            .any(|c| c.trim() == "legalmoves");
         // Preferences, not rules of the game: a refusal is not a reason to stop the match.
         engine.ask(&format!("options set hash {hash_mb}"), GRACE)?;
         engine.ask(&format!("options set threads {threads}"), GRACE)?;
@@ -87,8 +127,12 @@ impl External {
 
     /// Sends one command and collects its answer up to `ok` (without it).
     fn ask(&mut self, command: &str, timeout: Duration) -> Result<Vec<String>, String> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|_| self.stdin.flush())
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| format!("`{}` was told to quit", self.command))?;
+        writeln!(stdin, "{command}")
+            .and_then(|_| stdin.flush())
             .map_err(|e| format!("`{}` stopped reading: {e}", self.command))?;
         let mut answer = Vec::new();
         loop {
@@ -146,11 +190,9 @@ impl External {
         let command = format!("newgame {}", setup(game)?);
         let answer = self.ask(&command, GRACE)?;
         Self::check(&answer, "newgame")?;
-        let expected = game.position().to_string();
-        if answer.first() != Some(&expected) {
-            return Err(format!(
-                "after `newgame` the engine holds {answer:?}, not `{expected}`"
-            ));
+        if let Some(written) = position_line(&answer) {
+            engine_positions::check(game.position(), written)
+                .map_err(|e| format!("after `newgame`, {e}"))?;
         }
         self.held = Some(game.clone());
         Ok(())
@@ -165,13 +207,48 @@ impl External {
             };
             let text = official::move_text(&game.positions()[i], &mv);
             let answer = self.ask(&format!("play {text}"), GRACE)?;
-            let expected = game.positions()[i + 1].to_string();
-            if Self::refusal(&answer).is_some() || answer.first() != Some(&expected) {
+            let expected = &game.positions()[i + 1];
+            let agrees = position_line(&answer)
+                .is_none_or(|written| engine_positions::check(expected, written).is_ok());
+            if Self::refusal(&answer).is_some() || !agrees {
                 return Ok(false);
             }
         }
         Ok(true)
     }
+}
+
+/// The position line of an answer to `newgame` or `play`: its first line, if it has one (an
+/// engine may answer `ok` alone).
+fn position_line(answer: &[String]) -> Option<&str> {
+    answer
+        .first()
+        .map(|l| l.as_str())
+        .filter(|l| !l.trim().is_empty())
+}
+
+/// The positions searched, from the last `info` line of an answer that gives `nodes N`.
+fn reported_nodes(answer: &[String]) -> Option<u64> {
+    answer
+        .iter()
+        .filter(|l| l.starts_with("info "))
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "nodes")?;
+            words.get(at + 1)?.parse().ok()
+        })
+        .next_back()
+}
+
+/// The legal moves of `game`'s position in official notation, separated by `;`.
+fn legal_moves_line(game: &Game) -> String {
+    let position: &Position = game.position();
+    let texts: Vec<String> = game
+        .legal_moves()
+        .iter()
+        .map(|mv| official::move_text(position, mv))
+        .collect();
+    texts.join(";")
 }
 
 /// The number of turns of `game` that `held` has already played, when `game` continues it
@@ -201,11 +278,26 @@ fn setup(game: &Game) -> Result<String, String> {
 
 impl Drop for External {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        std::thread::sleep(Duration::from_millis(10));
+        // `quit`, then the end of input (which the protocol also reads as `quit`; a pipeline
+        // such as `tee log | engine` ends only with it).
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = writeln!(stdin, "quit");
+            let _ = stdin.flush();
+        }
+        // A moment to exit by itself (and say its last words on standard error), then killed.
+        let asked = Instant::now();
+        while asked.elapsed() < QUIT_WAIT {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // The engine's last words (why it failed, often) reach the log before the match ends.
+        if let Some(done) = &self.log_done {
+            let _ = done.recv_timeout(LOG_DRAIN);
+        }
     }
 }
 
@@ -282,16 +374,27 @@ impl Contestant for External {
         self.name.clone()
     }
 
+    fn nodes(&self) -> Option<u64> {
+        self.nodes
+    }
+
     fn new_game(&mut self, _game: &Game) {
         // The first move of the game sends it with `newgame`, which also empties the table.
         self.held = None;
     }
 
     fn choose(&mut self, game: &Game, think: &Think) -> Result<Move, String> {
+        self.nodes = None;
         self.sync(game)?;
+        if self.wants_moves {
+            let command = format!("legalmoves {}", legal_moves_line(game));
+            let answer = self.ask(&command, GRACE)?;
+            Self::check(&answer, "legalmoves")?;
+        }
         let command = format!("bestmove {}", limit_words(&think.limits));
         let answer = self.ask(command.trim(), answer_time(&think.limits))?;
         Self::check(&answer, "bestmove")?;
+        self.nodes = reported_nodes(&answer);
         let text = answer
             .iter()
             .find_map(|l| l.strip_prefix("bestmove "))
@@ -361,6 +464,27 @@ mod tests {
         assert_eq!(answer_time(&both), Duration::from_secs(2) + GRACE);
         assert_eq!(answer_time(&Limits::nodes(10)), UNTIMED + GRACE);
         assert_eq!(answer_time(&Limits::default()), DEFAULT_MOVE + GRACE);
+    }
+
+    #[test]
+    fn nodes_come_from_the_last_info_line_that_gives_them() {
+        let answer = |lines: &[&str]| lines.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        let two = answer(&[
+            "info depth 1 nodes 120 pv Wa1,a2",
+            "info depth 2 seldepth 3 score cp 4 nodes 5400 nps 9 time 2 pv Wa1,a2",
+            "info string thinking",
+            "bestmove Wa1,a2",
+        ]);
+        assert_eq!(reported_nodes(&two), Some(5400));
+        assert_eq!(reported_nodes(&answer(&["bestmove Wa1,a2"])), None);
+        assert_eq!(reported_nodes(&answer(&["info nodes many"])), None);
+        // A position line is the first line, when there is one.
+        assert_eq!(position_line(&answer(&[])), None);
+        assert_eq!(position_line(&answer(&["  "])), None);
+        assert_eq!(
+            position_line(&answer(&["37 standard"])),
+            Some("37 standard")
+        );
     }
 
     #[test]

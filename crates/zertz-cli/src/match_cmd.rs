@@ -5,7 +5,8 @@
 //! tenth of the match, so that a run in the background or under CI still shows it is alive.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -17,7 +18,9 @@ use zertz_engine::arena::{Builtin, Contestant, MatchConfig, Sprt, run_match};
 use zertz_engine::search::MAX_DEPTH;
 use zertz_engine::{Kind, Limits, Player, SearchOptions, Think};
 
+use crate::engine_log::EngineLog;
 use crate::external::External;
+use crate::match_report::{Side, labels, side_json, side_line};
 
 /// Options of `zertz match`.
 #[derive(Args)]
@@ -35,9 +38,16 @@ pub struct MatchArgs {
     /// Random plies played from the start to make each opening.
     #[arg(long, default_value_t = 2)]
     opening_plies: usize,
-    /// Time per move, in milliseconds.
+    /// Time per move, in milliseconds (of both players, unless `--movetime-a` or
+    /// `--movetime-b` gives one its own).
     #[arg(long)]
     movetime: Option<u64>,
+    /// Time per move of player A, in milliseconds (time odds); `--movetime` by default.
+    #[arg(long)]
+    movetime_a: Option<u64>,
+    /// Time per move of player B, in milliseconds; `--movetime` by default.
+    #[arg(long)]
+    movetime_b: Option<u64>,
     /// Positions searched per move.
     #[arg(long)]
     nodes: Option<u64>,
@@ -86,7 +96,9 @@ pub struct MatchArgs {
     /// Evaluation weights file for player B.
     #[arg(long)]
     b_weights: Option<PathBuf>,
-    /// Write every game as a record (the project's format) into this file.
+    /// Write every game as a record (the project's format) into this file. The standard error
+    /// of an external engine goes beside it, into `FILE` with the extension `a-stderr.log` or
+    /// `b-stderr.log` (without `--out`, into the system's temporary directory).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Print the summary as JSON.
@@ -103,6 +115,7 @@ fn factory(
     settings: &[String],
     hash: usize,
     threads: usize,
+    log: Option<Arc<EngineLog>>,
 ) -> anyhow::Result<ContestantFactory> {
     if let Some(command) = spec.strip_prefix("cmd:") {
         let command = command.trim().to_string();
@@ -110,7 +123,8 @@ fn factory(
             bail!("`{spec}`: an external engine is `cmd:PROGRAM ARGS`");
         }
         return Ok(Box::new(move |_seed| {
-            External::start(&command, hash, threads).map(|e| Box::new(e) as Box<dyn Contestant>)
+            External::start(&command, hash, threads, log.as_ref())
+                .map(|e| Box::new(e) as Box<dyn Contestant>)
         }));
     }
     let kind: Kind = spec.parse().map_err(|e: String| anyhow::anyhow!(e))?;
@@ -179,8 +193,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     if !(args.sprt_error > 0.0 && args.sprt_error < 0.5) {
         bail!("--sprt-error must be above 0 and below 0.5");
     }
-    if args.movetime == Some(0) || args.nodes == Some(0) {
-        bail!("--movetime and --nodes must be at least 1");
+    for (name, value) in [
+        ("--movetime", args.movetime),
+        ("--movetime-a", args.movetime_a),
+        ("--movetime-b", args.movetime_b),
+        ("--nodes", args.nodes),
+    ] {
+        if value == Some(0) {
+            bail!("{name} must be at least 1");
+        }
     }
     if let Some(d) = args.depth {
         if !(1..=MAX_DEPTH).contains(&d) {
@@ -196,29 +217,36 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     if !(1..=64).contains(&args.threads) {
         bail!("--threads must be from 1 to 64");
     }
-    let limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        movetime: args.movetime.map(Duration::from_millis),
-        ..Limits::default()
+    // Time odds: each side's own time per move, else the shared one.
+    let think = |movetime: Option<u64>| Think {
+        limits: Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            movetime: movetime.or(args.movetime).map(Duration::from_millis),
+            ..Limits::default()
+        },
     };
     let config = MatchConfig {
         layout,
         rules,
         openings: args.openings,
         opening_plies: args.opening_plies,
-        think: Think { limits },
+        think: think(args.movetime_a),
+        think_b: Some(think(args.movetime_b)),
         concurrency: args.concurrency,
         seed: args.seed,
         max_turns: 400,
         sprt,
     };
+    let log_a = stderr_log(&args.a, args.out.as_deref(), "a")?;
+    let log_b = stderr_log(&args.b, args.out.as_deref(), "b")?;
     let a = factory(
         &args.a,
         args.a_weights.as_ref(),
         &args.a_set,
         args.hash,
         args.threads,
+        log_a.clone(),
     )
     .context("--a")?;
     let b = factory(
@@ -227,6 +255,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         &args.b_set,
         args.hash,
         args.threads,
+        log_b.clone(),
     )
     .context("--b")?;
     let total = args.openings * 2;
@@ -263,18 +292,49 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             );
         }
     };
-    let (games, tally) =
-        run_match(&config, a.as_ref(), b.as_ref(), &progress).map_err(|e| anyhow::anyhow!(e))?;
+    let (games, tally) = run_match(&config, a.as_ref(), b.as_ref(), &progress).map_err(|e| {
+        let logs: Vec<String> = [&log_a, &log_b]
+            .into_iter()
+            .flatten()
+            .map(|l| l.path().display().to_string())
+            .collect();
+        if logs.is_empty() {
+            anyhow::anyhow!(e)
+        } else {
+            anyhow::anyhow!("{e} (the engines' standard error: {})", logs.join(", "))
+        }
+    })?;
     bar.finish_and_clear();
+    let (label_a, label_b) = labels(&games, &args.a, &args.b);
+    let sides = [
+        Side::new(
+            "A",
+            &label_a,
+            &args.a,
+            &config.think,
+            &games,
+            true,
+            log_a.as_deref(),
+        ),
+        Side::new(
+            "B",
+            &label_b,
+            &args.b,
+            config.think_b.as_ref().unwrap_or(&config.think),
+            &games,
+            false,
+            log_b.as_deref(),
+        ),
+    ];
 
     if let Some(path) = &args.out {
         let mut file = std::fs::File::create(path)
             .with_context(|| format!("cannot write {}", path.display()))?;
         for (i, g) in games.iter().enumerate() {
             let (p1, p2) = if g.a_side == zertz::Player::One {
-                (&args.a, &args.b)
+                (&label_a, &label_b)
             } else {
-                (&args.b, &args.a)
+                (&label_b, &label_a)
             };
             let record = Record::new(
                 g.game.clone(),
@@ -317,7 +377,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     });
     if args.json {
         let mut v = serde_json::json!({
-            "a": args.a, "b": args.b, "games": tally.games(), "wins": tally.wins, "draws": tally.draws,
+            "a": label_a, "b": label_b, "a_player": args.a, "b_player": args.b,
+            "a_moves": side_json(&sides[0]), "b_moves": side_json(&sides[1]),
+            "games": tally.games(), "wins": tally.wins, "draws": tally.draws,
             "losses": tally.losses, "score": tally.score(), "elo": finite(elo), "elo_low": finite(elo_low), "elo_high": finite(elo_high),
             "average_turns": turns, "seconds": started.elapsed().as_secs_f64(),
         });
@@ -328,8 +390,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     } else {
         println!(
             "{} vs {}: {} games in {:.0} s",
-            args.a,
-            args.b,
+            label_a,
+            label_b,
             tally.games(),
             started.elapsed().as_secs_f64()
         );
@@ -348,6 +410,31 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
                 bounds.0, bounds.1
             );
         }
+        for side in &sides {
+            println!("{}", side_line(side));
+        }
     }
     Ok(())
+}
+
+/// The standard-error log of player `side` (`a` or `b`) when it is an external engine: beside
+/// `--out`, else in the temporary directory.
+fn stderr_log(
+    spec: &str,
+    out: Option<&Path>,
+    side: &str,
+) -> anyhow::Result<Option<Arc<EngineLog>>> {
+    if !spec.starts_with("cmd:") {
+        return Ok(None);
+    }
+    let extension = format!("{side}-stderr.log");
+    let path = match out {
+        Some(out) => out.with_extension(extension),
+        None => {
+            std::env::temp_dir().join(format!("zertz-match-{}.{extension}", std::process::id()))
+        }
+    };
+    EngineLog::create(&path)
+        .map(Some)
+        .map_err(|e| anyhow::anyhow!(e))
 }

@@ -106,6 +106,11 @@ fn summary(out: &str, a: &str, b: &str) -> Summary {
     }
 }
 
+/// The name `zertz engine` announces with `id`.
+fn engine_name() -> String {
+    format!("zertz-engine {}", env!("CARGO_PKG_VERSION"))
+}
+
 /// The Elo difference of a score, as the summary writes it.
 fn elo_text(score: f64) -> String {
     if score >= 1.0 {
@@ -238,7 +243,9 @@ fn an_external_engine_is_given_each_game_once_then_its_moves() {
         out_file.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    let s = summary(&out, &spec, "level1");
+    // Labelled by the name it announces with `id`, not by its command line.
+    let name = engine_name();
+    let s = summary(&out, &name, "level1");
     assert_eq!(s.games, 2, "{out}");
     let records = records(&out_file);
     assert_eq!(records.len(), 2);
@@ -255,10 +262,10 @@ fn an_external_engine_is_given_each_game_once_then_its_moves() {
             !ending.contains("failed") && !ending.contains("illegal"),
             "{ending}"
         );
-        let side = if r.header("Player1") == Some(spec.as_str()) {
+        let side = if r.header("Player1") == Some(name.as_str()) {
             Player::One
         } else {
-            assert_eq!(r.header("Player2"), Some(spec.as_str()));
+            assert_eq!(r.header("Player2"), Some(name.as_str()));
             Player::Two
         };
         // The external engine's moves after the two opening plies.
@@ -353,7 +360,8 @@ fn bad_arguments_are_refused_with_a_reason() {
         (&["--rules", "fast"], "bad --rules"),
         (&["--a-set", "nonsense=1"], "unknown search parameter"),
         (&["--a-set", "nonsense"], "NAME=VALUE"),
-        (&["--movetime", "0"], "at least 1"),
+        (&["--movetime", "0"], "--movetime must be at least 1"),
+        (&["--movetime-b", "0"], "--movetime-b must be at least 1"),
         (&["--depth", "31"], "--depth must be from 1 to 30"),
         (&["--hash", "0"], "--hash must be from 1 to 4096"),
         (&["--threads", "0"], "--threads must be from 1 to 64"),
@@ -385,4 +393,188 @@ fn bad_arguments_are_refused_with_a_reason() {
         );
         assert!(out.is_empty(), "{args:?}: {out}");
     }
+}
+
+/// `zertz engine` behind `tee` (the commands it is sent go to `log`) and a `sed` that rewrites
+/// its answers with `script`.
+fn filtered_engine(log: &Path, script: &str) -> String {
+    format!(
+        "cmd:tee -a '{}' | '{BIN}' engine | sed -u {script}",
+        log.display()
+    )
+}
+
+#[test]
+fn positions_are_compared_by_meaning_not_by_text() {
+    let dir = scratch("meaning");
+    // The same positions written otherwise: every space of a position line doubled, and every
+    // line ended by `\r\n`. Nothing is forfeited, and each game is sent once: the runner took
+    // the answers to `play` as agreeing, or it would have sent the game again with `newgame`.
+    let log = dir.join("spaced.log");
+    let spaced = filtered_engine(&log, r"-e '/^[0-9]/s/ /  /g' -e 's/$/\r/'");
+    let out_file = dir.join("spaced.zertz");
+    let (out, err, code) = run(&[
+        "--a",
+        &spaced,
+        "--b",
+        "level1",
+        "--openings",
+        "1",
+        "--nodes",
+        "500",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let name = engine_name();
+    assert!(
+        out.starts_with(&format!("{name} vs level1: 2 games")),
+        "{out}"
+    );
+    for r in records(&out_file) {
+        let ending = r.header("Ending").unwrap_or("");
+        assert!(!ending.contains("failed"), "{ending}");
+        assert!(replay(&r).is_over());
+    }
+    let sent = std::fs::read_to_string(&log).expect("the log of commands");
+    let count = |prefix: &str| sent.lines().filter(|l| l.starts_with(prefix)).count();
+    assert_eq!(count("newgame "), 2, "{sent}");
+    assert!(count("play ") > 4, "{sent}");
+
+    // Another position: the player to move swapped in every position line. Each game is
+    // forfeited at the engine's first move, and the reason gives both positions and the field.
+    let log = dir.join("swapped.log");
+    let swapped = filtered_engine(
+        &log,
+        "-e '/^[0-9]/s/ 1$/ X/' -e '/^[0-9]/s/ 2$/ 1/' -e '/^[0-9]/s/ X$/ 2/'",
+    );
+    let out_file = dir.join("swapped.zertz");
+    let (out, err, code) = run(&[
+        "--a",
+        &swapped,
+        "--b",
+        "level1",
+        "--openings",
+        "1",
+        "--nodes",
+        "500",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wins 0  draws 0  losses 2"), "{out}");
+    for r in records(&out_file) {
+        let ending = r.header("Ending").expect("an Ending");
+        let ours = r.game.position().to_string();
+        let to_move = r.game.position().to_move().number();
+        let theirs = format!("{} {}", &ours[..ours.len() - 2], 3 - to_move);
+        for part in [
+            format!(
+                "{name} failed: after `newgame`, the engine holds `{theirs}`, the match `{ours}`"
+            ),
+            format!("to move: the match {to_move}, the engine {}", 3 - to_move),
+        ] {
+            assert!(ending.contains(&part), "`{part}` not in `{ending}`");
+        }
+        // Forfeited at the engine's first move: after the two opening plies and, when the
+        // other player moved first from the opening, its one move.
+        let engine_side = if r.header("Player1") == Some(name.as_str()) {
+            Player::One
+        } else {
+            Player::Two
+        };
+        assert_eq!(r.game.position().to_move(), engine_side, "{ending}");
+        assert!((2..=3).contains(&r.game.turns().len()), "{ending}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The milliseconds of `time` in every `bestmove` a log of commands holds.
+fn bestmove_times(log: &Path) -> Vec<String> {
+    let sent = std::fs::read_to_string(log).expect("the log of commands");
+    sent.lines()
+        .filter(|l| l.starts_with("bestmove"))
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// The mean time per move on the summary's line of a side.
+fn mean_ms(out: &str, prefix: &str) -> f64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` in {out}"));
+    let at = line.find("mean ").expect("a mean") + 5;
+    line[at..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a mean in `{line}`"))
+}
+
+#[test]
+fn time_odds_give_each_side_its_own_time_per_move() {
+    let dir = scratch("odds");
+    let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
+    let a = format!("cmd:tee -a '{}' | '{BIN}' engine", log_a.display());
+    let b = format!("cmd:tee -a '{}' | '{BIN}' engine", log_b.display());
+    // `--movetime` for B, A's own for A.
+    let (out, err, code) = run(&[
+        "--a",
+        &a,
+        "--b",
+        &b,
+        "--openings",
+        "1",
+        "--movetime",
+        "60",
+        "--movetime-a",
+        "10",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (ta, tb) = (bestmove_times(&log_a), bestmove_times(&log_b));
+    assert!(!ta.is_empty() && !tb.is_empty());
+    assert!(ta.iter().all(|l| l == "bestmove time 10"), "{ta:?}");
+    assert!(tb.iter().all(|l| l == "bestmove time 60"), "{tb:?}");
+    // The same name announced by both: told apart in the summary.
+    let name = engine_name();
+    let (pa, pb) = (format!("  A {name} (A): "), format!("  B {name} (B): "));
+    assert!(
+        out.starts_with(&format!("{name} (A) vs {name} (B): 2 games")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{pa}{} moves (limits: time 10)", ta.len())),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{pb}{} moves (limits: time 60)", tb.len())),
+        "{out}"
+    );
+    // Six times the time per move shows in the time each took.
+    assert!(mean_ms(&out, &pa) < mean_ms(&out, &pb), "{out}");
+
+    // `--movetime-b` alone: A has the shared one (none here: a node limit instead).
+    let _ = std::fs::remove_file(&log_a);
+    let _ = std::fs::remove_file(&log_b);
+    let (_, err, code) = run(&[
+        "--a",
+        &a,
+        "--b",
+        &b,
+        "--openings",
+        "1",
+        "--nodes",
+        "800",
+        "--movetime-b",
+        "15",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (ta, tb) = (bestmove_times(&log_a), bestmove_times(&log_b));
+    assert!(ta.iter().all(|l| l == "bestmove nodes 800"), "{ta:?}");
+    assert!(
+        tb.iter().all(|l| l == "bestmove time 15 nodes 800"),
+        "{tb:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -318,8 +318,13 @@ fn whole_game_against_itself() {
             analysed = true;
         }
         let answer = engine.ask("bestmove nodes 3000");
-        assert_eq!(answer.len(), 1, "{answer:?}");
-        let text = answer[0]
+        // The search's totals in one `info` line, then the move.
+        assert_eq!(answer.len(), 2, "{answer:?}");
+        assert!(
+            answer[0].starts_with("info depth ") && answer[0].contains(" nodes "),
+            "{answer:?}"
+        );
+        let text = answer[1]
             .strip_prefix("bestmove ")
             .unwrap_or_else(|| panic!("expected a bestmove, got {answer:?}"));
         let mv = official::parse(&position, text)

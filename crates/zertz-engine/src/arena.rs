@@ -4,6 +4,7 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use zertz::{Game, Layout, Move, Outcome, Player as Side, RuleSet, Rules};
 
@@ -17,6 +18,11 @@ pub trait Contestant: Send {
     fn new_game(&mut self, game: &Game);
     /// The move to play now, or an error message (a crash, a timeout, a protocol error).
     fn choose(&mut self, game: &Game, think: &Think) -> Result<Move, String>;
+    /// The positions searched for the move [`Contestant::choose`] last chose, when the
+    /// contestant reports them (an external engine does in an `info … nodes N` line).
+    fn nodes(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Builds a contestant for a game thread (`seed` differs per game).
@@ -33,8 +39,10 @@ pub struct MatchConfig {
     pub openings: usize,
     /// Random plies played from the start to make each opening.
     pub opening_plies: usize,
-    /// Limits of each move.
+    /// Limits of each move (of A's moves, when [`MatchConfig::think_b`] is given).
     pub think: Think,
+    /// Limits of B's moves when they differ from A's (time odds); `None`: B has `think`.
+    pub think_b: Option<Think>,
     /// Games played at the same time.
     pub concurrency: usize,
     /// Seed of the openings and of the players' random choices.
@@ -56,6 +64,7 @@ impl Default for MatchConfig {
             openings: 10,
             opening_plies: 2,
             think: Think::default(),
+            think_b: None,
             concurrency: 1,
             seed: 1,
             max_turns: 400,
@@ -95,6 +104,66 @@ pub struct MatchGame {
     pub score_a: f64,
     /// Why it ended, in words.
     pub ending: String,
+    /// A's name in this game, as its contestant gave it (an external engine's `id`).
+    pub a_name: String,
+    /// B's name in this game.
+    pub b_name: String,
+    /// How long A took for its moves, and the positions it said it searched.
+    pub a_moves: MoveStats,
+    /// The same for B.
+    pub b_moves: MoveStats,
+}
+
+/// The time a side took for its moves (measured by the match, around each choice, so an
+/// external engine's answer time is included) and the positions searched, where reported.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveStats {
+    /// Moves chosen (including one that failed or was illegal).
+    pub moves: usize,
+    /// Their total time.
+    pub total: Duration,
+    /// The longest.
+    pub longest: Duration,
+    /// Moves whose positions searched were reported.
+    pub reported: usize,
+    /// The positions searched over those moves.
+    pub nodes: u64,
+}
+
+impl MoveStats {
+    /// Counts one move that took `time` and searched `nodes` positions, if known.
+    pub fn add(&mut self, time: Duration, nodes: Option<u64>) {
+        self.moves += 1;
+        self.total += time;
+        self.longest = self.longest.max(time);
+        if let Some(n) = nodes {
+            self.reported += 1;
+            self.nodes += n;
+        }
+    }
+
+    /// Adds another game's moves.
+    pub fn merge(&mut self, other: &MoveStats) {
+        self.moves += other.moves;
+        self.total += other.total;
+        self.longest = self.longest.max(other.longest);
+        self.reported += other.reported;
+        self.nodes += other.nodes;
+    }
+
+    /// The mean time per move (zero without moves).
+    pub fn mean(&self) -> Duration {
+        if self.moves == 0 {
+            return Duration::ZERO;
+        }
+        self.total / self.moves as u32
+    }
+
+    /// The mean positions searched per move, over the moves that reported them (`None` when
+    /// none did).
+    pub fn mean_nodes(&self) -> Option<u64> {
+        (self.reported > 0).then(|| self.nodes / self.reported as u64)
+    }
 }
 
 /// Wins, draws and losses from A's point of view, and what follows from them.
@@ -260,19 +329,25 @@ pub fn openings(config: &MatchConfig) -> Result<Vec<Game>, String> {
     Ok(out)
 }
 
+/// One side of a game being played: its contestant, its limits and what its moves took.
+struct Seat<'a> {
+    contestant: &'a mut dyn Contestant,
+    think: &'a Think,
+    stats: MoveStats,
+}
+
 /// Plays one game from `opening` between `first` and `second`; the rules library is the judge.
-fn play_one(
+fn play_one<'a>(
     opening: &Game,
-    first: &mut dyn Contestant,
-    second: &mut dyn Contestant,
-    think: &Think,
+    first: &mut Seat<'a>,
+    second: &mut Seat<'a>,
     max_turns: usize,
 ) -> (Game, Option<Side>, String) {
     let mut game = opening.clone();
     // The side to move at the opening is whoever plays "first" from here.
     let first_side = game.to_move();
-    first.new_game(&game);
-    second.new_game(&game);
+    first.contestant.new_game(&game);
+    second.contestant.new_game(&game);
     while !game.is_over() {
         if game.turns().len() >= max_turns {
             let _ = game.agree_draw();
@@ -283,12 +358,16 @@ fn play_one(
             );
         }
         let side = game.to_move();
-        let player: &mut dyn Contestant = if side == first_side {
+        let seat = if side == first_side {
             &mut *first
         } else {
             &mut *second
         };
-        match player.choose(&game, think) {
+        let started = Instant::now();
+        let chosen = seat.contestant.choose(&game, seat.think);
+        seat.stats.add(started.elapsed(), seat.contestant.nodes());
+        let player = &seat.contestant;
+        match chosen {
             Ok(mv) => {
                 if let Err(e) = game.play(&mv) {
                     let _ = game.forfeit(side);
@@ -359,20 +438,29 @@ pub fn run_match(
                             break;
                         }
                     };
+                    let (a_name, b_name) = (pa.name(), pb.name());
+                    let mut seat_a = Seat {
+                        contestant: pa.as_mut(),
+                        think: &config.think,
+                        stats: MoveStats::default(),
+                    };
+                    let mut seat_b = Seat {
+                        contestant: pb.as_mut(),
+                        think: config.think_b.as_ref().unwrap_or(&config.think),
+                        stats: MoveStats::default(),
+                    };
                     let (game, winner, ending) = if a_first {
                         play_one(
                             &openings[opening],
-                            pa.as_mut(),
-                            pb.as_mut(),
-                            &config.think,
+                            &mut seat_a,
+                            &mut seat_b,
                             config.max_turns,
                         )
                     } else {
                         play_one(
                             &openings[opening],
-                            pb.as_mut(),
-                            pa.as_mut(),
-                            &config.think,
+                            &mut seat_b,
+                            &mut seat_a,
                             config.max_turns,
                         )
                     };
@@ -394,6 +482,10 @@ pub fn run_match(
                         game,
                         score_a,
                         ending,
+                        a_name,
+                        b_name,
+                        a_moves: seat_a.stats,
+                        b_moves: seat_b.stats,
                     };
                     let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
                     r.1.add(score_a);
@@ -448,6 +540,7 @@ pub fn describe(outcome: Option<Outcome>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limits;
 
     #[test]
     fn elo_of_even_and_lopsided_scores() {
@@ -582,6 +675,76 @@ mod tests {
             }
             // The two players' choices differ often enough for the check to mean something.
             assert!(distinct > 20, "{distinct}");
+        }
+    }
+
+    /// Plays the first legal move and remembers the limits it was given and its own name.
+    struct Recorder {
+        name: &'static str,
+        seen: std::sync::Arc<Mutex<Vec<(&'static str, Limits)>>>,
+    }
+
+    impl Contestant for Recorder {
+        fn name(&self) -> String {
+            self.name.to_string()
+        }
+        fn new_game(&mut self, _game: &Game) {}
+        fn choose(&mut self, game: &Game, think: &Think) -> Result<Move, String> {
+            self.seen
+                .lock()
+                .unwrap()
+                .push((self.name, think.limits.clone()));
+            game.legal_moves().first().copied().ok_or("no move".into())
+        }
+        fn nodes(&self) -> Option<u64> {
+            (self.name == "a").then_some(7)
+        }
+    }
+
+    #[test]
+    fn each_side_thinks_with_its_own_limits_and_its_moves_are_counted() {
+        let seen = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let config = MatchConfig {
+            openings: 2,
+            max_turns: 20,
+            think: Think {
+                limits: Limits::movetime(Duration::from_millis(30)),
+            },
+            think_b: Some(Think {
+                limits: Limits::movetime(Duration::from_millis(90)),
+            }),
+            ..MatchConfig::default()
+        };
+        let (sa, sb) = (seen.clone(), seen.clone());
+        let a = move |_| {
+            Ok(Box::new(Recorder {
+                name: "a",
+                seen: sa.clone(),
+            }) as Box<dyn Contestant>)
+        };
+        let b = move |_| {
+            Ok(Box::new(Recorder {
+                name: "b",
+                seen: sb.clone(),
+            }) as Box<dyn Contestant>)
+        };
+        let (games, _) = run_match(&config, &a, &b, &|_, _| {}).unwrap();
+        let seen = seen.lock().unwrap();
+        let count = |who| seen.iter().filter(|(n, _)| *n == who).count();
+        assert!(count("a") > 0 && count("b") > 0);
+        for (who, limits) in seen.iter() {
+            let ms = if *who == "a" { 30 } else { 90 };
+            assert_eq!(limits.movetime, Some(Duration::from_millis(ms)), "{who}");
+        }
+        let moves_a: usize = games.iter().map(|g| g.a_moves.moves).sum();
+        let moves_b: usize = games.iter().map(|g| g.b_moves.moves).sum();
+        assert_eq!((moves_a, moves_b), (count("a"), count("b")));
+        for g in &games {
+            assert_eq!((g.a_name.as_str(), g.b_name.as_str()), ("a", "b"));
+            assert_eq!(g.a_moves.nodes, 7 * g.a_moves.moves as u64);
+            assert_eq!(g.a_moves.mean_nodes(), Some(7));
+            assert_eq!((g.b_moves.reported, g.b_moves.mean_nodes()), (0, None));
+            assert!(g.a_moves.longest <= g.a_moves.total);
         }
     }
 

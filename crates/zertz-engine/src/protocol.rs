@@ -430,10 +430,27 @@ impl Session {
                     } else if let Some(player) = tools.player.as_mut().filter(|_| use_player) {
                         player.choose_until(&game, &Think { limits }, &thread_stop)
                     } else {
-                        tools
-                            .engine
-                            .search(&game, &limits, &thread_stop, &mut |_| {})
-                            .best
+                        // One `info` line, the search's totals, before `bestmove`: a match
+                        // runner reads the positions searched from it.
+                        let mut seldepth = 0;
+                        let result = tools.engine.search(
+                            &game,
+                            &limits,
+                            &thread_stop,
+                            &mut |info: &Info| seldepth = info.seldepth,
+                        );
+                        let totals = Info {
+                            depth: result.depth,
+                            seldepth,
+                            score: result.score,
+                            nodes: result.nodes,
+                            time: result.time,
+                            pv: result.pv.clone(),
+                        };
+                        if result.best.is_some() {
+                            out.send(&[info_line(&root, &totals)]);
+                        }
+                        result.best
                     }
                 }));
                 let last = match searched {

@@ -153,6 +153,7 @@ pub fn tune(start: &Weights, config: &TuneConfig, progress: &mut dyn FnMut(&Step
             think: Think {
                 limits: Limits::nodes(config.nodes),
             },
+            think_b: None,
             concurrency: config.concurrency,
             seed,
             max_turns: 300,
