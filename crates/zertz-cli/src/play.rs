@@ -929,6 +929,7 @@ good for it as\n                letting you move. It never offers bribes itself.
                 players: names.clone(),
                 date: Some(date),
                 name: Some("zertz play".to_string()),
+                designer: None,
             };
             match boardspace::export(&self.game, &info) {
                 Ok(text) => text,

@@ -10,7 +10,10 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use zertz::boardspace::{Ending, ImportError, Imported, RecordedResult, RejectKind, import};
+use zertz::boardspace::{
+    AnyImported, Ending, ImportError, Imported, RecordedResult, RejectKind, import_any,
+};
+use zertz::layout::LayoutWidth;
 use zertz::{DrawReason, Outcome};
 
 /// Options of `zertz replay`.
@@ -319,7 +322,7 @@ impl Loader {
 /// What became of one record.
 enum Verdict {
     Rejected(ImportError),
-    Replayed(Box<Imported>),
+    Replayed(Box<AnyImported>),
 }
 
 fn tally(summary: &mut Summary, failures: &mut Vec<Failure>, name: String, verdict: Verdict) {
@@ -350,79 +353,90 @@ fn tally(summary: &mut Summary, failures: &mut Vec<Failure>, name: String, verdi
                 artefact,
             });
         }
-        Verdict::Replayed(r) => {
-            summary.replayed_to_end += 1;
-            if r.gestures_after_end > 0 {
-                summary.with_moves_after_end += 1;
-            }
-            if r.undo_gestures > 0 {
-                summary.with_undo_gestures += 1;
-            }
-            if r.null_gestures > 0 {
-                summary.with_null_gestures += 1;
-            }
-            let last_line = r.lines.last().copied().unwrap_or(1);
-            match r.ending {
-                Ending::Rules(Outcome::Win { winner, .. }) => {
-                    let bs = r.bs_index(winner);
-                    match &r.result {
-                        RecordedResult::Winner(w) if *w == bs => summary.win_agrees += 1,
-                        RecordedResult::Winner(w) => {
-                            summary.win_disagrees += 1;
-                            failures.push(Failure {
-                                record: name,
-                                line: last_line,
-                                status: "disagrees".into(),
-                                kind: "disagrees".into(),
-                                reason: format!(
-                                    "the rules give the win to {} (P{bs}), the record to {} (P{w})",
-                                    r.players[bs], r.players[*w]
-                                ),
-                                artefact: false,
-                            });
-                        }
-                        RecordedResult::Draw => {
-                            summary.win_record_says_draw += 1;
-                            failures.push(Failure {
-                                record: name,
-                                line: last_line,
-                                status: "record says draw".into(),
-                                kind: "record says draw".into(),
-                                reason: format!(
-                                    "the rules give the win to {} (P{bs}) at the last move, the record says draw",
-                                    r.players[bs]
-                                ),
-                                artefact: false,
-                            });
-                        }
-                        RecordedResult::None => summary.win_unrecorded += 1,
-                        RecordedResult::Unreadable(_) => summary.win_result_unreadable += 1,
-                    }
+        Verdict::Replayed(r) => match *r {
+            AnyImported::Narrow(r) => tally_replayed(summary, failures, name, &r),
+            AnyImported::Wide(r) => tally_replayed(summary, failures, name, &r),
+        },
+    }
+}
+
+/// Counts a record replayed to its end (on a board of any width).
+fn tally_replayed<S: LayoutWidth>(
+    summary: &mut Summary,
+    failures: &mut Vec<Failure>,
+    name: String,
+    r: &Imported<S>,
+) {
+    summary.replayed_to_end += 1;
+    if r.gestures_after_end > 0 {
+        summary.with_moves_after_end += 1;
+    }
+    if r.undo_gestures > 0 {
+        summary.with_undo_gestures += 1;
+    }
+    if r.null_gestures > 0 {
+        summary.with_null_gestures += 1;
+    }
+    let last_line = r.lines.last().copied().unwrap_or(1);
+    match r.ending {
+        Ending::Rules(Outcome::Win { winner, .. }) => {
+            let bs = r.bs_index(winner);
+            match &r.result {
+                RecordedResult::Winner(w) if *w == bs => summary.win_agrees += 1,
+                RecordedResult::Winner(w) => {
+                    summary.win_disagrees += 1;
+                    failures.push(Failure {
+                        record: name,
+                        line: last_line,
+                        status: "disagrees".into(),
+                        kind: "disagrees".into(),
+                        reason: format!(
+                            "the rules give the win to {} (P{bs}), the record to {} (P{w})",
+                            r.players[bs], r.players[*w]
+                        ),
+                        artefact: false,
+                    });
                 }
-                Ending::Rules(Outcome::Draw(DrawReason::Repetition)) => {
-                    if let RecordedResult::Winner(w) = r.result {
-                        summary.win_disagrees += 1;
-                        failures.push(Failure {
-                            record: name,
-                            line: last_line,
-                            status: "disagrees".into(),
-                            kind: "disagrees".into(),
-                            reason: format!(
-                                "the rules draw the game by threefold repetition, the record gives the win to {} (P{w})",
-                                r.players[w]
-                            ),
-                            artefact: false,
-                        });
-                    } else {
-                        summary.draw_by_repetition += 1;
-                    }
+                RecordedResult::Draw => {
+                    summary.win_record_says_draw += 1;
+                    failures.push(Failure {
+                        record: name,
+                        line: last_line,
+                        status: "record says draw".into(),
+                        kind: "record says draw".into(),
+                        reason: format!(
+                            "the rules give the win to {} (P{bs}) at the last move, the record says draw",
+                            r.players[bs]
+                        ),
+                        artefact: false,
+                    });
                 }
-                Ending::Rules(Outcome::Draw(_)) => summary.ended_without_win.unfinished += 1,
-                Ending::Resigned(_) => summary.ended_without_win.resigned += 1,
-                Ending::WinOnTime(_) => summary.ended_without_win.win_on_time += 1,
-                Ending::Unfinished => summary.ended_without_win.unfinished += 1,
+                RecordedResult::None => summary.win_unrecorded += 1,
+                RecordedResult::Unreadable(_) => summary.win_result_unreadable += 1,
             }
         }
+        Ending::Rules(Outcome::Draw(DrawReason::Repetition)) => {
+            if let RecordedResult::Winner(w) = r.result {
+                summary.win_disagrees += 1;
+                failures.push(Failure {
+                    record: name,
+                    line: last_line,
+                    status: "disagrees".into(),
+                    kind: "disagrees".into(),
+                    reason: format!(
+                        "the rules draw the game by threefold repetition, the record gives the win to {} (P{w})",
+                        r.players[w]
+                    ),
+                    artefact: false,
+                });
+            } else {
+                summary.draw_by_repetition += 1;
+            }
+        }
+        Ending::Rules(Outcome::Draw(_)) => summary.ended_without_win.unfinished += 1,
+        Ending::Resigned(_) => summary.ended_without_win.resigned += 1,
+        Ending::WinOnTime(_) => summary.ended_without_win.win_on_time += 1,
+        Ending::Unfinished => summary.ended_without_win.unfinished += 1,
     }
 }
 
@@ -448,9 +462,12 @@ pub fn replay_all(
     let mut failures = Vec::new();
     for source in &sources {
         let verdict = match loader.load(source) {
-            Ok(text) => match import(&text) {
+            Ok(text) => match import_any(&text) {
                 Ok(r) if print_moves => {
-                    print_record(&source.name(), &r);
+                    match &r {
+                        AnyImported::Narrow(r) => print_record(&source.name(), r),
+                        AnyImported::Wide(r) => print_record(&source.name(), r),
+                    }
                     Verdict::Replayed(Box::new(r))
                 }
                 Ok(r) => Verdict::Replayed(Box::new(r)),
@@ -555,7 +572,7 @@ fn print_summary(s: &Summary) {
 }
 
 /// Prints a replayed record move by move.
-fn print_record(name: &str, r: &Imported) {
+fn print_record<S: LayoutWidth>(name: &str, r: &Imported<S>) {
     println!(
         "{name}: {} vs {} ({}), first P{}",
         r.players[0], r.players[1], r.variant, r.first

@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use crate::layout::Layout;
+use crate::bits::Narrow;
+use crate::layout::{Layout, LayoutWidth};
 use crate::marbles::{Marbles, Player};
 use crate::moves::Move;
 use crate::position::{DrawReason, IllegalMove, MoveList, Outcome, Position, WinReason};
@@ -65,12 +66,15 @@ pub enum GameError {
 }
 
 /// A game with its history.
+///
+/// `S` is the type of the positions' sets of places: `u64` (the default) on boards of up to 64
+/// places, [`crate::Wide`] on larger ones.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<S: LayoutWidth = Narrow> {
     rules: Rules,
     turns: Vec<Turn>,
     /// `positions[0]` is the start; `positions[i + 1]` follows `turns[i]`.
-    positions: Vec<Position>,
+    positions: Vec<Position<S>>,
     bribes: Vec<BribeProposal>,
     outcome: Option<Outcome>,
     /// How many times each position hash has occurred (for repetition).
@@ -78,7 +82,8 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game on `layout` under `rules`, from the start position.
+    /// A new game on `layout` under `rules`, from the start position. Panics on a layout of
+    /// more than 64 places (see [`Position::new`]).
     pub fn new(layout: &'static Layout, rules: Rules) -> Game {
         Game::from_position(Position::new(layout, rules.set), rules)
     }
@@ -87,10 +92,12 @@ impl Game {
     pub fn standard() -> Game {
         Game::new(Layout::standard(), Rules::default())
     }
+}
 
+impl<S: LayoutWidth> Game<S> {
     /// A game starting from `start` (a handicap, a puzzle, a position from a record). The rule
     /// set of `rules` is replaced by the position's.
-    pub fn from_position(start: Position, mut rules: Rules) -> Game {
+    pub fn from_position(start: Position<S>, mut rules: Rules) -> Game<S> {
         rules.set = start.rule_set();
         let mut game = Game {
             rules,
@@ -111,14 +118,14 @@ impl Game {
     }
 
     /// The position now.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &Position<S> {
         self.positions
             .last()
             .expect("a game always has its start position")
     }
 
     /// The start position.
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> &Position<S> {
         &self.positions[0]
     }
 
@@ -128,7 +135,7 @@ impl Game {
     }
 
     /// Every position so far, the start first and the current one last.
-    pub fn positions(&self) -> &[Position] {
+    pub fn positions(&self) -> &[Position<S>] {
         &self.positions
     }
 
@@ -163,12 +170,12 @@ impl Game {
         self.position().to_move()
     }
 
-    fn repeats(&self, next: &Position) -> bool {
+    fn repeats(&self, next: &Position<S>) -> bool {
         self.seen.contains_key(&next.hash()) && self.positions.iter().any(|p| p == next)
     }
 
     /// True when `p` has occurred at least three times.
-    fn third_occurrence(&self, p: &Position) -> bool {
+    fn third_occurrence(&self, p: &Position<S>) -> bool {
         // The hash count is an upper bound (hashes may collide); count exactly only when needed.
         self.seen.get(&p.hash()).copied().unwrap_or(0) >= 3
             && self.positions.iter().filter(|q| *q == p).count() >= 3
@@ -216,7 +223,7 @@ impl Game {
         Ok(())
     }
 
-    fn push(&mut self, turn: Turn, next: Position) {
+    fn push(&mut self, turn: Turn, next: Position<S>) {
         self.turns.push(turn);
         self.positions.push(next);
         *self.seen.entry(next.hash()).or_insert(0) += 1;

@@ -2,8 +2,9 @@
 //!
 //! Rings sit on a hexagonal grid made of vertical columns. Column `x` (a = 0) starts at height
 //! `first[x]`, and ring `row` of that column sits at height `y = 2 * (row - 1) + first[x]`. The six
-//! neighbours of `(x, y)` are `(x, y ± 2)` and `(x ± 1, y ± 1)`. Every layout has at most 64
-//! places, so a set of places is a `u64` with bit `i` for place index `i`.
+//! neighbours of `(x, y)` are `(x, y ± 2)` and `(x ± 1, y ± 1)`. A set of places is a
+//! [`PlaceSet`] with bit `i` for place index `i`: a `u64` on boards of up to 64 places (every
+//! official board and most custom ones), a `u128` on larger ones ([`Layout::custom_wide`]).
 //!
 //! The six official boards use the frames of rules.md section 2. Custom layouts use BoardSpace's
 //! "Zertz+xx" frame, where column `a` starts half a step below column `b`, `c` like `a`, and so on
@@ -13,10 +14,15 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
-use crate::bits::{Bits, bit};
+use crate::bits::{Bits, Narrow, PlaceSet, Wide, bit};
 
-/// The most places a layout may have: a set of places is a `u64`.
+/// The most places of a layout whose sets of places are `u64` ([`Layout::custom`],
+/// [`Layout::from_spec`]).
 pub const MAX_PLACES: usize = 64;
+
+/// The most places of any layout ([`Layout::custom_wide`]): sets of places are then `u128`.
+/// BoardSpace's "Zertz+xx" grid has 17 columns of 12 rings; its largest records hold 111.
+pub const MAX_WIDE_PLACES: usize = 128;
 
 /// The most columns a coordinate can name (`a` to `z`).
 pub const MAX_COLUMNS: usize = 26;
@@ -75,23 +81,29 @@ impl Direction {
     }
 }
 
-/// A place of a layout, identified by its index (0 to 63) in that layout.
+/// A place of a layout, identified by its index (0 to 127) in that layout.
 ///
 /// A place keeps its meaning when its ring goes: it is a position on the grid, not a ring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Place(pub(crate) u8);
 
 impl Place {
-    /// The place's index in its layout (also its bit in a `u64` set of places).
+    /// The place's index in its layout (also its bit in a set of places).
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// The place's bit in a set of places.
+    /// The place's bit in a `u64` set of places (boards of up to 64 places).
     #[inline]
     pub const fn bit(self) -> u64 {
         1u64 << self.0
+    }
+
+    /// The place's bit in a set of places of any width.
+    #[inline]
+    pub fn bit_in<S: PlaceSet>(self) -> S {
+        S::bit(self.0)
     }
 }
 
@@ -177,7 +189,7 @@ pub enum BoardKind {
     Rings48,
     /// The 5-per-side hexagon, BoardSpace's "Zertz+24".
     Rings61,
-    /// Any other connected set of places, in the "Zertz+xx" frame.
+    /// Any other set of places (connected or not), in the "Zertz+xx" frame.
     Custom,
 }
 
@@ -212,15 +224,12 @@ pub enum LayoutError {
     /// No places at all.
     #[error("a board needs at least one place")]
     Empty,
-    /// More than 64 places.
-    #[error("a board has at most {MAX_PLACES} places; this one has {0}")]
-    TooLarge(usize),
+    /// More places than the constructor allows ([`MAX_PLACES`] or [`MAX_WIDE_PLACES`]).
+    #[error("a board has at most {1} places; this one has {0}")]
+    TooLarge(usize, usize),
     /// The same place twice.
     #[error("place {0} is listed twice")]
     Duplicate(Coord),
-    /// Not one connected piece.
-    #[error("the places do not form one connected board: {0} is cut off from {1}")]
-    Disconnected(Coord, Coord),
     /// A coordinate beyond `z99`.
     #[error("coordinate {0} is outside the grid (columns a-z, rows 1-99)")]
     OutOfGrid(String),
@@ -255,8 +264,8 @@ impl Symmetry {
     }
 
     /// The image of a set of places.
-    pub fn apply_set(&self, set: u64) -> u64 {
-        Bits(set).fold(0, |acc, i| acc | bit(self.map[i as usize]))
+    pub fn apply_set<S: PlaceSet>(&self, set: S) -> S {
+        Bits(set).fold(S::EMPTY, |acc, i| acc | bit(self.map[i as usize]))
     }
 
     /// A short description: `identity`, `rotate 60`, …, `reflect`, `reflect + rotate 60`, ….
@@ -291,17 +300,63 @@ pub struct Layout {
     cells: Vec<(i16, i16)>,
     coords: Vec<Coord>,
     lookup: HashMap<Coord, u8>,
-    all: u64,
     /// Neighbour of each place in each direction, `NONE` if that place is not on the layout.
     neighbours: Vec<[u8; 6]>,
-    neighbour_mask: Vec<u64>,
-    /// For each place and direction `d`, the places in directions `d` and `d + 1`.
-    pair_mask: Vec<[u64; 6]>,
+    /// The sets below as `u64` (empty on a layout of more than 64 places).
+    narrow: LayoutSets<Narrow>,
+    /// The same sets as `u128`.
+    wide: LayoutSets<Wide>,
     jumps: Vec<[Option<Jump>; 6]>,
     symmetries: Vec<Symmetry>,
 }
 
 pub(crate) const NONE: u8 = u8::MAX;
+
+/// The sets of places a layout precomputes, in one width ([`PlaceSet::sets`]).
+#[derive(Debug, Default)]
+pub struct LayoutSets<S> {
+    all: S,
+    neighbour: Vec<S>,
+    /// For each place and direction `d`, the places in directions `d` and `d + 1`.
+    pair: Vec<[S; 6]>,
+}
+
+impl<S: PlaceSet> LayoutSets<S> {
+    fn build(neighbours: &[[u8; 6]]) -> LayoutSets<S> {
+        let mask_of = |p: u8| if p == NONE { S::EMPTY } else { bit(p) };
+        LayoutSets {
+            all: S::first(neighbours.len()),
+            neighbour: neighbours
+                .iter()
+                .map(|nb| nb.iter().fold(S::EMPTY, |acc, &p| acc | mask_of(p)))
+                .collect(),
+            pair: neighbours
+                .iter()
+                .map(|nb| std::array::from_fn(|d| mask_of(nb[d]) | mask_of(nb[(d + 1) % 6])))
+                .collect(),
+        }
+    }
+}
+
+/// A width of sets of places a layout can be played in: its precomputed sets.
+pub trait LayoutWidth: PlaceSet {
+    /// The layout's sets in this width.
+    fn sets(layout: &Layout) -> &LayoutSets<Self>;
+}
+
+impl LayoutWidth for Narrow {
+    #[inline]
+    fn sets(layout: &Layout) -> &LayoutSets<Narrow> {
+        &layout.narrow
+    }
+}
+
+impl LayoutWidth for Wide {
+    #[inline]
+    fn sets(layout: &Layout) -> &LayoutSets<Wide> {
+        &layout.wide
+    }
+}
 
 impl fmt::Debug for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -422,14 +477,27 @@ impl Layout {
         Layout::official(BoardKind::Rings37)
     }
 
-    /// A custom layout: any connected set of at most 64 places, given by their coordinates in
-    /// the custom ("Zertz+xx") frame. The same set of places always gives the same layout.
+    /// A custom layout: any set of at most [`MAX_PLACES`] places, given by their coordinates in
+    /// the custom ("Zertz+xx") frame. The places need not be connected: BoardSpace lets a board
+    /// be built in pieces, and the isolation rule covers it (a piece is taken once every ring of
+    /// it holds a marble). The same set of places always gives the same layout.
     pub fn custom(places: &[Coord]) -> Result<&'static Layout, LayoutError> {
+        Layout::custom_up_to(places, MAX_PLACES)
+    }
+
+    /// A custom layout of up to [`MAX_WIDE_PLACES`] places, such as BoardSpace's large
+    /// "Zertz+xx" boards. One of more than [`MAX_PLACES`] places is played with `u128` sets of
+    /// places ([`Wide`]); one of at most that many is the same layout [`Layout::custom`] gives.
+    pub fn custom_wide(places: &[Coord]) -> Result<&'static Layout, LayoutError> {
+        Layout::custom_up_to(places, MAX_WIDE_PLACES)
+    }
+
+    fn custom_up_to(places: &[Coord], max: usize) -> Result<&'static Layout, LayoutError> {
         if places.is_empty() {
             return Err(LayoutError::Empty);
         }
-        if places.len() > MAX_PLACES {
-            return Err(LayoutError::TooLarge(places.len()));
+        if places.len() > max {
+            return Err(LayoutError::TooLarge(places.len(), max));
         }
         let mut sorted = places.to_vec();
         sorted.sort();
@@ -457,15 +525,6 @@ impl Layout {
             .unwrap_or(0);
         let first: Vec<i16> = (0..columns).map(custom_first).collect();
         let layout = Layout::build(reg.next_id, BoardKind::Custom, first, sorted.clone());
-        // Connectedness: a flood fill from the first place must reach every place.
-        let reached = layout.flood(1, layout.all);
-        if reached != layout.all {
-            let cut = Bits(layout.all & !reached).next().unwrap_or(0);
-            return Err(LayoutError::Disconnected(
-                layout.coords[cut as usize],
-                layout.coords[0],
-            ));
-        }
         reg.next_id += 1;
         let leaked: &'static Layout = Box::leak(Box::new(layout));
         reg.custom.insert(sorted, leaked);
@@ -576,22 +635,12 @@ impl Layout {
                 }
             }
         }
-        let mask_of = |p: u8| if p == NONE { 0 } else { bit(p) };
-        let neighbour_mask = neighbours
-            .iter()
-            .map(|nb| nb.iter().fold(0, |acc, &p| acc | mask_of(p)))
-            .collect();
-        let pair_mask = neighbours
-            .iter()
-            .map(|nb| {
-                let mut pairs = [0u64; 6];
-                for d in 0..6 {
-                    pairs[d] = mask_of(nb[d]) | mask_of(nb[(d + 1) % 6]);
-                }
-                pairs
-            })
-            .collect();
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let narrow = if n <= MAX_PLACES {
+            LayoutSets::build(&neighbours)
+        } else {
+            LayoutSets::default()
+        };
+        let wide = LayoutSets::build(&neighbours);
         let mut layout = Layout {
             id,
             kind,
@@ -599,10 +648,9 @@ impl Layout {
             cells,
             coords,
             lookup,
-            all,
             neighbours,
-            neighbour_mask,
-            pair_mask,
+            narrow,
+            wide,
             jumps,
             symmetries: Vec::new(),
         };
@@ -705,10 +753,23 @@ impl Layout {
         self.cells.is_empty()
     }
 
-    /// The set of all places.
+    /// The set of all places, as a `u64` (empty on a layout of more than 64 places: see
+    /// [`Layout::all_in`]).
     #[inline]
     pub fn all(&self) -> u64 {
-        self.all
+        self.narrow.all
+    }
+
+    /// The set of all places, in any width that holds them.
+    #[inline]
+    pub fn all_in<S: LayoutWidth>(&self) -> S {
+        S::sets(self).all
+    }
+
+    /// True when this layout's sets of places fit a `u64` (at most 64 places).
+    #[inline]
+    pub fn is_narrow(&self) -> bool {
+        self.len() <= MAX_PLACES
     }
 
     /// Every place, in index order.
@@ -764,10 +825,17 @@ impl Layout {
         (n != NONE).then_some(Place(n))
     }
 
-    /// The set of places next to `place`.
+    /// The set of places next to `place`, as a `u64` (see [`Layout::neighbour_mask_in`] on a
+    /// layout of more than 64 places).
     #[inline]
     pub fn neighbour_mask(&self, place: Place) -> u64 {
-        self.neighbour_mask[place.index()]
+        self.narrow.neighbour[place.index()]
+    }
+
+    /// The set of places next to `place`, in any width that holds the layout.
+    #[inline]
+    pub fn neighbour_mask_in<S: LayoutWidth>(&self, place: Place) -> S {
+        S::sets(self).neighbour[place.index()]
     }
 
     #[inline]
@@ -786,13 +854,14 @@ impl Layout {
     }
 
     /// All places reachable from `seed` through neighbours, staying within `within`.
-    pub fn flood(&self, seed: u64, within: u64) -> u64 {
+    pub fn flood<S: LayoutWidth>(&self, seed: S, within: S) -> S {
+        let sets = S::sets(self);
         let mut reached = seed & within;
         let mut frontier = reached;
-        while frontier != 0 {
-            let i = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
-            let new = self.neighbour_mask[i] & within & !reached;
+        while frontier.any() {
+            let i = frontier.lowest() as usize;
+            frontier = frontier.without_lowest();
+            let new = sets.neighbour[i] & within & !reached;
             reached |= new;
             frontier |= new;
         }
@@ -802,10 +871,10 @@ impl Layout {
     /// True when `place`, with its ring among `rings`, could slide out: two neighbouring
     /// directions in a row hold no ring.
     #[inline]
-    pub fn is_edge(&self, place: Place, rings: u64) -> bool {
-        self.pair_mask[place.index()]
+    pub fn is_edge<S: LayoutWidth>(&self, place: Place, rings: S) -> bool {
+        S::sets(self).pair[place.index()]
             .iter()
-            .any(|&pair| pair & rings == 0)
+            .any(|&pair| (pair & rings).none())
     }
 }
 
@@ -890,10 +959,9 @@ mod tests {
         let again = Layout::from_spec("b1,a2,a1").unwrap();
         assert_eq!(tri.id(), again.id());
         assert_eq!(tri.spec(), "a1-2,b1");
-        assert!(matches!(
-            Layout::from_spec("a1,c1"),
-            Err(LayoutError::Disconnected(..))
-        ));
+        // BoardSpace lets a board be built in pieces; so does this project.
+        let apart = Layout::from_spec("a1,c1").unwrap();
+        assert_eq!(apart.flood(1u64, apart.all()), 1);
         assert!(matches!(
             Layout::from_spec("a1,a1"),
             Err(LayoutError::Duplicate(_))
@@ -903,8 +971,21 @@ mod tests {
             .collect();
         assert!(matches!(
             Layout::from_spec(&big.join(",")),
-            Err(LayoutError::TooLarge(72))
+            Err(LayoutError::TooLarge(72, 64))
         ));
+        let coords: Vec<Coord> = big.iter().map(|c| c.parse().unwrap()).collect();
+        let wide = Layout::custom_wide(&coords).unwrap();
+        assert_eq!(wide.len(), 72);
+        assert!(!wide.is_narrow());
+        assert_eq!(wide.all_in::<Wide>(), (1u128 << 72) - 1);
+        let more: Vec<Coord> = (0..11u8)
+            .flat_map(|x| (1..=12).map(move |r| Coord::new(x, r)))
+            .collect();
+        assert!(matches!(
+            Layout::custom_wide(&more),
+            Err(LayoutError::TooLarge(132, 128))
+        ));
+        assert_eq!(Layout::custom_wide(&more[..128]).unwrap().len(), 128);
         assert!(matches!(
             Layout::from_spec("zz"),
             Err(LayoutError::BadToken { .. })

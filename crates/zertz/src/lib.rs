@@ -46,7 +46,7 @@ pub mod symmetry;
 pub mod tree;
 mod zobrist;
 
-pub use bits::Bits;
+pub use bits::{Bits, Narrow, PlaceSet, Wide};
 pub use game::{BribeProposal, Game, GameError, Turn};
 pub use layout::{BoardKind, Coord, Direction, Layout, Place, Symmetry};
 pub use marbles::{Colour, Marbles, Player};

@@ -21,7 +21,7 @@
 //! position of tens of thousands of games.
 
 use crate::bits::Bits;
-use crate::layout::{Direction, Layout, Place, Symmetry};
+use crate::layout::{Direction, Layout, MAX_WIDE_PLACES, Place, Symmetry};
 use crate::marbles::Player;
 use crate::moves::{Capture, Move};
 use crate::position::Position;
@@ -51,8 +51,10 @@ impl std::fmt::Display for Key {
 }
 
 /// The high halves of the keys: the low halves are the rules library's 64-bit Zobrist keys.
-static RING_HI: [u64; 64] = zobrist::table::<64>(11);
-static MARBLE_HI: [u64; 192] = zobrist::table::<192>(12);
+static RING_HI: [u64; MAX_WIDE_PLACES] =
+    zobrist::per_place(zobrist::table::<64>(11), zobrist::table::<64>(14));
+static MARBLE_HI: [[u64; MAX_WIDE_PLACES]; 3] =
+    zobrist::marble_keys(zobrist::table::<192>(12), zobrist::table::<192>(15));
 static COUNT_HI: [u64; 9 * 256] = zobrist::table::<{ 9 * 256 }>(13);
 const SIDE_HI: u128 = (zobrist::splitmix(0x5EED_0F51_DE00) as u128) << 64;
 
@@ -63,8 +65,7 @@ fn ring_key(i: usize) -> u128 {
 
 #[inline]
 fn marble_key(colour: usize, i: usize) -> u128 {
-    let j = colour * 64 + i;
-    zobrist::MARBLE[j] as u128 | (MARBLE_HI[j] as u128) << 64
+    zobrist::MARBLE[colour][i] as u128 | (MARBLE_HI[colour][i] as u128) << 64
 }
 
 #[inline]

@@ -3,6 +3,8 @@
 //! The keys are fixed (generated at compile time from a constant seed), so hashes are the same
 //! in every run and on every machine.
 
+use crate::layout::MAX_WIDE_PLACES;
+
 pub(crate) const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -22,10 +24,44 @@ pub(crate) const fn table<const N: usize>(seed: u64) -> [u64; N] {
     out
 }
 
-/// Key of a ring on place `i`.
-pub(crate) static RING: [u64; 64] = table::<64>(1);
-/// Key of a marble of colour `c` on place `i`: index `c * 64 + i`.
-pub(crate) static MARBLE: [u64; 192] = table::<192>(2);
+/// Keys of a ring on place `i`.
+pub(crate) static RING: [u64; MAX_WIDE_PLACES] = per_place(table::<64>(1), table::<64>(4));
+/// Keys of a marble of colour `c` on place `i`: `MARBLE[c][i]`.
+pub(crate) static MARBLE: [[u64; MAX_WIDE_PLACES]; 3] =
+    marble_keys(table::<192>(2), table::<192>(5));
+
+/// One key per place: places 0-63 keep the keys they had when every board had at most 64
+/// places (so hashes kept anywhere stay valid), places 64 and up take theirs from `high`.
+pub(crate) const fn per_place(low: [u64; 64], high: [u64; 64]) -> [u64; MAX_WIDE_PLACES] {
+    let mut out = [0u64; MAX_WIDE_PLACES];
+    let mut i = 0;
+    while i < MAX_WIDE_PLACES {
+        out[i] = if i < 64 { low[i] } else { high[i - 64] };
+        i += 1;
+    }
+    out
+}
+
+/// Marble keys by colour and place, from tables indexed `colour * 64 + place` (the order of
+/// the 64-place keys).
+pub(crate) const fn marble_keys(low: [u64; 192], high: [u64; 192]) -> [[u64; MAX_WIDE_PLACES]; 3] {
+    let mut out = [[0u64; MAX_WIDE_PLACES]; 3];
+    let mut c = 0;
+    while c < 3 {
+        let mut i = 0;
+        while i < MAX_WIDE_PLACES {
+            out[c][i] = if i < 64 {
+                low[c * 64 + i]
+            } else {
+                high[c * 64 + i - 64]
+            };
+            i += 1;
+        }
+        c += 1;
+    }
+    out
+}
+
 /// Key of a count: index `slot * 256 + n`, slots 0-2 the supply by colour, 3-5 player one's
 /// captures, 6-8 player two's.
 pub(crate) static COUNT: [u64; 9 * 256] = table::<{ 9 * 256 }>(3);

@@ -419,6 +419,7 @@ fn export_then_import_gives_the_same_game() {
         players: ["ann".into(), "ben".into()],
         date: Some("Sat Nov 21 10:00:00 UTC 2026".into()),
         name: Some("test".into()),
+        designer: None,
     };
     for kind in [BoardKind::Rings37, BoardKind::Rings48, BoardKind::Rings61] {
         for seed in 1..=6u64 {

@@ -505,3 +505,48 @@ proptest! {
         prop_assert_eq!(perft(p, 2), perft_full(p, 2), "{}", p);
     }
 }
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// The wide sets of places (`u128`, for boards of more than 64 places) agree with the
+    /// narrow ones on every board that fits both: the same moves, counts, isolations, hashes and
+    /// outcomes along random games.
+    #[test]
+    fn wide_positions_agree_with_narrow((board, set, choices) in game_strategy(80)) {
+        let narrow_game = random_game(layout(board), rule_set(set), &choices);
+        let mut wide: Position<Wide> = Position::new_in(layout(board), rule_set(set)).unwrap();
+        for (i, narrow) in narrow_game.iter().enumerate() {
+            prop_assert_eq!(wide.rings(), narrow.rings().to_wide());
+            for c in Colour::ALL {
+                prop_assert_eq!(wide.marbles(c), narrow.marbles(c).to_wide());
+            }
+            prop_assert_eq!(wide.free_rings(), narrow.free_rings().to_wide());
+            prop_assert_eq!(wide.is_split(), narrow.is_split());
+            prop_assert_eq!(wide.hash(), narrow.hash());
+            prop_assert_eq!(wide.to_string(), narrow.to_string());
+            prop_assert_eq!(wide.outcome(), narrow.outcome());
+            prop_assert_eq!(wide.count_moves(), narrow.count_moves());
+            let moves = narrow.legal_moves();
+            prop_assert_eq!(&wide.legal_moves(), &moves);
+            prop_assert!(wide.check_invariants().is_ok());
+            let Some(next) = narrow_game.get(i + 1) else { break };
+            // The move that led to `next`: the one whose result is `next`.
+            let mv = moves
+                .iter()
+                .find(|m| narrow.play(m).ok().as_ref() == Some(next))
+                .copied()
+                .expect("a random game is made of legal moves");
+            prop_assert_eq!(
+                official::move_text(&wide, &mv),
+                official::move_text(narrow, &mv)
+            );
+            let mut n = *narrow;
+            let played_narrow = n.play_unchecked(&mv);
+            let played_wide = wide.play_unchecked(&mv);
+            for c in 0..3 {
+                prop_assert_eq!(played_wide.isolated[c], played_narrow.isolated[c].to_wide());
+            }
+        }
+    }
+}

@@ -41,6 +41,8 @@ pub fn sgf_text(room: &Room) -> Result<String, String> {
             .map(|n| n.unwrap_or_else(|| "player".into())),
         date: None,
         name: Some(room.id.clone()),
+        // The server's games on custom boards have no designer: player one moves first.
+        designer: None,
     };
     zertz::boardspace::export(&room.game, &info).map_err(|e| e.to_string())
 }

@@ -2,15 +2,17 @@
 //!
 //! The 37, 48 and 61 boards are BoardSpace's `Zertz`, `Zertz+11` and `Zertz+24`. A game on the
 //! 48 board that starts from another position (a handicap) is written as `Zertz+H` with the
-//! set-up in edit mode. Other boards are written as `Zertz+xx`, the board built with `R+`
-//! gestures in BoardSpace's custom frame.
+//! set-up in edit mode. Other boards (of any size up to 128 places) are written as `Zertz+xx`:
+//! one player designs the board with `R+` gestures in BoardSpace's custom frame and ends with
+//! `Done`; the other then moves first, or swaps sides (`Swap`, `Done`, the pie rule) so that
+//! the designer moves first ([`ExportInfo::designer`]).
 
 use std::fmt::Write as _;
 
 use super::sgf::escape;
 use crate::bits::Bits;
 use crate::game::{Game, Turn};
-use crate::layout::{BoardKind, Layout, Place};
+use crate::layout::{BoardKind, Layout, LayoutWidth, Place};
 use crate::marbles::{Colour, Player};
 use crate::moves::Move;
 use crate::position::{Outcome, Position};
@@ -50,6 +52,10 @@ pub struct ExportInfo {
     pub date: Option<String>,
     /// The game's name.
     pub name: Option<String>,
+    /// On a board written as `Zertz+xx`, the player who designed it. Player one moves first,
+    /// so when player one designed the board, player two swapped sides (`Swap`) after the
+    /// design; when player two designed it (or `None`), player one chose to move first.
+    pub designer: Option<Player>,
 }
 
 fn bs_coord(layout: &Layout, place: Place, shift: (i16, i16)) -> String {
@@ -94,7 +100,7 @@ fn custom_frame_shift(layout: &Layout) -> Result<(i16, i16), ExportError> {
 }
 
 /// Writes `game` as a BoardSpace record.
-pub fn export(game: &Game, info: &ExportInfo) -> Result<String, ExportError> {
+pub fn export<S: LayoutWidth>(game: &Game<S>, info: &ExportInfo) -> Result<String, ExportError> {
     let mut writer = Writer::begin(game.start(), game.outcome(), info, "")?;
     for (i, (turn, position)) in game.turns().iter().zip(game.positions()).enumerate() {
         writer.turn(i, position, turn)?;
@@ -117,8 +123,8 @@ pub(crate) struct Writer {
 impl Writer {
     /// The header (with the result `outcome` and the root comment, if any) and the set-up of
     /// `start`, up to and including `Start`.
-    pub(crate) fn begin(
-        start: &Position,
+    pub(crate) fn begin<S: LayoutWidth>(
+        start: &Position<S>,
         outcome: Option<Outcome>,
         info: &ExportInfo,
         comment: &str,
@@ -127,11 +133,11 @@ impl Writer {
         if start.rule_set() != RuleSet::STANDARD {
             return Err(ExportError::RuleSet(start.rule_set().to_string()));
         }
-        let fresh = *start == Position::new(layout, RuleSet::STANDARD);
+        let fresh = Position::<S>::new_in(layout, RuleSet::STANDARD).is_ok_and(|p| p == *start);
         let mut totals = [0u32; 3];
         for c in Colour::ALL {
             totals[c.index()] = start.supply().get(c) as u32
-                + start.marbles(c).count_ones()
+                + start.marbles(c).count()
                 + start.captures(Player::One).get(c) as u32
                 + start.captures(Player::Two).get(c) as u32;
         }
@@ -195,7 +201,7 @@ impl Writer {
                     }
                 }
             }
-            for place in Bits(layout.all() & !start.rings()) {
+            for place in Bits(layout.all_in::<S>() & !start.rings()) {
                 let at = w.coord(Place(place));
                 w.gesture(Player::One, format!("R- {at}"));
             }
@@ -207,12 +213,21 @@ impl Writer {
             }
         }
         let first = start.to_move();
-        w.gesture(first, format!("Start P{}", first.index()));
         if variant == "Zertz+xx" {
+            // BoardSpace's designer starts; the other player moves first or swaps sides.
+            let designer = info.designer.unwrap_or(first.other());
+            w.gesture(designer, format!("Start P{}", designer.index()));
             for place in layout.places() {
                 let at = w.coord(place);
-                w.gesture(first, format!("R+ {at}"));
+                w.gesture(designer, format!("R+ {at}"));
             }
+            w.gesture(designer, "Done".into());
+            if designer == first {
+                w.gesture(first.other(), "Swap".into());
+                w.gesture(first.other(), "Done".into());
+            }
+        } else {
+            w.gesture(first, format!("Start P{}", first.index()));
         }
         Ok(w)
     }
@@ -231,10 +246,10 @@ impl Writer {
     }
 
     /// Writes turn `index` (from 0), played in `position`.
-    pub(crate) fn turn(
+    pub(crate) fn turn<S: LayoutWidth>(
         &mut self,
         index: usize,
-        position: &Position,
+        position: &Position<S>,
         turn: &Turn,
     ) -> Result<(), ExportError> {
         let me = position.to_move();

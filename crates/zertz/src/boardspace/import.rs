@@ -5,14 +5,20 @@
 //! rules library and plays it. It survives every quirk listed in rules.md: removal written
 //! before placement, records without move numbers or `Done` (a change of player ends the turn),
 //! null gestures (skipped), undo gestures inside a turn (honoured), handicap set-up in edit mode,
-//! custom boards built with `R+`, lower-case verbs, and moves after the game is already won
+//! custom boards built with `R+` (of any size up to 128 places, connected or not) and the
+//! `Swap` that may follow them, lower-case verbs, and moves after the game is already won
 //! (ignored and counted). Anything else is rejected with the line and a named reason.
+//!
+//! [`import`] gives games with `u64` sets of places and refuses a board of more than 64 places
+//! ([`RejectKind::WideBoard`]); [`import_wide`] reads any board into `u128` sets, and
+//! [`import_any`] picks the narrow reader when the board allows it.
 
 use std::fmt;
 
 use super::sgf;
+use crate::bits::{Narrow, Wide};
 use crate::game::Game;
-use crate::layout::{BoardKind, Coord, Layout, Place};
+use crate::layout::{BoardKind, Coord, Layout, LayoutWidth, Place};
 use crate::marbles::{Colour, Marbles, Player};
 use crate::moves::{Capture, Move};
 use crate::position::{Outcome, Position, Setup};
@@ -43,6 +49,8 @@ pub enum RejectKind {
     IllegalMove,
     /// The custom board built with `R+` is not a valid layout.
     BadLayout,
+    /// The board has more than 64 places: [`import`] refuses it, [`import_wide`] reads it.
+    WideBoard,
 }
 
 impl RejectKind {
@@ -60,6 +68,7 @@ impl RejectKind {
             RejectKind::OutOfTurn => "move out of turn",
             RejectKind::IllegalMove => "illegal move",
             RejectKind::BadLayout => "invalid custom board",
+            RejectKind::WideBoard => "board of more than 64 places",
         }
     }
 
@@ -117,15 +126,19 @@ pub enum Ending {
     Unfinished,
 }
 
-/// A BoardSpace record, replayed.
+/// A BoardSpace record, replayed. `S` is the type of the game's sets of places (`u64` unless
+/// read by [`import_wide`]).
 #[derive(Clone, Debug)]
-pub struct Imported {
+pub struct Imported<S: LayoutWidth = Narrow> {
     /// The `SU` property: `Zertz`, `Zertz+11`, `Zertz+24`, `Zertz+xx`, `Zertz+H`.
     pub variant: String,
     /// Player ids of `P0` and `P1`.
     pub players: [String; 2],
     /// BoardSpace index (0 or 1) of the player who moved first.
     pub first: usize,
+    /// True when, on a "Zertz+xx" board, the player who did not design the board swapped sides
+    /// (`Swap`, the pie rule): the designer then moved first.
+    pub swapped: bool,
     /// The `RE` text.
     pub result_text: Option<String>,
     /// What the `RE` text says, matched against the player ids.
@@ -135,7 +148,7 @@ pub struct Imported {
     /// The `GN` property.
     pub name: Option<String>,
     /// The game: its start position (handicaps and custom boards included) and every move.
-    pub game: Game,
+    pub game: Game<S>,
     /// The SGF line where each turn of `game` starts.
     pub lines: Vec<usize>,
     /// How the record ends.
@@ -148,7 +161,7 @@ pub struct Imported {
     pub undo_gestures: usize,
 }
 
-impl Imported {
+impl<S: LayoutWidth> Imported<S> {
     /// The game's player (one = first mover) for a BoardSpace index.
     pub fn player_of(&self, bs: usize) -> Player {
         if bs == self.first {
@@ -297,7 +310,7 @@ fn variant_layout(variant: &str) -> Option<(Option<&'static Layout>, bool)> {
     }
 }
 
-struct Reader {
+struct Reader<S: LayoutWidth> {
     rules: Rules,
     /// Board before play: a fixed official layout, or the places added so far on a custom one.
     layout: Option<&'static Layout>,
@@ -309,7 +322,7 @@ struct Reader {
     setup_supply: Marbles,
     first: Option<usize>,
     editing: bool,
-    game: Option<Game>,
+    game: Option<Game<S>>,
     lines: Vec<usize>,
     /// Index of the property of each turn's first gesture.
     starts: Vec<usize>,
@@ -320,9 +333,13 @@ struct Reader {
     undo_gestures: usize,
     undo_or_edit_seen: bool,
     start_overridden: bool,
+    /// BoardSpace index of the player who built the custom board with `R+`.
+    designer: Option<usize>,
+    /// Who swapped sides after the design, if someone did (a second `Swap` takes it back).
+    swapped_by: Option<usize>,
 }
 
-impl Reader {
+impl<S: LayoutWidth> Reader<S> {
     fn coord(&self, g: &Gesture, at: usize) -> Result<Coord, ImportError> {
         let bad = || {
             reject(
@@ -410,23 +427,43 @@ impl Reader {
             }
             self.first = mover;
         }
+        if let (Some(swapper), Some(mover)) = (self.swapped_by, mover) {
+            if swapper == mover {
+                return Err(reject(
+                    RejectKind::OutOfTurn,
+                    line,
+                    format!("P{mover} swapped sides, then made the first move itself"),
+                ));
+            }
+        }
         let layout = match self.layout {
             Some(l) => l,
             None => {
-                let l = Layout::custom(&self.custom_places)
+                let l = Layout::custom_wide(&self.custom_places)
                     .map_err(|e| reject(RejectKind::BadLayout, line, e.to_string()))?;
                 self.layout = Some(l);
                 l
             }
         };
+        if layout.len() > S::CAPACITY {
+            return Err(reject(
+                RejectKind::WideBoard,
+                line,
+                format!(
+                    "the board has {} places; this reader holds at most {} (read it with import_wide)",
+                    layout.len(),
+                    S::CAPACITY
+                ),
+            ));
+        }
         let first = self.first.unwrap_or(0);
-        let mut setup = Setup::start(layout, self.rules.set);
+        let mut setup: Setup<S> = Setup::start_in(layout, self.rules.set);
         for r in &self.setup_rings_removed {
-            setup.rings &= !r.bit();
+            setup.rings &= !r.bit_in::<S>();
         }
         for (colour, place) in &self.setup_marbles {
-            if setup.rings & place.bit() != 0 {
-                setup.marbles[colour.index()] |= place.bit();
+            if (setup.rings & place.bit_in()).any() {
+                setup.marbles[colour.index()] |= place.bit_in();
             }
         }
         setup.supply = self.setup_supply;
@@ -453,6 +490,7 @@ impl Reader {
                 if !self.custom_places.contains(&c) {
                     self.custom_places.push(c);
                 }
+                self.designer = self.designer.or(g.player);
             }
             "r-" if self.layout.is_none() => {
                 let c = self.coord(g, 0)?;
@@ -744,12 +782,42 @@ impl Reader {
             "r+" if self.lines.is_empty() && self.pending.is_empty() && self.game.is_none() => {
                 self.setup_gesture(g)?;
             }
+            "swap" => self.swap(g)?,
             _ => {
                 if self.game.is_none() {
                     self.begin_play(g.line, g.player)?;
                 }
                 self.turn_gesture(g)?;
             }
+        }
+        Ok(())
+    }
+
+    /// `Swap` (the pie rule of "Zertz+xx"): once the board is designed and before the first
+    /// move, the player who did not design it may give the first move back to the designer. A
+    /// second `Swap` by the same player takes it back.
+    fn swap(&mut self, g: &Gesture) -> Result<(), ImportError> {
+        let refuse = |why: &str| {
+            Err(reject(
+                RejectKind::BadGesture,
+                g.line,
+                format!("`{}`: {why}", g.text),
+            ))
+        };
+        let (Some(designer), Some(player)) = (self.designer, g.player) else {
+            return refuse("a swap of sides needs a board designed with R+ (Zertz+xx)");
+        };
+        if !self.lines.is_empty() || !self.pending.is_empty() {
+            return refuse("sides can be swapped only before the first move");
+        }
+        if player == designer {
+            return refuse("only the player who did not design the board may swap sides");
+        }
+        if self.swapped_by.take().is_none() {
+            self.swapped_by = Some(player);
+        } else {
+            self.undo_gestures += 1;
+            self.undo_or_edit_seen = true;
         }
         Ok(())
     }
@@ -859,7 +927,37 @@ impl Reader {
 
 /// Reads a BoardSpace record and replays it. On success the game holds every move; on failure
 /// the error names the line and the reason.
+///
+/// The game's sets of places are `u64`: a board of more than 64 places is refused with
+/// [`RejectKind::WideBoard`] (see [`import_wide`] and [`import_any`]).
 pub fn import(text: &str) -> Result<Imported, ImportError> {
+    import_as(text)
+}
+
+/// [`import`] for boards of any size BoardSpace records hold (up to 128 places): the game's
+/// sets of places are `u128`.
+pub fn import_wide(text: &str) -> Result<Imported<Wide>, ImportError> {
+    import_as(text)
+}
+
+/// A record replayed with the narrowest sets of places its board allows.
+#[derive(Clone, Debug)]
+pub enum AnyImported {
+    /// A board of at most 64 places (every official board).
+    Narrow(Imported),
+    /// A board of more than 64 places.
+    Wide(Imported<Wide>),
+}
+
+/// [`import`], or [`import_wide`] when the board has more than 64 places.
+pub fn import_any(text: &str) -> Result<AnyImported, ImportError> {
+    match import(text) {
+        Err(e) if e.kind == RejectKind::WideBoard => import_wide(text).map(AnyImported::Wide),
+        other => other.map(AnyImported::Narrow),
+    }
+}
+
+fn import_as<S: LayoutWidth>(text: &str) -> Result<Imported<S>, ImportError> {
     if text.trim().is_empty() {
         return Err(reject(RejectKind::EmptyFile, 1, "the file is empty"));
     }
@@ -871,7 +969,9 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
 /// Replays the properties of a record's main line (as [`sgf::parse`] reads them). Also gives,
 /// for each turn played, the index in `props` of the property of its first gesture, so that
 /// the reader of variations can tell which turn a comment follows.
-pub(crate) fn import_props(props: &[sgf::Property]) -> Result<(Imported, Vec<usize>), ImportError> {
+pub(crate) fn import_props<S: LayoutWidth>(
+    props: &[sgf::Property],
+) -> Result<(Imported<S>, Vec<usize>), ImportError> {
     let value = |key: &str| {
         props
             .iter()
@@ -932,6 +1032,8 @@ pub(crate) fn import_props(props: &[sgf::Property]) -> Result<(Imported, Vec<usi
         undo_gestures: 0,
         undo_or_edit_seen: false,
         start_overridden: false,
+        designer: None,
+        swapped_by: None,
     };
     let gestures: Vec<Gesture> = props
         .iter()
@@ -994,6 +1096,7 @@ pub(crate) fn import_props(props: &[sgf::Property]) -> Result<(Imported, Vec<usi
         variant,
         players,
         first: reader.first.unwrap_or(0),
+        swapped: reader.swapped_by.is_some(),
         result_text,
         result,
         date: value("DT"),

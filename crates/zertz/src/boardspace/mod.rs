@@ -6,4 +6,7 @@ pub(crate) mod import;
 pub mod sgf;
 
 pub use export::{ExportError, ExportInfo, export};
-pub use import::{Ending, ImportError, Imported, RecordedResult, RejectKind, import, read_result};
+pub use import::{
+    AnyImported, Ending, ImportError, Imported, RecordedResult, RejectKind, import, import_any,
+    import_wide, read_result,
+};

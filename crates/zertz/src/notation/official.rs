@@ -9,14 +9,14 @@
 //! out (`x d1d3d5`); when given they must match the marbles jumped.
 
 use super::{Cursor, MoveParseError};
-use crate::bits::Bits;
-use crate::layout::{Layout, Place};
+use crate::bits::{Bits, PlaceSet};
+use crate::layout::{Layout, LayoutWidth, Place};
 use crate::marbles::Colour;
 use crate::moves::{Capture, Move};
 use crate::position::Position;
 
 /// The official notation of a legal move in `position`, with its isolation suffix.
-pub fn move_text(position: &Position, mv: &Move) -> String {
+pub fn move_text<S: LayoutWidth>(position: &Position<S>, mv: &Move) -> String {
     match mv {
         Move::Capture(c) => capture_text(position, c),
         Move::Place(p) => {
@@ -35,16 +35,16 @@ pub fn move_text(position: &Position, mv: &Move) -> String {
 }
 
 /// ` x Wa1Wa2` for the marbles taken by isolation (empty when none), in place order.
-pub fn isolation_suffix(layout: &Layout, isolated: &[u64; 3]) -> String {
+pub fn isolation_suffix<S: PlaceSet>(layout: &Layout, isolated: &[S; 3]) -> String {
     let all = isolated[0] | isolated[1] | isolated[2];
-    if all == 0 {
+    if all.none() {
         return String::new();
     }
     let mut s = String::from(" x ");
     for i in Bits(all) {
         let colour = Colour::ALL
             .into_iter()
-            .find(|c| isolated[c.index()] & (1 << i) != 0)
+            .find(|c| isolated[c.index()].has(i))
             .unwrap_or(Colour::White);
         s.push(colour.letter());
         s.push_str(&layout.coord(Place(i)).to_string());
@@ -53,7 +53,7 @@ pub fn isolation_suffix(layout: &Layout, isolated: &[u64; 3]) -> String {
 }
 
 /// The official notation of a capture chain in `position`: `x d1Gd3Wd5`.
-pub fn capture_text(position: &Position, c: &Capture) -> String {
+pub fn capture_text<S: LayoutWidth>(position: &Position<S>, c: &Capture) -> String {
     let layout = position.layout();
     let mut s = format!("x {}", layout.coord(c.from()));
     for (over, to) in c.steps(layout).unwrap_or_default() {
@@ -66,7 +66,7 @@ pub fn capture_text(position: &Position, c: &Capture) -> String {
 
 /// A turn of a game in official notation: the move as [`move_text`] writes it, or `-` for a pass
 /// bought with a bribe. `position` is the position the turn was played in.
-pub fn turn_text(position: &Position, turn: &crate::game::Turn) -> String {
+pub fn turn_text<S: LayoutWidth>(position: &Position<S>, turn: &crate::game::Turn) -> String {
     match turn {
         crate::game::Turn::Move(mv) => move_text(position, mv),
         crate::game::Turn::Pass { .. } => "-".to_string(),
@@ -74,7 +74,7 @@ pub fn turn_text(position: &Position, turn: &crate::game::Turn) -> String {
 }
 
 /// Parses a move in official notation and checks that it is legal in `position`.
-pub fn parse(position: &Position, text: &str) -> Result<Move, MoveParseError> {
+pub fn parse<S: LayoutWidth>(position: &Position<S>, text: &str) -> Result<Move, MoveParseError> {
     let (mv, written) = parse_parts(position, text)?;
     position
         .check(&mv)
@@ -99,8 +99,8 @@ fn place_of(
 }
 
 /// Written colours of a capture, checked against the marbles actually jumped.
-fn check_capture_colours(
-    position: &Position,
+fn check_capture_colours<S: LayoutWidth>(
+    position: &Position<S>,
     text: &str,
     capture: &Capture,
     colours: &[Option<Colour>],
@@ -131,14 +131,20 @@ fn check_capture_colours(
 }
 
 /// Parses the shape of a move without checking legality (places must exist on the board).
-pub fn parse_unchecked(position: &Position, text: &str) -> Result<Move, MoveParseError> {
+pub fn parse_unchecked<S: LayoutWidth>(
+    position: &Position<S>,
+    text: &str,
+) -> Result<Move, MoveParseError> {
     parse_parts(position, text).map(|(mv, _)| mv)
 }
 
 /// A written isolation suffix: the marbles it lists.
 type Written = Vec<(Colour, Place)>;
 
-fn parse_parts(position: &Position, text: &str) -> Result<(Move, Option<Written>), MoveParseError> {
+fn parse_parts<S: LayoutWidth>(
+    position: &Position<S>,
+    text: &str,
+) -> Result<(Move, Option<Written>), MoveParseError> {
     let layout = position.layout();
     let mut cur = Cursor::new(text);
     cur.skip_spaces();
@@ -296,8 +302,8 @@ fn parse_parts(position: &Position, text: &str) -> Result<(Move, Option<Written>
 }
 
 /// A written isolation suffix must list exactly the marbles the move takes, in any order.
-fn verify_written_isolation(
-    position: &Position,
+fn verify_written_isolation<S: LayoutWidth>(
+    position: &Position<S>,
     text: &str,
     mv: &Move,
     mut written: Written,
@@ -311,7 +317,7 @@ fn verify_written_isolation(
             let place = Place(i);
             let colour = Colour::ALL
                 .into_iter()
-                .find(|c| played.isolated[c.index()] & place.bit() != 0)
+                .find(|c| played.isolated[c.index()].has(place.0))
                 .unwrap_or(Colour::White);
             (colour, place)
         })

@@ -17,8 +17,8 @@ pub use text::PositionParseError;
 
 use std::fmt;
 
-use crate::bits::{Bits, bit};
-use crate::layout::{Layout, Place};
+use crate::bits::{Bits, Narrow, PlaceSet, bit};
+use crate::layout::{Layout, LayoutWidth, Place};
 use crate::marbles::{Colour, Marbles, Player};
 use crate::rules::RuleSet;
 use crate::zobrist;
@@ -93,16 +93,19 @@ impl fmt::Display for Outcome {
 
 /// The parts of a position, for building one that did not arise from the start: handicaps,
 /// puzzles, positions typed in by hand. [`Position::from_setup`] checks them.
+///
+/// `S` is the type of the sets of places: `u64` (the default) on boards of up to 64 places,
+/// [`crate::Wide`] on larger ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Setup {
+pub struct Setup<S = Narrow> {
     /// The board.
     pub layout: &'static Layout,
     /// Supply at the start and winning sets.
     pub rule_set: RuleSet,
     /// The places that still have a ring.
-    pub rings: u64,
+    pub rings: S,
     /// Marbles on the board by colour (white, grey, black).
-    pub marbles: [u64; 3],
+    pub marbles: [S; 3],
     /// The supply now.
     pub supply: Marbles,
     /// Each player's captures.
@@ -113,13 +116,21 @@ pub struct Setup {
 
 impl Setup {
     /// The start of a game: every ring, no marble on the board, the full supply, player one to
-    /// move.
+    /// move. (On a layout of more than 64 places, use [`Setup::start_in`] with
+    /// [`crate::Wide`].)
     pub fn start(layout: &'static Layout, rule_set: RuleSet) -> Setup {
+        Setup::start_in(layout, rule_set)
+    }
+}
+
+impl<S: LayoutWidth> Setup<S> {
+    /// The start of a game with sets of places of type `S`.
+    pub fn start_in(layout: &'static Layout, rule_set: RuleSet) -> Setup<S> {
         Setup {
             layout,
             rule_set,
-            rings: layout.all(),
-            marbles: [0; 3],
+            rings: layout.all_in(),
+            marbles: [S::EMPTY; 3],
             supply: rule_set.supply,
             captures: [Marbles::NONE; 2],
             to_move: Player::One,
@@ -148,27 +159,40 @@ pub enum SetupError {
     /// Both players hold a winning set: the game would have ended before.
     #[error("both players hold a winning set of captures")]
     BothWon,
+    /// The layout has more places than the position's sets of places hold.
+    #[error(
+        "the board has {places} places, more than the {capacity} this position type holds (use the wide type for boards of more than 64 places)"
+    )]
+    TooLarge {
+        /// The layout's places.
+        places: usize,
+        /// The most the set type holds.
+        capacity: usize,
+    },
 }
 
 /// A ZÈRTZ position.
+///
+/// `S` is the type of its sets of places: `u64` (the default, and as fast as a position can be)
+/// on boards of up to 64 places, [`crate::Wide`] on larger ones.
 #[derive(Clone, Copy)]
-pub struct Position {
+pub struct Position<S = Narrow> {
     layout: &'static Layout,
     rule_set: RuleSet,
-    rings: u64,
-    marbles: [u64; 3],
+    rings: S,
+    marbles: [S; 3],
     supply: Marbles,
     captures: [Marbles; 2],
     to_move: Player,
     /// Rings with two neighbouring directions in a row free of rings (derived from `rings`).
-    edge: u64,
+    edge: S,
     /// True when the rings form more than one group (derived from `rings`).
     split: bool,
     hash: u64,
 }
 
-impl PartialEq for Position {
-    fn eq(&self, other: &Position) -> bool {
+impl<S: PlaceSet> PartialEq for Position<S> {
+    fn eq(&self, other: &Position<S>) -> bool {
         self.hash == other.hash
             && self.layout.id() == other.layout.id()
             && self.rule_set == other.rule_set
@@ -180,41 +204,62 @@ impl PartialEq for Position {
     }
 }
 
-impl Eq for Position {}
+impl<S: PlaceSet> Eq for Position<S> {}
 
-impl std::hash::Hash for Position {
+impl<S: PlaceSet> std::hash::Hash for Position<S> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         state.write_u64(self.hash);
     }
 }
 
-impl fmt::Debug for Position {
+impl<S: LayoutWidth> fmt::Debug for Position<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({self})")
     }
 }
 
 impl Position {
-    /// The start position of a game on `layout` under `rule_set`.
+    /// The start position of a game on `layout` under `rule_set`. Panics on a layout of more
+    /// than 64 places (built by [`Layout::custom_wide`]): use [`Position::new_in`] with
+    /// [`crate::Wide`] for those.
     pub fn new(layout: &'static Layout, rule_set: RuleSet) -> Position {
-        Position::from_setup(Setup::start(layout, rule_set))
-            .expect("the start position is always valid")
+        Position::new_in(layout, rule_set).expect("the start position of a narrow board is valid")
     }
 
     /// The standard game on the 37-ring board.
     pub fn standard() -> Position {
         Position::new(Layout::standard(), RuleSet::STANDARD)
     }
+}
+
+impl<S: LayoutWidth> Position<S> {
+    /// The start position of a game on `layout` under `rule_set`, with sets of places of type
+    /// `S`; refused when the layout has more places than `S` holds.
+    pub fn new_in(layout: &'static Layout, rule_set: RuleSet) -> Result<Position<S>, SetupError> {
+        if layout.len() > S::CAPACITY {
+            return Err(SetupError::TooLarge {
+                places: layout.len(),
+                capacity: S::CAPACITY,
+            });
+        }
+        Position::from_setup(Setup::start_in(layout, rule_set))
+    }
 
     /// Checks a setup and makes it a position.
-    pub fn from_setup(s: Setup) -> Result<Position, SetupError> {
-        let all = s.layout.all();
-        if s.rings & !all != 0 {
+    pub fn from_setup(s: Setup<S>) -> Result<Position<S>, SetupError> {
+        if s.layout.len() > S::CAPACITY {
+            return Err(SetupError::TooLarge {
+                places: s.layout.len(),
+                capacity: S::CAPACITY,
+            });
+        }
+        let all: S = s.layout.all_in();
+        if (s.rings & !all).any() {
             return Err(SetupError::OffBoard { what: "rings" });
         }
         let names = ["white marbles", "grey marbles", "black marbles"];
         for (c, &m) in s.marbles.iter().enumerate() {
-            if m & !all != 0 {
+            if (m & !all).any() {
                 return Err(SetupError::OffBoard { what: names[c] });
             }
             if let Some(i) = Bits(m & !s.rings).next() {
@@ -229,7 +274,7 @@ impl Position {
         }
         for c in Colour::ALL {
             let total = s.supply.get(c) as u32
-                + s.marbles[c.index()].count_ones()
+                + s.marbles[c.index()].count()
                 + s.captures[0].get(c) as u32
                 + s.captures[1].get(c) as u32;
             if total > 255 {
@@ -247,7 +292,7 @@ impl Position {
             supply: s.supply,
             captures: s.captures,
             to_move: s.to_move,
-            edge: 0,
+            edge: S::EMPTY,
             split: false,
             hash: 0,
         };
@@ -258,7 +303,7 @@ impl Position {
     }
 
     /// The parts of this position.
-    pub fn setup(&self) -> Setup {
+    pub fn setup(&self) -> Setup<S> {
         Setup {
             layout: self.layout,
             rule_set: self.rule_set,
@@ -284,32 +329,32 @@ impl Position {
 
     /// The places that still have a ring.
     #[inline]
-    pub fn rings(&self) -> u64 {
+    pub fn rings(&self) -> S {
         self.rings
     }
 
     /// The places holding a marble of `colour`.
     #[inline]
-    pub fn marbles(&self, colour: Colour) -> u64 {
+    pub fn marbles(&self, colour: Colour) -> S {
         self.marbles[colour.index()]
     }
 
     /// The places holding a marble of any colour.
     #[inline]
-    pub fn occupied(&self) -> u64 {
+    pub fn occupied(&self) -> S {
         self.marbles[0] | self.marbles[1] | self.marbles[2]
     }
 
     /// The rings without a marble.
     #[inline]
-    pub fn empty(&self) -> u64 {
+    pub fn empty(&self) -> S {
         self.rings & !self.occupied()
     }
 
     /// The free rings: empty rings that can slide out (two neighbouring places in a row have no
     /// ring).
     #[inline]
-    pub fn free_rings(&self) -> u64 {
+    pub fn free_rings(&self) -> S {
         self.edge & !self.occupied()
     }
 
@@ -346,16 +391,16 @@ impl Position {
     /// True when `place` still has a ring.
     #[inline]
     pub fn has_ring(&self, place: Place) -> bool {
-        self.rings & place.bit() != 0
+        (self.rings & place.bit_in()).any()
     }
 
     /// The colour of the marble on `place`, if any.
     #[inline]
     pub fn colour_at(&self, place: Place) -> Option<Colour> {
-        let b = place.bit();
+        let b: S = place.bit_in();
         Colour::ALL
             .into_iter()
-            .find(|c| self.marbles[c.index()] & b != 0)
+            .find(|c| (self.marbles[c.index()] & b).any())
     }
 
     /// Where the player to move takes a marble from when placing: the supply, or their own
@@ -409,7 +454,7 @@ impl Position {
         }
         for c in 0..3 {
             for i in Bits(self.marbles[c]) {
-                h ^= zobrist::MARBLE[c * 64 + i as usize];
+                h ^= zobrist::MARBLE[c][i as usize];
             }
             h ^= zobrist::count(c, self.supply.0[c]);
             h ^= zobrist::count(3 + c, self.captures[0].0[c]);
@@ -421,17 +466,17 @@ impl Position {
         h
     }
 
-    fn compute_edge(&self) -> u64 {
+    fn compute_edge(&self) -> S {
         Bits(self.rings)
             .filter(|&i| self.layout.is_edge(Place(i), self.rings))
-            .fold(0, |acc, i| acc | bit(i))
+            .fold(S::EMPTY, |acc, i| acc | bit(i))
     }
 
     fn compute_split(&self) -> bool {
-        self.rings != 0
+        self.rings.any()
             && self
                 .layout
-                .flood(self.rings & self.rings.wrapping_neg(), self.rings)
+                .flood(bit(self.rings.lowest() as u8), self.rings)
                 != self.rings
     }
 
@@ -454,7 +499,7 @@ impl Position {
     }
 
     /// The position with every place moved by a symmetry of the layout.
-    pub fn transformed(&self, sym: &crate::layout::Symmetry) -> Position {
+    pub fn transformed(&self, sym: &crate::layout::Symmetry) -> Position<S> {
         let mut s = self.setup();
         s.rings = sym.apply_set(s.rings);
         for m in &mut s.marbles {

@@ -1,15 +1,15 @@
 //! Legal move generation and bulk move counting.
 
 use super::Position;
-use crate::bits::{Bits, bit};
-use crate::layout::{Direction, Place};
+use crate::bits::Bits;
+use crate::layout::{Direction, LayoutWidth, Place};
 use crate::marbles::Colour;
 use crate::moves::{Capture, Move, Placement};
 
 /// A list of moves.
 pub type MoveList = Vec<Move>;
 
-impl Position {
+impl<S: LayoutWidth> Position<S> {
     /// True when some marble can jump: a capture is then compulsory.
     #[inline]
     pub fn has_capture(&self) -> bool {
@@ -17,7 +17,7 @@ impl Position {
         let empty = self.rings & !occupied;
         for from in Bits(occupied) {
             for jump in self.layout.jumps(from).iter().flatten() {
-                if occupied & bit(jump.over) != 0 && empty & bit(jump.to) != 0 {
+                if occupied.has(jump.over) && empty.has(jump.to) {
                     return true;
                 }
             }
@@ -30,7 +30,7 @@ impl Position {
         if self.winner_by_captures().is_some() {
             return false;
         }
-        self.has_capture() || (self.empty() != 0 && !self.placement_source().is_empty())
+        self.has_capture() || (self.empty().any() && !self.placement_source().is_empty())
     }
 
     /// Every legal move. Empty when the game is over.
@@ -67,8 +67,8 @@ impl Position {
         let free = self.free_rings();
         for colour in self.placement_source().colours() {
             for at in Bits(empty) {
-                let others = free & !bit(at);
-                if others == 0 {
+                let others = free & !S::bit(at);
+                if others.none() {
                     moves.push(Move::Place(Placement {
                         colour,
                         at: Place(at),
@@ -98,18 +98,12 @@ impl Position {
 
     /// Depth-first search over the jumps of the marble now on `at`; `occupied` is the board as
     /// it stands mid-chain (captured marbles gone, the jumper on `at`).
-    fn extend_chain(
-        &self,
-        at: u8,
-        occupied: u64,
-        chain: &mut Capture,
-        f: &mut impl FnMut(&Capture),
-    ) {
+    fn extend_chain(&self, at: u8, occupied: S, chain: &mut Capture, f: &mut impl FnMut(&Capture)) {
         let empty = self.rings & !occupied;
         let mut jumped = false;
         for (d, jump) in self.layout.jumps(at).iter().enumerate() {
             let Some(jump) = jump else { continue };
-            if occupied & bit(jump.over) == 0 || empty & bit(jump.to) == 0 {
+            if !occupied.has(jump.over) || !empty.has(jump.to) {
                 continue;
             }
             jumped = true;
@@ -118,7 +112,7 @@ impl Position {
                 // recorded wrongly.
                 continue;
             }
-            let after = occupied & !bit(at) & !bit(jump.over) | bit(jump.to);
+            let after = occupied & !S::bit(at) & !S::bit(jump.over) | S::bit(jump.to);
             self.extend_chain(jump.to, after, chain, f);
             chain.pop();
         }
@@ -139,8 +133,8 @@ impl Position {
             return n;
         }
         let colours = self.placement_source().colours().count() as u64;
-        let empty = self.empty().count_ones() as u64;
-        let free = self.free_rings().count_ones() as u64;
+        let empty = self.empty().count() as u64;
+        let free = self.free_rings().count() as u64;
         // A marble on a free ring leaves free - 1 rings to remove; elsewhere, free rings.
         // With no ring left to remove the placement is one move with no removal.
         let per_colour = match free {

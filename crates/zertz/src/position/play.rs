@@ -1,8 +1,8 @@
 //! Playing moves: the checked and unchecked paths, isolation, and why an illegal move is illegal.
 
 use super::Position;
-use crate::bits::{Bits, bit};
-use crate::layout::{NONE, Place};
+use crate::bits::{Bits, Narrow, PlaceSet, bit};
+use crate::layout::{LayoutWidth, NONE, Place};
 use crate::marbles::{Colour, Marbles, Player};
 use crate::moves::{Capture, Move, Placement};
 use crate::notation;
@@ -36,14 +36,14 @@ static RUNS: [u8; 64] = runs_table();
 
 /// What a move did besides the move itself: the marbles taken by isolation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Played {
+pub struct Played<S = Narrow> {
     /// Places whose marble (and ring) was taken by isolation, by colour.
-    pub isolated: [u64; 3],
+    pub isolated: [S; 3],
 }
 
-impl Played {
+impl<S: PlaceSet> Played<S> {
     /// All places taken by isolation.
-    pub fn isolated_places(&self) -> u64 {
+    pub fn isolated_places(&self) -> S {
         self.isolated[0] | self.isolated[1] | self.isolated[2]
     }
 }
@@ -111,9 +111,9 @@ pub enum IllegalMove {
     BadBribe(String),
 }
 
-impl Position {
+impl<S: LayoutWidth> Position<S> {
     /// Checks a move and plays it, giving the new position.
-    pub fn play(&self, mv: &Move) -> Result<Position, IllegalMove> {
+    pub fn play(&self, mv: &Move) -> Result<Position<S>, IllegalMove> {
         self.check(mv)?;
         let mut next = *self;
         next.play_unchecked(mv);
@@ -167,16 +167,16 @@ impl Position {
         if p.at.index() >= self.layout.len() || !self.has_ring(p.at) {
             return Err(IllegalMove::NoRing(self.name(p.at)));
         }
-        if self.occupied() & p.at.bit() != 0 {
+        if (self.occupied() & p.at.bit_in()).any() {
             return Err(IllegalMove::Occupied(self.name(p.at)));
         }
-        let free = self.free_rings() & !p.at.bit();
+        let free = self.free_rings() & !p.at.bit_in::<S>();
         match p.remove {
             Some(r) if r == p.at => Err(IllegalMove::RemovesPlacedRing(self.name(r))),
             Some(r) if r.index() >= self.layout.len() || !self.has_ring(r) => {
                 Err(IllegalMove::NoRing(self.name(r)))
             }
-            Some(r) if free & r.bit() == 0 => Err(IllegalMove::NotFree(self.name(r))),
+            Some(r) if (free & r.bit_in()).none() => Err(IllegalMove::NotFree(self.name(r))),
             Some(_) => Ok(()),
             None => match Bits(free).next() {
                 Some(i) => Err(IllegalMove::MustRemove {
@@ -189,7 +189,7 @@ impl Position {
 
     fn check_capture(&self, c: &Capture) -> Result<(), IllegalMove> {
         let from = c.from();
-        if from.index() >= self.layout.len() || self.occupied() & from.bit() == 0 {
+        if from.index() >= self.layout.len() || (self.occupied() & from.bit_in()).none() {
             return Err(IllegalMove::NoJumper(self.name(from)));
         }
         if c.is_empty() {
@@ -208,7 +208,7 @@ impl Position {
             let (Some(over), Some(to)) = (over, to) else {
                 return Err(bad("the jump leaves the board".into()));
             };
-            if occupied & over.bit() == 0 {
+            if (occupied & over.bit_in()).none() {
                 return Err(bad(format!(
                     "no marble at {} to jump over",
                     self.name(over)
@@ -217,13 +217,13 @@ impl Position {
             if !self.has_ring(to) {
                 return Err(bad(format!("no ring at {} to land on", self.name(to))));
             }
-            if occupied & to.bit() != 0 {
+            if (occupied & to.bit_in()).any() {
                 return Err(bad(format!(
                     "the landing ring {} is not empty",
                     self.name(to)
                 )));
             }
-            occupied = occupied & !at.bit() & !over.bit() | to.bit();
+            occupied = occupied & !at.bit_in::<S>() & !over.bit_in::<S>() | to.bit_in::<S>();
             at = to;
         }
         let empty = self.rings & !occupied;
@@ -232,7 +232,7 @@ impl Position {
             .jumps(at.0)
             .iter()
             .flatten()
-            .any(|j| occupied & bit(j.over) != 0 && empty & bit(j.to) != 0);
+            .any(|j| occupied.has(j.over) && empty.has(j.to));
         if can_go_on {
             return Err(IllegalMove::ChainIncomplete(self.name(at)));
         }
@@ -241,7 +241,7 @@ impl Position {
 
     /// Plays a move known to be legal (from [`Position::legal_moves`] or checked with
     /// [`Position::check`]). On an illegal move the result is unspecified but memory-safe.
-    pub fn play_unchecked(&mut self, mv: &Move) -> Played {
+    pub fn play_unchecked(&mut self, mv: &Move) -> Played<S> {
         let played = match mv {
             Move::Place(p) => self.place(p),
             Move::Capture(c) => {
@@ -268,7 +268,7 @@ impl Position {
         self.captures[player.index()].0[colour] = n;
     }
 
-    fn place(&mut self, p: &Placement) -> Played {
+    fn place(&mut self, p: &Placement) -> Played<S> {
         let me = self.to_move;
         let c = p.colour.index();
         if self.supply.is_empty() {
@@ -278,21 +278,21 @@ impl Position {
             let n = self.supply.0[c].saturating_sub(1);
             self.set_supply(c, n);
         }
-        self.marbles[c] |= p.at.bit();
-        self.hash ^= zobrist::MARBLE[c * 64 + p.at.index()];
+        self.marbles[c] |= p.at.bit_in();
+        self.hash ^= zobrist::MARBLE[c][p.at.index()];
 
         let mut may_split = false;
         if let Some(r) = p.remove {
             let r = r.0;
-            self.rings &= !bit(r);
-            self.edge &= !bit(r);
+            self.rings &= !S::bit(r);
+            self.edge &= !S::bit(r);
             self.hash ^= zobrist::RING[r as usize];
             // Only the removed ring's neighbours can have become edge rings, and the board can
             // only have split if those neighbours are now in separate runs around it.
             let mut pattern = 0usize;
             for d in 0..6 {
                 let n = self.layout.neighbour_raw(r, d);
-                if n != NONE && self.rings & bit(n) != 0 {
+                if n != NONE && self.rings.has(n) {
                     pattern |= 1 << d;
                     if self.layout.is_edge(Place(n), self.rings) {
                         self.edge |= bit(n);
@@ -304,23 +304,22 @@ impl Position {
 
         let mut played = Played::default();
         let empty = self.rings & !self.occupied();
-        if self.split || may_split || empty == 0 {
+        if self.split || may_split || empty.none() {
             // Every group without an empty ring is taken by the player who moved.
             let open = self.layout.flood(empty, self.rings);
             let full = self.rings & !open;
-            if full != 0 {
+            if full.any() {
                 for colour in 0..3 {
                     let taken = self.marbles[colour] & full;
                     played.isolated[colour] = taken;
-                    if taken == 0 {
+                    if taken.none() {
                         continue;
                     }
                     for i in Bits(taken) {
-                        self.hash ^= zobrist::MARBLE[colour * 64 + i as usize];
+                        self.hash ^= zobrist::MARBLE[colour][i as usize];
                     }
                     self.marbles[colour] &= !taken;
-                    let n = self.captures[me.index()].0[colour]
-                        .saturating_add(taken.count_ones() as u8);
+                    let n = self.captures[me.index()].0[colour].saturating_add(taken.count() as u8);
                     self.set_captures(me, colour, n);
                 }
                 for i in Bits(full) {
@@ -348,21 +347,21 @@ impl Position {
             };
             if let Some(taken) = self.colour_at(Place(jump.over)) {
                 let t = taken.index();
-                self.marbles[t] &= !bit(jump.over);
-                self.hash ^= zobrist::MARBLE[t * 64 + jump.over as usize];
+                self.marbles[t] &= !S::bit(jump.over);
+                self.hash ^= zobrist::MARBLE[t][jump.over as usize];
                 let n = self.captures[me.index()].0[t].saturating_add(1);
                 self.set_captures(me, t, n);
             }
-            self.marbles[jumper] ^= bit(at) | bit(jump.to);
-            self.hash ^= zobrist::MARBLE[jumper * 64 + at as usize]
-                ^ zobrist::MARBLE[jumper * 64 + jump.to as usize];
+            self.marbles[jumper] ^= S::bit(at) | S::bit(jump.to);
+            self.hash ^=
+                zobrist::MARBLE[jumper][at as usize] ^ zobrist::MARBLE[jumper][jump.to as usize];
             at = jump.to;
         }
     }
 
     /// The bribe-to-pass of rules.md 7.3, accepted: the player to move hands `bribe` to the
     /// opponent and the turn passes. Both players must hold the bribe among their captures.
-    pub fn pass_with_bribe(&self, bribe: Marbles) -> Result<Position, IllegalMove> {
+    pub fn pass_with_bribe(&self, bribe: Marbles) -> Result<Position<S>, IllegalMove> {
         if self.winner_by_captures().is_some() {
             return Err(IllegalMove::GameOver);
         }

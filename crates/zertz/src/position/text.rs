@@ -50,7 +50,7 @@ const FIELDS: [&str; 7] = [
     "to move",
 ];
 
-impl fmt::Display for Position {
+impl<S: crate::layout::LayoutWidth> fmt::Display for Position<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let layout = self.layout;
         write!(f, "{} {} ", layout.kind().name(), self.rule_set)?;

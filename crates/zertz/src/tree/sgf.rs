@@ -54,6 +54,7 @@ impl GameTree {
             players: [name(0, "Player1"), name(1, "Player2")],
             date: self.header("Date").map(str::to_string),
             name: self.header("Game").map(str::to_string),
+            designer: None,
         };
         let root_comment = self.comment(NodeId::ROOT).unwrap_or("");
         let mut w = Writer::begin(self.start(), game.outcome(), &info, root_comment)?;
