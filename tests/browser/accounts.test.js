@@ -278,6 +278,7 @@ test('a guest opening an invitation gives a name first and is marked as a guest'
   // longer acts for it. Quinn opening it again still plays; anyone else is told it was used.
   const [kept] = await quinn.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('zertz.seat.')).map((k) => localStorage.getItem(k)));
   assert.notEqual(kept, g.invite_token, 'the seat token is not the invitation');
+  await quinn.goto(`${env.server.url}/lobby`);
   await quinn.goto(`${env.server.url}${g.invite_url}`);
   await quinn.waitForSelector('#players .player.you');
   assert.ok(!quinn.url().includes('#join'), 'the used link leaves the address bar');
