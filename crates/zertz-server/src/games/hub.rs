@@ -239,11 +239,11 @@ impl Hub {
         }];
         let (tokens, invites) = invitation::split(&settings.seats, &seated, tokens);
         let mut all_seated = true;
-        for i in 0..2 {
+        for (i, sitting) in seated.iter().enumerate() {
             if settings.seats[i] != SeatKind::Human {
                 continue;
             }
-            match &seated[i] {
+            match sitting {
                 Some(who) => {
                     events.push(Event::Joined {
                         seat: i as u8 + 1,
