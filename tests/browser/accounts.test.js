@@ -274,6 +274,20 @@ test('a guest opening an invitation gives a name first and is marked as a guest'
   const state = await call(env.server, 'GET', `/api/games/${g.id}`);
   assert.deepEqual(state.seats.map((s) => [s.name, s.guest]), [['Hugo', true], ['Quinn <b>Q</b>', true]]);
 
+  // The link took the seat once: Quinn's seat plays with a token of its own, and the link no
+  // longer acts for it. Quinn opening it again still plays; anyone else is told it was used.
+  const [kept] = await quinn.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('zertz.seat.')).map((k) => localStorage.getItem(k)));
+  assert.notEqual(kept, g.invite_token, 'the seat token is not the invitation');
+  await quinn.goto(`${env.server.url}/lobby`);
+  await quinn.goto(`${env.server.url}${g.invite_url}`);
+  await quinn.waitForSelector('#players .player.you');
+  assert.ok(!quinn.url().includes('#join'), 'the used link leaves the address bar');
+  const mallory = await fresh();
+  await mallory.goto(`${env.server.url}${g.invite_url}`);
+  await message(mallory, /This invitation can no longer be used: its seat is taken/);
+  assert.equal(await mallory.locator('#players .player.you').count(), 0, 'the link gives no seat');
+  await assert.rejects(call(env.server, 'POST', `/api/games/${g.id}/join`, { name: 'Mallory', token: g.invite_token }), /409.*this invitation has been used/);
+
   // The lobby marks them too.
   await quinn.goto(`${env.server.url}/lobby`);
   const row = quinn.locator(`#live-games tr[data-game="${g.id}"]`);

@@ -33,7 +33,8 @@ test('the game and match pages reconnect after the server was killed and restart
   await waitVersion(pia, await shownVersion(ole));
   // A best-of-3 match between them, watched on its page.
   const m = await call(server, 'POST', '/api/matches', { opponent: { kind: 'invite' }, name: 'Ole', best_of: 3 });
-  await call(server, 'POST', `/api/matches/${m.id}/join`, { name: 'Pia', token: m.invite_token });
+  // The invitation takes the place once; the place then plays with a token of its own.
+  const mj = await call(server, 'POST', `/api/matches/${m.id}/join`, { name: 'Pia', token: m.invite_token });
   const watcher = await (await browser.newContext()).newPage();
   await watcher.goto(`${server.url}/match/${m.id}`);
   await watcher.waitForSelector('#match-score[data-score="0-0"]');
@@ -51,7 +52,7 @@ test('the game and match pages reconnect after the server was killed and restart
 
   // Pia resigns the match's first game: the match page, never reloaded, shows the score.
   const { current_game: first } = await call(server, 'GET', `/api/matches/${m.id}`);
-  await call(server, 'POST', `/api/games/${first}/action`, { type: 'resign' }, m.invite_token);
+  await call(server, 'POST', `/api/games/${first}/action`, { type: 'resign' }, mj.token);
   await watcher.waitForSelector('#match-score[data-score="1-0"]', { timeout: 10000 });
 
   await clickMove(pia, 'Gd5,g1');

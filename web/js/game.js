@@ -992,27 +992,26 @@ async function joinSeat(name) {
 }
 
 /**
- * Reads the invitation of the link's `#join=…`. A link this browser already used (a reload
- * before the address was cleaned) gives the seat back; one nobody used waits for the join form.
+ * Reads the invitation of the link's `#join=…`. An invitation takes its seat once; the seat then
+ * plays with a token of its own (kept by this browser for a guest, by the session for an
+ * account), and the link no longer acts for it. So a link this browser already used (a reload,
+ * or a visit from the history) is just dropped; one nobody used waits for the join form; one
+ * used by someone else, or of a game that went on without it, says so.
  */
-async function readInvitation(token) {
-  let st;
-  try {
-    st = await api('GET', path(), undefined, token);
-  } catch (e) {
-    if (e.status !== 403) return; // the game itself cannot be read: said when it is loaded
-    say('This invitation link holds no seat of the game.', 'error');
-    history.replaceState(null, '', location.pathname);
-    return;
+async function readInvitation(link) {
+  const mine = seatToken(id);
+  let st = mine ? await api('GET', path(), undefined, mine).catch(() => null) : null;
+  if (!st) {
+    try {
+      st = await api('GET', path());
+    } catch {
+      return; // the game itself cannot be read: said when it is loaded
+    }
   }
-  const taken = st.you && st.seats[st.you - 1].name !== null && st.seats[st.you - 1].name !== undefined;
-  if (taken) {
-    if (!page.account) saveSeatToken(id, token);
-    page.token = token;
-    history.replaceState(null, '', location.pathname);
-  } else if (st.status === 'open') page.invite = token;
+  if (st.you) history.replaceState(null, '', location.pathname);
+  else if (st.status === 'open') page.invite = link;
   else {
-    say('This invitation can no longer be used: the game is over.', 'error');
+    say('This invitation can no longer be used: its seat is taken, or the game is over.', 'error');
     history.replaceState(null, '', location.pathname);
   }
 }

@@ -1,6 +1,8 @@
 // The lobby: open games and matches anyone may accept, and the games being played to watch.
 // Refreshed every few seconds. A guest accepts under the name in the field at the top; an
-// account under its own. Rated games and matches are marked.
+// account under its own. Rated games and matches are marked. Open games come in pages (next,
+// previous), so that many seeks never push the others out of reach; invitations waiting for
+// their friend are not listed at all.
 
 import { api, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
 import { siteHeader, whoPlays } from './account.js';
@@ -11,6 +13,10 @@ const $ = (id) => document.getElementById(id);
 
 let account = null; // the logged-in account, null for a guest
 let who = null; // {el, name()}: who accepts
+
+const PAGE = 20; // open games a page
+const pages = [null]; // the cursor (`before`) of each page of open games down to the one shown
+let nextPage = null; // the cursor of the page after the one shown, if there may be one
 
 /** The body of a join: the guest's name (none for an account); null when a guest gave none. */
 function joinBody() {
@@ -83,7 +89,7 @@ function ratedTag(g) {
 async function refresh() {
   try {
     const [open, live, matches] = await Promise.all([
-      api('GET', '/api/games?status=open&limit=30'),
+      api('GET', openGamesPath()),
       api('GET', '/api/games?status=live&limit=30'),
       api('GET', '/api/matches?status=open&limit=30'),
     ]);
@@ -95,7 +101,9 @@ async function refresh() {
         h('td', {}, seat(s, creator < 0 ? 0 : creator), ` (${side})`),
         h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s)), ratedTag(s)),
         h('td', {}, h('button', { type: 'button', class: 'primary', onclick: () => acceptGame(s.id) }, 'Accept')));
-    }), 'No open game right now.'));
+    }), pages.length > 1 ? 'No more open games.' : 'No open game right now.'));
+    nextPage = open.next;
+    fill($('open-pages'), pager());
 
     const openMatches = matches.matches.filter((m) => m.open !== false);
     fill($('open-matches'), table(['Player', 'Match', ''], openMatches.map((m) => {
@@ -117,6 +125,25 @@ async function refresh() {
   } catch (e) {
     say(`Cannot read the lobby: ${e.message}`, 'error');
   }
+}
+
+/** The listing of the page of open games shown: open seeks only, newest first. */
+function openGamesPath() {
+  const before = pages[pages.length - 1];
+  return `/api/games?status=open&lobby=true&limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+}
+
+/** Previous and next under the open games, with the page's number. */
+function pager() {
+  if (pages.length === 1 && !nextPage) return [];
+  const go = (change) => {
+    change();
+    refresh();
+  };
+  return h('div', { class: 'row pager' },
+    h('button', { type: 'button', id: 'open-previous', disabled: pages.length === 1, onclick: () => go(() => pages.pop()) }, '← Newer'),
+    h('span', { id: 'open-page' }, `Page ${pages.length}`),
+    h('button', { type: 'button', id: 'open-next', disabled: !nextPage, onclick: () => go(() => pages.push(nextPage)) }, 'Older →'));
 }
 
 async function start() {

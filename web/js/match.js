@@ -169,19 +169,16 @@ async function start() {
   const m = /(?:^#|&)join=([^&]+)/.exec(location.hash);
   if (m) {
     const link = decodeURIComponent(m[1]);
-    // An invited place holds the link's token before anyone takes it. A link this browser
-    // already used (a reload before the address was cleaned) gives the place back; one nobody
-    // used waits for the join form.
-    // (false: the link's token holds no place; null: the match cannot be read, said below)
-    const mine = await api('GET', mpath, undefined, link).catch((e) => (e.status === 403 ? false : null));
-    const here = mine && mine.you !== null && mine.you !== undefined;
-    if (here && mine.players[mine.you].name !== null && mine.players[mine.you].name !== undefined) {
-      token = link;
-      if (!account) saveMatchToken(id, link);
-      history.replaceState(null, '', location.pathname);
-    } else if (here && mine.status === 'open') invite = link;
+    // An invitation takes its place once; the place then plays with a token of its own (this
+    // browser's for a guest, the session's for an account), and the link no longer acts for
+    // it. A link this browser already used is dropped; one nobody used waits for the join
+    // form; one used by someone else says so.
+    const mine = token ? await api('GET', mpath, undefined, token).catch(() => null) : null;
+    const seen = mine || (await api('GET', mpath).catch(() => null));
+    const here = seen && seen.you !== null && seen.you !== undefined;
+    if (seen && !here && seen.status === 'open') invite = link;
     else {
-      if (mine === false) say('This invitation link holds no place in the match.', 'error');
+      if (seen && !here) say('This invitation can no longer be used: its place is taken, or the match is over.', 'error');
       history.replaceState(null, '', location.pathname);
     }
   }

@@ -19,7 +19,8 @@ pub struct ServeArgs {
     /// The engine's thinking time per move, in milliseconds.
     #[arg(long, default_value_t = 1500)]
     engine_ms: u64,
-    /// Engine searches at once (default: the number of cores).
+    /// Engine searches at once (default: the number of cores), given out round robin between
+    /// the clients whose engine games wait for one.
     #[arg(long)]
     engine_slots: Option<usize>,
     /// Analysis-board searches at once, apart from the games' engine slots (more wait in line).
@@ -28,6 +29,14 @@ pub struct ServeArgs {
     /// The longest one analysis-board search may run, in seconds.
     #[arg(long, default_value_t = 30)]
     analysis_time: u64,
+    /// Analyses of finished games' positions (`GET /api/games/ID/analysis`) one client (an
+    /// account, or an address for guests) may have waiting or running; more are refused with
+    /// 429, their place in the line and when to ask again.
+    #[arg(long, default_value_t = 8)]
+    analyses_per_client: usize,
+    /// Analyses of finished games' positions that may wait or run in all.
+    #[arg(long, default_value_t = 64)]
+    analysis_queue: usize,
     /// Game reviews one client (an account, or an address for guests) may have waiting.
     #[arg(long, default_value_t = 5)]
     reviews_per_client: usize,
@@ -119,6 +128,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         review_limits: zertz_server::study::reviews::ReviewLimits {
             per_requester: args.reviews_per_client.max(1),
             total: args.review_queue.max(1),
+        },
+        analysis_limits: zertz_server::study::game_analysis::AnalysisLimits {
+            per_client: args.analyses_per_client.max(1),
+            total: args.analysis_queue.max(1),
         },
         puzzles: args.puzzles.clone(),
         ..Config::default()

@@ -38,7 +38,7 @@ async fn chat_reaches_everyone_and_stays(db: Db) {
         .await;
     let id = string(&created.body["id"]);
     let bob_token = string(&created.body["invite_token"]);
-    server.join(&id, &bob_token, "Bob").await;
+    let bob_token = string(&server.join(&id, &bob_token, "Bob").await["token"]);
     let mut cyd = Browser::new(&server);
     cyd.sign_up_ok("Cyd", PASSWORD).await;
 

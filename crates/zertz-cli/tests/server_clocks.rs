@@ -18,11 +18,11 @@ use serde_json::{Value, json};
 /// before the first turn, so that move costs nothing; the friend's clock runs from it. Returns
 /// the game, both tokens, the creator's socket and when the friend's clock began.
 async fn clocked_game(server: &Server, clock: Value) -> (String, [String; 2], Ws, Instant) {
-    let (id, tokens) = server.invitation(json!({"clock": clock.clone()})).await;
+    let (id, mut tokens) = server.invitation(json!({"clock": clock.clone()})).await;
     let mut ws = server.ws(&id, Some(&tokens[0]), None).await;
     assert_eq!(ws.state["status"], "open");
     assert_eq!(ws.state["clock"], clock);
-    server.join(&id, &tokens[1], "Bob").await;
+    tokens[1] = string(&server.join(&id, &tokens[1], "Bob").await["token"]);
     ws.wait_version(4).await;
     assert_eq!(ws.events.last().unwrap().1["type"], "started");
     // Started, but no clock runs until the first move.

@@ -396,8 +396,8 @@ async fn import_and_query_agree_with_an_independent_count(db: Db) {
 
 async fn finished_server_games_are_added(db: Db) {
     let server = Server::start(&db);
-    let (id, [one, two]) = server.invitation(json!({})).await;
-    server.join(&id, &two, "Bob").await;
+    let (id, [one, invite]) = server.invitation(json!({})).await;
+    let two = string(&server.join(&id, &invite, "Bob").await["token"]);
     let tokens = [one.clone(), two];
     let played = server.play_random(&id, &tokens, &mut Rng::new(7), 4).await;
     let (status, body) = server.act(&id, &one, json!({"type": "resign"})).await;
@@ -470,8 +470,8 @@ fn execute(db: &Db, sql: &str) {
 
 async fn a_game_the_explorer_missed_is_added_at_the_next_start(db: Db) {
     let mut server = Server::start(&db);
-    let (id, [one, two]) = server.invitation(json!({})).await;
-    server.join(&id, &two, "Bob").await;
+    let (id, [one, invite]) = server.invitation(json!({})).await;
+    let two = string(&server.join(&id, &invite, "Bob").await["token"]);
     let tokens = [one.clone(), two];
     server.play_random(&id, &tokens, &mut Rng::new(11), 6).await;
     let (status, body) = server.act(&id, &one, json!({"type": "resign"})).await;

@@ -45,18 +45,23 @@ async fn whole_game(db: Db) {
     let (status, body) = server.act(&id, &alice, mv("Wd4,a1")).await;
     assert_eq!(status, 409, "{body}");
 
-    // The friend joins with the invitation's token and gets the other seat.
+    // The invitation is no seat's token: it acts for nobody before it is used.
+    let (status, _) = server.get(&format!("/api/games/{id}"), Some(&invite)).await;
+    assert_eq!(status, 403);
+    // The friend joins with the invitation and gets the other seat, with a token of its own.
     let joined = server.join(&id, &invite, "Bob").await;
     assert_eq!(joined["seat"], 2);
-    assert_eq!(joined["token"], invite.as_str());
-    // Joining again is harmless.
-    let again = server.join(&id, &invite, "Bob").await;
-    assert_eq!(again["seat"], 2);
-    let tokens = [alice.clone(), invite.clone()];
+    let bob = string(&joined["token"]);
+    assert_ne!(bob, invite);
+    assert_eq!(bob.len(), 48);
+    // Joining again with the seat's token is harmless.
+    let (status, again) = server.try_join(&id, Some(&bob), "Bob").await;
+    assert_eq!((status, &again["seat"]), (200, &json!(2)), "{again}");
+    let tokens = [alice.clone(), bob.clone()];
 
     let mut sockets = [
         server.ws(&id, Some(&alice), None).await,
-        server.ws(&id, Some(&invite), None).await,
+        server.ws(&id, Some(&bob), None).await,
     ];
     assert_eq!(sockets[0].first["type"], "sync");
     assert_eq!(sockets[0].version, 4, "created, joined, joined, started");
@@ -485,12 +490,13 @@ async fn tokens_are_never_logged_nor_shown_to_spectators() {
     // What spectators can get: every answer without a token, every message of a spectator's
     // socket.
     let mut seen: Vec<String> = Vec::new();
-    let (id, [alice, bob]) = server.invitation(json!({})).await;
-    tokens.extend([alice.clone(), bob.clone()]);
+    let (id, [alice, invite]) = server.invitation(json!({})).await;
+    tokens.extend([alice.clone(), invite.clone()]);
     let mut spectator = server.ws(&id, None, None).await;
     spectator.keep_raw();
     seen.push(spectator.first.to_string());
-    server.join(&id, &bob, "Bob").await;
+    let bob = string(&server.join(&id, &invite, "Bob").await["token"]);
+    tokens.push(bob.clone());
     // Both seats on their sockets (the token in the address), moves both ways.
     let mut a = server.ws(&id, Some(&alice), None).await;
     let mut b = server.ws(&id, Some(&bob), None).await;
@@ -530,11 +536,12 @@ async fn tokens_are_never_logged_nor_shown_to_spectators() {
         .create_match(json!({"opponent": {"kind": "invite"}, "name": "Ann", "bribes": true}))
         .await;
     let mid = string(&m["id"]);
-    let (ann, ben) = (string(&m["token"]), string(&m["invite_token"]));
-    tokens.extend([ann.clone(), ben.clone()]);
+    let (ann, ben_invite) = (string(&m["token"]), string(&m["invite_token"]));
+    tokens.extend([ann.clone(), ben_invite.clone()]);
     let mut watch = server.match_ws(&mid, None).await;
     seen.push(watch.state.to_string());
-    server.join_match(&mid, &ben, "Ben").await;
+    let ben = server.join_match(&mid, &ben_invite, "Ben").await;
+    tokens.push(string(&ben["token"]));
     seen.push(
         watch
             .until(|m| m["current_game"].is_string())

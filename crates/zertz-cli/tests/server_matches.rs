@@ -46,8 +46,17 @@ async fn match_with_bribes(db: Db) {
     // The friend takes the invited place.
     let joined = server.join_match(&mid, &invite, "Ben").await;
     assert_eq!(joined["player"], 1);
-    assert_eq!(joined["token"], invite.as_str());
-    let ben = invite.clone();
+    let ben = string(&joined["token"]);
+    assert_ne!(ben, invite, "the place gets a token of its own");
+    // The invitation was used: a second use is refused with a sentence.
+    let (status, again) = server
+        .post(
+            &format!("/api/matches/{mid}/join"),
+            &json!({"name": "Mallory", "token": invite}),
+            None,
+        )
+        .await;
+    refused(status, &again, 409, "this invitation has been used");
     let players = [ann.clone(), ben.clone()];
     let m = server
         .wait_match(&mid, |m| m["current_game"].is_string())
@@ -399,8 +408,7 @@ async fn a_match_is_watched_resigned_exported_and_cannot_be_stalled_by_aborts() 
     let created = server.invite_match(json!({"bribes": true})).await;
     let mid = string(&created["id"]);
     let ann = string(&created["token"]);
-    let ben = string(&created["invite_token"]);
-    let players = [ann.clone(), ben.clone()];
+    let invite = string(&created["invite_token"]);
     // A spectator and a participant watch; a wrong token and an unknown match are refused.
     let mut watch = server.match_ws(&mid, None).await;
     assert_eq!(watch.state["status"], "open");
@@ -426,7 +434,8 @@ async fn a_match_is_watched_resigned_exported_and_cannot_be_stalled_by_aborts() 
     refused(status, &body, 409, "not started");
 
     // Ben joins: the watchers see the match go live and its first game start.
-    server.join_match(&mid, &ben, "Ben").await;
+    let ben = string(&server.join_match(&mid, &invite, "Ben").await["token"]);
+    let players = [ann.clone(), ben.clone()];
     let m = watch.until(|m| m["current_game"].is_string()).await;
     assert_eq!(m["status"], "live");
     assert_eq!(m["players"][1]["name"], "Ben");

@@ -269,8 +269,8 @@ async fn finished_games_are_found_by_player_board_rules_and_result() {
         (json!({"board": "48", "rules": "blitz"}), "Cyd"),
         (json!({"seat": "second"}), "bob"),
     ] {
-        let (id, [alice, friend_token]) = server.invitation(extra).await;
-        server.join(&id, &friend_token, friend).await;
+        let (id, [alice, invite]) = server.invitation(extra).await;
+        let friend_token = string(&server.join(&id, &invite, friend).await["token"]);
         // One move each, then the friend resigns.
         let mut rng = Rng::new(4);
         server

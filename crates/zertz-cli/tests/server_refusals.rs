@@ -9,7 +9,7 @@ mod common;
 use std::time::Duration;
 
 use common::play::{Rng, event_types, mv, refused};
-use common::server::{Server, temp_db};
+use common::server::{Server, string, temp_db};
 use common::ws::Ws;
 use serde_json::{Value, json};
 
@@ -357,12 +357,12 @@ async fn bad_input_is_refused_and_nothing_panics() {
 async fn spectators_see_everything_and_cannot_act() {
     let (_dir, db) = temp_db();
     let mut server = Server::start(&db);
-    let (id, tokens) = server.invitation(json!({})).await;
+    let (id, mut tokens) = server.invitation(json!({})).await;
     // The spectator is there from the start.
     let mut spectator = server.ws(&id, None, None).await;
     assert_eq!(spectator.version, 2);
     assert_eq!(spectator.state["you"], Value::Null);
-    server.join(&id, &tokens[1], "Bob").await;
+    tokens[1] = string(&server.join(&id, &tokens[1], "Bob").await["token"]);
     let mut rng = Rng::new(3);
     let played = server.play_random(&id, &tokens, &mut rng, 8).await;
     server

@@ -44,6 +44,8 @@ pub struct Config {
     pub analysis_time: Duration,
     /// How many game reviews may wait, per requester and in all.
     pub review_limits: crate::study::reviews::ReviewLimits,
+    /// How many analyses of finished games' positions may wait or run, per client and in all.
+    pub analysis_limits: crate::study::game_analysis::AnalysisLimits,
     /// The puzzle set's file (`zertz serve --puzzles PATH`); `None`: the set compiled in
     /// (`data/puzzles.json`).
     pub puzzles: Option<std::path::PathBuf>,
@@ -70,6 +72,7 @@ impl Default for Config {
             study_slots: 1,
             analysis_time: Duration::from_secs(30),
             review_limits: Default::default(),
+            analysis_limits: Default::default(),
             puzzles: None,
         }
     }

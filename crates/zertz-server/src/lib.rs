@@ -13,6 +13,7 @@ pub mod chat;
 pub mod config;
 pub mod connections;
 pub mod explorer;
+pub mod fair_slots;
 pub mod games;
 pub mod http;
 pub mod lessons;

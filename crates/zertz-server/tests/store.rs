@@ -204,6 +204,8 @@ fn game(id: &str, status: &str, created_ms: i64) -> GameRow {
         created_ms,
         settings: format!(r#"{{"variant":"standard","game":"{id}"}}"#),
         tokens: [Some(format!("tok-{id}-1")), None],
+        invites: [None, Some(format!("inv-{id}-2"))],
+        lobby: status == "open",
         accounts: [None, None],
         names: [Some(format!("Ann of {id}")), None],
         board: "37".into(),
@@ -1338,6 +1340,12 @@ async fn games_are_found_by_player_board_rules_and_result(env: &Env) {
     s.create_game(&b, &events(1..=1, 150)).await.unwrap();
     let c = game("c", "open", 160);
     s.create_game(&c, &events(1..=1, 160)).await.unwrap();
+    // An invitation waits too, but is no seek: the lobby leaves it out.
+    let d = GameRow {
+        lobby: false,
+        ..game("d", "open", 170)
+    };
+    s.create_game(&d, &events(1..=1, 170)).await.unwrap();
 
     let find = |q: GameQuery<'static>| async move {
         let games = s.find_games(&q, None, 10).await.unwrap();
@@ -1367,6 +1375,17 @@ async fn games_are_found_by_player_board_rules_and_result(env: &Env) {
         ..GameQuery::default()
     };
     assert_eq!(find(q).await, ["a"]);
+    let lobby = GameQuery {
+        status: Some("open"),
+        lobby: true,
+        ..GameQuery::default()
+    };
+    assert_eq!(find(lobby).await, ["c"]);
+    let q = GameQuery {
+        status: Some("open"),
+        ..GameQuery::default()
+    };
+    assert_eq!(find(q).await, ["d", "c"]);
     let all = s.find_games(&GameQuery::default(), None, 10).await.unwrap();
     let a = all.iter().find(|g| g.id == "a").unwrap();
     assert_eq!(a.names, [Some("Ann".into()), Some("Bob".into())]);
@@ -1390,6 +1409,16 @@ const OLD_GAME_SQL: &[&str] = &[
      ('old1', 4, 300, '{\"type\":\"moved\",\"seat\":1,\"notation\":\"Wd4,a1\"}'), \
      ('old1', 5, 400, '{\"type\":\"moved\",\"seat\":2,\"notation\":\"Bd5,g4\"}'), \
      ('old1', 6, 500, '{\"type\":\"resigned\",\"seat\":2}')",
+    // An invitation nobody took yet (its link's token held as the seat's), and an open seek.
+    "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, result, \
+     updated_ms) VALUES ('old2', NULL, 600, '{\"start\":\"37 standard\",\"open\":false}', \
+     't1', 'link2', 'open', NULL, 600), ('old3', NULL, 700, \
+     '{\"start\":\"37 standard\",\"open\":true}', 't1', NULL, 'open', NULL, 700)",
+    "INSERT INTO game_events (game_id, version, at_ms, payload) VALUES \
+     ('old2', 1, 600, '{\"type\":\"created\"}'), \
+     ('old2', 2, 600, '{\"type\":\"joined\",\"seat\":1,\"name\":\"Cy\"}'), \
+     ('old3', 1, 700, '{\"type\":\"created\"}'), \
+     ('old3', 2, 700, '{\"type\":\"joined\",\"seat\":1,\"name\":\"Di\"}')",
 ];
 
 async fn check_old_game(store: &dyn Store) {
@@ -1406,6 +1435,32 @@ async fn check_old_game(store: &dyn Store) {
         (Some("48"), Some("blitz"))
     );
     assert_eq!(g.turns, 2);
+    // 0012: the link of an invitation nobody took becomes the seat's invitation (the seat has
+    // no token until someone takes it); a seat taken keeps its token; seeks are the lobby's.
+    let (old1, _) = store.load_game("old1").await.unwrap();
+    assert_eq!(old1.tokens, [Some("t1".into()), Some("t2".into())]);
+    assert_eq!((old1.invites.clone(), old1.lobby), ([None, None], false));
+    let (old2, _) = store.load_game("old2").await.unwrap();
+    assert_eq!(old2.tokens, [Some("t1".into()), None]);
+    assert_eq!(
+        (old2.invites, old2.lobby),
+        ([None, Some("link2".into())], false)
+    );
+    let (old3, _) = store.load_game("old3").await.unwrap();
+    assert!(old3.lobby);
+    let lobby = GameQuery {
+        status: Some("open"),
+        lobby: true,
+        ..GameQuery::default()
+    };
+    let ids: Vec<String> = store
+        .find_games(&lobby, None, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(ids, ["old3"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -69,8 +69,9 @@ impl Server {
     pub async fn invited_match(&self, extra: Value) -> MatchSeats {
         let created = self.invite_match(extra).await;
         let id = string(&created["id"]);
-        let ben = string(&created["invite_token"]);
-        self.join_match(&id, &ben, "Ben").await;
+        let invite = string(&created["invite_token"]);
+        let ben = string(&self.join_match(&id, &invite, "Ben").await["token"]);
+        assert_ne!(ben, invite, "the invitation is not the place's token");
         let m = self
             .wait_match(&id, |m| m["current_game"].is_string())
             .await;

@@ -43,19 +43,17 @@ impl Hub {
                 budget = budget.min(Duration::from_millis((left / 10).max(10) as u64));
             }
             let slots = self.engine_slots.clone();
+            // A match's games wait in the line of whoever plays the match.
+            let owner = engine_owner(&state.room);
             let hub = hub.clone();
             tokio::spawn(async move {
-                let action = match slots.acquire_owned().await {
-                    Ok(permit) => {
-                        let chosen = tokio::task::spawn_blocking(move || {
-                            let _permit = permit;
-                            engine_action(&game, level, budget, version as u64)
-                        })
-                        .await;
-                        chosen.ok().flatten()
-                    }
-                    Err(_) => None,
-                };
+                let permit = slots.acquire(&owner).await;
+                let chosen = tokio::task::spawn_blocking(move || {
+                    let _permit = permit;
+                    engine_action(&game, level, budget, version as u64)
+                })
+                .await;
+                let action = chosen.ok().flatten();
                 let mut state = live2.state.lock().await;
                 state.engine_thinking = false;
                 if turn_key(&state.room) == thinking_on
@@ -70,10 +68,21 @@ impl Hub {
                         tracing::warn!(game = %live2.id(), "engine action refused: {e}");
                     }
                 }
+                if state.room.is_over() && state.room.settings.match_game.is_none() {
+                    slots.forget(&owner);
+                }
                 // Whatever happened meanwhile, look again.
                 hub.after_change(&live2, &mut state);
             });
         }
+    }
+}
+
+/// The id an engine game's client is known by: its match's, or its own.
+fn engine_owner(room: &Room) -> String {
+    match &room.settings.match_game {
+        Some(m) => m.match_id.clone(),
+        None => room.id.clone(),
     }
 }
 

@@ -61,6 +61,10 @@ impl Hub {
             };
             let idle = matches!(state.room.status(), status::FINISHED | status::OPEN)
                 && state.presence.connections == [0, 0];
+            if idle && state.room.is_over() {
+                // Its engine needs no line any more (a match's games share the match's).
+                self.engine_slots.forget(&state.room.id);
+            }
             !idle
         });
         before - map.len()

@@ -7,13 +7,15 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
-use tokio::sync::{Mutex, Semaphore, broadcast};
+use tokio::sync::{Mutex, broadcast};
 use tokio::task::AbortHandle;
 use zertz::Player;
 
 use crate::config::Config;
 use crate::explorer::cache::AnswerCache;
+use crate::fair_slots::FairSlots;
 use crate::games::broadcast::{Broadcast, Outgoing};
+use crate::games::invitation::{self, Key};
 use crate::games::legal::LegalMoves;
 use crate::games::match_state::MatchState;
 use crate::games::model::{
@@ -60,6 +62,7 @@ impl From<StoreError> for HubError {
 pub(crate) struct LiveGame {
     pub(crate) room: Room,
     tokens: [Option<String>; 2],
+    invites: [Option<String>; 2],
     pub(crate) presence: Presence,
     legal: LegalMoves,
     timer: Option<AbortHandle>,
@@ -94,6 +97,7 @@ pub(crate) struct NewGame {
     /// Its first events.
     pub(crate) events: Vec<EventRow>,
     tokens: [Option<String>; 2],
+    invites: [Option<String>; 2],
 }
 
 /// What a game's creator gets back.
@@ -115,7 +119,7 @@ pub struct Hub {
     /// The games in memory (see `evict` for which leave it).
     pub(crate) live: StdMutex<HashMap<String, Arc<Live>>>,
     config: Config,
-    pub(crate) engine_slots: Arc<Semaphore>,
+    pub(crate) engine_slots: Arc<FairSlots>,
     match_mutex: Mutex<()>,
     /// The opening explorer's answers for busy positions.
     explorer_cache: Arc<AnswerCache>,
@@ -130,7 +134,7 @@ impl Hub {
         Arc::new_cyclic(|me| Hub {
             store,
             live: StdMutex::new(HashMap::new()),
-            engine_slots: Arc::new(Semaphore::new(config.engine_slots.max(1))),
+            engine_slots: FairSlots::new(config.engine_slots),
             config,
             match_mutex: Mutex::new(()),
             explorer_cache: Arc::new(AnswerCache::new()),
@@ -190,9 +194,9 @@ impl Hub {
     }
 
     /// Creates a game. Each human seat with someone `seated` in it is taken at once (a token
-    /// is made for it unless one is given); the other seats wait for someone to join (an
-    /// invitation's token may be given in advance). The game starts when every human seat is
-    /// taken.
+    /// is made for it unless one is given); the other seats wait for someone to join (a token
+    /// given for one is its invitation, see `invitation`). The game starts when every human
+    /// seat is taken.
     pub async fn create_game(
         &self,
         settings: GameSettings,
@@ -210,7 +214,7 @@ impl Hub {
         &self,
         settings: GameSettings,
         seated: [Option<Seated>; 2],
-        mut tokens: [Option<String>; 2],
+        tokens: [Option<String>; 2],
         match_id: Option<String>,
     ) -> Result<NewGame, HubError> {
         if let [
@@ -233,17 +237,14 @@ impl Hub {
         let mut events = vec![Event::Created {
             settings: settings.clone(),
         }];
+        let (tokens, invites) = invitation::split(&settings.seats, &seated, tokens);
         let mut all_seated = true;
-        for i in 0..2 {
+        for (i, sitting) in seated.iter().enumerate() {
             if settings.seats[i] != SeatKind::Human {
-                tokens[i] = None;
                 continue;
             }
-            match &seated[i] {
+            match sitting {
                 Some(who) => {
-                    if tokens[i].is_none() {
-                        tokens[i] = Some(token::seat_token());
-                    }
                     events.push(Event::Joined {
                         seat: i as u8 + 1,
                         name: seat_name(who)?,
@@ -270,10 +271,12 @@ impl Hub {
             .collect();
         let row = GameRow {
             id: id.clone(),
+            lobby: settings.open && match_id.is_none(),
             match_id,
             created_ms: now,
             settings: serde_json::to_string(&settings).unwrap_or_default(),
             tokens: tokens.clone(),
+            invites: invites.clone(),
             accounts: room.accounts.clone(),
             names: room.names.clone(),
             board: room.game.position().layout().kind().name().to_string(),
@@ -287,6 +290,7 @@ impl Hub {
             row,
             events: rows,
             tokens,
+            invites,
         })
     }
 
@@ -294,13 +298,18 @@ impl Hub {
     /// and tokens.
     pub(crate) async fn open_game(&self, new: NewGame) -> (String, [Option<String>; 2]) {
         let id = new.row.id;
-        let live = self.install(new.room, new.tokens.clone());
+        let live = self.install(new.room, new.tokens.clone(), new.invites);
         let mut state = live.state.lock().await;
         self.after_change(&live, &mut state);
         (id, new.tokens)
     }
 
-    fn install(&self, room: Room, tokens: [Option<String>; 2]) -> Arc<Live> {
+    fn install(
+        &self,
+        room: Room,
+        tokens: [Option<String>; 2],
+        invites: [Option<String>; 2],
+    ) -> Arc<Live> {
         let (sender, _) = broadcast::channel(256);
         let legal = legal_move_texts(&room);
         let live = Arc::new(Live {
@@ -308,6 +317,7 @@ impl Hub {
             state: Mutex::new(LiveGame {
                 room,
                 tokens,
+                invites,
                 presence: Presence::loaded_at(now_ms()),
                 legal,
                 timer: None,
@@ -336,7 +346,7 @@ impl Hub {
         let mut room = Room::from_stored(id, &events).map_err(HubError::Storage)?;
         // Time while the server was down is not charged: the turn in progress restarts now.
         room.restart_clocks(now_ms());
-        Ok(self.install(room, row.tokens))
+        Ok(self.install(room, row.tokens, row.invites))
     }
 
     /// The seat `who` holds in `live`, or `None` for a spectator.
@@ -368,8 +378,8 @@ impl Hub {
         )
     }
 
-    /// Takes the open seat of a game (an open seek or an invitation without a token). With the
-    /// invitation's token, takes the seat it names. `joiner` is who sits down: a guest with a
+    /// Takes the open seat of a game (an open seek or an invitation without a token). With an
+    /// invitation, takes the seat it names, once: the seat gets a token of its own. `joiner` is who sits down: a guest with a
     /// name, or an account. An account that already holds a seat of the game gets it back, from
     /// any device. Returns the seat and its token.
     pub async fn join(
@@ -386,9 +396,13 @@ impl Hub {
             .as_deref()
             .and_then(|a| state.seat_of(Credential::Account(a)));
         let seat = match (token_given, own) {
-            (Some(t), _) => state.seat_of(Credential::Token(t)).ok_or_else(|| {
-                HubError::Forbidden("this token holds no seat of the game".into())
-            })?,
+            (Some(t), _) => match invitation::key_of(&state.tokens, &state.invites, t)? {
+                Key::Seat(seat) => seat,
+                Key::Invite(seat) if state.room.names[seat.index()].is_some() => {
+                    return Err(invitation::used());
+                }
+                Key::Invite(seat) => seat,
+            },
             (None, Some(seat)) => seat,
             (None, None) => {
                 if !state.room.settings.open {

@@ -36,6 +36,11 @@ pub struct Participant {
     pub name: Option<String>,
     /// The participant's secret token (the same in every game of the match).
     pub token: Option<String>,
+    /// The invitation to an invited place: it takes the place once (which then gets a token
+    /// of its own) and is kept to refuse a second use. Matches stored before it held the
+    /// invitation as the place's token, which a place nobody took still honours.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
     /// The account bound to the participant (none for a guest or an engine).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<String>,

@@ -14,6 +14,7 @@ use tokio::sync::broadcast;
 use zertz::Player;
 
 use super::hub::{Hub, HubError, Live};
+use super::invitation::{self, Key};
 use super::match_state::{MatchGameEntry, MatchState, MatchView, NewMatch, Participant, match_row};
 use crate::games::model::{Credential, Event, MatchGame, SeatKind, Seated, seat_number};
 use crate::games::room::Refusal;
@@ -127,12 +128,14 @@ impl Hub {
                     kind: SeatKind::Human,
                     name: Some(participant_name(&creator)?),
                     token: Some(creator_token.clone()),
+                    invite: None,
                     account: creator.account.clone(),
                 },
                 Participant {
                     kind: opponent,
                     name: opponent_name,
-                    token: opponent_token.clone(),
+                    token: None,
+                    invite: opponent_token.clone(),
                     account: None,
                 },
             ],
@@ -170,9 +173,22 @@ impl Hub {
             .as_deref()
             .and_then(|a| m.participant(Credential::Account(a)));
         let i = match (token_given, own) {
-            (Some(t), _) => m.participant(Credential::Token(t)).ok_or_else(|| {
-                HubError::Forbidden("this token holds no place in the match".into())
-            })?,
+            (Some(t), _) => {
+                let keys = m.players.each_ref().map(|p| p.token.clone());
+                let invites = m.players.each_ref().map(|p| p.invite.clone());
+                match invitation::key_of(&keys, &invites, t) {
+                    Ok(Key::Seat(p)) => p.index(),
+                    Ok(Key::Invite(p)) if m.players[p.index()].name.is_some() => {
+                        return Err(invitation::used());
+                    }
+                    Ok(Key::Invite(p)) => p.index(),
+                    Err(_) => {
+                        return Err(HubError::Forbidden(
+                            "this token holds no place in the match".into(),
+                        ));
+                    }
+                }
+            }
             (None, Some(i)) => i,
             (None, None) => {
                 if !m.open {
@@ -202,7 +218,9 @@ impl Hub {
                 "you hold the other place of this match: you cannot play yourself".into(),
             )));
         }
-        let token = m.players[i].token.clone().unwrap_or_else(token::seat_token);
+        // A place taken gets a token of its own, never the invitation's (nor, for a match
+        // stored before invitations were apart, the token its link held).
+        let token = token::seat_token();
         m.players[i].name = Some(participant_name(joiner)?);
         m.players[i].token = Some(token.clone());
         m.players[i].account = joiner.account.clone();

@@ -8,6 +8,7 @@ pub mod engine_seat;
 pub mod evict;
 pub mod export;
 pub mod hub;
+pub mod invitation;
 pub mod legal;
 pub mod match_state;
 pub mod matches;

@@ -1,27 +1,28 @@
 //! `GET /api/games/{id}/analysis?turn=N`: what the engine thinks of a finished game's position
 //! after `N` turns (default: the last one). Finished games only, so that nobody asks the engine
 //! for help during a game. A short fixed search budget, on a blocking thread, one analysis at a
-//! time.
+//! time, in a line bounded per client and in all (`study::game_analysis`).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
-use tokio::sync::Semaphore;
 use zertz::notation::official;
 use zertz::{Game, Move, Position, Turn};
 use zertz_engine::analysis::analyse_position;
 use zertz_engine::{Engine, Limits, SearchOptions};
 
 use super::state::AppState;
+use super::viewer::Viewer;
 use crate::games::hub::Hub;
+use crate::study::Study;
 
 /// Search time of one analysis.
 pub const BUDGET: Duration = Duration::from_millis(400);
@@ -75,6 +76,8 @@ fn replay(game: &Game, turn: usize) -> Option<Game> {
 
 async fn analysis(
     State(hub): State<Arc<Hub>>,
+    State(study): State<Arc<Study>>,
+    viewer: Viewer,
     Path(id): Path<String>,
     query: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Response {
@@ -114,14 +117,25 @@ async fn analysis(
         return Json(json!({ "turn": turn, "to_move": mover, "over": true, "best": [] }))
             .into_response();
     }
-    static SLOTS: OnceLock<Semaphore> = OnceLock::new();
-    let Ok(_permit) = SLOTS.get_or_init(|| Semaphore::new(1)).acquire().await else {
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "analysis unavailable".into(),
-        );
+    let ticket = match study.game_analysis.enter(&viewer.client()) {
+        Ok(ticket) => ticket,
+        Err(full) => {
+            let body = json!({
+                "error": full.message,
+                "place": full.place,
+                "retry_after": full.retry_after,
+            });
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, full.retry_after.to_string())],
+                Json(body),
+            )
+                .into_response();
+        }
     };
+    let slot = ticket.slot().await;
     let result = tokio::task::spawn_blocking(move || {
+        let _held = (slot, ticket);
         let engine = Engine::new(SearchOptions::default(), 16);
         let a = analyse_position(&engine, &game, &Limits::movetime(BUDGET), TOP, &mut |_| {});
         let position = *game.position();

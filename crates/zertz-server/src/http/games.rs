@@ -39,9 +39,16 @@ pub fn router() -> Router<AppState> {
         .route("/api/import", post(import))
 }
 
-/// What an operator may want to watch: the games in memory now (docs/server.md, "Memory").
-async fn stats(State(hub): State<Arc<Hub>>) -> Json<serde_json::Value> {
-    Json(json!({ "games_in_memory": hub.games_in_memory() }))
+/// What an operator may want to watch: the games in memory now (docs/server.md, "Memory"), and
+/// the analyses of finished games waiting or running (docs/server.md, "Limits").
+async fn stats(
+    State(hub): State<Arc<Hub>>,
+    State(study): State<Arc<crate::study::Study>>,
+) -> Json<serde_json::Value> {
+    Json(json!({
+        "games_in_memory": hub.games_in_memory(),
+        "analyses_held": study.game_analysis.held(),
+    }))
 }
 
 async fn create_game(
@@ -57,6 +64,7 @@ async fn create_game(
         ));
     }
     let (settings, _, creator) = req.settings(viewer.account.is_some())?;
+    let against_engine = held_by(&settings) == Some(Held::EngineGame);
     let reservation = match held_by(&settings) {
         Some(kind) => Some(
             quotas
@@ -68,17 +76,18 @@ async fn create_game(
     };
     let mut seated = [None, None];
     seated[creator] = Some(viewer.seated(req.name.as_deref()));
+    // The invited seat's token given in advance is its invitation (see `games::invitation`).
+    let invite = matches!(req.opponent, Opponent::Invite {}).then(crate::token::seat_token);
     let mut tokens = [None, None];
-    if matches!(req.opponent, Opponent::Invite {}) {
-        tokens[1 - creator] = Some(crate::token::seat_token());
-    }
+    tokens[1 - creator] = invite.clone();
     let (id, tokens) = hub.create_game(settings, seated, tokens, None).await?;
     if let Some(r) = reservation {
         r.keep(&id, false);
     }
-    let invite = matches!(req.opponent, Opponent::Invite {})
-        .then(|| tokens[1 - creator].clone())
-        .flatten();
+    if against_engine {
+        // Its engine waits for a slot in this client's line (round robin between clients).
+        hub.engine_slots.assign(&id, &viewer.client());
+    }
     Ok((
         StatusCode::CREATED,
         Json(json!({
@@ -149,6 +158,9 @@ struct GamesQuery {
     rules: Option<String>,
     /// A result: `1-0`, `0-1`, `1/2-1/2` or `*` (aborted).
     result: Option<String>,
+    /// `true`: only open seeks, as the lobby lists them (not invitations nor a match's games,
+    /// which a client could make without limit to push the seeks off the page).
+    lobby: Option<bool>,
 }
 
 /// The boards a game can be on, as listings name them.
@@ -192,6 +204,7 @@ async fn list_games(
         board,
         rules: given(&q.rules),
         result,
+        lobby: q.lobby.unwrap_or(false),
     };
     let games = hub
         .store()

@@ -84,6 +84,10 @@ async fn create_match(
     if let Some(r) = reservation {
         r.keep(&id, true);
     }
+    if held == Some(Held::EngineGame) {
+        // Its games' engine waits for a slot in this client's line.
+        hub.engine_slots.assign(&id, &viewer.client());
+    }
     Ok((
         StatusCode::CREATED,
         Json(json!({

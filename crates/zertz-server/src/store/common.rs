@@ -139,6 +139,9 @@ pub(super) fn find_games_sql(
     if query.status.is_some() {
         conditions.push(format!("status = {}", next()));
     }
+    if query.lobby {
+        conditions.push("lobby = TRUE".to_string());
+    }
     if query.player.is_some() {
         conditions.push(format!(
             "(lower(name_one) = {} OR lower(name_two) = {})",

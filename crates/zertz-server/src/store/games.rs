@@ -19,6 +19,11 @@ pub struct GameRow {
     /// Seat tokens of player one and player two (`None` for an engine seat or a seat nobody
     /// holds yet). Never logged, never sent to anyone but the holder.
     pub tokens: [Option<String>; 2],
+    /// The invitations of seats nobody held when the game was made: each takes its seat once
+    /// (the seat then gets a token of its own) and is kept to refuse a second use.
+    pub invites: [Option<String>; 2],
+    /// An open seek (open to anyone, not a match's game): listed in the lobby while open.
+    pub lobby: bool,
     /// The accounts bound to the seats (none for guests, engines and empty seats).
     pub accounts: [Option<String>; 2],
     /// The names in the seats (an engine's too), once known.
@@ -108,6 +113,8 @@ pub struct GameQuery<'a> {
     pub rules: Option<&'a str>,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result: Option<&'a str>,
+    /// Only open seeks (the lobby's games), not invitations or a match's games.
+    pub lobby: bool,
 }
 
 /// A place in a listing of games (newest change first): the last game of a page, after which

@@ -1,6 +1,7 @@
 //! Study: the analysis board's positions, engine analysis sessions on their own bounded slots,
 //! game reviews in a fair background queue, and saved studies (issue 19, docs/study.md).
 
+pub mod game_analysis;
 pub mod positions;
 pub mod reviews;
 pub mod sessions;
@@ -25,6 +26,8 @@ pub struct Study {
     pub analysis_time: Duration,
     /// Game reviews and their queue.
     pub reviews: Arc<Reviews>,
+    /// The line of finished games' analyses (`GET /api/games/{id}/analysis`).
+    pub game_analysis: Arc<game_analysis::AnalysisQueue>,
 }
 
 impl Study {
@@ -35,6 +38,11 @@ impl Study {
             slots: Slots::new(config.study_slots),
             analysis_time: config.analysis_time,
             reviews: Reviews::new(store, config.review_limits),
+            game_analysis: game_analysis::AnalysisQueue::new(
+                config.analysis_limits,
+                1,
+                crate::http::analysis::BUDGET,
+            ),
         })
     }
 }

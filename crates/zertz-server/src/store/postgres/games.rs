@@ -45,8 +45,9 @@ async fn create_game_in(
     check_versions(&game.id, 0, events)?;
     sqlx::query(
         "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
-         result, updated_ms, account_one, account_two, name_one, name_two, board, rules) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+         result, updated_ms, account_one, account_two, name_one, name_two, board, rules, \
+         invite_one, invite_two, lobby) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
     )
     .bind(&game.id)
     .bind(&game.match_id)
@@ -63,6 +64,9 @@ async fn create_game_in(
     .bind(&game.names[1])
     .bind(&game.board)
     .bind(&game.rules)
+    .bind(&game.invites[0])
+    .bind(&game.invites[1])
+    .bind(game.lobby)
     .execute(&mut *conn)
     .await
     .map_err(|e| insert_game_error(e, &game.id, events))?;
@@ -202,8 +206,8 @@ impl GameStore for PostgresStore {
             .await?;
         let row = sqlx::query(
             "SELECT id, match_id, created_ms, settings, token_one, token_two, status, result, \
-             updated_ms, account_one, account_two, name_one, name_two, board, rules FROM games \
-             WHERE id = $1",
+             updated_ms, account_one, account_two, name_one, name_two, board, rules, invite_one, \
+             invite_two, lobby FROM games WHERE id = $1",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -215,6 +219,8 @@ impl GameStore for PostgresStore {
             created_ms: row.try_get("created_ms")?,
             settings: row.try_get("settings")?,
             tokens: [row.try_get("token_one")?, row.try_get("token_two")?],
+            invites: [row.try_get("invite_one")?, row.try_get("invite_two")?],
+            lobby: row.try_get("lobby")?,
             accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
             names: [row.try_get("name_one")?, row.try_get("name_two")?],
             board: row

@@ -23,8 +23,9 @@ pub(super) fn create_game(
     check_versions(&game.id, 0, events)?;
     conn.prepare_cached(
         "INSERT INTO games (id, match_id, created_ms, settings, token_one, token_two, status, \
-         result, updated_ms, account_one, account_two, name_one, name_two, board, rules) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         result, updated_ms, account_one, account_two, name_one, name_two, board, rules, \
+         invite_one, invite_two, lobby) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .and_then(|mut insert| {
         insert.execute(params![
@@ -42,7 +43,10 @@ pub(super) fn create_game(
             game.names[0],
             game.names[1],
             game.board,
-            game.rules
+            game.rules,
+            game.invites[0],
+            game.invites[1],
+            game.lobby
         ])
     })
     .map_err(|e| {
@@ -223,8 +227,8 @@ impl GameStore for SqliteStore {
         let mut tx = self.pool.begin().await?;
         let row = sqlx::query(
             "SELECT id, match_id, created_ms, settings, token_one, token_two, status, result, \
-             updated_ms, account_one, account_two, name_one, name_two, board, rules FROM games \
-             WHERE id = ?",
+             updated_ms, account_one, account_two, name_one, name_two, board, rules, invite_one, \
+             invite_two, lobby FROM games WHERE id = ?",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -236,6 +240,8 @@ impl GameStore for SqliteStore {
             created_ms: row.try_get("created_ms")?,
             settings: row.try_get("settings")?,
             tokens: [row.try_get("token_one")?, row.try_get("token_two")?],
+            invites: [row.try_get("invite_one")?, row.try_get("invite_two")?],
+            lobby: row.try_get("lobby")?,
             accounts: [row.try_get("account_one")?, row.try_get("account_two")?],
             names: [row.try_get("name_one")?, row.try_get("name_two")?],
             board: row
