@@ -1435,7 +1435,7 @@ async fn check_old_game(store: &dyn Store) {
         (Some("48"), Some("blitz"))
     );
     assert_eq!(g.turns, 2);
-    // 0012: the link of an invitation nobody took becomes the seat's invitation (the seat has
+    // 0013: the link of an invitation nobody took becomes the seat's invitation (the seat has
     // no token until someone takes it); a seat taken keeps its token; seeks are the lobby's.
     let (old1, _) = store.load_game("old1").await.unwrap();
     assert_eq!(old1.tokens, [Some("t1".into()), Some("t2".into())]);
