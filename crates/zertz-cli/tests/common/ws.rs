@@ -175,9 +175,10 @@ impl Ws {
     }
 
     /// The next message, checked: events in order without gaps, presence at the current
-    /// version.
+    /// version. An event or a presence is returned with the state held after its changes as
+    /// its `state` (the server sends only the changes).
     pub async fn recv(&mut self) -> Value {
-        let message = self.raw().await;
+        let mut message = self.raw().await;
         match message["type"].as_str() {
             Some("event") => {
                 let v = message["version"].as_i64().expect("version");
@@ -192,11 +193,13 @@ impl Ws {
                 assert_eq!(self.state["version"], v, "{}", brief(&message));
                 self.version = v;
                 self.events.push((v, message["event"].clone()));
+                message["state"] = self.state.clone();
             }
             Some("presence") => {
                 assert_eq!(message["version"], self.version, "{}", brief(&message));
                 self.apply(&message);
                 assert_eq!(self.state["version"], self.version, "{}", brief(&message));
+                message["state"] = self.state.clone();
             }
             Some("ack") | Some("refused") => {}
             Some("chat_history") => {
