@@ -264,7 +264,7 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
             (a - b) * 1000.0 / moves as f64
         );
     }
-    let per_move = |bytes: u64| if moves == 0 { 0 } else { bytes / moves };
+    let per_move = |bytes: u64| bytes.checked_div(moves).unwrap_or(0);
     // Each move reaches both players of its game: two connections.
     println!("bytes per move    {}", per_move(bytes_down));
     println!(
