@@ -15,7 +15,7 @@ async function played(n) {
   const tokens = [g.token, j.token];
   let s = await gameState(env.server, g.id);
   for (let k = 0; k < n; k += 1) {
-    s = (await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'move', move: s.legal_moves[0] }, tokens[s.to_move - 1])).state;
+    s = (await call(env.server, 'POST', `/api/games/${g.id}/action?legal=list`, { type: 'move', move: s.legal_moves[0] }, tokens[s.to_move - 1])).state;
   }
   return { id: g.id, tokens, state: s };
 }

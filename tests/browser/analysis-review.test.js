@@ -21,7 +21,7 @@ async function finishedGame(n) {
   for (let k = 0; k < n && s.status === 'live'; k += 1) {
     const captures = s.legal_moves.filter((m) => m.startsWith('x'));
     const list = captures.length ? captures : s.legal_moves;
-    s = (await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'move', move: list[Math.floor(random() * list.length)] }, tokens[s.to_move - 1])).state;
+    s = (await call(env.server, 'POST', `/api/games/${g.id}/action?legal=list`, { type: 'move', move: list[Math.floor(random() * list.length)] }, tokens[s.to_move - 1])).state;
   }
   if (s.status === 'live') await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'resign' }, tokens[1]);
   return gameState(env.server, g.id);

@@ -30,7 +30,7 @@ async function playedOut() {
     const quiet = s.legal_moves.filter((m) => !m.includes(' x '));
     const list = captures.length ? captures : quiet.length ? quiet : s.legal_moves;
     const move = list[Math.floor(random() * list.length)];
-    s = (await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'move', move }, tokens[s.to_move - 1])).state;
+    s = (await call(env.server, 'POST', `/api/games/${g.id}/action?legal=list`, { type: 'move', move }, tokens[s.to_move - 1])).state;
   }
   return s;
 }

@@ -102,8 +102,8 @@ export async function call(server, method, p, body, token) {
   return data;
 }
 
-/** The game's state as a spectator sees it. */
-export const gameState = (server, id) => call(server, 'GET', `/api/games/${id}`);
+/** The game's state as a spectator sees it, its legal moves spelled out (`legal_moves`). */
+export const gameState = (server, id) => call(server, 'GET', `/api/games/${id}?legal=list`);
 
 /** The game id of a game page. */
 export const gameId = (page) => decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);

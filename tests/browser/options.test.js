@@ -26,7 +26,7 @@ async function playMoves(id, tokens, moves) {
     // Random placements that isolate nothing keep the game going; captures are compulsory.
     const quiet = s.legal_moves.filter((x) => !x.includes(' x '));
     const text = m || (captures.length ? captures[0] : quiet[Math.floor(random() * quiet.length)]);
-    s = (await call(env.server, 'POST', `/api/games/${id}/action`, { type: 'move', move: text }, tokens[s.to_move - 1])).state;
+    s = (await call(env.server, 'POST', `/api/games/${id}/action?legal=list`, { type: 'move', move: text }, tokens[s.to_move - 1])).state;
   }
   return s;
 }

@@ -10,6 +10,7 @@ import { MoveInput, PremoveInput, moveMarks, moveSteps, parseMove, premoveFate }
 import { playerCard, supplyView, tickClock, moveList, seatName } from './panels.js';
 import { COLOUR_NAMES, hostCoord, hostMoveText, parsePosition } from './position.js';
 import { GameSocket } from './socket.js';
+import { withLegalMoves } from './legal.js';
 import { ChatPanel } from './chat.js';
 import { deltaTag, poolName, ratingText } from './ratings.js';
 import { boardTurn, confirmMoves, flag, onPref, optionsPanel, pref, setPref } from './prefs.js';
@@ -67,6 +68,7 @@ const STEP_MS = 260;
  * the event that made it, when the socket says (an HTTP answer does not).
  */
 function apply(state, event = null) {
+  withLegalMoves(state);
   const old = page.state;
   if (old && state.version < old.version) return;
   const moved = !old || state.version !== old.version;

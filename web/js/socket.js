@@ -1,8 +1,11 @@
 // The WebSockets of the game and match pages (docs/server.md), kept open: after a drop each
 // reconnects by itself, waiting a little longer after each failed try. A game's socket asks for
 // what it missed with `since` = the last version it saw, and an event that skips a version makes
-// it reconnect the same way; a match's socket gets the match's whole state when it opens and on
-// every change, so reconnecting is all it needs. Both carry their room's chat (web/js/chat.js).
+// it reconnect the same way; after its first full state, each event or presence says only what
+// changed, which it sets on the state it holds (web/js/legal.js). A match's socket gets the
+// match's whole state when it opens and on every change, so reconnecting is all it needs. Both carry their room's chat (web/js/chat.js).
+
+import { applyChanges } from './legal.js';
 
 class ReconnectingSocket {
   /** `onStatus('open' | 'reconnecting')` tells the page whether it is connected. */
@@ -103,6 +106,7 @@ export class GameSocket extends ReconnectingSocket {
     this.onRoom = onRoom;
     this.name = name;
     this.version = null;
+    this.state = null;
   }
 
   /** Connects, asking for the events after `version` (null: a full state). */
@@ -123,22 +127,28 @@ export class GameSocket extends ReconnectingSocket {
     switch (msg.type) {
       case 'sync':
         this.version = msg.version;
+        this.state = msg.state;
         this.onState(msg.state, null);
         break;
       case 'catchup':
         this.version = msg.version;
+        this.state = msg.state;
         this.onState(msg.state, (msg.events || []).map((e) => e.event).pop() || null);
         break;
       case 'event':
-        if (this.version !== null && msg.version !== this.version + 1) {
+        if (!this.state || msg.version !== this.version + 1) {
           this.resync();
           return;
         }
         this.version = msg.version;
-        this.onState(msg.state, msg.event);
+        this.state = applyChanges(this.state, msg.changes);
+        this.onState(this.state, msg.event);
         break;
       case 'presence':
-        this.onState(msg.state, null);
+        // Changes from the state at this version (one held from before is left as it is).
+        if (!this.state || msg.version !== this.version) return;
+        this.state = applyChanges(this.state, msg.changes);
+        this.onState(this.state, null);
         break;
       default:
         this.room(msg);

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use zertz_server::games::compact::CompactLegal;
 
 /// Options of `zertz loadtest`.
 #[derive(Args)]
@@ -54,6 +55,11 @@ struct Stats {
     errors: AtomicU64,
     /// WebSocket connections opened so far (two per game started).
     connected: AtomicU64,
+    /// Payload bytes of the WebSocket messages the server sent the players (text frames;
+    /// frame headers and TCP not counted).
+    bytes_down: AtomicU64,
+    /// Payload bytes of the messages the players sent.
+    bytes_up: AtomicU64,
 }
 
 /// Runs `zertz loadtest`.
@@ -183,6 +189,8 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|e| e.into_inner())
         .clear();
     stats.moves.store(0, Ordering::Relaxed);
+    stats.bytes_down.store(0, Ordering::Relaxed);
+    stats.bytes_up.store(0, Ordering::Relaxed);
     let server_pid = server.as_ref().and_then(|c| c.id());
     let cpu_before = (
         cpu_seconds(server_pid),
@@ -192,6 +200,10 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
     let window = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let elapsed = window.elapsed().as_secs_f64();
+    let (bytes_down, bytes_up) = (
+        stats.bytes_down.load(Ordering::Relaxed),
+        stats.bytes_up.load(Ordering::Relaxed),
+    );
     let cpu_after = (
         cpu_seconds(server_pid),
         cpu_seconds(Some(std::process::id())),
@@ -243,6 +255,24 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         cores(cpu_before.0, cpu_after.0),
         cores(cpu_before.1, cpu_after.1),
         load_before.unwrap_or_else(|| "?".into())
+    );
+    if let (Some(b), Some(a)) = (cpu_before.0, cpu_after.0)
+        && moves > 0
+    {
+        println!(
+            "server CPU/move   {:.3} ms",
+            (a - b) * 1000.0 / moves as f64
+        );
+    }
+    let per_move = |bytes: u64| bytes.checked_div(moves).unwrap_or(0);
+    // Each move reaches both players of its game: two connections.
+    println!("bytes per move    {}", per_move(bytes_down));
+    println!(
+        "bytes             per move per connection {}   per second {:.0} (server to players)   \
+         per move {} (players to server)",
+        per_move(bytes_down) / 2,
+        bytes_down as f64 / elapsed,
+        per_move(bytes_up)
     );
     println!(
         "games finished    {}   refused moves {}   errors {}",
@@ -346,13 +376,15 @@ async fn one_game(
 }
 
 /// The parts of a server message a simulated player reads; everything else in it is skipped
-/// without being built (the legal moves are borrowed from the message's text).
+/// without being built. A full state (`sync`, `catchup`) comes with `state`; after it, events
+/// and presence bring `changes` (a server from before them sent the whole `state` every time).
 #[derive(Deserialize)]
 struct Incoming<'a> {
     #[serde(borrow, rename = "type")]
     kind: &'a str,
     #[serde(borrow)]
     state: Option<StateSeen<'a>>,
+    changes: Option<ChangesSeen>,
 }
 
 /// What a player needs of a game's state.
@@ -363,8 +395,80 @@ struct StateSeen<'a> {
     version: i64,
     you: Option<u8>,
     to_move: u8,
-    #[serde(borrow)]
+    /// The compact legal moves.
+    #[serde(default)]
+    legal: Option<CompactLegal>,
+    /// The legal moves spelled out (servers from before the compact form).
+    #[serde(borrow, default)]
     legal_moves: PickOne<'a>,
+}
+
+/// What a player needs of the changes a message brings (absent: unchanged).
+#[derive(Deserialize)]
+struct ChangesSeen {
+    version: i64,
+    status: Option<String>,
+    to_move: Option<u8>,
+    #[serde(default, deserialize_with = "present")]
+    legal: Option<Option<CompactLegal>>,
+}
+
+/// A field that is present (perhaps `null`), as opposed to absent.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// What a player holds of its game, kept up to date by the changes.
+#[derive(Default)]
+struct Held {
+    status: String,
+    version: i64,
+    you: Option<u8>,
+    to_move: u8,
+    legal: Option<CompactLegal>,
+    /// A move drawn from a whole list of legal moves (servers from before the compact form).
+    listed: Option<String>,
+}
+
+impl Held {
+    /// Takes in a message; false when it brings nothing to hold.
+    fn take(&mut self, message: Incoming<'_>) -> bool {
+        if let Some(s) = message.state {
+            *self = Held {
+                status: s.status.to_string(),
+                version: s.version,
+                you: s.you,
+                to_move: s.to_move,
+                legal: s.legal,
+                listed: s.legal_moves.chosen.map(str::to_string),
+            };
+            return true;
+        }
+        let Some(c) = message.changes else {
+            return false;
+        };
+        self.version = c.version;
+        if let Some(status) = c.status {
+            self.status = status;
+        }
+        if let Some(to_move) = c.to_move {
+            self.to_move = to_move;
+        }
+        if let Some(legal) = c.legal {
+            self.legal = legal;
+        }
+        true
+    }
+
+    /// A legal move drawn with `random`.
+    fn pick(&self, random: u64) -> Option<String> {
+        match &self.legal {
+            Some(legal) => legal.pick(random),
+            None => self.listed.clone(),
+        }
+    }
 }
 
 /// One of the legal moves of a message, drawn uniformly at random while the list is read
@@ -436,38 +540,40 @@ async fn player(
         rng
     };
     let mut moved_at_version = -1i64;
+    let mut held = Held::default();
     while let Some(msg) = socket.next().await {
         let text = match msg? {
             Message::Text(t) => t,
             Message::Close(_) => break,
             _ => continue,
         };
-        let v: Incoming = serde_json::from_str(&text)?;
-        let Some(state) = v.state else {
+        stats
+            .bytes_down
+            .fetch_add(text.len() as u64, Ordering::Relaxed);
+        if !held.take(serde_json::from_str(&text)?) {
             continue;
-        };
-        if state.status == "finished" || !running.load(Ordering::Relaxed) {
+        }
+        if held.status == "finished" || !running.load(Ordering::Relaxed) {
             break;
         }
-        if state.status != "live"
-            || state.you != Some(state.to_move)
-            || state.version <= moved_at_version
+        if held.status != "live"
+            || held.you != Some(held.to_move)
+            || held.version <= moved_at_version
         {
             continue;
         }
-        let Some(mv) = state.legal_moves.chosen else {
+        let Some(mv) = held.pick(next()) else {
             continue;
         };
-        moved_at_version = state.version;
-        let mv = mv.to_string();
+        moved_at_version = held.version;
         let think = think_ms / 2 + next() % (think_ms.max(1));
         tokio::time::sleep(Duration::from_millis(think)).await;
         let sent = Instant::now();
-        socket
-            .send(Message::Text(
-                json!({"type": "move", "move": mv}).to_string().into(),
-            ))
-            .await?;
+        let action = json!({"type": "move", "move": mv}).to_string();
+        stats
+            .bytes_up
+            .fetch_add(action.len() as u64, Ordering::Relaxed);
+        socket.send(Message::Text(action.into())).await?;
         // The answer to our action comes in order with the events; wait for it.
         let mut finished = false;
         loop {
@@ -479,9 +585,15 @@ async fn player(
                 Message::Close(_) => return Ok(()),
                 _ => continue,
             };
+            stats
+                .bytes_down
+                .fetch_add(text.len() as u64, Ordering::Relaxed);
             let r: Incoming = serde_json::from_str(&text)?;
-            finished |= r.state.as_ref().is_some_and(|s| s.status == "finished");
-            match r.kind {
+            let kind = r.kind;
+            if held.take(r) {
+                finished |= held.status == "finished";
+            }
+            match kind {
                 "ack" => {
                     let us = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
                     stats

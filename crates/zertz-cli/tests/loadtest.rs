@@ -24,4 +24,12 @@ fn a_small_loadtest_plays_and_reports() {
     assert!(moves > 10, "{stdout}");
     assert!(stdout.contains("refused moves 0   errors 0"), "{stdout}");
     assert!(stdout.contains("ack latency ms    p50 "), "{stdout}");
+    // The bytes a move costs: events of a few hundred bytes to each of two players (the
+    // whole state was ~18 KB), and a few dozen bytes for the move sent.
+    let per_move: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("bytes per move  "))
+        .and_then(|rest| rest.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no bytes per move in\n{stdout}"));
+    assert!((200..2 * 1024).contains(&per_move), "{stdout}");
 }

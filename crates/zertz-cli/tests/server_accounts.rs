@@ -354,7 +354,7 @@ async fn seats_follow_their_account(db: Db) {
     assert_eq!(games.len(), 1, "{:?}", mine.body);
     assert_eq!(games[0]["id"], id.as_str());
     assert_eq!(games[0]["seat"], 1);
-    let seen = laptop.get(&format!("/api/games/{id}")).await;
+    let seen = laptop.get(&format!("/api/games/{id}?legal=list")).await;
     assert_eq!(seen.body["you"], 1);
     let legal = seen.body["legal_moves"][0].as_str().unwrap().to_string();
     let moved = laptop

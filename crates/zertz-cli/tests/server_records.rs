@@ -134,6 +134,17 @@ async fn the_no_repetition_rule_through_the_server() {
     let state = server.game(&id, None).await;
     assert_eq!(state["position"], s0.to_string());
     assert_eq!(state["legal_moves"], json!(["Wb1", "Wb3"]));
+    // The compact form says so too: `Wb4` is among its repeating placements, left out.
+    assert_eq!(
+        state["legal"]["repeating"],
+        json!(["Wb4"]),
+        "{}",
+        state["legal"]
+    );
+    assert_eq!(
+        common::ws::spelled(state.clone())["legal_moves"],
+        state["legal_moves"]
+    );
     let (status, body) = server.act(&id, &ann, mv("Wb4")).await;
     refused(status, &body, 422, "recreates an earlier position");
     assert!(

@@ -267,10 +267,15 @@ impl Server {
         Server::answer(request.send().await.expect("POST")).await
     }
 
-    /// `POST /api/games/{id}/action` with `token`.
+    /// `POST /api/games/{id}/action` with `token` (the state answered with its legal moves
+    /// spelled out: `?legal=list`).
     pub async fn act(&self, game: &str, token: &str, action: Value) -> (u16, Value) {
-        self.post(&format!("/api/games/{game}/action"), &action, Some(token))
-            .await
+        self.post(
+            &format!("/api/games/{game}/action?legal=list"),
+            &action,
+            Some(token),
+        )
+        .await
     }
 
     /// An action that must succeed: returns the version after it.
@@ -280,9 +285,12 @@ impl Server {
         body["version"].as_i64().expect("version")
     }
 
-    /// `GET /api/games/{id}` (as a spectator without a token); must succeed.
+    /// `GET /api/games/{id}?legal=list` (as a spectator without a token; the legal moves
+    /// spelled out); must succeed.
     pub async fn game(&self, id: &str, token: Option<&str>) -> Value {
-        let (status, body) = self.get(&format!("/api/games/{id}"), token).await;
+        let (status, body) = self
+            .get(&format!("/api/games/{id}?legal=list"), token)
+            .await;
         assert_eq!(status, 200, "GET game {id}: {body}");
         body
     }

@@ -60,6 +60,16 @@ async fn send(stream: &mut Stream, text: String) {
         .expect("send on the WebSocket");
 }
 
+/// `state` with its compact legal moves spelled out as `legal_moves` (what the tests pick
+/// moves from), as the web page spells them out.
+pub fn spelled(mut state: Value) -> Value {
+    let legal: Option<zertz_server::games::compact::CompactLegal> =
+        serde_json::from_value(state["legal"].clone()).expect("compact legal moves");
+    let list = legal.map_or_else(Vec::new, |l| l.expand().expect("legal moves"));
+    state["legal_moves"] = serde_json::json!(list);
+    state
+}
+
 /// A WebSocket connection to a game that checks its messages as they come: the first is a
 /// `sync` or a `catchup` (whose events must be exactly those after `since`), then every
 /// `event` must carry the version after the last one, and `presence` the current version.
@@ -133,9 +143,21 @@ impl Ws {
             _ => panic!("unexpected first message: {}", brief(&first)),
         }
         ws.version = version;
-        ws.state = first["state"].clone();
+        ws.state = spelled(first["state"].clone());
         ws.first = first;
         Ok(ws)
+    }
+
+    /// Sets a message's `changes` on the state held, as the web page does.
+    fn apply(&mut self, message: &Value) {
+        assert!(
+            message.get("state").is_none(),
+            "a whole state after the first message: {}",
+            brief(message)
+        );
+        zertz_server::games::changes::apply(&mut self.state, &message["changes"])
+            .unwrap_or_else(|e| panic!("{e}: {}", brief(message)));
+        self.state = spelled(std::mem::take(&mut self.state));
     }
 
     /// The next text message as JSON, unchecked.
@@ -153,9 +175,10 @@ impl Ws {
     }
 
     /// The next message, checked: events in order without gaps, presence at the current
-    /// version.
+    /// version. An event or a presence is returned with the state held after its changes as
+    /// its `state` (the server sends only the changes).
     pub async fn recv(&mut self) -> Value {
-        let message = self.raw().await;
+        let mut message = self.raw().await;
         match message["type"].as_str() {
             Some("event") => {
                 let v = message["version"].as_i64().expect("version");
@@ -166,20 +189,17 @@ impl Ws {
                     self.version,
                     brief(&message)
                 );
-                assert_eq!(message["state"]["version"], v, "{}", brief(&message));
+                self.apply(&message);
+                assert_eq!(self.state["version"], v, "{}", brief(&message));
                 self.version = v;
-                self.state = message["state"].clone();
                 self.events.push((v, message["event"].clone()));
+                message["state"] = self.state.clone();
             }
             Some("presence") => {
                 assert_eq!(message["version"], self.version, "{}", brief(&message));
-                assert_eq!(
-                    message["state"]["version"],
-                    self.version,
-                    "{}",
-                    brief(&message)
-                );
-                self.state = message["state"].clone();
+                self.apply(&message);
+                assert_eq!(self.state["version"], self.version, "{}", brief(&message));
+                message["state"] = self.state.clone();
             }
             Some("ack") | Some("refused") => {}
             Some("chat_history") => {

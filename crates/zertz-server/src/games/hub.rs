@@ -15,14 +15,15 @@ use crate::config::Config;
 use crate::explorer::cache::AnswerCache;
 use crate::fair_slots::FairSlots;
 use crate::games::broadcast::{Broadcast, Outgoing};
+use crate::games::changes::Changes;
+use crate::games::compact::Legal;
 use crate::games::invitation::{self, Key};
-use crate::games::legal::LegalMoves;
 use crate::games::match_state::MatchState;
 use crate::games::model::{
     Action, Credential, Event, GameSettings, RATED_NEEDS_ACCOUNTS, SeatKind, Seated, seat_number,
 };
 use crate::games::room::{Refusal, Room, status};
-use crate::games::view::{GameView, Presence, legal_move_texts};
+use crate::games::view::{GameView, Presence};
 use crate::games::watchers::Watchers;
 use crate::store::{
     EventRow, GameAppend, GameRow, MatchRow, MatchStep, RowUpdate, Store, StoreError,
@@ -64,7 +65,11 @@ pub(crate) struct LiveGame {
     tokens: [Option<String>; 2],
     invites: [Option<String>; 2],
     pub(crate) presence: Presence,
-    legal: LegalMoves,
+    legal: Legal,
+    /// The state (as a spectator sees it) the last message to the connections brought them to,
+    /// from which the next one says what changed; `None` when nobody was listening (the next
+    /// connection sets it when it subscribes).
+    shown: Option<GameView>,
     timer: Option<AbortHandle>,
     pub(crate) engine_thinking: bool,
 }
@@ -311,7 +316,7 @@ impl Hub {
         invites: [Option<String>; 2],
     ) -> Arc<Live> {
         let (sender, _) = broadcast::channel(256);
-        let legal = legal_move_texts(&room);
+        let legal = Legal::of(&room.game);
         let live = Arc::new(Live {
             id: room.id.clone(),
             state: Mutex::new(LiveGame {
@@ -320,6 +325,7 @@ impl Hub {
                 invites,
                 presence: Presence::loaded_at(now_ms()),
                 legal,
+                shown: None,
                 timer: None,
                 engine_thinking: false,
             }),
@@ -356,15 +362,26 @@ impl Hub {
         state.seat_of(who)
     }
 
-    /// The state of a game for `who` (a spectator without a seat or a credential).
-    pub async fn view(&self, id: &str, who: Option<Credential<'_>>) -> Result<GameView, HubError> {
+    /// The state of a game for `who` (a spectator without a seat or a credential); with the
+    /// legal moves spelled out as well as compact when `list`.
+    pub async fn view(
+        &self,
+        id: &str,
+        who: Option<Credential<'_>>,
+        list: bool,
+    ) -> Result<GameView, HubError> {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
         let seat = who.and_then(|w| state.seat_of(w));
         if let Some(p) = seat {
             state.presence.heard_from(p.index(), now_ms());
         }
-        Ok(self.make_view(&state, seat))
+        let view = self.make_view(&state, seat);
+        Ok(if list {
+            view.with_list(&state.room)
+        } else {
+            view
+        })
     }
 
     fn make_view(&self, state: &LiveGame, seat: Option<Player>) -> GameView {
@@ -650,9 +667,12 @@ impl Hub {
         }
         let first = rows.first().map_or(next.version(), |r| r.version);
         state.room = next;
-        state.legal = legal_move_texts(&state.room);
+        state.legal = Legal::of(&state.room.game);
         let claim_after = self.config.claim_after.as_millis() as i64;
         let listening = live.sender.receiver_count() > 0;
+        if !listening {
+            state.shown = None;
+        }
         for (i, e) in events.iter().enumerate().filter(|_| listening) {
             let view = match partial.get(i) {
                 Some(room) => GameView::of(
@@ -661,16 +681,12 @@ impl Hub {
                     &state.presence,
                     now_ms(),
                     claim_after,
-                    &legal_move_texts(room),
+                    &Legal::of(&room.game),
                 ),
                 None => self.make_view(state, None),
             };
             debug_assert_eq!(view.version, first + i as i64);
-            let _ = live.sender.send(Outgoing::Event(Arc::new(Broadcast::new(
-                "event",
-                Some(e),
-                &view,
-            ))));
+            self.send_changes(live, state, "event", Some(e), view);
         }
         // A bribe proposed in a match game changes the match's bribes left.
         if let Some(m) = &state.room.settings.match_game
@@ -846,9 +862,14 @@ impl Hub {
             ));
         }
         let receiver = live.sender.subscribe();
+        // What the next message changes is from here, unless a message already went out
+        // since the last change (then it is from there).
+        if state.shown.is_none() {
+            state.shown = Some(self.make_view(&state, None));
+        }
         if let Some(p) = seat {
             state.presence.connect(p.index());
-            self.presence_changed(&live, &state);
+            self.presence_changed(&live, &mut state);
         }
         drop(state);
         Ok((live, seat, receiver))
@@ -860,17 +881,44 @@ impl Hub {
         let Some(p) = seat else { return };
         let mut state = live.state.lock().await;
         state.presence.disconnect(p.index(), heard_ms);
-        self.presence_changed(live, &state);
+        self.presence_changed(live, &mut state);
     }
 
-    fn presence_changed(&self, live: &Live, state: &LiveGame) {
+    fn presence_changed(&self, live: &Live, state: &mut LiveGame) {
         if live.sender.receiver_count() == 0 {
+            state.shown = None;
             return;
         }
         let view = self.make_view(state, None);
-        let _ = live.sender.send(Outgoing::Presence(Arc::new(Broadcast::new(
-            "presence", None, &view,
-        ))));
+        self.send_changes(live, state, "presence", None, view);
+    }
+
+    /// Sends the connections what changed from the state they were last brought to to `view`
+    /// (a spectator's), which becomes that state.
+    fn send_changes(
+        &self,
+        live: &Live,
+        state: &mut LiveGame,
+        kind: &str,
+        event: Option<&Event>,
+        view: GameView,
+    ) {
+        // Listening connections always find a state here (set when they subscribed). Were it
+        // missing, nothing is sent: the clients see a gap in the versions at the next event
+        // and ask for a full state.
+        debug_assert!(
+            state.shown.is_some(),
+            "a message to send without a state before it"
+        );
+        if let Some(old) = &state.shown {
+            let changes = Changes::between(old, &view);
+            let outgoing = Arc::new(Broadcast::new(kind, event, &changes, view.version));
+            let _ = live.sender.send(match event {
+                Some(_) => Outgoing::Event(outgoing),
+                None => Outgoing::Presence(outgoing),
+            });
+        }
+        state.shown = Some(view);
     }
 
     /// The state and the events after `since` (all if `since` is 0), for a (re)connecting

@@ -17,7 +17,7 @@ pub struct LegalMoves {
 }
 
 /// The texts of the places of `layout` (`a1`, `b2`…), by place index: made once per layout.
-fn coord_texts(layout: &zertz::Layout) -> std::sync::Arc<[String]> {
+pub(crate) fn coord_texts(layout: &zertz::Layout) -> std::sync::Arc<[String]> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
     static TEXTS: OnceLock<Mutex<HashMap<u32, Arc<[String]>>>> = OnceLock::new();

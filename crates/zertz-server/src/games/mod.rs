@@ -2,7 +2,9 @@
 //! `clock`), matches, records, presence and what clients are sent.
 
 pub mod broadcast;
+pub mod changes;
 pub mod clock;
+pub mod compact;
 pub mod ending;
 pub mod engine_seat;
 pub mod evict;

@@ -785,7 +785,7 @@ impl Room {
 }
 
 /// A seat's clock as shown to clients.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ClockView {
     /// Main time or reserve left, in ms (at the moment the state was sent).
     pub remaining_ms: i64,

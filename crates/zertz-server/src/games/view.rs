@@ -1,14 +1,17 @@
 //! The state of a game as clients receive it: everything a player needs to show the game and
-//! choose a move, including the legal moves, so no client re-implements the rules.
+//! choose a move, including the legal moves (compact, see `compact`), so no client
+//! re-implements the rules.
 
 use serde::Serialize;
 use zertz::{Colour, Marbles, Player};
 
+use crate::games::compact::Legal;
 use crate::games::model::{SeatKind, seat_number};
 pub use crate::games::presence::Presence;
 use crate::games::room::{ClockView, Room, slashed};
 
-/// A game's state at one version.
+/// A game's state at one version. (`events` sends the fields that changed from one to the
+/// next: a field added here is sent there too.)
 #[derive(Clone, Debug, Serialize)]
 pub struct GameView {
     /// The game.
@@ -51,9 +54,13 @@ pub struct GameView {
     pub clocks: [ClockView; 2],
     /// The moves in official notation.
     pub moves: Vec<String>,
-    /// The legal moves of the player to move, in official notation (empty when the game is
-    /// not live or a bribe awaits its answer).
-    pub legal_moves: crate::games::legal::LegalMoves,
+    /// The legal moves of the player to move, compact (`null` when the game is not live, a
+    /// bribe awaits its answer, or there is no move).
+    pub legal: Legal,
+    /// The same moves spelled out in official notation, for the API clients that ask for them
+    /// (`?legal=list`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_moves: Option<crate::games::legal::LegalMoves>,
     /// A draw offered by this seat.
     pub draw_offer: Option<u8>,
     /// A takeback asked by this seat.
@@ -82,7 +89,7 @@ pub struct GameView {
 }
 
 /// A seat as shown.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SeatView {
     /// `human` or `engine`.
     pub kind: &'static str,
@@ -103,7 +110,7 @@ pub struct SeatView {
 }
 
 /// A bribe waiting for its answer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BribeView {
     /// Who proposed it (1 or 2).
     pub by: u8,
@@ -112,7 +119,7 @@ pub struct BribeView {
 }
 
 /// How the game ended.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ResultView {
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` (aborted).
     pub token: String,
@@ -135,7 +142,7 @@ impl GameView {
         presence: &Presence,
         now_ms: i64,
         claim_after_ms: i64,
-        legal_moves: &crate::games::legal::LegalMoves,
+        legal: &Legal,
     ) -> GameView {
         let position = room.game.position();
         let live = room.status() == crate::games::room::status::LIVE;
@@ -193,11 +200,12 @@ impl GameView {
             ],
             clocks,
             moves: room.move_list(),
-            legal_moves: if live {
-                legal_moves.clone()
+            legal: if live {
+                legal.clone()
             } else {
-                crate::games::legal::LegalMoves::default()
+                Legal::default()
             },
+            legal_moves: None,
             draw_offer: room.draw_offer.map(seat_number),
             takeback_request: room.takeback_request.map(seat_number),
             pending_bribe: room.game.pending_bribe().map(|b| BribeView {
@@ -234,4 +242,17 @@ impl GameView {
 /// The legal moves of the player to move, in official notation.
 pub fn legal_move_texts(room: &Room) -> crate::games::legal::LegalMoves {
     crate::games::legal::LegalMoves::of(&room.game)
+}
+
+impl GameView {
+    /// Adds the legal moves spelled out (`?legal=list`), while the game is live.
+    pub fn with_list(mut self, room: &Room) -> GameView {
+        let live = room.status() == crate::games::room::status::LIVE;
+        self.legal_moves = Some(if live {
+            legal_move_texts(room)
+        } else {
+            crate::games::legal::LegalMoves::default()
+        });
+        self
+    }
 }

@@ -60,7 +60,7 @@ pub async fn serve(
                             if let Outgoing::Event(b) = &out {
                                 sent = b.version;
                             }
-                            out.broadcast().text_for(seat)
+                            out.broadcast().text()
                         }
                         // Too far behind: a full resync.
                         Err(RecvError::Lagged(_)) => {

@@ -244,14 +244,38 @@ async fn list_games(
     Ok(Json(json!({ "games": list, "next": next })).into_response())
 }
 
+/// `?legal=list`: the state's legal moves spelled out (`legal_moves`) as well as compact.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateQuery {
+    legal: Option<String>,
+}
+
+impl StateQuery {
+    /// Whether the list is asked for; anything but `list` or `compact` is refused.
+    fn list(query: Result<Query<StateQuery>, QueryRejection>) -> ApiResult<bool> {
+        let Query(q) = query.map_err(bad_query)?;
+        match q.legal.as_deref() {
+            None | Some("compact") => Ok(false),
+            Some("list") => Ok(true),
+            Some(other) => Err(ApiError(
+                StatusCode::BAD_REQUEST,
+                format!("legal={other}: the legal moves come as `compact` (the default) or `list`"),
+            )),
+        }
+    }
+}
+
 async fn get_game(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     viewer: Viewer,
+    query: Result<Query<StateQuery>, QueryRejection>,
 ) -> ApiResult<Json<GameView>> {
+    let list = StateQuery::list(query)?;
     let token = bearer(&headers);
-    let view = hub.view(&id, viewer.acting(token.as_deref())).await?;
+    let view = hub.view(&id, viewer.acting(token.as_deref()), list).await?;
     if token.is_some() && view.you.is_none() {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
@@ -288,8 +312,10 @@ async fn act(
     Path(id): Path<String>,
     headers: HeaderMap,
     viewer: Viewer,
+    query: Result<Query<StateQuery>, QueryRejection>,
     body: Result<Json<Action>, JsonRejection>,
 ) -> ApiResult<Response> {
+    let list = StateQuery::list(query)?;
     let token = bearer(&headers);
     let who = viewer.acting(token.as_deref()).ok_or_else(|| {
         ApiError(
@@ -301,7 +327,7 @@ async fn act(
     })?;
     let Json(action) = body?;
     let version = hub.act(&id, who, action).await?;
-    let view = hub.view(&id, Some(who)).await?;
+    let view = hub.view(&id, Some(who), list).await?;
     Ok(Json(json!({ "version": version, "state": view })).into_response())
 }
 

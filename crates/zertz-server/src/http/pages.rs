@@ -45,6 +45,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "favicon.svg",
     "js/api.js",
     "js/socket.js",
+    "js/legal.js",
     "js/position.js",
     "js/board.js",
     "js/moves.js",
