@@ -163,7 +163,7 @@ async fn bad_input_is_refused_and_nothing_panics() {
     // Bad settings, each named.
     for (field, value, needle) in [
         ("board", json!("99"), "board"),
-        ("board", json!("custom:a1,c5"), "board"),
+        ("board", json!("custom:a1-4,a1"), "twice"),
         ("board", json!("custom:a1,a1"), "board"),
         ("rules", json!("chess"), "rules"),
         ("rules", json!("custom:1/2"), "rules"),
