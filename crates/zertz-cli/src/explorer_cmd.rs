@@ -176,18 +176,21 @@ fn shares(sources: &[RecordSource]) -> Vec<std::ops::Range<usize>> {
 }
 
 /// Reads, replays and keys the records of the shares handed out by `next`, on the calling
-/// thread, sending what it made of each to `out` (in no particular order).
+/// thread, sending what it made of each share to `out` at once (shares in no particular
+/// order; one hand-over per share rather than per record keeps the threads from waking each
+/// other tens of thousands of times).
 fn read_records(
     sources: &[RecordSource],
     shares: &[std::ops::Range<usize>],
     next: &AtomicUsize,
     known: &HashSet<String>,
-    out: &std::sync::mpsc::SyncSender<Read>,
+    out: &std::sync::mpsc::SyncSender<Vec<Read>>,
 ) {
     let mut loader = Loader { open: None };
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(share) = shares.get(i) else { return };
+        let mut reads = Vec::with_capacity(share.len());
         for source in &sources[share.clone()] {
             let read = match loader.load(source) {
                 Err(reason) => Read::Broken(Broken {
@@ -204,9 +207,10 @@ fn read_records(
                     }
                 }
             };
-            if out.send(read).is_err() {
-                return;
-            }
+            reads.push(read);
+        }
+        if out.send(reads).is_err() {
+            return;
         }
     }
 }
@@ -294,7 +298,8 @@ fn count_records(
     let readers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let next = AtomicUsize::new(0);
     let shares = shares(&sources);
-    let (out, reads) = std::sync::mpsc::sync_channel::<Read>(256);
+    // A few shares (archives) wait at most: the readers never run far ahead of counting.
+    let (out, reads) = std::sync::mpsc::sync_channel::<Vec<Read>>(4);
     std::thread::scope(|scope| {
         for _ in 0..readers {
             let out = out.clone();
@@ -316,7 +321,7 @@ fn count_records(
                 true
             }
         };
-        for read in reads.iter() {
+        for read in reads.iter().flatten() {
             bar.inc(1);
             match read {
                 Read::Known => counted.already_stored += 1,

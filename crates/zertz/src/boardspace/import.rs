@@ -190,15 +190,18 @@ impl<S: LayoutWidth> Imported<S> {
 
 /// One gesture: who, what, where in the file.
 #[derive(Clone, Debug)]
-struct Gesture {
+struct Gesture<'a> {
     /// BoardSpace player index, or `None` for `P-1` lines.
     player: Option<usize>,
+    /// The verb in lower case.
     verb: String,
-    args: Vec<String>,
+    /// The words after the verb, borrowed from the property (a record has thousands of
+    /// gestures: no allocation per word).
+    args: Vec<&'a str>,
     line: usize,
     /// Index of its property in the properties read.
     index: usize,
-    text: String,
+    text: &'a str,
 }
 
 /// The gestures of the turn being assembled.
@@ -270,31 +273,35 @@ pub fn read_result(text: &str, players: &[String; 2]) -> RecordedResult {
     RecordedResult::Unreadable(text.to_string())
 }
 
-fn parse_gesture(prop: &sgf::Property, index: usize) -> Option<Gesture> {
+fn parse_gesture(prop: &sgf::Property, index: usize) -> Option<Gesture<'_>> {
     let player = match prop.key.as_str() {
         "P0" => Some(0),
         "P1" => Some(1),
         "P-1" => None,
         _ => return None,
     };
-    let mut words: Vec<&str> = prop.value.split_whitespace().collect();
+    let mut words = prop.value.split_whitespace().peekable();
     if words
-        .first()
+        .peek()
         .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
     {
-        words.remove(0);
+        words.next();
     }
-    let verb = words.first()?.to_ascii_lowercase();
-    if matches!(verb.as_str(), "id" | "time" | "ranking") {
+    let verb = words.next()?;
+    // The most common lines carry no move: skipped before anything is allocated.
+    if ["id", "time", "ranking"]
+        .iter()
+        .any(|skip| verb.eq_ignore_ascii_case(skip))
+    {
         return None;
     }
     Some(Gesture {
         player,
-        verb,
-        args: words[1..].iter().map(|s| s.to_string()).collect(),
+        verb: verb.to_ascii_lowercase(),
+        args: words.collect(),
         line: prop.line,
         index,
-        text: prop.value.trim().to_string(),
+        text: prop.value.trim(),
     })
 }
 

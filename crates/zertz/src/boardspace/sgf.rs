@@ -123,10 +123,10 @@ pub struct SgfError {
 /// Reads the properties of the main line of an SGF text, in order, nodes flattened (the node
 /// boundaries do not matter to BoardSpace records).
 pub fn parse(text: &str) -> Result<Vec<Property>, SgfError> {
-    let tree = parse_tree(text)?;
+    let mut tree = parse_tree(text)?;
     let mut out = Vec::new();
     for n in tree.main_line() {
-        out.extend(tree.nodes[n].properties.iter().cloned());
+        out.append(&mut tree.nodes[n].properties);
     }
     Ok(out)
 }
@@ -145,7 +145,8 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
     let mut seen_open = false;
     let mut key = String::new();
     let mut key_at = (1, 1);
-    let mut last_key: Option<String> = None;
+    // Where the last property of the current node is (its key is the one `[..][..]` repeats).
+    let mut last_key: Option<(usize, usize)> = None;
     // (At the end of a line the column counter is 0: the error is at the line's first column.)
     let err = |line, column: usize, message: &str| SgfError {
         line,
@@ -205,15 +206,17 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
             '[' => {
                 if key.is_empty() {
                     // SGF allows several values after one key (`AB[..][..]`): reuse the last.
-                    match &last_key {
-                        Some(last) if !stack.is_empty() => key = last.clone(),
+                    match last_key {
+                        Some((n, i)) if !stack.is_empty() => {
+                            key.push_str(&tree.nodes[n].properties[i].key)
+                        }
                         _ => return Err(err(line, column, "a value `[` without a property name")),
                     }
                     key_at = (line, column);
                 }
                 let start_line = line;
                 let start_column = column;
-                let mut value = String::new();
+                let mut value = String::with_capacity(16);
                 let mut closed = false;
                 while let Some(v) = chars.next() {
                     column += 1;
@@ -263,7 +266,7 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
                         n
                     }
                 };
-                last_key = Some(key.clone());
+                last_key = Some((node, tree.nodes[node].properties.len()));
                 tree.nodes[node].properties.push(Property {
                     key: std::mem::take(&mut key),
                     value,

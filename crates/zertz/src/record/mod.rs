@@ -160,6 +160,10 @@ impl fmt::Display for Record {
         let game = &self.game;
         f.write_str(&header_lines(&self.headers, game))?;
         f.write_str("\n")?;
+        let result = result_token(game.outcome());
+        if let Some(moves) = write::plain_moves(game, result) {
+            return f.write_str(&moves);
+        }
         // A bribe still waiting for its answer has no step in a tree: written after the rest.
         let pending: Vec<String> = game
             .pending_bribe()
@@ -167,7 +171,7 @@ impl fmt::Display for Record {
             .into_iter()
             .collect();
         let tree = GameTree::from_game(game);
-        f.write_str(&write::moves(&tree, &pending, result_token(game.outcome())))
+        f.write_str(&write::moves(&tree, &pending, result))
     }
 }
 
@@ -188,6 +192,25 @@ mod tests {
             }
             let mv: Move = moves[(i * 7919) % moves.len()];
             game.play(&mv).unwrap();
+        }
+    }
+
+    #[test]
+    fn plain_games_are_written_as_their_tree_would_be() {
+        // Every length from none to a finished game, on a small board and the largest, with
+        // the players' turns falling on either side of the 80-column wrap.
+        for layout in [
+            Layout::standard(),
+            Layout::official(crate::BoardKind::Rings61),
+        ] {
+            for n in [0, 1, 2, 3, 17, 40, 200] {
+                let mut game = Game::new(layout, Rules::default());
+                play_some(&mut game, n);
+                let result = result_token(game.outcome());
+                let plain = write::plain_moves(&game, result).expect("a game without bribes");
+                let tree = write::moves(&GameTree::from_game(&game), &[], result);
+                assert_eq!(plain, tree, "{n} turns on {}", layout.spec());
+            }
         }
     }
 

@@ -2,7 +2,9 @@
 //! pairs of turns, each variation in `( … )` right after the step it replaces (as PGN does),
 //! comments in `{ … }`, lines wrapped at about 80 columns.
 
-use crate::game::Game;
+use std::fmt::Write as _;
+
+use crate::game::{Game, Turn};
 use crate::position::Position;
 use crate::rules::Repetition;
 use crate::tree::{GameTree, NodeId, Step};
@@ -51,6 +53,10 @@ struct Tokens {
 
 impl Tokens {
     fn push(&mut self, token: String) {
+        if self.opened == 0 {
+            self.list.push(token);
+            return;
+        }
         let mut t = "(".repeat(self.opened);
         self.opened = 0;
         t.push_str(&token);
@@ -98,22 +104,64 @@ pub(crate) fn moves(tree: &GameTree, trailing: &[String], result: &str) -> Strin
     }
     tokens.push(result.to_string());
 
-    let mut out = String::new();
-    let mut line = String::new();
-    for token in tokens.list {
-        if !line.is_empty() && line.len() + 1 + token.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
+    let mut wrap = Wrap::default();
+    for token in &tokens.list {
+        wrap.push(token);
     }
-    out.push_str(&line);
-    out.push('\n');
-    out
+    wrap.finish()
+}
+
+/// The moves section of a game without bribes, written straight from its turns: what
+/// [`moves`] writes for the game's tree, without building the tree (an archive import writes
+/// tens of thousands of records).
+pub(crate) fn plain_moves(game: &Game, result: &str) -> Option<String> {
+    if !game.bribes().is_empty() || game.pending_bribe().is_some() {
+        return None;
+    }
+    let mut wrap = Wrap::default();
+    let positions = game.positions();
+    let mut number = String::new();
+    for (i, turn) in game.turns().iter().enumerate() {
+        let Turn::Move(mv) = turn else {
+            return None;
+        };
+        if i % 2 == 0 {
+            number.clear();
+            let _ = write!(number, "{}.", i / 2 + 1);
+            wrap.push(&number);
+        }
+        wrap.push(&crate::notation::official::move_text(&positions[i], mv));
+    }
+    wrap.push(result);
+    Some(wrap.finish())
+}
+
+/// Tokens joined by spaces into lines of about 80 columns (a token longer than that has a line
+/// of its own).
+#[derive(Default)]
+struct Wrap {
+    out: String,
+    line: String,
+}
+
+impl Wrap {
+    fn push(&mut self, token: &str) {
+        if !self.line.is_empty() && self.line.len() + 1 + token.len() > 80 {
+            self.out.push_str(&self.line);
+            self.out.push('\n');
+            self.line.clear();
+        }
+        if !self.line.is_empty() {
+            self.line.push(' ');
+        }
+        self.line.push_str(token);
+    }
+
+    fn finish(mut self) -> String {
+        self.out.push_str(&self.line);
+        self.out.push('\n');
+        self.out
+    }
 }
 
 struct Writer<'a> {
