@@ -160,7 +160,8 @@ fn shares(sources: &[RecordSource]) -> Vec<std::ops::Range<usize>> {
     for (i, source) in sources.iter().enumerate() {
         let joins = match (out.last(), i.checked_sub(1).map(|j| &sources[j])) {
             (Some(last), Some(RecordSource::ZipEntry(before, ..))) => {
-                matches!(source, RecordSource::ZipEntry(zip, ..) if zip == before) && last.end == i
+                matches!(source, RecordSource::ZipEntry(zip, ..) if std::sync::Arc::ptr_eq(zip, before))
+                    && last.end == i
             }
             (Some(last), Some(RecordSource::File(_))) => {
                 matches!(source, RecordSource::File(_)) && last.len() < FILES_PER_SHARE
@@ -186,7 +187,7 @@ fn read_records(
     known: &HashSet<String>,
     out: &std::sync::mpsc::SyncSender<Vec<Read>>,
 ) {
-    let mut loader = Loader { open: None };
+    let mut loader = Loader::default();
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(share) = shares.get(i) else { return };
@@ -307,7 +308,8 @@ fn count_records(
             scope.spawn(move || read_records(sources, shares, next, known, &out));
         }
         drop(out);
-        let mut aggregate = Aggregate::new("boardspace");
+        // Sized for a batch, or for every record when they are fewer.
+        let mut aggregate = Aggregate::with_capacity("boardspace", batch.min(sources.len()));
         let mut seen = HashSet::new();
         let hand_over = |aggregate: &mut Aggregate| {
             if aggregate.games() > 0 {
@@ -378,7 +380,7 @@ async fn flush(
 /// Runs `zertz explorer bench`.
 fn bench(args: BenchArgs) -> anyhow::Result<()> {
     let (sources, _) = collect_lenient(&args.paths)?;
-    let mut loader = Loader { open: None };
+    let mut loader = Loader::default();
     let mut positions = Vec::new();
     for source in &sources {
         let Ok(text) = loader.load(source) else {

@@ -149,7 +149,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
         for _ in 0..threads {
             scope.spawn(|| {
                 let mut prover = Prover::new(args.hash);
-                let mut loader = Loader { open: None };
+                let mut loader = Loader::default();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(item) = work.get(i) else { return };

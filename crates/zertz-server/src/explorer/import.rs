@@ -74,6 +74,15 @@ impl Aggregate {
         }
     }
 
+    /// An empty aggregate for `source` with room for `games` games, so that counting a batch
+    /// of that many never grows its list (each regrowth copies it and touches fresh pages).
+    pub fn with_capacity(source: &str, games: usize) -> Aggregate {
+        let mut aggregate = Aggregate::new(source);
+        aggregate.games.reserve(games);
+        aggregate.seen.reserve(games.saturating_mul(MOVES_PER_GAME));
+        aggregate
+    }
+
     /// Games counted so far.
     pub fn games(&self) -> usize {
         self.games.len()
@@ -122,7 +131,9 @@ impl Aggregate {
 
     /// Everything counted so far as one batch for the store, leaving the aggregate empty.
     pub fn take_batch(&mut self) -> ExplorerBatch {
-        let games = std::mem::take(&mut self.games);
+        let room = self.games.capacity();
+        let games = std::mem::replace(&mut self.games, Vec::with_capacity(room));
+        // The list is kept for the next batch: its pages are already in memory.
         let mut seen = std::mem::take(&mut self.seen);
         self.ids.clear();
         // By position first (the store writes in key order), then by row.
@@ -152,6 +163,8 @@ impl Aggregate {
                 moves.push(self.row(row, &games));
             }
         }
+        seen.clear();
+        self.seen = seen;
         ExplorerBatch {
             games,
             moves,
