@@ -74,9 +74,7 @@ async fn send(
     if let Some(token) = token {
         request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
     }
-    let mut request = request
-        .body(Body::from(body.to_vec()))
-        .expect("a request");
+    let mut request = request.body(Body::from(body.to_vec())).expect("a request");
     let peer: SocketAddr = "127.0.0.1:40000".parse().expect("an address");
     request.extensions_mut().insert(ConnectInfo(peer));
     let response = app.clone().oneshot(request).await.expect("an answer");
@@ -97,7 +95,11 @@ fuzz_target!(|data: &[u8]| {
     let (method, path, token) = match which % 10 {
         0 => ("POST", "/api/games".to_string(), None),
         1 => ("POST", "/api/matches".to_string(), None),
-        2 => ("POST", format!("/api/games/{game}/action"), Some(h.token.as_str())),
+        2 => (
+            "POST",
+            format!("/api/games/{game}/action"),
+            Some(h.token.as_str()),
+        ),
         3 => ("POST", format!("/api/games/{game}/join"), None),
         4 => ("POST", "/api/import".to_string(), None),
         5 => ("POST", "/api/position/setup".to_string(), None),
@@ -106,9 +108,7 @@ fuzz_target!(|data: &[u8]| {
         8 => ("POST", "/api/session".to_string(), None),
         _ => ("POST", "/api/reviews".to_string(), None),
     };
-    let (status, answer) = h
-        .runtime
-        .block_on(send(&h.app, method, &path, token, body));
+    let (status, answer) = h.runtime.block_on(send(&h.app, method, &path, token, body));
     // 503 is a refusal the service gives under load (a full review queue), not a failure.
     assert!(
         status != 500,
