@@ -1,8 +1,8 @@
 // The lobby: open games and matches anyone may accept, and the games being played to watch.
 // Refreshed every few seconds. A guest accepts under the name in the field at the top; an
-// account under its own. Rated games and matches are marked. Open games come in pages (next,
-// previous), so that many seeks never push the others out of reach; invitations waiting for
-// their friend are not listed at all.
+// account under its own. Rated games and matches are marked. Open games and open matches come
+// in pages (next, previous), so that many seeks never push the others out of reach;
+// invitations waiting for their friend are not listed at all.
 
 import { api, saveMatchToken, saveSeatToken, setPlayerName } from './api.js';
 import { siteHeader, whoPlays } from './account.js';
@@ -14,9 +14,21 @@ const $ = (id) => document.getElementById(id);
 let account = null; // the logged-in account, null for a guest
 let who = null; // {el, name()}: who accepts
 
-const PAGE = 20; // open games a page
-const pages = [null]; // the cursor (`before`) of each page of open games down to the one shown
-let nextPage = null; // the cursor of the page after the one shown, if there may be one
+const PAGE = 20; // open games (or matches) a page
+
+/** Where a paged list is: the cursor (`before`) of each page down to the one shown, and the
+ * cursor of the page after it, if there may be one. `id` prefixes its buttons' ids. */
+function paging(id) {
+  return { id, pages: [null], next: null };
+}
+const gamePages = paging('open');
+const matchPages = paging('match');
+
+/** `path` (with its query) for the page of `p` shown. */
+function paged(path, p) {
+  const before = p.pages[p.pages.length - 1];
+  return `${path}&limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+}
 
 /** The body of a join: the guest's name (none for an account); null when a guest gave none. */
 function joinBody() {
@@ -89,9 +101,9 @@ function ratedTag(g) {
 async function refresh() {
   try {
     const [open, live, matches] = await Promise.all([
-      api('GET', openGamesPath()),
+      api('GET', paged('/api/games?status=open&lobby=true', gamePages)),
       api('GET', '/api/games?status=live&limit=30'),
-      api('GET', '/api/matches?status=open&limit=30'),
+      api('GET', paged('/api/matches?status=open&lobby=true', matchPages)),
     ]);
     const openStates = await states(open.games.filter((g) => g.open && !g.match_id).map((g) => g.id));
     fill($('open-games'), table(['Player', 'Game', ''], openStates.map((s) => {
@@ -101,9 +113,9 @@ async function refresh() {
         h('td', {}, seat(s, creator < 0 ? 0 : creator), ` (${side})`),
         h('td', {}, describeSettings(s.board, s.rules, s.clock_text, houseRules(s)), ratedTag(s)),
         h('td', {}, h('button', { type: 'button', class: 'primary', onclick: () => acceptGame(s.id) }, 'Accept')));
-    }), pages.length > 1 ? 'No more open games.' : 'No open game right now.'));
-    nextPage = open.next;
-    fill($('open-pages'), pager());
+    }), gamePages.pages.length > 1 ? 'No more open games.' : 'No open game right now.'));
+    gamePages.next = open.next;
+    fill($('open-pages'), pager(gamePages));
 
     const openMatches = matches.matches.filter((m) => m.open !== false);
     fill($('open-matches'), table(['Player', 'Match', ''], openMatches.map((m) => {
@@ -112,7 +124,9 @@ async function refresh() {
         h('td', {}, personTag(m.players[0])),
         h('td', {}, `Best of ${m.best_of} · ${describeSettings(board, rules, m.clock_text, houseRules(m))}`, ratedTag(m)),
         h('td', {}, h('button', { type: 'button', class: 'primary', onclick: () => acceptMatch(m.id) }, 'Accept')));
-    }), 'No open match right now.'));
+    }), matchPages.pages.length > 1 ? 'No more open matches.' : 'No open match right now.'));
+    matchPages.next = matches.next;
+    fill($('match-pages'), pager(matchPages));
 
     const liveStates = await states(live.games.map((g) => g.id));
     fill($('live-games'), table(['Players', 'Game', 'Moves', ''], liveStates.map((s) => h('tr', { 'data-game': s.id },
@@ -127,23 +141,17 @@ async function refresh() {
   }
 }
 
-/** The listing of the page of open games shown: open seeks only, newest first. */
-function openGamesPath() {
-  const before = pages[pages.length - 1];
-  return `/api/games?status=open&lobby=true&limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
-}
-
-/** Previous and next under the open games, with the page's number. */
-function pager() {
-  if (pages.length === 1 && !nextPage) return [];
+/** Previous and next under a paged list, with the page's number. */
+function pager(p) {
+  if (p.pages.length === 1 && !p.next) return [];
   const go = (change) => {
     change();
     refresh();
   };
   return h('div', { class: 'row pager' },
-    h('button', { type: 'button', id: 'open-previous', disabled: pages.length === 1, onclick: () => go(() => pages.pop()) }, '← Newer'),
-    h('span', { id: 'open-page' }, `Page ${pages.length}`),
-    h('button', { type: 'button', id: 'open-next', disabled: !nextPage, onclick: () => go(() => pages.push(nextPage)) }, 'Older →'));
+    h('button', { type: 'button', id: `${p.id}-previous`, disabled: p.pages.length === 1, onclick: () => go(() => p.pages.pop()) }, '← Newer'),
+    h('span', { id: `${p.id}-page` }, `Page ${p.pages.length}`),
+    h('button', { type: 'button', id: `${p.id}-next`, disabled: !p.next, onclick: () => go(() => p.pages.push(p.next)) }, 'Older →'));
 }
 
 async function start() {

@@ -85,6 +85,11 @@ pub struct ServeArgs {
     /// have at once (one address for guests); more are refused with 429.
     #[arg(long, default_value_t = 5)]
     seeks_per_client: usize,
+    /// Custom boards the server does not know yet that one player (one address for guests)
+    /// may bring in an hour, in games, positions, records and studies (each stays in memory
+    /// until the server stops); more are refused with 429. 0: no limit.
+    #[arg(long, default_value_t = 20)]
+    new_boards_per_client: usize,
     /// Connections one address may hold open at once (WebSockets included); the next is
     /// answered 429 and closed. 0: no cap.
     #[arg(long, default_value_t = 64)]
@@ -119,6 +124,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         guest_chat: args.guest_chat,
         engine_games_per_client: args.engine_games_per_client,
         seeks_per_client: args.seeks_per_client,
+        new_boards_per_client: args.new_boards_per_client,
         connections: zertz_server::connections::ConnectionLimits {
             per_address: args.connections_per_address,
             idle_timeout: Duration::from_secs(args.idle_timeout.max(1)),

@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::server::{Server, string, temp_db};
 use common::ws::AnalysisWs;
 use serde_json::json;
@@ -96,4 +98,44 @@ async fn lines_deepen_until_stopped_and_a_second_board_waits_its_turn() {
         .await;
     let (done, _) = board.until_type("done").await;
     assert_eq!(done["reason"], "over", "{done}");
+}
+
+/// One study slot; client A opens five boards (tabs) and has each analyse, then client B one.
+/// B's search runs after at most one of A's waiting ones (round robin between clients), and B
+/// is told place 2 at most; A's fifth board is behind B. (Before: first come, first served,
+/// B waited behind all four of A's waiting boards, told place 5.)
+#[tokio::test]
+async fn many_boards_of_one_client_do_not_starve_another() {
+    let (_dir, db) = temp_db();
+    // Each search runs its whole budget of one second (the start position is not solved).
+    let server = Server::start_args(&db, 300, &["--study-slots", "1", "--analysis-time", "1"]);
+    let mut tabs = Vec::new();
+    for _ in 0..5 {
+        let mut tab = AnalysisWs::connect_from(&server.addr, "127.0.0.14").await;
+        tab.send(json!({"type": "analyse", "position": START}))
+            .await;
+        tabs.push(tab);
+    }
+    // The first runs, the four others wait, told 1 to 4.
+    let _ = tabs[0].until_type("lines").await;
+    let mut places = Vec::new();
+    for tab in &mut tabs[1..] {
+        let (queued, _) = tab.until_type("queued").await;
+        places.push(queued["place"].as_u64().unwrap());
+    }
+    assert_eq!(places, [1, 2, 3, 4]);
+    let mut b = AnalysisWs::connect_from(&server.addr, "127.0.0.15").await;
+    b.send(json!({"type": "analyse", "position": START})).await;
+    let (queued, _) = b.until_type("queued").await;
+    assert_eq!(queued["place"], 2, "{queued}");
+    // B's search starts before A's third waiting board has run: the boards of A that finish
+    // first are at most tab 1 and tab 2 (the one running, and the one ahead of B).
+    let (lines, _) = b.until_type("lines").await;
+    assert_eq!(lines["position"], START);
+    let mut started = 0;
+    for tab in &mut tabs[2..] {
+        let waited = tokio::time::timeout(Duration::from_millis(50), tab.until_type("lines")).await;
+        started += usize::from(waited.is_ok());
+    }
+    assert_eq!(started, 0, "A's later boards ran before B");
 }

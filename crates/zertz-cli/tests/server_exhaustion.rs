@@ -262,7 +262,88 @@ async fn a_flood_of_games_does_not_hide_a_seek_from_the_lobby(db: Db) {
     assert_eq!(first, a_seeks);
 }
 
+/// The same for matches: client A makes forty invitation matches and its five open matches
+/// after client B's open match; the lobby's listing of matches, three to a page, reaches
+/// exactly the six open ones. (Before: the lobby read the 30 newest open matches, invitations
+/// included, in one page: A's invitations hid B's match.)
+async fn a_flood_of_matches_does_not_hide_an_open_match_from_the_lobby(db: Db) {
+    let server = Server::start(&db);
+    let b = client_from("127.0.0.12");
+    let open = json!({"opponent": {"kind": "open"}, "name": "Bea"});
+    let (status, created, _) = send(b.post(server.url("/api/matches")).json(&open)).await;
+    assert_eq!(status, 201, "{created}");
+    let bea = string(&created["id"]);
+    let a = client_from("127.0.0.13");
+    for _ in 0..40 {
+        let body = json!({"opponent": {"kind": "invite"}, "name": "Flood"});
+        let (status, created, _) = send(a.post(server.url("/api/matches")).json(&body)).await;
+        assert_eq!(status, 201, "{created}");
+    }
+    let mut a_open: Vec<String> = Vec::new();
+    for _ in 0..5 {
+        let body = json!({"opponent": {"kind": "open"}, "name": "Flood"});
+        let (status, created, _) = send(a.post(server.url("/api/matches")).json(&body)).await;
+        assert_eq!(status, 201, "{created}");
+        a_open.push(string(&created["id"]));
+    }
+    // What the lobby read before: B's match is not among the 30 newest open matches.
+    let (_, newest) = server.get("/api/matches?status=open&limit=30", None).await;
+    let newest: Vec<&Value> = newest["matches"].as_array().unwrap().iter().collect();
+    assert_eq!(newest.len(), 30);
+    assert!(!newest.iter().any(|m| m["id"] == bea.as_str()));
+    // The lobby's listing, three to a page: open matches only, every one reached.
+    let mut seen = Vec::new();
+    let mut before: Option<String> = None;
+    loop {
+        let mut path = "/api/matches?status=open&lobby=true&limit=3".to_string();
+        if let Some(c) = &before {
+            path.push_str(&format!("&before={c}"));
+        }
+        let (status, page) = server.get(&path, None).await;
+        assert_eq!(status, 200, "{page}");
+        for m in page["matches"].as_array().unwrap() {
+            assert_eq!(m["open"], true, "{m}");
+            seen.push(string(&m["id"]));
+        }
+        match page["next"].as_str() {
+            Some(next) => before = Some(next.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 6, "{seen:?}");
+    assert_eq!(seen.last(), Some(&bea));
+    let mut first: Vec<String> = seen[..5].to_vec();
+    first.sort();
+    a_open.sort();
+    assert_eq!(first, a_open);
+    // A taken match leaves the lobby; a cursor that is not one is refused, naming it.
+    let (status, _) = server
+        .post(
+            &format!("/api/matches/{bea}/join"),
+            &json!({"name": "Cy"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let listed = server
+        .get("/api/matches?status=open&lobby=true&limit=10", None)
+        .await
+        .1;
+    assert!(
+        !listed["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["id"] == bea.as_str())
+    );
+    let (status, body) = server
+        .get("/api/matches?lobby=true&before=nonsense", None)
+        .await;
+    refused(status, &body, 400, "before `nonsense`");
+}
+
 on_sqlite_and_postgres!(
     an_invitation_is_used_once,
     a_flood_of_games_does_not_hide_a_seek_from_the_lobby,
+    a_flood_of_matches_does_not_hide_an_open_match_from_the_lobby,
 );

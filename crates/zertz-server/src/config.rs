@@ -35,6 +35,9 @@ pub struct Config {
     pub engine_games_per_client: usize,
     /// Open seeks (open games and matches, quick-pairing requests) one client may have at once.
     pub seeks_per_client: usize,
+    /// Custom boards new to the server one client may bring in an hour (0: no limit): each
+    /// stays in memory for the life of the process (see `new_boards`).
+    pub new_boards_per_client: usize,
     /// Connections one address may hold, and how long an idle one stays open.
     pub connections: crate::connections::ConnectionLimits,
     /// Analysis-board searches running at once, apart from the games' engine slots (the rest
@@ -68,6 +71,7 @@ impl Default for Config {
             guest_chat: false,
             engine_games_per_client: 3,
             seeks_per_client: 5,
+            new_boards_per_client: 20,
             connections: Default::default(),
             study_slots: 1,
             analysis_time: Duration::from_secs(30),

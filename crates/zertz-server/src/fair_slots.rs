@@ -1,5 +1,5 @@
 //! Fair slots: a fixed number of searches running at once (the games' engines; the analyses of
-//! finished games), whose free slot goes to the clients waiting (an account, or an address
+//! finished games; the analysis boards' searches), whose free slot goes to the clients waiting (an account, or an address
 //! for guests) in turn, round robin, rather than to the oldest request: one client with many
 //! searches waiting then delays another client's by one search at most, not by its whole
 //! backlog (docs/server.md, "Limits").
@@ -19,8 +19,9 @@ struct Inner {
     free: usize,
     /// The clients with a search waiting, in the order they are served.
     turn: VecDeque<String>,
-    /// Each such client's searches waiting, oldest first.
-    waiting: HashMap<String, VecDeque<oneshot::Sender<FairSlot>>>,
+    /// Each such client's searches waiting, oldest first, with their tickets.
+    waiting: HashMap<String, VecDeque<(u64, oneshot::Sender<FairSlot>)>>,
+    next_ticket: u64,
     /// The client who plays each engine game or match (by its id).
     owners: HashMap<String, String>,
 }
@@ -94,34 +95,42 @@ impl FairSlots {
     /// [`FairSlots::client_of`]).
     /// Cancel-safe: a slot given to a search that left is passed on.
     pub async fn acquire(self: &Arc<Self>, id: &str) -> FairSlot {
-        let given = {
-            let mut inner = self.lock();
-            let client = inner
-                .owners
-                .get(id)
-                .cloned()
-                .unwrap_or_else(|| own_line(id));
-            if inner.free > 0 && inner.turn.is_empty() {
-                inner.free -= 1;
-                return FairSlot {
-                    slots: Some(Arc::clone(self)),
-                };
-            }
-            let (send, given) = oneshot::channel();
-            let queue = inner.waiting.entry(client.clone()).or_default();
-            queue.push_back(send);
-            if queue.len() == 1 {
-                inner.turn.push_back(client);
-            }
-            given
-        };
-        match given.await {
+        match self.take(id) {
             Ok(slot) => slot,
-            // The sender is dropped only with its line, which lives as long as `self`.
-            Err(_) => FairSlot {
-                slots: Some(Arc::clone(self)),
-            },
+            Err(mut waiting) => waiting.slot().await,
         }
+    }
+
+    /// A free slot now for a search of `id` (as [`FairSlots::acquire`] says), or a place in its
+    /// client's line, which can tell how many searches go before it.
+    pub fn take(self: &Arc<Self>, id: &str) -> Result<FairSlot, FairWaiting> {
+        let mut inner = self.lock();
+        let client = inner
+            .owners
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| own_line(id));
+        if inner.free > 0 && inner.turn.is_empty() {
+            inner.free -= 1;
+            return Ok(FairSlot {
+                slots: Some(Arc::clone(self)),
+            });
+        }
+        let ticket = inner.next_ticket;
+        inner.next_ticket += 1;
+        let (send, given) = oneshot::channel();
+        let queue = inner.waiting.entry(client.clone()).or_default();
+        queue.push_back((ticket, send));
+        if queue.len() == 1 {
+            inner.turn.push_back(client.clone());
+        }
+        Err(FairWaiting {
+            slots: Arc::clone(self),
+            client,
+            ticket,
+            given,
+            done: false,
+        })
     }
 
     /// The next waiting search in turn, its client moved to the end of the turn.
@@ -130,7 +139,7 @@ impl FairSlots {
             let Some(queue) = inner.waiting.get_mut(&client) else {
                 continue;
             };
-            let next = queue.pop_front();
+            let next = queue.pop_front().map(|(_, send)| send);
             if queue.is_empty() {
                 inner.waiting.remove(&client);
             } else {
@@ -162,6 +171,74 @@ impl FairSlots {
                 Err(mut slot) => {
                     slot.slots = None;
                 }
+            }
+        }
+    }
+}
+
+/// A search waiting in its client's line for a slot ([`FairSlots::take`]).
+pub struct FairWaiting {
+    slots: Arc<FairSlots>,
+    client: String,
+    ticket: u64,
+    given: oneshot::Receiver<FairSlot>,
+    done: bool,
+}
+
+impl FairWaiting {
+    /// Its place among the searches waiting, from 1: the slots go round the clients in turn,
+    /// so a search that is `k`-th in its client's line comes after the first `k - 1` of
+    /// every other client's, and the `k`-th of those ahead of its client in the turn.
+    pub fn place(&self) -> usize {
+        let inner = self.slots.lock();
+        let Some(k) = inner
+            .waiting
+            .get(&self.client)
+            .and_then(|q| q.iter().position(|(t, _)| *t == self.ticket))
+        else {
+            return 1;
+        };
+        let mut before = 0;
+        let mut ahead = true;
+        for client in &inner.turn {
+            if *client == self.client {
+                ahead = false;
+                continue;
+            }
+            let n = inner.waiting.get(client).map_or(0, VecDeque::len);
+            before += n.min(k) + usize::from(ahead && n > k);
+        }
+        before + k + 1
+    }
+
+    /// Waits for the slot. Cancel-safe: dropped in a `select!`, it may be awaited again.
+    pub async fn slot(&mut self) -> FairSlot {
+        let slot = match (&mut self.given).await {
+            Ok(slot) => slot,
+            // The sender is dropped only with its line, which lives as long as the slots.
+            Err(_) => FairSlot {
+                slots: Some(Arc::clone(&self.slots)),
+            },
+        };
+        self.done = true;
+        slot
+    }
+}
+
+impl Drop for FairWaiting {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        // Out of the line, so that the places behind it move up. (A slot already sent to it
+        // is passed on when the receiver drops it: see `FairSlot`'s drop.)
+        let mut inner = self.slots.lock();
+        if let Some(queue) = inner.waiting.get_mut(&self.client) {
+            queue.retain(|(t, _)| *t != self.ticket);
+            if queue.is_empty() {
+                inner.waiting.remove(&self.client);
+                let client = self.client.clone();
+                inner.turn.retain(|c| *c != client);
             }
         }
     }

@@ -17,6 +17,7 @@ pub mod fair_slots;
 pub mod games;
 pub mod http;
 pub mod lessons;
+pub mod new_boards;
 pub mod pairing;
 pub mod puzzles;
 pub mod rate;
@@ -31,6 +32,7 @@ use std::sync::Arc;
 
 pub use config::Config;
 pub use games::hub::Hub;
+use http::limit::PerAddress;
 
 /// Opens the store, brings unfinished games back, and serves the API on `addr` until the
 /// process ends. `on_ready` is called with the bound address once the server listens.
@@ -40,6 +42,26 @@ pub async fn serve(
     config: Config,
     on_ready: impl FnOnce(SocketAddr),
 ) -> anyhow::Result<()> {
+    let (app, hub) = app(db, config).await?;
+    match connections::raise_open_file_limit() {
+        Ok(files) => tracing::info!("open files: up to {files} (sockets included)"),
+        Err(e) => tracing::warn!("the open-file limit could not be raised: {e}"),
+    }
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    on_ready(listener.local_addr()?);
+    let app = app.layer(axum::middleware::from_fn_with_state(
+        PerAddress::new(hub.config().http_rate),
+        http::limit::by_address,
+    ));
+    connections::serve(listener, app, hub.config().connections).await?;
+    Ok(())
+}
+
+/// The service's routes on the store `db` with `config`, its games resumed and its background
+/// work started, and its hub: what [`serve`] serves, before the limits per address and per
+/// connection (which need a listener). Tests and fuzz targets drive it in-process (a request
+/// then needs `ConnectInfo` among its extensions, as a listener would put it).
+pub async fn app(db: &str, config: Config) -> anyhow::Result<(axum::Router, Arc<Hub>)> {
     let store: Arc<dyn store::Store> = Arc::from(store::open(db).await?);
     let accounts = Arc::new(accounts::Accounts::new(
         Arc::clone(&store),
@@ -52,6 +74,7 @@ pub async fn serve(
     let quotas = games::quota::Quotas::new(games::quota::Limits {
         engine_games: config.engine_games_per_client,
         seeks: config.seeks_per_client,
+        new_boards_per_hour: config.new_boards_per_client,
     });
     let study = study::Study::new(Arc::clone(&store), &config);
     let book = match &config.puzzles {
@@ -109,16 +132,5 @@ pub async fn serve(
         study,
         puzzles: trainer,
     });
-    match connections::raise_open_file_limit() {
-        Ok(files) => tracing::info!("open files: up to {files} (sockets included)"),
-        Err(e) => tracing::warn!("the open-file limit could not be raised: {e}"),
-    }
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    on_ready(listener.local_addr()?);
-    let app = app.layer(axum::middleware::from_fn_with_state(
-        http::limit::PerAddress::new(hub.config().http_rate),
-        http::limit::by_address,
-    ));
-    connections::serve(listener, app, hub.config().connections).await?;
-    Ok(())
+    Ok((app, hub))
 }

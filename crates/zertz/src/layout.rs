@@ -10,6 +10,7 @@
 //! "Zertz+xx" frame, where column `a` starts half a step below column `b`, `c` like `a`, and so on
 //! (`first = 1, 2, 1, 2, …`); their coordinates are read in that frame.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
@@ -29,10 +30,6 @@ pub const MAX_COLUMNS: usize = 26;
 
 /// The most rows in a column a coordinate can name.
 pub const MAX_ROWS: usize = 99;
-
-/// The most distinct custom layouts one process keeps (each about 6 KB, kept for the life of
-/// the process so that positions can be plain `Copy` values).
-pub const MAX_CUSTOM_LAYOUTS: usize = 10_000;
 
 /// A direction on the grid, in clockwise order starting straight up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -239,9 +236,12 @@ pub enum LayoutError {
         /// The offending token.
         token: String,
     },
-    /// The process already holds [`MAX_CUSTOM_LAYOUTS`] distinct custom layouts.
-    #[error("too many distinct custom boards in this process (at most {MAX_CUSTOM_LAYOUTS})")]
-    TooManyLayouts,
+    /// A custom layout this process does not know yet, asked for within
+    /// [`with_new_layout_allowance`] once its allowance is spent.
+    #[error(
+        "a custom board new to this program is not admitted here (its allowance of new boards is spent)"
+    )]
+    NotAdmitted,
     /// An unknown board name.
     #[error(
         "unknown board `{0}` (expected 37, 40, 43, 44, 48, 61, or a list of places such as a1-4,b1-5)"
@@ -427,6 +427,96 @@ fn custom_first(x: usize) -> i16 {
     1 + (x % 2) as i16
 }
 
+thread_local! {
+    /// New custom layouts the running [`with_new_layout_allowance`] still admits, the number
+    /// it registered and whether it refused one (`None` outside any: every one is admitted).
+    static ALLOWANCE: Cell<Option<Allowance>> = const { Cell::new(None) };
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Allowance {
+    left: usize,
+    used: usize,
+    refused: bool,
+}
+
+/// What [`with_new_layout_allowance`] let through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewLayouts {
+    /// Custom layouts new to the program that were registered.
+    pub registered: usize,
+    /// True when a new one was refused ([`LayoutError::NotAdmitted`]).
+    pub refused: bool,
+}
+
+/// Runs `f` (on this thread) admitting at most `allowance` custom layouts that the program does
+/// not know yet; another new one is refused with [`LayoutError::NotAdmitted`]. Layouts already
+/// known are always given. Layouts live as long as the program (positions are `Copy` values
+/// that hold them), so a server runs what a client sends within an allowance it charges to
+/// that client, and reads its own stored games outside any (they are always readable).
+pub fn with_new_layout_allowance<T>(allowance: usize, f: impl FnOnce() -> T) -> (T, NewLayouts) {
+    let outer = ALLOWANCE.get();
+    // Nested: the inner one admits no more than the outer one has left.
+    let left = outer.map_or(allowance, |o| allowance.min(o.left));
+    ALLOWANCE.set(Some(Allowance {
+        left,
+        used: 0,
+        refused: false,
+    }));
+    // Restored even if `f` panics, so that a caught panic leaves no allowance behind.
+    struct Restore(Option<Allowance>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let inner = ALLOWANCE.replace(self.0);
+            if let (Some(outer), Some(inner)) = (self.0.as_mut(), inner) {
+                // Nested: what the inner one registered counts in the outer one too.
+                outer.used += inner.used;
+                outer.left = outer.left.saturating_sub(inner.used);
+                outer.refused |= inner.refused;
+                ALLOWANCE.set(Some(*outer));
+            }
+        }
+    }
+    let restore = Restore(outer);
+    let out = f();
+    let mine = ALLOWANCE.get().expect("the allowance set above");
+    drop(restore);
+    (
+        out,
+        NewLayouts {
+            registered: mine.used,
+            refused: mine.refused,
+        },
+    )
+}
+
+/// Takes one new layout from the running allowance, if any: false when it is spent.
+fn admit_new_layout() -> bool {
+    match ALLOWANCE.get() {
+        None => true,
+        Some(mut a) => {
+            let admitted = a.left > 0;
+            if admitted {
+                a.left -= 1;
+                a.used += 1;
+            } else {
+                a.refused = true;
+            }
+            ALLOWANCE.set(Some(a));
+            admitted
+        }
+    }
+}
+
+/// How many custom layouts this program holds (each for the rest of its life).
+pub fn custom_layouts_held() -> usize {
+    registry()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .custom
+        .len()
+}
+
 struct Registry {
     next_id: u32,
     custom: HashMap<Vec<Coord>, &'static Layout>,
@@ -515,8 +605,8 @@ impl Layout {
         if let Some(layout) = reg.custom.get(&sorted) {
             return Ok(layout);
         }
-        if reg.custom.len() >= MAX_CUSTOM_LAYOUTS {
-            return Err(LayoutError::TooManyLayouts);
+        if !admit_new_layout() {
+            return Err(LayoutError::NotAdmitted);
         }
         let columns = sorted
             .iter()
@@ -535,19 +625,10 @@ impl Layout {
     /// `Zertz+11`, `Zertz+24`) or a custom layout written as comma-separated coordinates and
     /// column ranges such as `a1-4,b1-5,c2`.
     pub fn from_spec(spec: &str) -> Result<&'static Layout, LayoutError> {
-        let trimmed = spec.trim();
-        let kind = match trimmed.to_ascii_lowercase().as_str() {
-            "37" | "zertz" | "standard" => Some(BoardKind::Rings37),
-            "40" => Some(BoardKind::Rings40),
-            "43" => Some(BoardKind::Rings43),
-            "44" => Some(BoardKind::Rings44),
-            "48" | "zertz+11" | "tournament" => Some(BoardKind::Rings48),
-            "61" | "zertz+24" => Some(BoardKind::Rings61),
-            _ => None,
-        };
-        if let Some(kind) = kind {
-            return Ok(Layout::official(kind));
+        if let Some(layout) = Layout::official_by_name(spec) {
+            return Ok(layout);
         }
+        let trimmed = spec.trim();
         let body = trimmed.strip_prefix("custom:").unwrap_or(trimmed);
         if body.is_empty() || !body.starts_with(|c: char| c.is_ascii_alphabetic()) {
             return Err(LayoutError::UnknownBoard(spec.to_string()));
@@ -572,6 +653,21 @@ impl Layout {
             }
         }
         Layout::custom(&coords)
+    }
+
+    /// The official board named `name` (`37`, …, `61`, or BoardSpace's `Zertz`, `Zertz+11`,
+    /// `Zertz+24`), if it names one. Never builds a custom layout.
+    pub fn official_by_name(name: &str) -> Option<&'static Layout> {
+        let kind = match name.trim().to_ascii_lowercase().as_str() {
+            "37" | "zertz" | "standard" => BoardKind::Rings37,
+            "40" => BoardKind::Rings40,
+            "43" => BoardKind::Rings43,
+            "44" => BoardKind::Rings44,
+            "48" | "zertz+11" | "tournament" => BoardKind::Rings48,
+            "61" | "zertz+24" => BoardKind::Rings61,
+            _ => return None,
+        };
+        Some(Layout::official(kind))
     }
 
     /// The description [`Layout::from_spec`] reads back: the board's name, or the custom layout's
@@ -994,6 +1090,58 @@ mod tests {
             Layout::from_spec("99"),
             Err(LayoutError::UnknownBoard(_))
         ));
+    }
+
+    #[test]
+    fn new_layouts_within_an_allowance() {
+        // Shapes no other test uses (the registry is shared by the tests of this process).
+        let (first, used) =
+            with_new_layout_allowance(1, || Layout::from_spec("p1,q1,p2").map(|l| l.id()));
+        assert!(first.is_ok());
+        assert_eq!(
+            used,
+            NewLayouts {
+                registered: 1,
+                refused: false
+            }
+        );
+        // Spent: another new shape is refused, a known one (and an official one) is given.
+        let (second, used) = with_new_layout_allowance(0, || {
+            (
+                Layout::from_spec("p1,q1,p3").map(|l| l.id()),
+                Layout::from_spec("q1,p2,p1").map(|l| l.id()),
+                Layout::from_spec("61").is_ok(),
+            )
+        });
+        assert_eq!(second.0, Err(LayoutError::NotAdmitted));
+        assert_eq!(second.1, first);
+        assert!(second.2);
+        assert_eq!(
+            used,
+            NewLayouts {
+                registered: 0,
+                refused: true
+            }
+        );
+        // Nested: the inner one's layouts count in the outer one; outside, all are admitted.
+        let ((), outer) = with_new_layout_allowance(2, || {
+            let (_, inner) = with_new_layout_allowance(5, || Layout::from_spec("p1,q1,p4"));
+            assert_eq!(inner.registered, 1);
+            assert!(Layout::from_spec("p1,q1,p5").is_ok());
+            assert_eq!(
+                Layout::from_spec("p1,q1,p6").err(),
+                Some(LayoutError::NotAdmitted)
+            );
+        });
+        assert_eq!(
+            outer,
+            NewLayouts {
+                registered: 2,
+                refused: true
+            }
+        );
+        assert!(Layout::from_spec("p1,q1,p6").is_ok());
+        assert!(Layout::official_by_name("p1,q1").is_none());
     }
 
     #[test]

@@ -445,6 +445,26 @@ impl AnalysisWs {
         AnalysisWs { stream }
     }
 
+    /// Connects as [`AnalysisWs::connect`] does, from the loopback address `source` (another
+    /// client for the server).
+    pub async fn connect_from(addr: &str, source: &str) -> AnalysisWs {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(format!("{source}:0").parse().expect("an address"))
+            .expect("bound to the source");
+        let tcp = socket
+            .connect(addr.parse().expect("the server's address"))
+            .await
+            .expect("connected");
+        let (stream, _) = tokio_tungstenite::client_async(
+            format!("ws://{addr}/api/analysis/ws"),
+            MaybeTlsStream::Plain(tcp),
+        )
+        .await
+        .expect("the analysis WebSocket opens");
+        AnalysisWs { stream }
+    }
+
     /// The next message.
     pub async fn recv(&mut self) -> Value {
         serde_json::from_str(&next_text(&mut self.stream).await).expect("a JSON message")

@@ -36,6 +36,8 @@ pub struct Limits {
     pub engine_games: usize,
     /// Open seeks at once.
     pub seeks: usize,
+    /// Custom boards new to the server one client may bring in an hour (0: no limit).
+    pub new_boards_per_hour: usize,
 }
 
 impl Default for Limits {
@@ -43,6 +45,7 @@ impl Default for Limits {
         Limits {
             engine_games: 3,
             seeks: 5,
+            new_boards_per_hour: 20,
         }
     }
 }
@@ -60,6 +63,8 @@ enum Hold {
 #[derive(Debug)]
 pub struct Quotas {
     limits: Limits,
+    /// The custom boards new to the server each client may still bring.
+    pub new_boards: crate::new_boards::NewBoards,
     held: Mutex<HashMap<(String, Held), Vec<Hold>>>,
     next_request: std::sync::atomic::AtomicU64,
 }
@@ -112,6 +117,7 @@ impl Quotas {
     pub fn new(limits: Limits) -> Arc<Quotas> {
         Arc::new(Quotas {
             limits,
+            new_boards: crate::new_boards::NewBoards::new(limits.new_boards_per_hour),
             held: Mutex::new(HashMap::new()),
             next_request: Default::default(),
         })

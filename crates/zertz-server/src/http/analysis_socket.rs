@@ -14,7 +14,9 @@ use tokio::sync::mpsc;
 use super::game_socket::MAX_FRAME;
 use super::heartbeat::{Beat, Heartbeat};
 use super::state::AppState;
+use super::viewer::Viewer;
 use crate::games::hub::Hub;
+use crate::games::quota::Quotas;
 use crate::http::limit::Limiter;
 use crate::study::Study;
 use crate::study::sessions::{self, Request, Running};
@@ -27,17 +29,28 @@ pub fn router() -> Router<AppState> {
 async fn upgrade(
     State(study): State<Arc<Study>>,
     State(hub): State<Arc<Hub>>,
+    State(quotas): State<Arc<Quotas>>,
+    viewer: Viewer,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    // The board's searches wait in the line of this client (its account, or its address),
+    // whatever the number of its pages.
+    let client = viewer.client();
     upgrade
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .read_buffer_size(8 * 1024)
-        .on_upgrade(move |socket| serve(study, hub, socket))
+        .on_upgrade(move |socket| serve(study, hub, quotas, client, socket))
 }
 
 /// Serves one analysis board until its socket closes; the running analysis stops with it.
-async fn serve(study: Arc<Study>, hub: Arc<Hub>, mut socket: WebSocket) {
+async fn serve(
+    study: Arc<Study>,
+    hub: Arc<Hub>,
+    quotas: Arc<Quotas>,
+    client: String,
+    mut socket: WebSocket,
+) {
     let rate = hub.config().action_rate;
     let limiter = Limiter::new(rate);
     let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
@@ -91,7 +104,15 @@ async fn serve(study: Arc<Study>, hub: Arc<Hub>, mut socket: WebSocket) {
                         number += 1;
                         // The old analysis stops as the new one starts.
                         running = None;
-                        match sessions::start(&study, number, &position, lines, out.clone()) {
+                        // A custom board new to the server counts against this client's
+                        // allowance (`new_boards`).
+                        let started = quotas
+                            .new_boards
+                            .run(&client, || {
+                                sessions::start(&study, &client, number, &position, lines, out.clone())
+                            })
+                            .and_then(|r| r);
+                        match started {
                             Ok(r) => {
                                 running = Some(r);
                                 None

@@ -50,6 +50,8 @@ struct ExplorerQuery {
 
 async fn positions(
     State(hub): State<Arc<Hub>>,
+    State(quotas): State<Arc<crate::games::quota::Quotas>>,
+    viewer: super::viewer::Viewer,
     query: Result<Query<ExplorerQuery>, QueryRejection>,
 ) -> Response {
     let q = match query {
@@ -62,9 +64,14 @@ async fn positions(
             "the position is missing (?position=… with a position string)".into(),
         );
     };
-    let position: Position = match text.trim().parse() {
-        Ok(p) => p,
-        Err(e) => return error(StatusCode::BAD_REQUEST, e.to_string()),
+    // A custom board new to the server counts against this client's allowance (`new_boards`).
+    let parsed = quotas
+        .new_boards
+        .run(&viewer.client(), || text.trim().parse::<Position>());
+    let position: Position = match parsed {
+        Ok(Ok(p)) => p,
+        Ok(Err(e)) => return error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e) => return error(StatusCode::TOO_MANY_REQUESTS, e),
     };
     let source = match q.source.as_deref() {
         None | Some("") => Source::All,

@@ -48,6 +48,7 @@ async fn stats(
     Json(json!({
         "games_in_memory": hub.games_in_memory(),
         "analyses_held": study.game_analysis.held(),
+        "custom_boards_held": zertz::layout::custom_layouts_held(),
     }))
 }
 
@@ -63,9 +64,9 @@ async fn create_game(
             "best_of and bribe_limit belong to matches (POST /api/matches)",
         ));
     }
-    let (settings, _, creator) = req.settings(viewer.account.is_some())?;
-    let against_engine = held_by(&settings) == Some(Held::EngineGame);
-    let reservation = match held_by(&settings) {
+    // The quota first: a refused request reads no board (a custom one would stay in memory).
+    let held = req.held();
+    let reservation = match held {
         Some(kind) => Some(
             quotas
                 .reserve(&hub, &viewer.client(), kind)
@@ -74,6 +75,12 @@ async fn create_game(
         ),
         None => None,
     };
+    let (settings, _, creator) = quotas
+        .new_boards
+        .run(&viewer.client(), || req.settings(viewer.account.is_some()))
+        .map_err(too_many)??;
+    debug_assert_eq!(held_by(&settings), held);
+    let against_engine = held == Some(Held::EngineGame);
     let mut seated = [None, None];
     seated[creator] = Some(viewer.seated(req.name.as_deref()));
     // The invited seat's token given in advance is its invitation (see `games::invitation`).
@@ -101,22 +108,13 @@ async fn create_game(
         .into_response())
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ListQuery {
-    pub(crate) status: Option<String>,
-    pub(crate) limit: Option<i64>,
-    /// The `next` of the page before (games only).
-    pub(crate) before: Option<String>,
-}
-
 /// A listing's cursor as clients see it: `UPDATED_MS-ID`.
-fn cursor_text(c: &Cursor) -> String {
+pub(crate) fn cursor_text(c: &Cursor) -> String {
     format!("{}-{}", c.updated_ms, c.id)
 }
 
 /// Reads the `before` of a listing.
-fn parse_cursor(text: &str) -> ApiResult<Cursor> {
+pub(crate) fn parse_cursor(text: &str) -> ApiResult<Cursor> {
     let parsed = text.split_once('-').and_then(|(ms, id)| {
         let updated_ms = ms.parse().ok()?;
         crate::token::is_plausible_id(id).then(|| Cursor {
@@ -355,9 +353,16 @@ struct ImportBody {
     text: String,
 }
 
-async fn import(body: Result<Json<ImportBody>, JsonRejection>) -> ApiResult<Response> {
+async fn import(
+    State(quotas): State<Arc<Quotas>>,
+    viewer: Viewer,
+    body: Result<Json<ImportBody>, JsonRejection>,
+) -> ApiResult<Response> {
     let Json(b) = body?;
-    let crate::games::records::ReadGame { game, headers } = crate::games::records::read(&b.text)
+    let crate::games::records::ReadGame { game, headers } = quotas
+        .new_boards
+        .run(&viewer.client(), || crate::games::records::read(&b.text))
+        .map_err(too_many)?
         .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let moves = crate::games::records::move_texts(&game);
     let positions = game.positions();

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::chat_socket::RoomLink;
 use super::error::{ApiError, ApiResult, bad, bad_query, bearer};
 use super::games::spectator;
-use super::games::{JoinBody, ListQuery, check_status, too_many};
+use super::games::{JoinBody, check_status, cursor_text, parse_cursor, too_many};
 use super::new_game::{NewGame, Opponent};
 use super::state::AppState;
 use super::viewer::{Viewer, viewer};
@@ -23,6 +23,7 @@ use crate::chat::{Speaker, match_room};
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::{Credential, SeatKind};
 use crate::games::quota::{Held, Quotas};
+use crate::store::Cursor;
 
 /// The most bribes per player a match may allow (the match form offers 0 to 20).
 pub const MAX_BRIBES: u32 = 20;
@@ -51,15 +52,8 @@ async fn create_match(
             "bribe_limit must be 0 to {MAX_BRIBES}, not {bribe_limit}"
         )));
     }
-    let (mut settings, opponent, creator_seat) = req.settings(viewer.account.is_some())?;
-    settings.seats = [SeatKind::Human, SeatKind::Human];
-    let held = if matches!(opponent, SeatKind::Engine { .. }) {
-        Some(Held::EngineGame)
-    } else if matches!(req.opponent, Opponent::Open {}) {
-        Some(Held::Seek)
-    } else {
-        None
-    };
+    // The quota first: a refused request reads no board (a custom one would stay in memory).
+    let held = req.held();
     let reservation = match held {
         Some(kind) => Some(
             quotas
@@ -69,6 +63,11 @@ async fn create_match(
         ),
         None => None,
     };
+    let (mut settings, opponent, creator_seat) = quotas
+        .new_boards
+        .run(&viewer.client(), || req.settings(viewer.account.is_some()))
+        .map_err(too_many)??;
+    settings.seats = [SeatKind::Human, SeatKind::Human];
     let best_of = req.best_of.unwrap_or(3);
     let (id, token, invite) = hub
         .create_match(crate::games::match_state::NewMatch {
@@ -100,27 +99,71 @@ async fn create_match(
         .into_response())
 }
 
+/// The query of `GET /api/matches`: a status and a count, or the lobby's pages.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatchesQuery {
+    status: Option<String>,
+    limit: Option<i64>,
+    /// The `next` of the page before (the lobby's listing only).
+    before: Option<String>,
+    /// `true`: the lobby's listing, open matches anyone may take (not invitations), in pages.
+    lobby: Option<bool>,
+}
+
 async fn list_matches(
     State(hub): State<Arc<Hub>>,
-    query: Result<Query<ListQuery>, QueryRejection>,
+    query: Result<Query<MatchesQuery>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
     let status = check_status(&q.status)?;
-    if q.before.is_some() {
-        return Err(bad("before: matches are listed in one page (at most 500)"));
-    }
-    let rows = hub
-        .store()
-        .list_matches(status, q.limit.unwrap_or(50).clamp(1, 500))
-        .await
-        .map_err(HubError::from)?;
+    let limit = q.limit.unwrap_or(50).clamp(1, 500);
+    let lobby = q.lobby.unwrap_or(false);
+    let (rows, next) = if lobby {
+        if status.is_some_and(|s| s != "open") {
+            return Err(bad(
+                "lobby: the lobby lists open matches only (status=open)",
+            ));
+        }
+        let before = q.before.as_deref().map(parse_cursor).transpose()?;
+        let rows = hub
+            .store()
+            .lobby_matches(before.as_ref(), limit)
+            .await
+            .map_err(HubError::from)?;
+        // A full page may have a next one; a short page is the last.
+        let next = (rows.len() as i64 == limit)
+            .then(|| {
+                rows.last().map(|m| {
+                    cursor_text(&Cursor {
+                        updated_ms: m.updated_ms,
+                        id: m.id.clone(),
+                    })
+                })
+            })
+            .flatten();
+        (rows, next)
+    } else {
+        if q.before.is_some() {
+            return Err(bad(
+                "before: only the lobby's listing (lobby=true) has pages; other listings \
+                 come in one page (at most 500)",
+            ));
+        }
+        let rows = hub
+            .store()
+            .list_matches(status, limit)
+            .await
+            .map_err(HubError::from)?;
+        (rows, None)
+    };
     let mut list = Vec::new();
     for row in rows {
         if let Ok((m, _)) = hub.load_match(&row.id).await {
             list.push(hub.match_view(&m, None).await);
         }
     }
-    Ok(Json(json!({ "matches": list })).into_response())
+    Ok(Json(json!({ "matches": list, "next": next })).into_response())
 }
 
 async fn get_match(

@@ -88,6 +88,17 @@ pub struct NewGame {
 }
 
 impl NewGame {
+    /// What the new game will hold of its creator's quota (as [`super::games::held_by`] says
+    /// of its settings), known before its board is read.
+    pub fn held(&self) -> Option<crate::games::quota::Held> {
+        use crate::games::quota::Held;
+        match self.opponent {
+            Opponent::Engine { .. } => Some(Held::EngineGame),
+            Opponent::Open {} => Some(Held::Seek),
+            Opponent::Invite {} => None,
+        }
+    }
+
     /// The game's settings, the opponent's seat kind, and the creator's seat index.
     /// `logged_in`: the creator has an account (a rated game needs one).
     pub fn settings(&self, logged_in: bool) -> ApiResult<(GameSettings, SeatKind, usize)> {
@@ -101,6 +112,19 @@ impl NewGame {
                 "give one of: a record, a position, or a board and rules (not several)",
             ));
         }
+        // What needs no board first: a request refused for these reads none (a custom board,
+        // once read, stays in memory for the life of the process).
+        let clock = self.clock.unwrap_or(ClockSpec::Unlimited {});
+        clock.validate().map_err(|e| bad(e.to_string()))?;
+        let opponent = match self.opponent {
+            Opponent::Engine { level } => {
+                if !(1..=10).contains(&level) {
+                    return Err(bad(format!("engine level must be 1 to 10, not {level}")));
+                }
+                SeatKind::Engine { level }
+            }
+            Opponent::Invite {} | Opponent::Open {} => SeatKind::Human,
+        };
         let mut repetition = Repetition::ThreefoldDraw;
         let mut bribes = false;
         let mut history = None;
@@ -130,17 +154,6 @@ impl NewGame {
                     .map_err(|e| bad(format!("rules `{rules}`: {e}")))?;
                 Position::new(layout, set)
             }
-        };
-        let clock = self.clock.unwrap_or(ClockSpec::Unlimited {});
-        clock.validate().map_err(|e| bad(e.to_string()))?;
-        let opponent = match self.opponent {
-            Opponent::Engine { level } => {
-                if !(1..=10).contains(&level) {
-                    return Err(bad(format!("engine level must be 1 to 10, not {level}")));
-                }
-                SeatKind::Engine { level }
-            }
-            Opponent::Invite {} | Opponent::Open {} => SeatKind::Human,
         };
         let creator = match self.seat {
             SeatChoice::First => 0,

@@ -2,15 +2,20 @@
 //! describes a position string, `POST /api/position/play` plays a move from one, and
 //! `POST /api/position/setup` turns a hand-made setup into one or says which rule it breaks.
 
-use axum::extract::Query;
+use std::sync::Arc;
+
 use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::error::{ApiResult, bad, bad_query};
+use super::games::too_many;
 use super::state::AppState;
+use super::viewer::Viewer;
+use crate::games::quota::Quotas;
 use crate::study::positions::{self, Described, HandSetup, Played};
 
 /// The position routes.
@@ -34,17 +39,32 @@ struct PlayBody {
     r#move: String,
 }
 
+/// Reads a position string that `viewer` sent, within its allowance of new custom boards.
+fn parse(quotas: &Quotas, viewer: &Viewer, text: &str) -> ApiResult<zertz::Position> {
+    quotas
+        .new_boards
+        .run(&viewer.client(), || positions::parse(text))
+        .map_err(too_many)?
+        .map_err(bad)
+}
+
 async fn describe(
+    State(quotas): State<Arc<Quotas>>,
+    viewer: Viewer,
     query: Result<Query<PositionQuery>, QueryRejection>,
 ) -> ApiResult<Json<Described>> {
     let Query(q) = query.map_err(bad_query)?;
-    let position = positions::parse(&q.position).map_err(bad)?;
+    let position = parse(&quotas, &viewer, &q.position)?;
     Ok(Json(positions::describe(&position)))
 }
 
-async fn play(body: Result<Json<PlayBody>, JsonRejection>) -> ApiResult<Json<Played>> {
+async fn play(
+    State(quotas): State<Arc<Quotas>>,
+    viewer: Viewer,
+    body: Result<Json<PlayBody>, JsonRejection>,
+) -> ApiResult<Json<Played>> {
     let Json(b) = body?;
-    let position = positions::parse(&b.position).map_err(bad)?;
+    let position = parse(&quotas, &viewer, &b.position)?;
     Ok(Json(
         positions::play(&position, &b.r#move).map_err(|e| bad(format!("move: {e}")))?,
     ))

@@ -94,7 +94,16 @@ async fn ask(
             }
             (Some(id), record)
         }
-        (None, Some(text)) => (None, read_record(&text).map_err(bad)?),
+        // A custom board new to the server counts against this client's allowance.
+        (None, Some(text)) => (
+            None,
+            state
+                .quotas
+                .new_boards
+                .run(&who.client(), || read_record(&text))
+                .map_err(super::games::too_many)?
+                .map_err(bad)?,
+        ),
         _ => {
             return Err(bad(
                 "send either `game` (a game's id) or `record` (its text)",

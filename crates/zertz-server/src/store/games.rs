@@ -257,4 +257,13 @@ pub trait GameStore {
         status: Option<&str>,
         limit: i64,
     ) -> Result<Vec<MatchRow>, StoreError>;
+
+    /// The lobby's matches: open to anyone (not invitations) and not yet taken, newest change
+    /// first, those after `before` (a [`Cursor`] on a match's `updated_ms` and id), at most
+    /// `limit`.
+    async fn lobby_matches(
+        &self,
+        before: Option<&Cursor>,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, StoreError>;
 }

@@ -5,7 +5,6 @@ pub mod game_analysis;
 pub mod positions;
 pub mod reviews;
 pub mod sessions;
-pub mod slots;
 pub mod studies;
 pub mod tree_check;
 pub mod tree_json;
@@ -14,14 +13,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
+use crate::fair_slots::FairSlots;
 use crate::store::Store;
 use reviews::Reviews;
-use slots::Slots;
 
 /// What the study features share: the slots analysis searches run on and their budget.
 pub struct Study {
-    /// Analysis searches running at once, apart from the games' engine slots.
-    pub slots: Arc<Slots>,
+    /// Analysis searches running at once, apart from the games' engine slots, given out round
+    /// robin between clients (an account, or an address for guests), however many boards
+    /// (browser tabs) each has open.
+    pub slots: Arc<FairSlots>,
     /// The longest one analysis may search.
     pub analysis_time: Duration,
     /// Game reviews and their queue.
@@ -35,7 +36,7 @@ impl Study {
     /// started by `reviews.start()`).
     pub fn new(store: Arc<dyn Store>, config: &Config) -> Arc<Study> {
         Arc::new(Study {
-            slots: Slots::new(config.study_slots),
+            slots: FairSlots::new(config.study_slots),
             analysis_time: config.analysis_time,
             reviews: Reviews::new(store, config.review_limits),
             game_analysis: game_analysis::AnalysisQueue::new(

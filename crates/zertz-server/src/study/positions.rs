@@ -125,10 +125,8 @@ pub fn play(position: &Position, text: &str) -> Result<Played, String> {
 
 /// Builds the position a player set up by hand, or says which rule it breaks.
 pub fn set_up(s: &HandSetup) -> Result<Position, String> {
-    let layout = Layout::from_spec(s.board.trim())
-        .ok()
-        .filter(|l| l.kind() != zertz::BoardKind::Custom)
-        .ok_or_else(|| {
+    // Official boards only, looked up by name: a custom one is never built here.
+    let layout = Layout::official_by_name(&s.board).ok_or_else(|| {
             format!(
                 "board: `{}` is not one of 37, 40, 43, 44, 48 and 61 (a custom board is set up as a position string)",
                 s.board

@@ -22,7 +22,7 @@ use zertz_engine::{Engine, Limits, Score, SearchOptions};
 
 use super::Study;
 use super::positions;
-use super::slots::Slot;
+use crate::fair_slots::FairSlot;
 
 /// The most lines a page may ask for.
 pub const MAX_LINES: usize = 5;
@@ -86,10 +86,12 @@ pub fn read(text: &str) -> Result<Request, String> {
     serde_json::from_str(text).map_err(|e| format!("message: {e}"))
 }
 
-/// Starts analysing `position` as analysis number `number`, sending what it finds on `out`.
-/// The position is checked first: an error comes back at once, with nothing started.
+/// Starts analysing `position` as analysis number `number` for `client` (whose line it waits
+/// in), sending what it finds on `out`. The position is checked first: an error comes back at
+/// once, with nothing started.
 pub fn start(
     study: &Arc<Study>,
+    client: &str,
     number: u64,
     position: &str,
     count: Option<usize>,
@@ -106,8 +108,9 @@ pub fn start(
         stop: Arc::clone(&stop),
     };
     let study = Arc::clone(study);
+    let client = client.to_string();
     tokio::spawn(async move {
-        let Some(slot) = wait_for_slot(&study, number, &stop, &out).await else {
+        let Some(slot) = wait_for_slot(&study, &client, number, &stop, &out).await else {
             return;
         };
         let budget = study.analysis_time;
@@ -119,14 +122,16 @@ pub fn start(
     Ok(running)
 }
 
-/// Waits for a study slot, telling the page its place; `None` if stopped meanwhile.
+/// Waits for a study slot in `client`'s line, telling the page its place; `None` if stopped
+/// meanwhile.
 async fn wait_for_slot(
     study: &Study,
+    client: &str,
     number: u64,
     stop: &AtomicBool,
     out: &mpsc::Sender<Outgoing>,
-) -> Option<Slot> {
-    let mut waiting = match study.slots.take() {
+) -> Option<FairSlot> {
+    let mut waiting = match study.slots.take(client) {
         Ok(slot) => return Some(slot),
         Err(waiting) => waiting,
     };
@@ -153,7 +158,7 @@ async fn wait_for_slot(
 
 /// The search itself, on a blocking thread, holding `slot` until it ends.
 fn analyse(
-    slot: Slot,
+    slot: FairSlot,
     position: &Position,
     count: usize,
     budget: Duration,

@@ -22,7 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Position, Setup};
-use crate::layout::{BoardKind, Coord, Layout, MAX_COLUMNS, MAX_ROWS};
+use crate::layout::{Coord, Layout, MAX_COLUMNS, MAX_ROWS};
 use crate::marbles::{Colour, Marbles, Player};
 use crate::rules::RuleSet;
 
@@ -134,9 +134,10 @@ impl FromStr for Position {
         let board = field(0);
         let official = match board {
             "custom" => None,
-            name => match Layout::from_spec(name) {
-                Ok(l) if l.kind() != BoardKind::Custom => Some(l),
-                _ => {
+            // By name only: a custom layout written here is never built.
+            name => match Layout::official_by_name(name) {
+                Some(l) => Some(l),
+                None => {
                     return Err(err(0, "expected 37, 40, 43, 44, 48, 61 or custom".into()));
                 }
             },
@@ -169,6 +170,18 @@ impl FromStr for Position {
                 cells.push((Coord::new(x as u8, r as u8 + 1), ch));
             }
         }
+        // The other fields are read before a custom board is built: a string refused for its
+        // text never adds a layout (which the program keeps for its whole life).
+        let counts = |i: usize| -> Result<Marbles, PositionParseError> {
+            Marbles::parse_slashed(field(i)).map_err(|m| err(i, m))
+        };
+        let supply = counts(3)?;
+        let captures = [counts(4)?, counts(5)?];
+        let to_move = match field(6) {
+            "1" => Player::One,
+            "2" => Player::Two,
+            _ => return Err(err(6, "expected 1 or 2".into())),
+        };
         let layout = match official {
             Some(layout) => {
                 let expected: Vec<usize> = (0..layout.columns())
@@ -209,16 +222,9 @@ impl FromStr for Position {
             }
             setup.rings |= place.bit();
         }
-        let counts = |i: usize| -> Result<Marbles, PositionParseError> {
-            Marbles::parse_slashed(field(i)).map_err(|m| err(i, m))
-        };
-        setup.supply = counts(3)?;
-        setup.captures = [counts(4)?, counts(5)?];
-        setup.to_move = match field(6) {
-            "1" => Player::One,
-            "2" => Player::Two,
-            _ => return Err(err(6, "expected 1 or 2".into())),
-        };
+        setup.supply = supply;
+        setup.captures = captures;
+        setup.to_move = to_move;
         Position::from_setup(setup).map_err(|e| err(2, e.to_string()))
     }
 }

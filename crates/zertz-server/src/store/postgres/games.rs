@@ -373,4 +373,36 @@ impl GameStore for PostgresStore {
         };
         Ok(rows.iter().map(match_row).collect::<Result<_, _>>()?)
     }
+
+    async fn lobby_matches(
+        &self,
+        before: Option<&Cursor>,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, StoreError> {
+        // No index of its own: the open matches are few (each client may hold a few seeks).
+        let open = "SELECT id, created_ms, state, status, updated_ms, account_one, account_two \
+                    FROM matches WHERE status = 'open' AND (state::json ->> 'open') = 'true'";
+        let rows = match before {
+            Some(c) => {
+                sqlx::query(&format!(
+                    "{open} AND (updated_ms, id) < ($1, $2) \
+                     ORDER BY updated_ms DESC, id DESC LIMIT $3"
+                ))
+                .bind(c.updated_ms)
+                .bind(&c.id)
+                .bind(clamp_limit(limit))
+                .fetch_all(self.pool())
+                .await?
+            }
+            None => {
+                sqlx::query(&format!(
+                    "{open} ORDER BY updated_ms DESC, id DESC LIMIT $1"
+                ))
+                .bind(clamp_limit(limit))
+                .fetch_all(self.pool())
+                .await?
+            }
+        };
+        Ok(rows.iter().map(match_row).collect::<Result<_, _>>()?)
+    }
 }

@@ -1,0 +1,140 @@
+//! Custom boards new to the server, per client (docs/server.md, "Limits per client").
+//!
+//! A custom board's layout lives as long as the process: positions are `Copy` values that hold
+//! a `&'static Layout` (the engine copies them in its hot path), so no layout can be freed while
+//! a position might still name it, and the rules library keeps each distinct shape once. What
+//! a client sends (a game to create, a position, a record to import, a study) is therefore read
+//! within an allowance of boards the process does not know yet
+//! ([`zertz::layout::with_new_layout_allowance`]), charged to that client: at most
+//! `per_hour` new shapes an hour per client (an account, or an address for guests). A board
+//! already known (an official one, or one some game or request brought before) costs nothing,
+//! and the server's own stored games are read outside any allowance, so a finished custom game
+//! is always readable. There is no cap for the whole process: one client spending its
+//! allowance cannot refuse another's board.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How long a client's count of new boards runs before it starts again from zero.
+const WINDOW: Duration = Duration::from_secs(3600);
+
+/// The count of one client's new boards in its current window.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    since: Instant,
+    count: usize,
+}
+
+/// The allowance of new custom boards of every client.
+#[derive(Debug)]
+pub struct NewBoards {
+    per_hour: usize,
+    used: Mutex<HashMap<String, Window>>,
+}
+
+impl NewBoards {
+    /// At most `per_hour` new boards an hour per client (0: no limit).
+    pub fn new(per_hour: usize) -> NewBoards {
+        NewBoards {
+            per_hour,
+            used: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The allowance an hour (0: no limit).
+    pub fn per_hour(&self) -> usize {
+        self.per_hour
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Window>> {
+        self.used.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` (synchronous: reading what `client` sent) admitting the new boards `client`
+    /// may still bring, and charges it those `f` brought. When `f` asked for one more, the
+    /// refusal (for a 429) says which limit and when to come back; `f`'s own answer is dropped.
+    pub fn run<T>(&self, client: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+        if self.per_hour == 0 {
+            return Ok(f());
+        }
+        let now = Instant::now();
+        let left = {
+            let mut used = self.lock();
+            // Forget the windows that have run out, now and then, so the map stays small.
+            if used.len() > 4096 {
+                used.retain(|_, w| now.duration_since(w.since) < WINDOW);
+            }
+            let w = used.entry(client.to_string()).or_insert(Window {
+                since: now,
+                count: 0,
+            });
+            if now.duration_since(w.since) >= WINDOW {
+                *w = Window {
+                    since: now,
+                    count: 0,
+                };
+            }
+            self.per_hour.saturating_sub(w.count)
+        };
+        let (out, new) = zertz::layout::with_new_layout_allowance(left, f);
+        let mut used = self.lock();
+        let w = used.entry(client.to_string()).or_insert(Window {
+            since: now,
+            count: 0,
+        });
+        w.count += new.registered;
+        if new.refused {
+            let wait = WINDOW.saturating_sub(now.duration_since(w.since));
+            return Err(format!(
+                "too many new custom boards: you have brought {} boards this server did not know \
+                 within the hour, at most {} for one player (or one address for guests); play on \
+                 a board already known, or ask again in about {} min",
+                w.count,
+                self.per_hour,
+                wait.as_secs().div_ceil(60).max(1)
+            ));
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zertz::Layout;
+
+    #[test]
+    fn each_client_has_its_own_allowance_and_known_boards_are_free() {
+        let boards = NewBoards::new(2);
+        let spec = |n: u8| format!("s1,t1,s{}", n + 2);
+        for n in 0..2 {
+            assert!(
+                boards
+                    .run("a", || Layout::from_spec(&spec(n)))
+                    .unwrap()
+                    .is_ok()
+            );
+        }
+        let refused = boards.run("a", || Layout::from_spec(&spec(2))).unwrap_err();
+        assert!(refused.contains("at most 2"), "{refused}");
+        // A board already known costs nothing; another client has its own allowance.
+        assert!(boards.run("a", || Layout::from_spec(&spec(0))).is_ok());
+        assert!(boards.run("a", || Layout::from_spec("61")).is_ok());
+        assert!(
+            boards
+                .run("b", || Layout::from_spec(&spec(2)))
+                .unwrap()
+                .is_ok()
+        );
+        // No limit at all with 0.
+        let open = NewBoards::new(0);
+        for n in 3..6 {
+            assert!(
+                open.run("a", || Layout::from_spec(&spec(n)))
+                    .unwrap()
+                    .is_ok()
+            );
+        }
+    }
+}
