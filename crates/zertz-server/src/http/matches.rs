@@ -52,6 +52,11 @@ async fn create_match(
         )));
     }
     let (mut settings, opponent, creator_seat) = req.settings(viewer.account.is_some())?;
+    if settings.design {
+        return Err(bad(
+            "a match cannot be played on Zertz+xx boards: create its games one by one",
+        ));
+    }
     settings.seats = [SeatKind::Human, SeatKind::Human];
     let held = if matches!(opponent, SeatKind::Engine { .. }) {
         Some(Held::EngineGame)
