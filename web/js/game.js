@@ -11,6 +11,7 @@ import { playerCard, supplyView, tickClock, moveList, seatName } from './panels.
 import { COLOUR_NAMES, hostCoord, hostMoveText, parsePosition } from './position.js';
 import { GameSocket } from './socket.js';
 import { withLegalMoves } from './legal.js';
+import { designButtons, designClick, designStatus, designing, renderDesign } from './design.js';
 import { ChatPanel } from './chat.js';
 import { deltaTag, poolName, ratingText } from './ratings.js';
 import { boardTurn, confirmMoves, flag, onPref, optionsPanel, pref, setPref } from './prefs.js';
@@ -422,6 +423,12 @@ async function refresh() {
 }
 
 function onBoardClick(coord) {
+  if (designing(page.state)) {
+    const { action, what, why } = designClick(page.state, coord);
+    if (why) say(why, 'error');
+    else act(action, what);
+    return;
+  }
   if (page.pending) {
     say(`Confirm the move ${page.pending} or cancel it first.`, 'error');
     return;
@@ -650,6 +657,8 @@ function statusText() {
     return r.token === '*' ? 'The game was called off.' : 'Drawn.';
   }
   const mover = seatName(s, s.to_move - 1);
+  const design = designStatus(s, (n) => seatName(s, n - 1));
+  if (design) return design;
   if (s.pending_bribe) return `${seatName(s, s.pending_bribe.by - 1)} offers a bribe to pass.`;
   if (s.you === s.to_move) return 'Your turn.';
   if (s.you) return `${mover} is to move.`;
@@ -659,6 +668,11 @@ function statusText() {
 /** The parts a click changes: the board, the prompt, the supply, the move waiting to be confirmed. */
 function renderInput() {
   const s = page.state;
+  if (designing(s)) {
+    $('prompt').textContent = renderDesign(board, s, flag('coords'));
+    renderConfirm();
+    return;
+  }
   const looking = page.viewTurn !== null && page.history;
   // The board: the live position, or one from the history.
   const live = !looking && canMove() && !page.pending;
@@ -812,6 +826,7 @@ function renderActions() {
       } else items.push(h('p', {}, 'The game is listed in the lobby until someone accepts it.'));
     }
   }
+  items.push(...designButtons(s, button, act));
   if (s.status === 'live' && you) {
     const other = you === 1 ? 2 : 1;
     if (page.confirmResign) {

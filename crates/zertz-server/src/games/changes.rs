@@ -73,6 +73,8 @@ pub struct Changes<'a> {
     last: Option<&'a Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     match_game: Option<&'a Option<(String, u32)>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    design: Option<&'a Option<crate::games::design::DesignView>>,
     server_ms: i64,
     turn_ms: Option<i64>,
 }
@@ -135,6 +137,7 @@ impl<'a> Changes<'a> {
             result: changed(&old.result, &new.result),
             last: changed(&old.last, &new.last),
             match_game: changed(&old.match_game, &new.match_game),
+            design: changed(&old.design, &new.design),
             server_ms: new.server_ms,
             turn_ms: new.turn_ms,
         }

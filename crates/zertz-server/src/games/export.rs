@@ -41,8 +41,9 @@ pub fn sgf_text(room: &Room) -> Result<String, String> {
             .map(|n| n.unwrap_or_else(|| "player".into())),
         date: None,
         name: Some(room.id.clone()),
-        // The server's games on custom boards have no designer: player one moves first.
-        designer: None,
+        // A Zertz+xx game's designer is seat 1: the record has seat 2 swap when seat 1 moved
+        // first. Other games on custom boards have no designer.
+        designer: room.design.as_ref().map(|_| crate::games::design::DESIGNER),
     };
     zertz::boardspace::export(&room.game, &info).map_err(|e| e.to_string())
 }

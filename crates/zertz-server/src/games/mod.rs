@@ -5,6 +5,7 @@ pub mod broadcast;
 pub mod changes;
 pub mod clock;
 pub mod compact;
+pub mod design;
 pub mod ending;
 pub mod engine_seat;
 pub mod evict;

@@ -52,6 +52,10 @@ pub struct GameSettings {
     /// every pool (other boards, set-up positions, no clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pool: Option<String>,
+    /// A "Zertz+xx" game: player one designs the board before play (`start` then gives only
+    /// the rule set, on a placeholder board), and player two may swap (games/design.rs).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub design: bool,
 }
 
 /// Why a guest cannot take part in a rated game.
@@ -189,6 +193,30 @@ pub enum Event {
         /// Its id.
         game_id: String,
     },
+    /// The designer of a Zertz+xx board added a ring.
+    RingAdded {
+        /// The designer's seat.
+        seat: u8,
+        /// The place of the grid (`c3`).
+        at: String,
+    },
+    /// The designer of a Zertz+xx board took a ring away again.
+    RingRemoved {
+        /// The designer's seat.
+        seat: u8,
+        /// The place of the grid.
+        at: String,
+    },
+    /// The designer finished the board: the game starts on it, player two to move.
+    DesignFinished {
+        /// The designer's seat.
+        seat: u8,
+    },
+    /// Player two swapped (the pie rule): the designer moves first.
+    Swapped {
+        /// The seat that swapped.
+        seat: u8,
+    },
 }
 
 /// Something a seat asks for. Unknown fields are refused; the variants without fields are
@@ -233,6 +261,20 @@ pub enum Action {
         /// Accept or reject.
         accept: bool,
     },
+    /// Zertz+xx, the designer: add a ring to the board being designed.
+    AddRing {
+        /// A place of the grid (`c3`: columns a to q, rows 1 to 12).
+        at: String,
+    },
+    /// Zertz+xx, the designer: take a ring of the design away again.
+    RemoveRing {
+        /// A place of the grid.
+        at: String,
+    },
+    /// Zertz+xx, the designer: the board is finished.
+    FinishDesign {},
+    /// Zertz+xx, player two, before the first move: let the designer move first.
+    Swap {},
 }
 
 /// Who takes a seat: the name shown, and the account bound to it (none for a guest).
@@ -319,6 +361,7 @@ impl GameSettings {
             match_game: None,
             rated: false,
             pool: None,
+            design: false,
         }
     }
 }

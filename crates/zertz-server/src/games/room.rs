@@ -77,6 +77,8 @@ pub struct Room {
     /// Turns of the history the game was created with (`settings.history`): played before
     /// the game came here, they cannot be taken back, and its bribes do not count.
     pub history_turns: usize,
+    /// The board being designed or designed by the players (Zertz+xx games only).
+    pub design: Option<crate::games::design::Design>,
 }
 
 /// Status words used in storage and listings.
@@ -131,6 +133,7 @@ impl Room {
         Ok(Room {
             id: id.to_string(),
             settings: settings.clone(),
+            design: settings.design.then(Default::default),
             game,
             log: vec![(at_ms, Event::Created { settings })],
             names,
@@ -227,7 +230,7 @@ impl Room {
 
     /// The seat whose engine must act now: to move (no bribe pending), or to answer a bribe.
     pub fn engine_to_act(&self) -> Option<(Player, u8)> {
-        if !self.started || self.is_over() {
+        if !self.started || self.is_over() || self.designing() {
             return None;
         }
         let actor = match self.game.pending_bribe() {
@@ -366,6 +369,9 @@ impl Room {
             && self.clock_runner() == Some(seat)
         {
             return Ok(vec![Event::Flagged { seat: n }]);
+        }
+        if let Some(refusal) = self.design_refusal(action) {
+            return Err(refusal);
         }
         match action {
             Action::Move { text } => {
@@ -564,6 +570,10 @@ impl Room {
                     responder_clock,
                 }])
             }
+            Action::AddRing { .. }
+            | Action::RemoveRing { .. }
+            | Action::FinishDesign {}
+            | Action::Swap {} => self.decide_design(seat, action),
         }
     }
 
@@ -581,6 +591,9 @@ impl Room {
     }
 
     fn decide_rematch(&self, seat: Player) -> Result<Vec<Event>, Refusal> {
+        if let Some(refusal) = self.design_rematch_refusal() {
+            return Err(refusal);
+        }
         if self.settings.match_game.is_some() {
             return Err(Refusal::NotNow(
                 "games of a match are followed by the match's next game, not a rematch".into(),
@@ -716,6 +729,10 @@ impl Room {
             }
             Event::RematchOffered { seat } => self.rematch[seat_of(*seat)?.index()] = true,
             Event::NextGame { game_id } => self.next_game = Some(game_id.clone()),
+            Event::RingAdded { .. }
+            | Event::RingRemoved { .. }
+            | Event::DesignFinished { .. }
+            | Event::Swapped { .. } => self.apply_design(&event)?,
         }
         if self.is_over() {
             // Frozen clocks: the player to move is charged up to the end.

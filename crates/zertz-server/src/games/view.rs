@@ -86,6 +86,10 @@ pub struct GameView {
     /// current turn, or into the answer to a pending bribe. With `clocks`, lets a client tick
     /// clocks that charge per turn (per move + reserve).
     pub turn_ms: Option<i64>,
+    /// A Zertz+xx game's design: the rings placed, the grid, and whether player two swapped
+    /// (absent in other games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design: Option<crate::games::design::DesignView>,
 }
 
 /// A seat as shown.
@@ -146,6 +150,8 @@ impl GameView {
     ) -> GameView {
         let position = room.game.position();
         let live = room.status() == crate::games::room::status::LIVE;
+        // While the board is designed, nobody moves.
+        let playing = live && !room.designing();
         let mover = position.to_move();
         let seats = [0, 1].map(|i| {
             let (kind, level) = match room.settings.seats[i] {
@@ -200,7 +206,7 @@ impl GameView {
             ],
             clocks,
             moves: room.move_list(),
-            legal: if live {
+            legal: if playing {
                 legal.clone()
             } else {
                 Legal::default()
@@ -235,6 +241,10 @@ impl GameView {
                 .map(|m| (m.match_id.clone(), m.number)),
             server_ms: now_ms,
             turn_ms: live.then(|| room.running_ms(now_ms)),
+            design: room
+                .design
+                .as_ref()
+                .map(|d| d.view(room.game.turns().len())),
         }
     }
 }
@@ -247,7 +257,7 @@ pub fn legal_move_texts(room: &Room) -> crate::games::legal::LegalMoves {
 impl GameView {
     /// Adds the legal moves spelled out (`?legal=list`), while the game is live.
     pub fn with_list(mut self, room: &Room) -> GameView {
-        let live = room.status() == crate::games::room::status::LIVE;
+        let live = room.status() == crate::games::room::status::LIVE && !room.designing();
         self.legal_moves = Some(if live {
             legal_move_texts(room)
         } else {

@@ -223,6 +223,14 @@ async fn handle(
     let Some(seat) = seat else {
         return refused(403, "spectators cannot act".into());
     };
+    if matches!(action, Action::FinishDesign {}) {
+        // A finished design is a board new to the server, charged to the client by the HTTP
+        // route (new_boards.rs); the socket knows no allowance.
+        return refused(
+            400,
+            "finish a design with POST /api/games/{id}/action, not over the socket".into(),
+        );
+    }
     match hub.act_seat(live, seat, &action).await {
         Ok(version) => json!({"type": "ack", "version": version}).to_string(),
         Err(e) => refused(crate::http::error::status_of(&e).as_u16(), e.to_string()),

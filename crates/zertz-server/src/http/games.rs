@@ -307,6 +307,7 @@ async fn join_game(
 
 async fn act(
     State(hub): State<Arc<Hub>>,
+    State(quotas): State<Arc<Quotas>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     viewer: Viewer,
@@ -324,6 +325,23 @@ async fn act(
         )
     })?;
     let Json(action) = body?;
+    if matches!(action, Action::FinishDesign {}) {
+        // A finished design is a board new to the server: charged to the client like any
+        // other (new_boards.rs). Built here within the allowance, the game then finds it known.
+        let room = hub.room(&id).await?;
+        if let Some(design) = room
+            .design
+            .as_ref()
+            .filter(|d| !d.done && !d.rings.is_empty())
+        {
+            let coords: Vec<zertz::Coord> = design.rings.iter().copied().collect();
+            quotas
+                .new_boards
+                .run(&viewer.client(), || zertz::Layout::custom(&coords))
+                .map_err(too_many)?
+                .ok();
+        }
+    }
     let version = hub.act(&id, who, action).await?;
     let view = hub.view(&id, Some(who), list).await?;
     Ok(Json(json!({ "version": version, "state": view })).into_response())

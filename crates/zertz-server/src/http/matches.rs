@@ -67,6 +67,11 @@ async fn create_match(
         .new_boards
         .run(&viewer.client(), || req.settings(viewer.account.is_some()))
         .map_err(too_many)??;
+    if settings.design {
+        return Err(bad(
+            "a match cannot be played on Zertz+xx boards: create its games one by one",
+        ));
+    }
     settings.seats = [SeatKind::Human, SeatKind::Human];
     let best_of = req.best_of.unwrap_or(3);
     let (id, token, invite) = hub

@@ -43,7 +43,8 @@ pub enum SeatChoice {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    /// Board: `37`, `40`, `43`, `44`, `48`, `61` or `custom:a1,b2,…`.
+    /// Board: `37`, `40`, `43`, `44`, `48`, `61`, `custom:a1,b2,…`, or `Zertz+xx` (player one
+    /// designs the board before play, player two may swap: games/design.rs).
     #[serde(default)]
     pub board: Option<String>,
     /// Rule set: `standard`, `blitz` or `custom:W/G/B:w/g/b/each`.
@@ -128,6 +129,10 @@ impl NewGame {
         let mut repetition = Repetition::ThreefoldDraw;
         let mut bribes = false;
         let mut history = None;
+        let design = self
+            .board
+            .as_deref()
+            .is_some_and(|b| b.trim().eq_ignore_ascii_case("zertz+xx"));
         let start = match (&self.record, &self.position) {
             (Some(text), _) => {
                 let game = self.continued(text)?;
@@ -145,7 +150,10 @@ impl NewGame {
                 p
             }
             (None, None) => {
-                let board = self.board.as_deref().unwrap_or("37");
+                let board = match self.board.as_deref() {
+                    _ if design => crate::games::design::PLACEHOLDER_BOARD,
+                    b => b.unwrap_or("37"),
+                };
                 let layout =
                     Layout::from_spec(board).map_err(|e| bad(format!("board `{board}`: {e}")))?;
                 let rules = self.rules.as_deref().unwrap_or("standard");
@@ -164,6 +172,15 @@ impl NewGame {
                 usize::from(b[0] & 1)
             }
         };
+        if design
+            && matches!(opponent, SeatKind::Engine { .. })
+            && !matches!(self.seat, SeatChoice::First)
+        {
+            return Err(bad(
+                "in a Zertz+xx game against the engine you design the board: play first \
+                 (seat `first`); the engine cannot design one",
+            ));
+        }
         let mut seats = [SeatKind::Human, SeatKind::Human];
         seats[1 - creator] = opponent.clone();
         if let Some(forbid) = self.no_repetition {
@@ -185,9 +202,15 @@ impl NewGame {
             match_game: None,
             rated: false,
             pool: None,
+            design,
         };
         settings.pool = pool_of(&settings).ok().map(|p| p.key());
         if self.rated == Some(true) {
+            if design {
+                return Err(bad(
+                    "Zertz+xx games are unrated: their boards differ game to game",
+                ));
+            }
             if !logged_in {
                 return Err(bad(RATED_NEEDS_ACCOUNTS));
             }

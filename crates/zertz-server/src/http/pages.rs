@@ -56,6 +56,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/pairing.js",
     "js/lobby.js",
     "js/game.js",
+    "js/design.js",
     "js/match.js",
     "js/archive.js",
     "js/gamelist.js",

@@ -277,5 +277,6 @@ pub fn settings(key: &QueueKey) -> GameSettings {
         match_game: None,
         rated: key.rated,
         pool: Some(key.pool.key()),
+        design: false,
     }
 }

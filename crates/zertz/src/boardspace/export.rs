@@ -70,8 +70,15 @@ fn bs_coord(layout: &Layout, place: Place, shift: (i16, i16)) -> String {
     format!("{} {}", (b'A' + x as u8) as char, row)
 }
 
-/// The translation that puts `layout` into BoardSpace's custom frame, bottom-left.
+/// The translation that puts `layout` into BoardSpace's custom frame: none for a custom layout
+/// that fits the grid, else to the bottom left.
 fn custom_frame_shift(layout: &Layout) -> Result<(i16, i16), ExportError> {
+    // A custom layout is already in the frame: its places keep their coordinates when they fit
+    // the grid, so that a board designed on the grid reads back with the same moves.
+    let in_grid = |c: crate::Coord| c.column < 17 && (1..=12).contains(&c.row);
+    if layout.kind() == BoardKind::Custom && layout.places().all(|p| in_grid(layout.coord(p))) {
+        return Ok((0, 0));
+    }
     let cells: Vec<(i16, i16)> = layout.places().map(|p| layout.cell(p)).collect();
     let min_x = cells.iter().map(|c| c.0).min().unwrap_or(0);
     let dx = -min_x;

@@ -16,6 +16,7 @@ use crate::boardspace::import::import_props;
 use crate::boardspace::sgf::{self, Property};
 use crate::boardspace::{Ending, ExportError, ExportInfo, ImportError, RecordedResult};
 use crate::game::Turn;
+use crate::marbles::Player;
 use crate::position::{DrawReason, Outcome, WinReason};
 
 /// The names written when the tree has no `Player1` / `Player2` header (BoardSpace names both
@@ -54,7 +55,7 @@ impl GameTree {
             players: [name(0, "Player1"), name(1, "Player2")],
             date: self.header("Date").map(str::to_string),
             name: self.header("Game").map(str::to_string),
-            designer: None,
+            designer: self.designer(),
         };
         let root_comment = self.comment(NodeId::ROOT).unwrap_or("");
         let mut w = Writer::begin(self.start(), game.outcome(), &info, root_comment)?;
@@ -111,6 +112,17 @@ impl GameTree {
         }
         w.comment(node.comment());
         Ok(())
+    }
+
+    /// Who designed a "Zertz+xx" board, from the `Designer` header (`1` or `2`), which
+    /// [`GameTree::from_sgf`] sets on such records and [`GameTree::to_sgf`] writes back as the
+    /// design and the `Swap` that followed it.
+    pub fn designer(&self) -> Option<Player> {
+        match self.header(DESIGNER)?.trim() {
+            "1" => Some(Player::One),
+            "2" => Some(Player::Two),
+            _ => None,
+        }
     }
 
     /// Reads BoardSpace SGF with or without variations.
@@ -220,6 +232,9 @@ impl GameTree {
     }
 }
 
+/// The header naming the designer of a "Zertz+xx" board.
+const DESIGNER: &str = "Designer";
+
 /// The tree of the main line's record: its start, players, date, name and ending.
 fn main_tree(imported: &crate::boardspace::Imported) -> GameTree {
     let game = &imported.game;
@@ -239,6 +254,12 @@ fn main_tree(imported: &crate::boardspace::Imported) -> GameTree {
     }
     if let Some(name) = &imported.name {
         headers.push(("Game".to_string(), name.clone()));
+    }
+    // On a designed board player one (who moved first) is the designer exactly when the other
+    // player swapped.
+    if imported.variant.eq_ignore_ascii_case("Zertz+xx") {
+        let designer = if imported.swapped { "1" } else { "2" };
+        headers.push((DESIGNER.to_string(), designer.to_string()));
     }
     // A header is one line.
     let headers = headers
