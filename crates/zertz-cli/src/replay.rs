@@ -65,8 +65,11 @@ impl Source {
 /// 18,337 records.
 pub(crate) struct Archive {
     pub(crate) path: PathBuf,
-    zip: zip::ZipArchive<Cursor<Arc<[u8]>>>,
+    zip: InMemoryZip,
 }
+
+/// A zip archive over its bytes in memory: cloning it shares the bytes and the directory.
+type InMemoryZip = zip::ZipArchive<Cursor<Arc<[u8]>>>;
 
 impl std::fmt::Debug for Archive {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -310,7 +313,7 @@ fn collect_in(
 #[derive(Default)]
 pub(crate) struct Loader {
     /// The archive being read (a clone of its handle: its own position, the shared directory).
-    open: Option<(Arc<Archive>, zip::ZipArchive<Cursor<Arc<[u8]>>>)>,
+    open: Option<(Arc<Archive>, InMemoryZip)>,
 }
 
 impl Loader {
