@@ -10,6 +10,7 @@
 
 pub mod accounts;
 pub mod chat;
+pub mod cluster;
 pub mod config;
 pub mod connections;
 pub mod explorer;
@@ -40,7 +41,17 @@ pub async fn serve(
     config: Config,
     on_ready: impl FnOnce(SocketAddr),
 ) -> anyhow::Result<()> {
-    let store: Arc<dyn store::Store> = Arc::from(store::open(db).await?);
+    // On PostgreSQL the server is a node among several (see `cluster`): its appends hold leases.
+    let (store, node): (Arc<dyn store::Store>, _) = if store::is_postgres(db) {
+        let holder = store::LeaseHolder {
+            node: config.node.clone().into(),
+            ttl_ms: config.lease_ttl.as_millis().clamp(1, i64::MAX as u128) as i64,
+        };
+        let pg = store::PostgresStore::open(db).await?.with_leases(holder);
+        (Arc::new(pg.clone()), Some(pg))
+    } else {
+        (Arc::from(store::open(db).await?), None)
+    };
     let accounts = Arc::new(accounts::Accounts::new(
         Arc::clone(&store),
         accounts::AccountSettings {
@@ -96,6 +107,23 @@ pub async fn serve(
             }
         }
     });
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    if let Some(pg) = node {
+        let advertised = match &hub.config().advertise {
+            Some(a) => a.clone(),
+            None => listener.local_addr()?.to_string(),
+        };
+        let node = cluster::Cluster::of(&pg, advertised)
+            .ok_or_else(|| anyhow::anyhow!("a PostgreSQL store without leases"))?;
+        tracing::info!(
+            "node {} of a cluster, reached at {}",
+            node.node(),
+            node.addr()
+        );
+        hub.join_cluster(Arc::clone(&node));
+        cluster::leases::round(&hub, &node).await?;
+        cluster::leases::start(&hub, node);
+    }
     let resumed = hub.resume().await?;
     hub.resume_matches().await?;
     hub.start_eviction();
@@ -113,8 +141,11 @@ pub async fn serve(
         Ok(files) => tracing::info!("open files: up to {files} (sockets included)"),
         Err(e) => tracing::warn!("the open-file limit could not be raised: {e}"),
     }
-    let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);
+    let app = app.layer(axum::middleware::from_fn_with_state(
+        Arc::clone(&hub),
+        cluster::proxy::to_owner,
+    ));
     let app = app.layer(axum::middleware::from_fn_with_state(
         http::limit::PerAddress::new(hub.config().http_rate),
         http::limit::by_address,
