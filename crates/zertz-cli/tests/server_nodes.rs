@@ -159,6 +159,52 @@ async fn a_game_survives_its_node() {
     common::postgres::run("survives_its_node", survives_its_node).await;
 }
 
+/// A node paused longer than its lease loses the game to another node; when it goes on, the
+/// WebSocket attached to its stale copy is closed with 1012 (service restart) instead of going
+/// quiet, and the client reconnecting to it is served the moves made meanwhile.
+async fn stale_sockets_close(db: Db) {
+    let args = |node: &'static str| ["--node", node, "--lease-ms", "1500"];
+    let n1 = Server::start_args(&db, 50, &args("n1"));
+    let n2 = Server::start_args(&db, 50, &args("n2"));
+    let (id, [alice, invite]) = n1
+        .invitation(json!({"clock": {"kind": "fischer", "base_ms": 600000, "increment_ms": 0}}))
+        .await;
+    let bob = string(&n2.join(&id, &invite, "Bob").await["token"]);
+    let tokens = [alice, bob];
+    // A spectator on n1, which holds the game.
+    let mut watcher = n1.ws(&id, None, None).await;
+    let mut rng = Rng::new(7);
+    play([&n1, &n2], &id, &tokens, &mut rng, 2).await;
+
+    n1.pause(true);
+    // Through n2 only: its lease on n1 runs out and n2 takes the game.
+    let moved = play([&n2, &n2], &id, &tokens, &mut rng, 2).await;
+    assert_eq!(moved.len(), 2, "n2 plays the game while n1 is paused");
+    let version = n2.game(&id, None).await["version"].as_i64().unwrap();
+    n1.pause(false);
+
+    // n1's next renewal finds the lease gone: the socket is closed, not left quiet.
+    let (code, reason) = watcher
+        .closed()
+        .await
+        .expect("a close frame from the stale node");
+    assert_eq!(code, 1012, "closed with service restart ({reason})");
+    // Reconnecting to n1 (as the page does) is served by n2, the moves made meanwhile included.
+    let back = n1.ws(&id, None, Some(version - 2)).await;
+    assert_eq!(back.version, version);
+    // n1 said why (a WARN, which `assert_healthy` refuses) and goes on serving.
+    assert!(n1.log().contains("lease lost"), "n1's log:\n{}", n1.log());
+    for node in [&n1, &n2] {
+        assert_eq!(node.get("/api/health", None).await.0, 200);
+        assert!(!node.log().contains("panicked"), "{}", node.log());
+    }
+}
+
+#[tokio::test]
+async fn a_paused_node_closes_its_stale_sockets() {
+    common::postgres::run("stale_sockets", stale_sockets_close).await;
+}
+
 /// HAProxy with deploy/haproxy.cfg in front of `nodes`, on a free loopback port; killed when
 /// dropped.
 struct Balancer {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::games::hub::{Hub, HubError};
+use crate::games::hub::{Hub, HubError, Live};
 use crate::games::room::Room;
 use crate::store::{EventRow, GameRow, StoreError, acquire};
 
@@ -40,16 +40,19 @@ impl Hub {
         Ok((row, events, true))
     }
 
-    /// Drops game `id` from memory (its lease is lost): its flag timer stops, and the next
-    /// request loads it again or is passed to its new node.
+    /// Drops game `id` from memory (its lease is lost): its flag timer stops, its sockets are
+    /// closed with 1012 (they would go quiet: the moves are made on another node now) so the
+    /// clients reconnect and resync, and the next request loads it again or is passed to its
+    /// new node.
     pub(crate) fn forget_game(&self, id: &str) {
         let gone = self
             .live
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(id);
-        if let Some(live) = gone
-            && let Ok(mut state) = live.state.try_lock()
+        let Some(live) = gone else { return };
+        live.stale.send_replace(true);
+        if let Ok(mut state) = live.state.try_lock()
             && let Some(t) = state.timer.take()
         {
             t.abort();
@@ -85,5 +88,20 @@ impl Hub {
     /// This node's place among several, if it has one.
     pub fn cluster(&self) -> Option<&Arc<super::Cluster>> {
         self.cluster.get()
+    }
+}
+
+impl Live {
+    /// Resolves once this copy of the game is stale (its lease lost): a socket attached to it
+    /// then closes (see `http::game_socket`).
+    pub async fn gone_stale(&self) {
+        let mut stale = self.stale.subscribe();
+        // The sender lives as long as `self`: an error cannot happen while we borrow it.
+        let _ = stale.wait_for(|s| *s).await;
+    }
+
+    /// Whether this copy of the game is stale.
+    pub fn is_stale(&self) -> bool {
+        *self.stale.borrow()
     }
 }

@@ -97,10 +97,20 @@ pub async fn to_owner(State(hub): State<Arc<Hub>>, request: Request, next: Next)
         .headers()
         .get(header::UPGRADE)
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
-    if upgrade {
-        websocket(cluster.node(), &addr, request).await
-    } else {
-        http(&cluster.client, cluster.node(), &addr, request).await
+    // A holder that does not start answering within a lease is paused or gone (a paused
+    // process still accepts connections): the client is told to ask again, by when the lease
+    // has run out and the game moved.
+    let patience = cluster.ttl.max(std::time::Duration::from_secs(2));
+    let passed = async {
+        if upgrade {
+            websocket(cluster.node(), &addr, request).await
+        } else {
+            http(&cluster.client, cluster.node(), &addr, request).await
+        }
+    };
+    match tokio::time::timeout(patience, passed).await {
+        Ok(response) => response,
+        Err(_) => unreachable(&addr, format!("no answer in {} ms", patience.as_millis())),
     }
 }
 

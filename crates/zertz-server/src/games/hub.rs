@@ -85,6 +85,8 @@ pub struct Live {
     sender: broadcast::Sender<Outgoing>,
     /// When the game was last asked for (ms since the epoch), for eviction.
     pub(crate) last_used: AtomicI64,
+    /// Set when this copy went stale (its lease lost, see `cluster::own`): its sockets close.
+    pub(crate) stale: tokio::sync::watch::Sender<bool>,
 }
 
 /// Events applied to a copy of a room, with the rows that store them.
@@ -343,6 +345,7 @@ impl Hub {
             }),
             sender,
             last_used: AtomicI64::new(now_ms()),
+            stale: tokio::sync::watch::Sender::new(false),
         });
         let mut map = self.live.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(live.id.clone()).or_insert(live).clone()
