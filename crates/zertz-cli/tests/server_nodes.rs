@@ -205,6 +205,37 @@ async fn a_paused_node_closes_its_stale_sockets() {
     common::postgres::run("stale_sockets", stale_sockets_close).await;
 }
 
+/// An account active on one node is online on the others (`LISTEN`/`NOTIFY` on
+/// `zertz_online`): a client of n2 sees Ann, who only ever spoke to n1.
+/// Who `node` says is online.
+async fn online(node: &Server) -> Value {
+    node.get("/api/online", None).await.1
+}
+
+async fn online_across(db: Db) {
+    let n1 = Server::start_args(&db, 50, &["--node", "n1"]);
+    let n2 = Server::start_args(&db, 50, &["--node", "n2"]);
+    assert_eq!(online(&n2).await["count"], 0);
+    let mut ann = common::accounts::Browser::new(&n1);
+    ann.sign_up_ok("Ann", "a long enough password").await;
+    assert_eq!(ann.me().await.as_deref(), Some("Ann"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let seen = online(&n2).await;
+        if seen["names"] == json!(["Ann"]) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "Ann never online on n2: {seen}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(online(&n1).await["names"], json!(["Ann"]));
+}
+
+#[tokio::test]
+async fn an_account_online_on_one_node_is_online_on_all() {
+    common::postgres::run("online_across", online_across).await;
+}
+
 /// HAProxy with deploy/haproxy.cfg in front of `nodes`, on a free loopback port; killed when
 /// dropped.
 struct Balancer {

@@ -80,7 +80,7 @@ pub async fn serve(
     if requeued > 0 {
         tracing::info!("{requeued} game reviews queued again");
     }
-    let hub = Hub::new(store, config);
+    let hub = Hub::new(Arc::clone(&store), config);
     // Finished games the explorer missed at the last stop go in, in the background.
     let catching = Arc::clone(&hub);
     tokio::spawn(async move {
@@ -120,6 +120,7 @@ pub async fn serve(
             node.node(),
             node.addr()
         );
+        cluster::notify::start_online(node.pool().clone(), Arc::clone(&store), &accounts);
         hub.join_cluster(Arc::clone(&node));
         cluster::leases::round(&hub, &node).await?;
         cluster::leases::start(&hub, node);

@@ -7,10 +7,13 @@
 //! - `own`: the hub's side of it (a game is loaded under a lease; a lost one leaves memory).
 //! - `proxy`: a request for a game another node holds is passed to that node (HTTP and
 //!   WebSocket), so any node answers any request.
+//! - `notify`: what one node keeps in memory and the others must see (accounts online), by
+//!   `LISTEN`/`NOTIFY`.
 //!
 //! On SQLite there is no cluster: one process holds every game.
 
 pub mod leases;
+pub mod notify;
 mod own;
 pub mod proxy;
 #[cfg(test)]
@@ -58,6 +61,11 @@ impl Cluster {
     /// This node's id.
     pub fn node(&self) -> &str {
         &self.holder.node
+    }
+
+    /// The database the nodes share.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
     }
 
     /// Where the other nodes reach this one.
