@@ -103,6 +103,18 @@ pub struct ServeArgs {
     /// stops the server with its line and reason.
     #[arg(long)]
     puzzles: Option<std::path::PathBuf>,
+    /// On PostgreSQL, this node's id among the servers sharing the database: each node its
+    /// own (docs/server.md, "Several nodes"). A single server may keep the default.
+    #[arg(long, default_value = "default")]
+    node: String,
+    /// On PostgreSQL, how long (ms) this node's hold on a game lasts unless renewed: a node
+    /// that dies loses its games to the others after at most this long.
+    #[arg(long, default_value_t = 5000)]
+    lease_ms: u64,
+    /// On PostgreSQL, the address (`host:port`) the other nodes reach this one at (default:
+    /// the address it listens on).
+    #[arg(long)]
+    advertise: Option<String>,
 }
 
 /// Runs `zertz serve` until interrupted.
@@ -140,6 +152,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             total: args.analysis_queue.max(1),
         },
         puzzles: args.puzzles.clone(),
+        node: args.node.clone(),
+        lease_ttl: Duration::from_millis(args.lease_ms.max(100)),
+        advertise: args.advertise.clone(),
         ..Config::default()
     };
     if let Some(n) = args.engine_slots {

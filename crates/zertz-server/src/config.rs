@@ -52,6 +52,15 @@ pub struct Config {
     /// The puzzle set's file (`zertz serve --puzzles PATH`); `None`: the set compiled in
     /// (`data/puzzles.json`).
     pub puzzles: Option<std::path::PathBuf>,
+    /// On PostgreSQL, how long a node's lease of a game lasts unless renewed: a node that dies
+    /// loses its games to the others after at most this long (docs/server.md, "Several nodes").
+    pub lease_ttl: Duration,
+    /// On PostgreSQL, the address (`host:port`) the other nodes reach this one at; `None`: the
+    /// address it listens on.
+    pub advertise: Option<String>,
+    /// On PostgreSQL, this node's id among those sharing the database (each its own; see
+    /// `cluster::DEFAULT_NODE`).
+    pub node: String,
 }
 
 impl Default for Config {
@@ -78,6 +87,9 @@ impl Default for Config {
             review_limits: Default::default(),
             analysis_limits: Default::default(),
             puzzles: None,
+            lease_ttl: Duration::from_secs(5),
+            advertise: None,
+            node: crate::cluster::DEFAULT_NODE.to_string(),
         }
     }
 }

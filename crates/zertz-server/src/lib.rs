@@ -10,6 +10,7 @@
 
 pub mod accounts;
 pub mod chat;
+pub mod cluster;
 pub mod config;
 pub mod connections;
 pub mod explorer;
@@ -42,12 +43,13 @@ pub async fn serve(
     config: Config,
     on_ready: impl FnOnce(SocketAddr),
 ) -> anyhow::Result<()> {
-    let (app, hub) = app(db, config).await?;
+    // Bound first: a node of a cluster tells the others where it listens.
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let (app, hub) = build(db, config, Some(listener.local_addr()?)).await?;
     match connections::raise_open_file_limit() {
         Ok(files) => tracing::info!("open files: up to {files} (sockets included)"),
         Err(e) => tracing::warn!("the open-file limit could not be raised: {e}"),
     }
-    let listener = tokio::net::TcpListener::bind(addr).await?;
     on_ready(listener.local_addr()?);
     let app = app.layer(axum::middleware::from_fn_with_state(
         PerAddress::new(hub.config().http_rate),
@@ -60,9 +62,29 @@ pub async fn serve(
 /// The service's routes on the store `db` with `config`, its games resumed and its background
 /// work started, and its hub: what [`serve`] serves, before the limits per address and per
 /// connection (which need a listener). Tests and fuzz targets drive it in-process (a request
-/// then needs `ConnectInfo` among its extensions, as a listener would put it).
+/// then needs `ConnectInfo` among its extensions, as a listener would put it). On PostgreSQL
+/// the node is reached at `--advertise`, which it then needs.
 pub async fn app(db: &str, config: Config) -> anyhow::Result<(axum::Router, Arc<Hub>)> {
-    let store: Arc<dyn store::Store> = Arc::from(store::open(db).await?);
+    build(db, config, None).await
+}
+
+/// [`app`], for a server listening on `local` when it does.
+async fn build(
+    db: &str,
+    config: Config,
+    local: Option<SocketAddr>,
+) -> anyhow::Result<(axum::Router, Arc<Hub>)> {
+    // On PostgreSQL the server is a node among several (see `cluster`): its appends hold leases.
+    let (store, node): (Arc<dyn store::Store>, _) = if store::is_postgres(db) {
+        let holder = store::LeaseHolder {
+            node: config.node.clone().into(),
+            ttl_ms: config.lease_ttl.as_millis().clamp(1, i64::MAX as u128) as i64,
+        };
+        let pg = store::PostgresStore::open(db).await?.with_leases(holder);
+        (Arc::new(pg.clone()), Some(pg))
+    } else {
+        (Arc::from(store::open(db).await?), None)
+    };
     let accounts = Arc::new(accounts::Accounts::new(
         Arc::clone(&store),
         accounts::AccountSettings {
@@ -92,7 +114,7 @@ pub async fn app(db: &str, config: Config) -> anyhow::Result<(axum::Router, Arc<
     if requeued > 0 {
         tracing::info!("{requeued} game reviews queued again");
     }
-    let hub = Hub::new(store, config);
+    let hub = Hub::new(Arc::clone(&store), config);
     // Finished games the explorer missed at the last stop go in, in the background.
     let catching = Arc::clone(&hub);
     tokio::spawn(async move {
@@ -119,6 +141,27 @@ pub async fn app(db: &str, config: Config) -> anyhow::Result<(axum::Router, Arc<
             }
         }
     });
+    if let Some(pg) = node {
+        let advertised = match (&hub.config().advertise, local) {
+            (Some(a), _) => a.clone(),
+            (None, Some(local)) => local.to_string(),
+            (None, None) => anyhow::bail!(
+                "a node on PostgreSQL served in-process needs --advertise: the address the \
+                 other nodes reach it at"
+            ),
+        };
+        let node = cluster::Cluster::of(&pg, advertised)
+            .ok_or_else(|| anyhow::anyhow!("a PostgreSQL store without leases"))?;
+        tracing::info!(
+            "node {} of a cluster, reached at {}",
+            node.node(),
+            node.addr()
+        );
+        cluster::notify::start_online(node.pool().clone(), Arc::clone(&store), &accounts);
+        hub.join_cluster(Arc::clone(&node));
+        cluster::leases::round(&hub, &node).await?;
+        cluster::leases::start(&hub, node);
+    }
     let resumed = hub.resume().await?;
     hub.resume_matches().await?;
     hub.start_eviction();
@@ -132,5 +175,10 @@ pub async fn app(db: &str, config: Config) -> anyhow::Result<(axum::Router, Arc<
         study,
         puzzles: trainer,
     });
+    // A request for a game another node holds is passed to that node.
+    let app = app.layer(axum::middleware::from_fn_with_state(
+        Arc::clone(&hub),
+        cluster::proxy::to_owner,
+    ));
     Ok((app, hub))
 }

@@ -198,6 +198,17 @@ impl Server {
         let _ = self.child.wait();
     }
 
+    /// Pauses the server (SIGSTOP) or lets it go on (SIGCONT): a node that is alive but
+    /// silent for a while, as a long pause of its machine makes it.
+    pub fn pause(&self, paused: bool) {
+        let signal = if paused { "-STOP" } else { "-CONT" };
+        let status = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill {signal} the server");
+    }
+
     /// Checks that the server is still running, answers `/api/health`, and never panicked.
     pub async fn assert_healthy(&mut self) {
         assert!(

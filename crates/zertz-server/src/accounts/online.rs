@@ -1,5 +1,6 @@
 //! Who is online: accounts heard from in the last few minutes or with a page open on a
-//! WebSocket. Kept in memory only (it is gone, and refills, after a restart).
+//! WebSocket. Kept in memory only (it is gone, and refills, after a restart). With several
+//! nodes, an account heard from on one node is announced to the others (`cluster::notify`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -8,17 +9,25 @@ use std::time::{Duration, Instant};
 /// An account heard from this recently counts as online.
 pub const RECENT: Duration = Duration::from_secs(300);
 
+/// How often an account still active is announced again to the other nodes (well within
+/// [`RECENT`], so that they keep it online).
+const ANNOUNCE_EVERY: Duration = Duration::from_secs(60);
+
 #[derive(Debug)]
 struct Presence {
     name: String,
     last: Instant,
     sockets: usize,
+    /// When it was last announced to the other nodes (`None`: never).
+    announced: Option<Instant>,
 }
 
 /// The accounts online.
 #[derive(Debug, Default)]
 pub struct Online {
     accounts: Mutex<HashMap<String, Presence>>,
+    /// With several nodes: where the ids of accounts to announce are sent.
+    announce: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 /// An open socket of an account: it counts as online until this is dropped.
@@ -49,13 +58,40 @@ impl Online {
         if map.len() > 10_000 {
             map.retain(|_, p| p.sockets > 0 || now.duration_since(p.last) < RECENT);
         }
-        map.entry(id.to_string())
-            .and_modify(|p| p.last = now)
-            .or_insert(Presence {
-                name: name.to_string(),
-                last: now,
-                sockets: 0,
-            });
+        let p = map.entry(id.to_string()).or_insert(Presence {
+            name: name.to_string(),
+            last: now,
+            sockets: 0,
+            announced: None,
+        });
+        p.last = now;
+        if let Some(tx) = self.announce.get()
+            && p.announced
+                .is_none_or(|t| now.duration_since(t) >= ANNOUNCE_EVERY)
+        {
+            p.announced = Some(now);
+            let _ = tx.send(id.to_string());
+        }
+    }
+
+    /// The account `id` (named `name`) was heard from on another node now: online here too,
+    /// not announced again.
+    pub fn heard_elsewhere(&self, id: &str, name: &str) {
+        let now = Instant::now();
+        let mut map = self.map();
+        let p = map.entry(id.to_string()).or_insert(Presence {
+            name: name.to_string(),
+            last: now,
+            sockets: 0,
+            announced: Some(now),
+        });
+        p.last = now;
+    }
+
+    /// Sends the ids of the accounts to announce to the other nodes to `tx` from now on
+    /// (once; later calls do nothing).
+    pub fn announce_to(&self, tx: tokio::sync::mpsc::UnboundedSender<String>) {
+        let _ = self.announce.set(tx);
     }
 
     /// The account opened a socket; it stays online until the returned guard is dropped.
@@ -101,5 +137,20 @@ mod tests {
         drop(ben);
         // Just left: still counted as recent.
         assert_eq!(online.names(10).1, 2);
+    }
+
+    #[test]
+    fn accounts_are_announced_once_a_while_and_not_echoed() {
+        let online = Online::default();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        online.announce_to(tx);
+        online.seen("a1", "Ann");
+        online.seen("a1", "Ann");
+        online.heard_elsewhere("c1", "Cy");
+        online.seen("c1", "Cy");
+        assert_eq!(rx.try_recv().ok(), Some("a1".to_string()));
+        // Ann again at once, Cy heard from another node: nothing more to announce.
+        assert!(rx.try_recv().is_err());
+        assert_eq!(online.names(10).0, vec!["Ann".to_string(), "Cy".into()]);
     }
 }

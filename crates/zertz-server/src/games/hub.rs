@@ -49,12 +49,16 @@ pub enum HubError {
     /// Storage failed; nothing was changed.
     #[error("storage failed, nothing was changed: {0}")]
     Storage(String),
+    /// Another node plays this game now (several nodes on PostgreSQL): ask again shortly.
+    #[error("{0}")]
+    Elsewhere(String),
 }
 
 impl From<StoreError> for HubError {
     fn from(e: StoreError) -> HubError {
         match e {
             StoreError::NotFound(what) => HubError::NotFound(what),
+            StoreError::NotOwner(game) => HubError::Elsewhere(crate::cluster::moved(&game)),
             other => HubError::Storage(other.to_string()),
         }
     }
@@ -70,7 +74,7 @@ pub(crate) struct LiveGame {
     /// from which the next one says what changed; `None` when nobody was listening (the next
     /// connection sets it when it subscribes).
     shown: Option<GameView>,
-    timer: Option<AbortHandle>,
+    pub(crate) timer: Option<AbortHandle>,
     pub(crate) engine_thinking: bool,
 }
 
@@ -81,6 +85,8 @@ pub struct Live {
     sender: broadcast::Sender<Outgoing>,
     /// When the game was last asked for (ms since the epoch), for eviction.
     pub(crate) last_used: AtomicI64,
+    /// Set when this copy went stale (its lease lost, see `cluster::own`): its sockets close.
+    pub(crate) stale: tokio::sync::watch::Sender<bool>,
 }
 
 /// Events applied to a copy of a room, with the rows that store them.
@@ -130,6 +136,8 @@ pub struct Hub {
     explorer_cache: Arc<AnswerCache>,
     /// The channels of the matches someone watches (see `matches`).
     pub(crate) match_watchers: Watchers<Arc<MatchState>>,
+    /// With several nodes on PostgreSQL: this node's place among them (see `cluster`).
+    pub(crate) cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
     me: std::sync::Weak<Hub>,
 }
 
@@ -144,6 +152,7 @@ impl Hub {
             match_mutex: Mutex::new(()),
             explorer_cache: Arc::new(AnswerCache::new()),
             match_watchers: Watchers::new(16),
+            cluster: std::sync::OnceLock::new(),
             me: me.clone(),
         })
     }
@@ -189,7 +198,12 @@ impl Hub {
         let mut n = 0;
         for s in [status::LIVE, status::OPEN] {
             for g in self.store.list_games(Some(s), None, i64::MAX).await? {
-                let live = self.get(&g.id).await?;
+                let live = match self.get(&g.id).await {
+                    Ok(live) => live,
+                    // Another node plays it (see `cluster`).
+                    Err(HubError::Elsewhere(_)) => continue,
+                    Err(e) => return Err(e),
+                };
                 let mut state = live.state.lock().await;
                 self.after_change(&live, &mut state);
                 n += 1;
@@ -331,6 +345,7 @@ impl Hub {
             }),
             sender,
             last_used: AtomicI64::new(now_ms()),
+            stale: tokio::sync::watch::Sender::new(false),
         });
         let mut map = self.live.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(live.id.clone()).or_insert(live).clone()
@@ -345,14 +360,18 @@ impl Hub {
         if !token::is_plausible_id(id) {
             return Err(HubError::NotFound(format!("game {id} not found")));
         }
-        let (row, events) = self.store.load_game(id).await.map_err(|e| match e {
-            StoreError::NotFound(_) => HubError::NotFound(format!("game {id} not found")),
-            other => other.into(),
-        })?;
+        // With several nodes, an unfinished game is loaded under this node's lease.
+        let (row, events, leased) = self.load_leased(id).await?;
         let mut room = Room::from_stored(id, &events).map_err(HubError::Storage)?;
         // Time while the server was down is not charged: the turn in progress restarts now.
         room.restart_clocks(now_ms());
-        Ok(self.install(room, row.tokens, row.invites))
+        let live = self.install(room, row.tokens, row.invites);
+        if leased {
+            // Taken from a node that died: its clock and engine go on here, as after a restart.
+            let mut state = live.state.lock().await;
+            self.after_change(&live, &mut state);
+        }
+        Ok(live)
     }
 
     /// The seat `who` holds in `live`, or `None` for a spectator.
@@ -570,9 +589,17 @@ impl Hub {
         let started = std::time::Instant::now();
         let change = self.prepare_change(state, events, seat)?;
         let prepared = started.elapsed();
-        self.store
+        if let Err(e) = self
+            .store
             .append(&live.id, &change.rows, &change.update)
-            .await?;
+            .await
+        {
+            // A lease lost: this copy of the game is stale and leaves memory.
+            if matches!(e, StoreError::NotOwner(_)) {
+                self.forget_game(&live.id);
+            }
+            return Err(e.into());
+        }
         let stored = started.elapsed();
         self.publish(live, state, change);
         if let Some(slow) = crate::util::slow_ms()

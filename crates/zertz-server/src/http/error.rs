@@ -34,7 +34,7 @@ pub(crate) fn status_of(e: &HubError) -> StatusCode {
         HubError::Refused(Refusal::BadRequest(_)) | HubError::BadRequest(_) => {
             StatusCode::BAD_REQUEST
         }
-        HubError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+        HubError::Storage(_) | HubError::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 

@@ -43,8 +43,14 @@ pub async fn serve(
         open = send(&mut socket, history.into()).await;
     }
     if open {
+        let stale = live.gone_stale();
+        tokio::pin!(stale);
         loop {
             tokio::select! {
+                () = &mut stale => {
+                    close_moved(&mut socket).await;
+                    break;
+                }
                 line = room.next_line() => {
                     let Some(line) = line else { break };
                     if !send(&mut socket, line.into()).await {
@@ -251,6 +257,16 @@ pub const MAX_FRAME: usize = 4 * MAX_MESSAGE;
 fn is_too_big(e: &axum::Error) -> bool {
     let text = e.to_string();
     text.contains("Space limit exceeded") || text.contains("too long")
+}
+
+/// Closes the connection with 1012 (service restart): this node's copy of the game is stale
+/// (another node plays it now); the client reconnects and is served by that node.
+async fn close_moved(socket: &mut WebSocket) {
+    let frame = CloseFrame {
+        code: close_code::RESTART,
+        reason: Utf8Bytes::from_static("the game moved to another node of this service: reconnect"),
+    };
+    let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
 /// Closes the connection with 1009 (message too big) and says what the limit is.

@@ -29,8 +29,14 @@ pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, Ratin
 pub use reviews::{ReviewRow, ReviewStore};
 pub use studies::{ChapterRow, StudyRow, StudyStore, StudySummary};
 
-pub use postgres::PostgresStore;
+pub use postgres::{LeaseHolder, PostgresStore};
+pub(crate) use postgres::{acquire, heartbeat, orphans, owner, renew};
 pub use sqlite::SqliteStore;
+
+/// `url` names a PostgreSQL database (else a SQLite file).
+pub fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +64,10 @@ pub enum StoreError {
     /// The SQLite writer said no (or is gone).
     #[error("database: {0}")]
     Write(String),
+    /// This node does not hold the game's lease (several nodes on PostgreSQL): another node
+    /// plays it, and nothing was written.
+    #[error("game {0} is held by another node")]
+    NotOwner(String),
 }
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
@@ -97,7 +107,7 @@ impl<T> Store for T where
 /// PostgreSQL, `sqlite:PATH` or a plain file path for SQLite (created if missing). Runs the
 /// migrations.
 pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+    if is_postgres(url) {
         Ok(Box::new(PostgresStore::open(url).await?))
     } else {
         let path = url

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
-use super::PostgresStore;
+use super::{LeaseHolder, PostgresStore};
 use crate::store::common::{
     account_sql, check_versions, find_games_sql, game_not_found, insert_event_error,
     insert_game_error, limit as clamp_limit, match_not_found, seat_accounts, seat_names,
@@ -41,6 +41,7 @@ async fn create_game_in(
     conn: &mut sqlx::PgConnection,
     game: &GameRow,
     events: &[EventRow],
+    lease: Option<&LeaseHolder>,
 ) -> Result<(), StoreError> {
     check_versions(&game.id, 0, events)?;
     sqlx::query(
@@ -70,7 +71,11 @@ async fn create_game_in(
     .execute(&mut *conn)
     .await
     .map_err(|e| insert_game_error(e, &game.id, events))?;
-    insert_events(conn, &game.id, events).await
+    insert_events(conn, &game.id, events).await?;
+    if let Some(holder) = lease {
+        super::leases::grant_in(conn, &game.id, holder).await?;
+    }
+    Ok(())
 }
 
 /// Appends events to a game and updates its row, inside the caller's transaction.
@@ -79,6 +84,7 @@ async fn append_in(
     game: &str,
     events: &[EventRow],
     update: &RowUpdate,
+    lease: Option<&LeaseHolder>,
 ) -> Result<(), StoreError> {
     let tokens = seat_tokens(update)?;
     let accounts = seat_accounts(update);
@@ -89,6 +95,10 @@ async fn append_in(
         .await?;
     if found.is_none() {
         return Err(game_not_found(game));
+    }
+    // With several nodes, only the lease's holder writes; the lease stays locked until commit.
+    if let Some(holder) = lease {
+        super::leases::check_in(conn, game, holder).await?;
     }
     let last: Option<i64> =
         sqlx::query_scalar("SELECT MAX(version) FROM game_events WHERE game_id = $1")
@@ -180,7 +190,7 @@ impl GameStore for PostgresStore {
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
         check_versions(&game.id, 0, events)?;
         let mut tx = self.pool.begin().await?;
-        create_game_in(&mut tx, game, events).await?;
+        create_game_in(&mut tx, game, events, self.lease.as_ref()).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -193,7 +203,7 @@ impl GameStore for PostgresStore {
     ) -> Result<(), StoreError> {
         seat_tokens(update)?;
         let mut tx = self.pool.begin().await?;
-        append_in(&mut tx, game, events, update).await?;
+        append_in(&mut tx, game, events, update, self.lease.as_ref()).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -324,10 +334,10 @@ impl GameStore for PostgresStore {
     async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         if let Some((game, events)) = &step.new_game {
-            create_game_in(&mut tx, game, events).await?;
+            create_game_in(&mut tx, game, events, self.lease.as_ref()).await?;
         }
         if let Some(a) = &step.append {
-            append_in(&mut tx, &a.game, &a.events, &a.update).await?;
+            append_in(&mut tx, &a.game, &a.events, &a.update, self.lease.as_ref()).await?;
         }
         save_match_in(&mut tx, &step.state).await?;
         tx.commit().await?;

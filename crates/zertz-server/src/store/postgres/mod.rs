@@ -17,6 +17,7 @@ mod accounts;
 mod chat;
 mod explorer;
 mod games;
+mod leases;
 mod lessons;
 mod puzzles;
 mod ratings;
@@ -39,7 +40,12 @@ const MAX_CONNECTIONS: u32 = 8;
 #[derive(Clone, Debug)]
 pub struct PostgresStore {
     pool: PgPool,
+    /// With several nodes: the lease an append must hold (none for a store used alone).
+    lease: Option<LeaseHolder>,
 }
+
+pub use leases::LeaseHolder;
+pub(crate) use leases::{acquire, heartbeat, orphans, owner, renew};
 
 impl PostgresStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and
@@ -52,7 +58,19 @@ impl PostgresStore {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-        Ok(PostgresStore { pool })
+        Ok(PostgresStore { pool, lease: None })
+    }
+
+    /// The same store as a node among several: every append must hold its game's lease for
+    /// `holder`, and the games it creates are leased to it.
+    pub fn with_leases(mut self, holder: LeaseHolder) -> PostgresStore {
+        self.lease = Some(holder);
+        self
+    }
+
+    /// The lease this store's appends hold, if it is a node among several.
+    pub fn lease_holder(&self) -> Option<&LeaseHolder> {
+        self.lease.as_ref()
     }
 
     /// Closes every connection, waiting for those in use to come back.

@@ -1,0 +1,59 @@
+//! Keeping leases: a node says it lives, renews the leases of the unfinished games it has in
+//! memory, lets go of the games whose leases it lost, and takes the games being played that
+//! nobody holds (their node died), several times per lease.
+//!
+//! Why a row with an expiry rather than an advisory lock: an advisory lock lives as long as
+//! one database connection, so every game held would pin a connection of the pool (thousands
+//! of games, a pool of 8), and a node whose connection breaks would lose its games silently;
+//! a row is checked by the append inside its own transaction (lease and version together),
+//! costs one `UPDATE` per renewal for all of a node's games, and is visible to every node
+//! (who holds what, and where that node is reached).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Cluster;
+use crate::games::hub::{Hub, HubError};
+use crate::store::{heartbeat, orphans, renew};
+
+/// Orphaned games one node takes per round (the others take the rest).
+const ADOPT_PER_ROUND: i64 = 50;
+
+/// Starts keeping this node's leases on the current runtime; it ends with the hub.
+pub fn start(hub: &Arc<Hub>, cluster: Arc<Cluster>) {
+    // Three renewals per lease: one lost round trip is no loss of the games.
+    let every = (cluster.ttl / 3).max(Duration::from_millis(50));
+    let hub = Arc::downgrade(hub);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let Some(hub) = hub.upgrade() else { break };
+            if let Err(e) = round(&hub, &cluster).await {
+                tracing::warn!("leases not renewed this round: {e}");
+            }
+        }
+    });
+}
+
+/// One round: alive, renew, let go, take over.
+pub async fn round(hub: &Arc<Hub>, cluster: &Cluster) -> Result<(), HubError> {
+    heartbeat(&cluster.pool, &cluster.holder, &cluster.addr).await?;
+    let mine = hub.unfinished_in_memory();
+    let held = renew(&cluster.pool, &cluster.holder, &mine).await?;
+    let held: std::collections::HashSet<&String> = held.iter().collect();
+    for id in mine.iter().filter(|id| !held.contains(id)) {
+        tracing::warn!(game = %id, "lease lost: the game leaves this node");
+        hub.forget_game(id);
+    }
+    for id in orphans(&cluster.pool, ADOPT_PER_ROUND).await? {
+        match hub.get(&id).await {
+            Ok(_) => tracing::info!(game = %id, "game taken over from a node that stopped"),
+            // Another node took it first.
+            Err(HubError::Elsewhere(_)) => {}
+            Err(e) => tracing::warn!(game = %id, "could not take over the game: {e}"),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,158 @@
+//! Game leases and the nodes that hold them (several nodes on one PostgreSQL database,
+//! docs/server.md "Several nodes"). Times are the database's clock in ms (`NOW_MS`), so that
+//! the nodes' own clocks never decide who owns a game.
+//!
+//! A lease is a row `(game, node, expires_ms)`. Taking one is a single upsert that succeeds only
+//! when the row is missing, expired or already the taker's; an append locks the row
+//! (`FOR SHARE`) and checks that it is the writer's and unexpired, in the append's own
+//! transaction. A node taking over therefore waits for an append in flight to commit, and
+//! reads the log after it: an acknowledged move is never lost, and a node whose lease ran out
+//! can no longer write.
+
+use std::sync::Arc;
+
+use sqlx::PgPool;
+
+use crate::store::StoreError;
+
+/// The database's clock, in ms since the epoch.
+const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
+
+/// Who writes: the node whose lease an append must hold, and how long a lease it takes.
+#[derive(Clone, Debug)]
+pub struct LeaseHolder {
+    /// The node's id (unique per process).
+    pub node: Arc<str>,
+    /// How long a lease lasts unless renewed, in ms.
+    pub ttl_ms: i64,
+}
+
+/// Checks, inside an append's transaction, that `holder` holds `game`'s lease; the row stays
+/// locked against a takeover until the transaction ends.
+pub(super) async fn check_in(
+    conn: &mut sqlx::PgConnection,
+    game: &str,
+    holder: &LeaseHolder,
+) -> Result<(), StoreError> {
+    let held: Option<bool> = sqlx::query_scalar(&format!(
+        "SELECT node = $2 AND expires_ms > {NOW_MS} FROM game_leases WHERE game_id = $1 \
+         FOR SHARE"
+    ))
+    .bind(game)
+    .bind(holder.node.as_ref())
+    .fetch_optional(&mut *conn)
+    .await?;
+    match held {
+        Some(true) => Ok(()),
+        _ => Err(StoreError::NotOwner(game.to_string())),
+    }
+}
+
+/// Gives a game just created in this transaction to `holder`.
+pub(super) async fn grant_in(
+    conn: &mut sqlx::PgConnection,
+    game: &str,
+    holder: &LeaseHolder,
+) -> Result<(), StoreError> {
+    sqlx::query(&format!(
+        "INSERT INTO game_leases (game_id, node, expires_ms) VALUES ($1, $2, {NOW_MS} + $3)"
+    ))
+    .bind(game)
+    .bind(holder.node.as_ref())
+    .bind(holder.ttl_ms)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Takes (or renews) `game`'s lease for `holder` unless another node holds it unexpired.
+/// Returns whether `holder` holds it now.
+pub async fn acquire(pool: &PgPool, game: &str, holder: &LeaseHolder) -> Result<bool, StoreError> {
+    let got: Option<String> = sqlx::query_scalar(&format!(
+        "INSERT INTO game_leases (game_id, node, expires_ms) VALUES ($1, $2, {NOW_MS} + $3) \
+         ON CONFLICT (game_id) DO UPDATE SET node = excluded.node, \
+         expires_ms = excluded.expires_ms \
+         WHERE game_leases.node = excluded.node OR game_leases.expires_ms <= {NOW_MS} \
+         RETURNING node"
+    ))
+    .bind(game)
+    .bind(holder.node.as_ref())
+    .bind(holder.ttl_ms)
+    .fetch_optional(pool)
+    .await?;
+    Ok(got.is_some())
+}
+
+/// The node holding `game`'s unexpired lease, with its address (`None` when nobody does).
+pub async fn owner(pool: &PgPool, game: &str) -> Result<Option<(String, String)>, StoreError> {
+    let row: Option<(String, String)> = sqlx::query_as(&format!(
+        "SELECT l.node, n.addr FROM game_leases l JOIN nodes n ON n.id = l.node \
+         WHERE l.game_id = $1 AND l.expires_ms > {NOW_MS}"
+    ))
+    .bind(game)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row)
+}
+
+/// Renews `holder`'s leases of `games` (the unfinished games it has in memory) and returns
+/// those it still holds; its other leases are dropped once expired.
+pub async fn renew(
+    pool: &PgPool,
+    holder: &LeaseHolder,
+    games: &[String],
+) -> Result<Vec<String>, StoreError> {
+    let held: Vec<String> = sqlx::query_scalar(&format!(
+        "UPDATE game_leases SET expires_ms = {NOW_MS} + $3 \
+         WHERE node = $1 AND game_id = ANY($2) RETURNING game_id"
+    ))
+    .bind(holder.node.as_ref())
+    .bind(games)
+    .bind(holder.ttl_ms)
+    .fetch_all(pool)
+    .await?;
+    sqlx::query(&format!(
+        "DELETE FROM game_leases WHERE node = $1 AND NOT (game_id = ANY($2)) \
+         AND expires_ms <= {NOW_MS}"
+    ))
+    .bind(holder.node.as_ref())
+    .bind(games)
+    .execute(pool)
+    .await?;
+    Ok(held)
+}
+
+/// Says that node `holder` lives and is reached at `addr` (`host:port`).
+pub async fn heartbeat(pool: &PgPool, holder: &LeaseHolder, addr: &str) -> Result<(), StoreError> {
+    sqlx::query(&format!(
+        "INSERT INTO nodes (id, addr, seen_ms) VALUES ($1, $2, {NOW_MS}) \
+         ON CONFLICT (id) DO UPDATE SET addr = excluded.addr, seen_ms = excluded.seen_ms"
+    ))
+    .bind(holder.node.as_ref())
+    .bind(addr)
+    .execute(pool)
+    .await?;
+    // Nodes unheard of for a long time (a hundred leases) leave the table.
+    sqlx::query(&format!(
+        "DELETE FROM nodes WHERE seen_ms < {NOW_MS} - 100 * $1 \
+         AND NOT EXISTS (SELECT 1 FROM game_leases l WHERE l.node = nodes.id)"
+    ))
+    .bind(holder.ttl_ms)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Games being played whose lease nobody holds (their node died or let them go): at most
+/// `limit` of them, for a node to take.
+pub async fn orphans(pool: &PgPool, limit: i64) -> Result<Vec<String>, StoreError> {
+    let ids: Vec<String> = sqlx::query_scalar(&format!(
+        "SELECT g.id FROM games g LEFT JOIN game_leases l ON l.game_id = g.id \
+         WHERE g.status = 'live' AND (l.game_id IS NULL OR l.expires_ms <= {NOW_MS}) \
+         ORDER BY g.updated_ms LIMIT $1"
+    ))
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    Ok(ids)
+}
