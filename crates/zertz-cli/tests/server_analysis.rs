@@ -109,19 +109,21 @@ async fn many_boards_of_one_client_do_not_starve_another() {
     let (_dir, db) = temp_db();
     // Each search runs its whole budget of one second (the start position is not solved).
     let server = Server::start_args(&db, 300, &["--study-slots", "1", "--analysis-time", "1"]);
+    // The first runs, the four others wait, told 1 to 4. Each tab's answer is awaited before
+    // the next asks: sockets sent at once reach the server in any order.
     let mut tabs = Vec::new();
-    for _ in 0..5 {
+    let mut places = Vec::new();
+    for i in 0..5 {
         let mut tab = AnalysisWs::connect_from(&server.addr, "127.0.0.14").await;
         tab.send(json!({"type": "analyse", "position": START}))
             .await;
+        if i == 0 {
+            let _ = tab.until_type("lines").await;
+        } else {
+            let (queued, _) = tab.until_type("queued").await;
+            places.push(queued["place"].as_u64().unwrap());
+        }
         tabs.push(tab);
-    }
-    // The first runs, the four others wait, told 1 to 4.
-    let _ = tabs[0].until_type("lines").await;
-    let mut places = Vec::new();
-    for tab in &mut tabs[1..] {
-        let (queued, _) = tab.until_type("queued").await;
-        places.push(queued["place"].as_u64().unwrap());
     }
     assert_eq!(places, [1, 2, 3, 4]);
     let mut b = AnalysisWs::connect_from(&server.addr, "127.0.0.15").await;
