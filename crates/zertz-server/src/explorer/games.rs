@@ -70,22 +70,32 @@ fn iso_date_in(text: &str) -> Option<String> {
 }
 
 /// The game with its ending as the record tells it (a resignation or a win on time that the
-/// rules alone do not see), and the result from player one's side.
-fn finished(r: &Imported) -> (Game, &'static str) {
-    let mut game = r.game.clone();
-    let _ = match r.ending {
-        Ending::Resigned(bs) => game.resign(r.player_of(bs)),
-        Ending::WinOnTime(bs) => game.lose_on_time(r.player_of(bs).other()),
-        _ => Ok(()),
-    };
-    let token = match (game.outcome(), &r.result) {
-        (Some(o), _) => result_token(Some(o)),
-        (None, RecordedResult::Winner(bs)) => match r.player_of(*bs) {
+/// rules alone do not see), and the result from player one's side. The record's game is moved
+/// out, not copied (a game holds every position it went through).
+fn finished(r: &mut Imported) -> (Game, &'static str) {
+    let recorded = match r.result {
+        RecordedResult::Winner(bs) => match r.player_of(bs) {
             Player::One => "1-0",
             Player::Two => "0-1",
         },
-        (None, RecordedResult::Draw) => "1/2-1/2",
-        (None, _) => "*",
+        RecordedResult::Draw => "1/2-1/2",
+        _ => "*",
+    };
+    let ending = r.ending;
+    let loser = match ending {
+        Ending::Resigned(bs) => Some(r.player_of(bs)),
+        Ending::WinOnTime(bs) => Some(r.player_of(bs).other()),
+        _ => None,
+    };
+    let mut game = std::mem::replace(&mut r.game, Game::standard());
+    let _ = match (ending, loser) {
+        (Ending::Resigned(_), Some(p)) => game.resign(p),
+        (Ending::WinOnTime(_), Some(p)) => game.lose_on_time(p),
+        _ => Ok(()),
+    };
+    let token = match game.outcome() {
+        Some(o) => result_token(Some(o)),
+        None => recorded,
     };
     (game, token)
 }
@@ -93,10 +103,15 @@ fn finished(r: &Imported) -> (Game, &'static str) {
 /// A BoardSpace record read and replayed for the explorer; `name` is its file name. The error
 /// says why the record cannot be replayed.
 pub fn from_boardspace(text: &str, name: &str) -> Result<GameEntry, String> {
-    let r = import(text).map_err(|e| e.to_string())?;
-    let (game, result) = finished(&r);
-    let players = [r.players[r.first].clone(), r.players[1 - r.first].clone()];
+    let mut r = import(text).map_err(|e| e.to_string())?;
+    let (game, result) = finished(&mut r);
+    let mut players = std::mem::take(&mut r.players);
+    if r.first == 1 {
+        players.swap(0, 1);
+    }
     let date = boardspace_date(r.date.as_deref(), name);
+    let steps = steps(&game);
+    let plies = game.turns().len() as i64;
     let mut headers = vec![
         ("Player1", players[0].as_str()),
         ("Player2", players[1].as_str()),
@@ -106,9 +121,9 @@ pub fn from_boardspace(text: &str, name: &str) -> Result<GameEntry, String> {
     if let Some(d) = &date {
         headers.push(("Date", d.as_str()));
     }
-    let record = Record::new(game.clone(), &headers).to_string();
+    let record = Record::new(game, &headers).to_string();
     Ok(GameEntry {
-        steps: steps(&game),
+        steps,
         game: ExplorerGame {
             id: boardspace_id(text),
             source: "boardspace".into(),
@@ -118,7 +133,7 @@ pub fn from_boardspace(text: &str, name: &str) -> Result<GameEntry, String> {
             date,
             result: result.to_string(),
             record,
-            plies: game.turns().len() as i64,
+            plies,
         },
     })
 }

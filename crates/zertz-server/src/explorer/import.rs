@@ -3,7 +3,8 @@
 //! batch is written once however many games of the batch went through it, and a position only
 //! one game of the batch reached is a leaf (see `store::explorer`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use zertz::{Move, Player};
 
@@ -34,16 +35,27 @@ fn date_text(n: u32) -> Option<String> {
     (n > 0).then(|| format!("{:04}-{:02}-{:02}", n / 10_000, n / 100 % 100, n % 100))
 }
 
-/// One game's move in one position, as counted.
+/// One game's move in one position, as counted: 24 bytes, so that sorting half a million of
+/// them moves little memory (a [`Move`] itself is 27 bytes; here it is its number in
+/// [`Aggregate`]'s table of moves).
 #[derive(Clone, Copy, Debug)]
 struct Seen {
     position: i64,
-    band: i64,
-    mv: Move,
+    /// The move's number in the aggregate's table.
+    mv: u32,
     /// The game's index in the batch.
     game: u32,
+    band: i16,
     /// 0 for player one, 1 for player two.
     mover: u8,
+}
+
+impl Seen {
+    /// The order a batch is summed in: by position (the store writes in key order), then by
+    /// row (band and move), then by game.
+    fn order(&self) -> (i64, i16, u32, u32) {
+        (self.position, self.band, self.mv, self.game)
+    }
 }
 
 /// Moves a game adds, on average, when an archive is counted (the list is sized for this).
@@ -61,6 +73,10 @@ pub struct Aggregate {
     games: Vec<ExplorerGame>,
     seen: Vec<Seen>,
     ids: HashSet<String>,
+    /// Every distinct move counted, numbered in order of first sight (a few thousand where
+    /// the counted moves are hundreds of thousands), with its stored text once written.
+    numbers: HashMap<Move, u32>,
+    codes: Vec<(Move, Option<Arc<str>>)>,
 }
 
 impl Aggregate {
@@ -71,6 +87,8 @@ impl Aggregate {
             games: Vec::new(),
             seen: Vec::new(),
             ids: HashSet::new(),
+            numbers: HashMap::new(),
+            codes: Vec::new(),
         }
     }
 
@@ -117,16 +135,33 @@ impl Aggregate {
                 Player::One => 0,
                 Player::Two => 1,
             };
+            let mv = self.number(step.mv);
             self.seen.push(Seen {
                 position: step.position,
-                band: bands[mover as usize],
-                mv: step.mv,
+                band: bands[mover as usize].clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+                mv,
                 game,
                 mover,
             });
         }
         self.games.push(entry.game);
         true
+    }
+
+    /// The number of a move in the table, given it if it is new.
+    fn number(&mut self, mv: Move) -> u32 {
+        let next = self.codes.len() as u32;
+        let number = *self.numbers.entry(mv).or_insert(next);
+        if number == next {
+            self.codes.push((mv, None));
+        }
+        number
+    }
+
+    /// The stored text of move number `mv`, written the first time it is asked for.
+    fn code(&mut self, mv: u32) -> Arc<str> {
+        let (m, code) = &mut self.codes[mv as usize];
+        code.get_or_insert_with(|| stored_move(m).into()).clone()
     }
 
     /// Everything counted so far as one batch for the store, leaving the aggregate empty.
@@ -137,9 +172,7 @@ impl Aggregate {
         let mut seen = std::mem::take(&mut self.seen);
         self.ids.clear();
         // By position first (the store writes in key order), then by row.
-        seen.sort_unstable_by(|a, b| {
-            (a.position, a.band, a.mv, a.game).cmp(&(b.position, b.band, b.mv, b.game))
-        });
+        seen.sort_unstable_by_key(Seen::order);
         let mut leaves = Vec::with_capacity(seen.len());
         let mut moves = Vec::new();
         let mut rest = &seen[..];
@@ -155,7 +188,7 @@ impl Aggregate {
                     position: one.position,
                     game: one.game,
                     mover: one.mover,
-                    mv: stored_move(&one.mv),
+                    mv: self.code(one.mv),
                 });
                 continue;
             }
@@ -173,13 +206,13 @@ impl Aggregate {
     }
 
     /// The row of figures of one (position, band, move) seen by the games `seen` (of `games`).
-    fn row(&self, seen: &[Seen], games: &[ExplorerGame]) -> MoveRow {
+    fn row(&mut self, seen: &[Seen], games: &[ExplorerGame]) -> MoveRow {
         let first = seen[0];
         let mut row = MoveRow {
             position: first.position,
             source: self.source.clone(),
-            band: first.band,
-            mv: stored_move(&first.mv),
+            band: first.band.into(),
+            mv: self.code(first.mv).to_string(),
             games: 0,
             first_wins: 0,
             second_wins: 0,

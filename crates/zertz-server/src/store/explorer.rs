@@ -12,8 +12,10 @@
 //! figures are the game's own (result, date, the mover's rating), read at query time. A
 //! position holds at most one leaf: a game reaching a position that already has one is
 //! counted in an ordinary row instead, and the answer for a position sums its rows and its
-//! leaf. So most of an import is narrow rows appended in key order, and no position ever has
-//! more than one leaf to read.
+//! leaf. Leaves are stored packed by bucket (`store::leaf_buckets`), so most of an import is
+//! a few thousand rows of bytes, and no position ever has more than one leaf to read.
+
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde::Serialize;
@@ -87,8 +89,9 @@ pub struct Leaf {
     pub game: u32,
     /// Who moved: 0 for player one, 1 for player two.
     pub mover: u8,
-    /// The move in the canonical frame (`zertz::symmetry::move_code`).
-    pub mv: String,
+    /// The move in the canonical frame (`zertz::symmetry::move_code`), shared by the leaves
+    /// of the batch that hold the same move.
+    pub mv: Arc<str>,
 }
 
 /// What one transaction adds: new games, and the counts their moves add.
@@ -114,7 +117,7 @@ pub fn band(rating: Option<f64>) -> i64 {
 
 /// The row a leaf stands for: one game's move, with the game's figures (`game` needs its id,
 /// source, ratings, result and date).
-pub fn leaf_row(position: i64, mover: u8, mv: String, game: &ExplorerGame) -> MoveRow {
+pub fn leaf_row(position: i64, mover: u8, mv: &str, game: &ExplorerGame) -> MoveRow {
     let rating = game.ratings[usize::from(mover.min(1))];
     let (first_wins, second_wins, draws) = match game.result.as_str() {
         "1-0" => (1, 0, 0),
@@ -126,7 +129,7 @@ pub fn leaf_row(position: i64, mover: u8, mv: String, game: &ExplorerGame) -> Mo
         position,
         source: game.source.clone(),
         band: band(rating),
-        mv,
+        mv: mv.to_string(),
         games: 1,
         first_wins,
         second_wins,

@@ -8,6 +8,7 @@ pub mod chat;
 mod common;
 pub mod explorer;
 mod games;
+pub mod leaf_buckets;
 pub mod lessons;
 mod postgres;
 pub mod puzzles;

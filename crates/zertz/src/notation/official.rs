@@ -8,6 +8,8 @@
 //! On input, spaces are allowed between the parts, and the colours inside a capture may be left
 //! out (`x d1d3d5`); when given they must match the marbles jumped.
 
+use std::fmt::Write as _;
+
 use super::{Cursor, MoveParseError};
 use crate::bits::{Bits, PlaceSet};
 use crate::layout::{Layout, LayoutWidth, Place};
@@ -17,51 +19,67 @@ use crate::position::Position;
 
 /// The official notation of a legal move in `position`, with its isolation suffix.
 pub fn move_text<S: LayoutWidth>(position: &Position<S>, mv: &Move) -> String {
+    let mut s = String::new();
+    write_move_text(&mut s, position, mv);
+    s
+}
+
+/// [`move_text`] appended to `out` (a record of many moves is written into one buffer).
+pub fn write_move_text<S: LayoutWidth>(out: &mut String, position: &Position<S>, mv: &Move) {
     match mv {
-        Move::Capture(c) => capture_text(position, c),
+        Move::Capture(c) => write_capture_text(out, position, c),
         Move::Place(p) => {
             let layout = position.layout();
-            let mut s = format!("{}{}", p.colour.letter(), layout.coord(p.at));
+            out.push(p.colour.letter());
+            let _ = write!(out, "{}", layout.coord(p.at));
             if let Some(r) = p.remove {
-                s.push(',');
-                s.push_str(&layout.coord(r).to_string());
+                let _ = write!(out, ",{}", layout.coord(r));
             }
             let mut after = *position;
             let played = after.play_unchecked(mv);
-            s.push_str(&isolation_suffix(layout, &played.isolated));
-            s
+            write_isolation_suffix(out, layout, &played.isolated);
         }
     }
 }
 
 /// ` x Wa1Wa2` for the marbles taken by isolation (empty when none), in place order.
 pub fn isolation_suffix<S: PlaceSet>(layout: &Layout, isolated: &[S; 3]) -> String {
+    let mut s = String::new();
+    write_isolation_suffix(&mut s, layout, isolated);
+    s
+}
+
+fn write_isolation_suffix<S: PlaceSet>(out: &mut String, layout: &Layout, isolated: &[S; 3]) {
     let all = isolated[0] | isolated[1] | isolated[2];
     if all.none() {
-        return String::new();
+        return;
     }
-    let mut s = String::from(" x ");
+    out.push_str(" x ");
     for i in Bits(all) {
         let colour = Colour::ALL
             .into_iter()
             .find(|c| isolated[c.index()].has(i))
             .unwrap_or(Colour::White);
-        s.push(colour.letter());
-        s.push_str(&layout.coord(Place(i)).to_string());
+        out.push(colour.letter());
+        let _ = write!(out, "{}", layout.coord(Place(i)));
     }
-    s
 }
 
 /// The official notation of a capture chain in `position`: `x d1Gd3Wd5`.
 pub fn capture_text<S: LayoutWidth>(position: &Position<S>, c: &Capture) -> String {
+    let mut s = String::new();
+    write_capture_text(&mut s, position, c);
+    s
+}
+
+fn write_capture_text<S: LayoutWidth>(out: &mut String, position: &Position<S>, c: &Capture) {
     let layout = position.layout();
-    let mut s = format!("x {}", layout.coord(c.from()));
+    let _ = write!(out, "x {}", layout.coord(c.from()));
     for (over, to) in c.steps(layout).unwrap_or_default() {
         let colour = position.colour_at(over).map(|c| c.letter()).unwrap_or('?');
-        s.push(colour);
-        s.push_str(&layout.coord(to).to_string());
+        out.push(colour);
+        let _ = write!(out, "{}", layout.coord(to));
     }
-    s
 }
 
 /// A turn of a game in official notation: the move as [`move_text`] writes it, or `-` for a pass

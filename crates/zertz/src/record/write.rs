@@ -120,17 +120,19 @@ pub(crate) fn plain_moves(game: &Game, result: &str) -> Option<String> {
     }
     let mut wrap = Wrap::default();
     let positions = game.positions();
-    let mut number = String::new();
+    let mut token = String::new();
     for (i, turn) in game.turns().iter().enumerate() {
         let Turn::Move(mv) = turn else {
             return None;
         };
         if i % 2 == 0 {
-            number.clear();
-            let _ = write!(number, "{}.", i / 2 + 1);
-            wrap.push(&number);
+            token.clear();
+            let _ = write!(token, "{}.", i / 2 + 1);
+            wrap.push(&token);
         }
-        wrap.push(&crate::notation::official::move_text(&positions[i], mv));
+        token.clear();
+        crate::notation::official::write_move_text(&mut token, &positions[i], mv);
+        wrap.push(&token);
     }
     wrap.push(result);
     Some(wrap.finish())

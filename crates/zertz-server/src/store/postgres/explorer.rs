@@ -2,17 +2,20 @@
 //! taking whole columns as arrays (`UNNEST`), so that tens of thousands of rows cost a handful
 //! of round trips.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
 use super::PostgresStore;
-use crate::store::StoreError;
 use crate::store::explorer::{
     ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, leaf_row, split_examples,
 };
+use crate::store::{StoreError, leaf_buckets};
+
+/// The advisory lock that makes explorer batches one at a time (`"zertz-ex"` in ASCII).
+const EXPLORER_WRITE_LOCK: i64 = 0x7a65_7274_7a2d_6578;
 
 const GAME_COLUMNS: &str =
     "id, source, name, player_one, player_two, rating_one, rating_two, date, result, plies";
@@ -99,50 +102,59 @@ impl ExplorerStore for PostgresStore {
             Err(e) => return Err(e.into()),
         };
         let nums: HashMap<String, i64> = numbered.into_iter().collect();
-        let mut leaf_nums = Vec::with_capacity(batch.leaves.len());
-        for l in &batch.leaves {
-            let num = batch
+        let runs = leaf_buckets::runs(&batch.leaves, |i| {
+            batch
                 .games
-                .get(l.game as usize)
-                .and_then(|g| nums.get(&g.id));
-            let Some(&num) = num else {
-                return Err(StoreError::Write(format!(
-                    "explorer: a leaf names game {} of a batch of {}",
-                    l.game,
-                    batch.games.len()
-                )));
-            };
-            leaf_nums.push(num);
-        }
-        // A position that already has a leaf keeps it; this batch's game there becomes a row.
-        let mut added: HashSet<i64> = HashSet::with_capacity(batch.leaves.len());
-        for (chunk, nums) in batch.leaves.chunks(CHUNK).zip(leaf_nums.chunks(CHUNK)) {
-            let positions: Vec<i64> = sqlx::query_scalar(
-                "INSERT INTO explorer_leaves (position, game, mover, move) \
-                 SELECT * FROM UNNEST($1::int8[], $2::int8[], $3::int2[], $4::text[]) \
-                 ON CONFLICT (position) DO NOTHING RETURNING position",
+                .get(i as usize)
+                .and_then(|g| nums.get(&g.id))
+                .copied()
+        })?;
+        // Buckets are read, merged and written back: one writer at a time (nodes sharing the
+        // database included), or two batches could each write a bucket without the other's
+        // leaves. Explorer writes are rare (an import, or a game's end).
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(EXPLORER_WRITE_LOCK)
+            .execute(&mut *tx)
+            .await?;
+        let buckets: Vec<i64> = runs.iter().map(|r| r.bucket).collect();
+        let mut stored: HashMap<i64, Vec<u8>> = HashMap::with_capacity(buckets.len());
+        for chunk in buckets.chunks(CHUNK) {
+            let found: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+                "SELECT bucket, leaves FROM explorer_leaf_buckets WHERE bucket = ANY($1)",
             )
-            .bind(chunk.iter().map(|l| l.position).collect::<Vec<_>>())
-            .bind(nums)
-            .bind(chunk.iter().map(|l| i16::from(l.mover)).collect::<Vec<_>>())
-            .bind(chunk.iter().map(|l| l.mv.as_str()).collect::<Vec<_>>())
+            .bind(chunk)
             .fetch_all(&mut *tx)
             .await?;
-            added.extend(positions);
+            stored.extend(found);
         }
-        let extra: Vec<MoveRow> = batch
-            .leaves
-            .iter()
-            .filter(|l| !added.contains(&l.position))
-            .map(|l| {
-                leaf_row(
+        // A position that already has a leaf keeps it; this batch's game there becomes a row.
+        let mut extra = Vec::new();
+        let mut merged = Vec::with_capacity(runs.len());
+        for run in &runs {
+            let old = stored.get(&run.bucket).map_or(&[][..], Vec::as_slice);
+            let (bytes, taken) = leaf_buckets::merge(old, &run.leaves)?;
+            merged.push(bytes);
+            for i in taken {
+                let l = run.from[i];
+                extra.push(leaf_row(
                     l.position,
                     l.mover,
-                    l.mv.clone(),
+                    &l.mv,
                     &batch.games[l.game as usize],
-                )
-            })
-            .collect();
+                ));
+            }
+        }
+        for (buckets, bytes) in buckets.chunks(CHUNK).zip(merged.chunks(CHUNK)) {
+            sqlx::query(
+                "INSERT INTO explorer_leaf_buckets (bucket, leaves) \
+                 SELECT * FROM UNNEST($1::int8[], $2::bytea[]) \
+                 ON CONFLICT (bucket) DO UPDATE SET leaves = excluded.leaves",
+            )
+            .bind(buckets)
+            .bind(bytes)
+            .execute(&mut *tx)
+            .await?;
+        }
         let rows: Vec<&MoveRow> = batch.moves.iter().chain(&extra).collect();
         for chunk in rows.chunks(CHUNK) {
             sqlx::query(
@@ -204,16 +216,26 @@ impl ExplorerStore for PostgresStore {
         .bind(position)
         .fetch_all(self.pool())
         .await?;
-        let leaf = sqlx::query(
-            "SELECT l.mover, l.move, g.id, g.source, g.rating_one, g.rating_two, g.result, \
-             g.date FROM explorer_leaves l JOIN explorer_games g ON g.num = l.game \
-             WHERE l.position = $1",
-        )
-        .bind(position)
-        .fetch_optional(self.pool())
-        .await?;
-        let leaf = leaf
-            .map(|row| {
+        let bytes: Option<Vec<u8>> =
+            sqlx::query_scalar("SELECT leaves FROM explorer_leaf_buckets WHERE bucket = $1")
+                .bind(leaf_buckets::bucket_of(position))
+                .fetch_optional(self.pool())
+                .await?;
+        let leaf = match &bytes {
+            Some(bytes) => leaf_buckets::find(bytes, position)?,
+            None => None,
+        };
+        let mut found = None;
+        if let Some(leaf) = leaf {
+            // A leaf whose game is gone is left out.
+            let row = sqlx::query(
+                "SELECT id, source, rating_one, rating_two, result, date FROM explorer_games \
+                 WHERE num = $1",
+            )
+            .bind(leaf.game)
+            .fetch_optional(self.pool())
+            .await?;
+            if let Some(row) = row {
                 let game = ExplorerGame {
                     id: row.try_get("id")?,
                     source: row.try_get("source")?,
@@ -225,15 +247,9 @@ impl ExplorerStore for PostgresStore {
                     record: String::new(),
                     plies: 0,
                 };
-                let mover: i16 = row.try_get("mover")?;
-                Ok::<_, sqlx::Error>(leaf_row(
-                    position,
-                    u8::from(mover != 0),
-                    row.try_get("move")?,
-                    &game,
-                ))
-            })
-            .transpose()?;
+                found = Some(leaf_row(position, leaf.mover, leaf.mv, &game));
+            }
+        }
         Ok(rows
             .iter()
             .map(|row| {
@@ -252,7 +268,7 @@ impl ExplorerStore for PostgresStore {
                     examples: split_examples(&row.try_get::<String, _>("examples")?),
                 })
             })
-            .chain(leaf.map(Ok))
+            .chain(found.map(Ok))
             .collect::<Result<_, sqlx::Error>>()?)
     }
 

@@ -11,10 +11,10 @@ use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
 use super::{SqliteStore, write_error};
-use crate::store::StoreError;
 use crate::store::explorer::{
     ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, leaf_row, split_examples,
 };
+use crate::store::{StoreError, leaf_buckets};
 
 const GAME_COLUMNS: &str =
     "id, source, name, player_one, player_two, rating_one, rating_two, date, result, plies";
@@ -81,26 +81,32 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
         nums.push(conn.last_insert_rowid());
     }
     // A position that already has a leaf keeps it; this batch's game there becomes a row.
-    let mut leaf = conn
+    let mut get = conn
+        .prepare_cached("SELECT leaves FROM explorer_leaf_buckets WHERE bucket = ?")
+        .map_err(write_error)?;
+    let mut put = conn
         .prepare_cached(
-            "INSERT INTO explorer_leaves (position, game, mover, move) VALUES (?, ?, ?, ?) \
-             ON CONFLICT (position) DO NOTHING",
+            "INSERT INTO explorer_leaf_buckets (bucket, leaves) VALUES (?, ?) \
+             ON CONFLICT (bucket) DO UPDATE SET leaves = excluded.leaves",
         )
         .map_err(write_error)?;
     let mut extra = Vec::new();
-    for l in &batch.leaves {
-        let game = l.game as usize;
-        let (Some(num), Some(g)) = (nums.get(game), batch.games.get(game)) else {
-            return Err(StoreError::Write(format!(
-                "explorer: a leaf names game {game} of a batch of {}",
-                batch.games.len()
-            )));
-        };
-        let added = leaf
-            .execute(params![l.position, num, l.mover, l.mv])
+    for run in leaf_buckets::runs(&batch.leaves, |i| nums.get(i as usize).copied())? {
+        let stored: Option<Vec<u8>> = get
+            .query_row([run.bucket], |row| row.get(0))
+            .optional()
             .map_err(write_error)?;
-        if added == 0 {
-            extra.push(leaf_row(l.position, l.mover, l.mv.clone(), g));
+        let (bytes, taken) = leaf_buckets::merge(stored.as_deref().unwrap_or(&[]), &run.leaves)?;
+        put.execute(params![run.bucket, bytes])
+            .map_err(write_error)?;
+        for i in taken {
+            let l = run.from[i];
+            extra.push(leaf_row(
+                l.position,
+                l.mover,
+                &l.mv,
+                &batch.games[l.game as usize],
+            ));
         }
     }
     let mut upsert = conn
@@ -192,27 +198,40 @@ impl ExplorerStore for SqliteStore {
                         })
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
-                let mut leaf = conn.prepare_cached(
-                    "SELECT l.mover, l.move, g.id, g.source, g.rating_one, g.rating_two, \
-                     g.result, g.date FROM explorer_leaves l \
-                     JOIN explorer_games g ON g.num = l.game WHERE l.position = ?",
-                )?;
-                let found = leaf
-                    .query_row([position], |row| {
-                        let game = ExplorerGame {
-                            id: row.get(2)?,
-                            source: row.get(3)?,
-                            name: String::new(),
-                            players: Default::default(),
-                            ratings: [row.get(4)?, row.get(5)?],
-                            date: row.get(7)?,
-                            result: row.get(6)?,
-                            record: String::new(),
-                            plies: 0,
-                        };
-                        Ok(leaf_row(position, row.get(0)?, row.get(1)?, &game))
-                    })
+                let mut bucket = conn
+                    .prepare_cached("SELECT leaves FROM explorer_leaf_buckets WHERE bucket = ?")?;
+                let bytes: Option<Vec<u8>> = bucket
+                    .query_row([leaf_buckets::bucket_of(position)], |row| row.get(0))
                     .optional()?;
+                let leaf = match &bytes {
+                    Some(bytes) => leaf_buckets::find(bytes, position)
+                        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?,
+                    None => None,
+                };
+                let mut game = conn.prepare_cached(
+                    "SELECT id, source, rating_one, rating_two, result, date \
+                     FROM explorer_games WHERE num = ?",
+                )?;
+                let found = match leaf {
+                    // A leaf whose game is gone is left out.
+                    Some(leaf) => game
+                        .query_row([leaf.game], |row| {
+                            let game = ExplorerGame {
+                                id: row.get(0)?,
+                                source: row.get(1)?,
+                                name: String::new(),
+                                players: Default::default(),
+                                ratings: [row.get(2)?, row.get(3)?],
+                                date: row.get(5)?,
+                                result: row.get(4)?,
+                                record: String::new(),
+                                plies: 0,
+                            };
+                            Ok(leaf_row(position, leaf.mover, leaf.mv, &game))
+                        })
+                        .optional()?,
+                    None => None,
+                };
                 rows.extend(found);
                 Ok(rows)
             })
