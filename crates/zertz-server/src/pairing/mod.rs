@@ -3,5 +3,6 @@
 
 pub mod queue;
 pub mod service;
+mod shared;
 
 pub use service::{Paired, Pairing, QueueKey, Ticket};
