@@ -19,7 +19,7 @@ pub mod notify;
 mod own;
 pub mod proxy;
 #[cfg(test)]
-mod race_tests;
+pub(crate) mod race_tests;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -6,3 +6,5 @@ pub mod service;
 mod shared;
 
 pub use service::{Paired, Pairing, QueueKey, Ticket};
+#[cfg(test)]
+mod shared_tests;
