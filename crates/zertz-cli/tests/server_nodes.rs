@@ -500,7 +500,11 @@ async fn match_across(db: Db) {
     assert_eq!(m["status"], "live");
     assert_eq!(m["players"][1]["name"], "Ben");
     let (status, body) = n1
-        .post(&format!("/api/matches/{mid}/resign"), &json!({}), Some(&ann))
+        .post(
+            &format!("/api/matches/{mid}/resign"),
+            &json!({}),
+            Some(&ann),
+        )
         .await;
     assert_eq!(status, 200, "{body}");
     let m = watch.until(|m| m["winner"] == 1).await;

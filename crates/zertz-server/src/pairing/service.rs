@@ -14,11 +14,11 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use super::queue::{Queue, Waiting, gap};
+use crate::cluster::Cluster;
 use crate::games::clock::ClockSpec;
 use crate::games::hub::Hub;
 use crate::games::model::{GameSettings, SeatKind, Seated};
 use crate::ratings::pools::{Pool, Speed};
-use crate::cluster::Cluster;
 use crate::store::StoreError;
 use crate::util::now_ms;
 

@@ -115,7 +115,11 @@ async fn pairing_race(url: String) {
         let (row, _) = a.hub.store().load_game(&game).await.unwrap();
         for (i, (_, name, token)) in seats.iter().enumerate() {
             assert_eq!(row.names[i].as_deref(), Some(name.as_str()), "game {game}");
-            assert_eq!(row.tokens[i].as_deref(), Some(token.as_str()), "game {game}");
+            assert_eq!(
+                row.tokens[i].as_deref(),
+                Some(token.as_str()),
+                "game {game}"
+            );
         }
         assert_eq!(row.status, "live", "game {game} started");
     }
@@ -166,7 +170,10 @@ async fn pairing_ghost(url: String) {
         [(guests().pool.key(), false, true, 1)]
     );
     // A live request on the other node is paired with it.
-    let (_other, rx_b) = b.join(guests(), Seated::guest("Other"), None).await.unwrap();
+    let (_other, rx_b) = b
+        .join(guests(), Seated::guest("Other"), None)
+        .await
+        .unwrap();
     let (pa, pb) = (told(rx).await, told(rx_b).await);
     assert_eq!(pa.game, pb.game);
     assert_ne!(pa.seat, pb.seat);
