@@ -71,7 +71,7 @@ async fn pairing_race(url: String) {
         let p = if i % 2 == 0 { a.clone() } else { b.clone() };
         joins.push(tokio::spawn(async move {
             let (ticket, rx) = p
-                .join(guests(), Seated::guest(&format!("G{i}")), None)
+                .join(guests(), Seated::guest(format!("G{i}")), None)
                 .await
                 .unwrap();
             (format!("G{i}"), ticket, rx)
