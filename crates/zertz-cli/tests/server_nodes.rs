@@ -12,6 +12,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::accounts::Browser;
 use common::play::{Rng, mv, pick_move, to_move};
 use common::server::{Db, Server, string};
 use common::ws::Ws;
@@ -391,4 +392,127 @@ async fn two_clients(db: Db) {
 #[tokio::test]
 async fn two_clients_on_different_nodes_play_one_game() {
     common::postgres::run("two_clients", two_clients).await;
+}
+
+/// A quick-pairing WebSocket.
+type PairingSocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Asks `node` for a rated blitz game as `browser` (signed in there); once this returns, the
+/// request is in the queue.
+async fn ask_pairing(node: &Server, browser: &Browser) -> PairingSocket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("ws://{}/api/pairing/ws?pool=standard-blitz", node.addr);
+    let mut request = url.into_client_request().unwrap();
+    let headers = request.headers_mut();
+    headers.insert("cookie", browser.cookie_header().parse().unwrap());
+    if let Some(origin) = &browser.origin {
+        headers.insert("origin", origin.parse().unwrap());
+    }
+    let (socket, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .unwrap_or_else(|e| panic!("pairing socket on {}: {e}", node.addr));
+    socket
+}
+
+/// Reads a pairing socket until `paired` (skipping `waiting`); returns it.
+async fn paired(socket: &mut PairingSocket) -> Value {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = tokio::time::timeout(left, socket.next())
+            .await
+            .expect("paired in time")
+            .expect("the pairing socket is open")
+            .expect("a message");
+        if let Message::Text(text) = message {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            match v["type"].as_str() {
+                Some("paired") => return v,
+                Some("waiting") => {}
+                _ => panic!("unexpected on the pairing socket: {v}"),
+            }
+        }
+    }
+}
+
+/// Who waits for a game, as `node` says.
+async fn queues(node: &Server) -> Value {
+    let (status, body) = node.get("/api/pairing", None).await;
+    assert_eq!(status, 200, "{body}");
+    body["queues"].clone()
+}
+
+/// Two accounts asking for quick pairing, one on each node, get the same game: the queue is
+/// shared in PostgreSQL, and the node that pairs tells the other by `NOTIFY zertz_pairing`.
+async fn pairing_across(db: Db) {
+    let n1 = Server::start_args(&db, 50, &["--node", "n1"]);
+    let n2 = Server::start_args(&db, 50, &["--node", "n2"]);
+    let mut ann = Browser::new(&n1);
+    ann.sign_up_ok("Ann", "a long enough password").await;
+    let mut bob = Browser::new(&n2);
+    bob.sign_up_ok("Bob", "a long enough password").await;
+    let mut a = ask_pairing(&n1, &ann).await;
+    // Ann's request, made on n1, is counted by n2.
+    let one = json!([{"pool": "standard-blitz", "rated": true, "guests": false, "waiting": 1}]);
+    assert_eq!(queues(&n2).await, one);
+    let mut b = ask_pairing(&n2, &bob).await;
+    let (pa, pb) = (paired(&mut a).await, paired(&mut b).await);
+    assert_eq!(pa["game"], pb["game"], "one game for both: {pa} {pb}");
+    let mut seats = [pa["seat"].as_u64().unwrap(), pb["seat"].as_u64().unwrap()];
+    seats.sort();
+    assert_eq!(seats, [1, 2]);
+    let id = string(&pa["game"]);
+    // The game is live, both seated, and each token holds its seat, through either node.
+    for (node, told, name) in [(&n2, &pa, "Ann"), (&n1, &pb, "Bob")] {
+        let view = node.game(&id, Some(told["token"].as_str().unwrap())).await;
+        assert_eq!(view["status"], "live", "{view}");
+        let seat = told["seat"].as_u64().unwrap();
+        assert_eq!(view["you"], seat, "{view}");
+        assert_eq!(view["seats"][seat as usize - 1]["name"], name, "{view}");
+    }
+    // Both requests left the queue, on both nodes.
+    assert_eq!(queues(&n1).await, json!([]));
+    assert_eq!(queues(&n2).await, json!([]));
+}
+
+#[tokio::test]
+async fn quick_pairing_pairs_clients_of_different_nodes() {
+    common::postgres::run("pairing_across", pairing_across).await;
+}
+
+/// A match's watcher on n2 sees the steps stored by n1 (`NOTIFY zertz_match`, then n2 re-reads
+/// the match) without reconnecting: the opponent joining and the first game starting, then
+/// the match resigned.
+async fn match_across(db: Db) {
+    let n1 = Server::start_args(&db, 50, &["--node", "n1"]);
+    let n2 = Server::start_args(&db, 50, &["--node", "n2"]);
+    let created = n1.invite_match(json!({})).await;
+    let mid = string(&created["id"]);
+    let ann = string(&created["token"]);
+    let invite = string(&created["invite_token"]);
+    let mut watch = n2.match_ws(&mid, None).await;
+    assert_eq!(watch.state["status"], "open");
+    n1.join_match(&mid, &invite, "Ben").await;
+    let m = watch.until(|m| m["current_game"].is_string()).await;
+    assert_eq!(m["status"], "live");
+    assert_eq!(m["players"][1]["name"], "Ben");
+    let (status, body) = n1
+        .post(
+            &format!("/api/matches/{mid}/resign"),
+            &json!({}),
+            Some(&ann),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let m = watch.until(|m| m["winner"] == 1).await;
+    assert_eq!(m["resigned"], 0);
+    assert_eq!(m["status"], "finished");
+}
+
+#[tokio::test]
+async fn a_match_watcher_sees_steps_stored_by_another_node() {
+    common::postgres::run("match_across", match_across).await;
 }

@@ -157,10 +157,20 @@ async fn build(
             node.node(),
             node.addr()
         );
-        cluster::notify::start_online(node.pool().clone(), Arc::clone(&store), &accounts);
         hub.join_cluster(Arc::clone(&node));
         cluster::leases::round(&hub, &node).await?;
         cluster::leases::start(&hub, node);
+    }
+    // The pairing's queue is shared when the hub is a node among several (so after joining).
+    let pairing = pairing::Pairing::new(Arc::clone(&hub));
+    if let Some(node) = hub.cluster() {
+        let hearers = cluster::notify::Hearers {
+            store: Arc::clone(&store),
+            accounts: Arc::downgrade(&accounts),
+            hub: Arc::downgrade(&hub),
+            pairing: Arc::downgrade(&pairing),
+        };
+        cluster::notify::start(node.pool().clone(), &accounts, hearers);
     }
     let resumed = hub.resume().await?;
     hub.resume_matches().await?;
@@ -171,7 +181,7 @@ async fn build(
         accounts,
         chat,
         quotas,
-        pairing: pairing::Pairing::new(Arc::clone(&hub)),
+        pairing,
         study,
         puzzles: trainer,
     });

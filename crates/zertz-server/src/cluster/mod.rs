@@ -7,8 +7,10 @@
 //! - `own`: the hub's side of it (a game is loaded under a lease; a lost one leaves memory).
 //! - `proxy`: a request for a game another node holds is passed to that node (HTTP and
 //!   WebSocket), so any node answers any request.
-//! - `notify`: what one node keeps in memory and the others must see (accounts online), by
-//!   `LISTEN`/`NOTIFY`.
+//! - `notify`: what one node keeps in memory and the others must see (accounts online, a
+//!   request paired, a match's step), by `LISTEN`/`NOTIFY`.
+//!
+//! Quick pairing's shared queue is `pairing::shared` (a table, paired in a transaction).
 //!
 //! On SQLite there is no cluster: one process holds every game.
 
@@ -17,7 +19,7 @@ pub mod notify;
 mod own;
 pub mod proxy;
 #[cfg(test)]
-mod race_tests;
+pub(crate) mod race_tests;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -71,6 +73,16 @@ impl Cluster {
     /// Where the other nodes reach this one.
     pub fn addr(&self) -> &str {
         &self.addr
+    }
+
+    /// This node's lease holder (its id and how long a lease lasts).
+    pub fn holder(&self) -> &LeaseHolder {
+        &self.holder
+    }
+
+    /// How long a lease lasts unless renewed.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
     }
 }
 

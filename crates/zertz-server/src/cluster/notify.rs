@@ -1,46 +1,65 @@
 //! What lives in one node's memory and must be seen by the others, carried by PostgreSQL's
 //! `LISTEN`/`NOTIFY`: one channel per kind, payloads are ids (never state), and a node that
-//! is told re-reads from the database what it needs.
+//! is told re-reads from the database what it needs. One listening connection per node hears
+//! every channel.
 //!
 //! - `zertz_online`: an account heard from on a node (its id); the others read its name and
 //!   count it online (`accounts::online`).
+//! - `zertz_pairing`: requests of a node were paired (the node's id, sent by the pairing
+//!   round's commit, see `pairing::shared`); that node takes them from the queue and tells its
+//!   clients.
+//! - `zertz_match`: a match's step was stored (`MATCH_ID NODE`); the other nodes re-read the
+//!   match and send it to their watchers of it (`games::matches`).
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use sqlx::PgPool;
 use sqlx::postgres::PgListener;
 
 use crate::accounts::Accounts;
+use crate::games::hub::Hub;
+use crate::pairing::Pairing;
 use crate::store::Store;
 
 /// The channel of accounts heard from.
 pub const ONLINE: &str = "zertz_online";
+/// The channel of nodes whose quick-pairing requests were paired.
+pub const PAIRING: &str = "zertz_pairing";
+/// The channel of matches changed.
+pub const MATCH: &str = "zertz_match";
 
-/// Starts announcing this node's accounts online and hearing the other nodes' ones.
-pub fn start_online(pool: PgPool, store: Arc<dyn Store>, accounts: &Arc<Accounts>) {
+/// What a node hears about, held weakly: listening ends with the service.
+pub struct Hearers {
+    /// The store the accounts are read from.
+    pub store: Arc<dyn Store>,
+    /// Who is online.
+    pub accounts: Weak<Accounts>,
+    /// The games and matches.
+    pub hub: Weak<Hub>,
+    /// Quick pairing.
+    pub pairing: Weak<Pairing>,
+}
+
+/// Starts announcing this node's accounts online, and hearing the other nodes on every
+/// channel.
+pub fn start(pool: PgPool, accounts: &Arc<Accounts>, hearers: Hearers) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     accounts.online.announce_to(tx);
     let announcer = pool.clone();
     tokio::spawn(async move {
         while let Some(id) = rx.recv().await {
-            let sent = sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(ONLINE)
-                .bind(&id)
-                .execute(&announcer)
-                .await;
-            if let Err(e) = sent {
+            if let Err(e) = notify(&announcer, ONLINE, &id).await {
                 tracing::warn!("could not announce an account online to the other nodes: {e}");
             }
         }
     });
-    let accounts = Arc::downgrade(accounts);
     tokio::spawn(async move {
         loop {
-            if let Err(e) = listen_online(&pool, &*store, &accounts).await {
-                tracing::warn!("listening to {ONLINE} stopped ({e}); again in a second");
+            if let Err(e) = listen(&pool, &hearers).await {
+                tracing::warn!("listening to the other nodes stopped ({e}); again in a second");
             }
-            if accounts.strong_count() == 0 {
+            if hearers.accounts.strong_count() == 0 {
                 break;
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
@@ -48,27 +67,70 @@ pub fn start_online(pool: PgPool, store: Arc<dyn Store>, accounts: &Arc<Accounts
     });
 }
 
-/// Hears accounts online on other nodes until the connection fails or the service ends.
-async fn listen_online(
-    pool: &PgPool,
-    store: &dyn Store,
-    accounts: &std::sync::Weak<Accounts>,
-) -> Result<(), sqlx::Error> {
+/// Sends `payload` on `channel`.
+async fn notify(pool: &PgPool, channel: &str, payload: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(channel)
+        .bind(payload)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Tells the other nodes that match `id` changed (after it was stored), in the background.
+pub fn announce_match(pool: &PgPool, node: &str, id: &str) {
+    let pool = pool.clone();
+    let payload = format!("{id} {node}");
+    tokio::spawn(async move {
+        if let Err(e) = notify(&pool, MATCH, &payload).await {
+            tracing::warn!("could not announce a match's change to the other nodes: {e}");
+        }
+    });
+}
+
+/// Hears the other nodes until the connection fails or the service ends.
+async fn listen(pool: &PgPool, hearers: &Hearers) -> Result<(), sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen(ONLINE).await?;
+    listener.listen_all([ONLINE, PAIRING, MATCH]).await?;
+    // Paired requests told while the connection was down are found by the pairing's next
+    // round (twice a second); a match's step then waits for the next one.
     loop {
         let told = listener.recv().await?;
-        let Some(accounts) = accounts.upgrade() else {
+        if hearers.accounts.strong_count() == 0 {
             return Ok(());
-        };
-        let id = told.payload().to_string();
-        match store.accounts_by_id(std::slice::from_ref(&id)).await {
-            Ok(rows) => {
-                for row in rows {
-                    accounts.online.heard_elsewhere(&row.id, &row.name);
+        }
+        let payload = told.payload();
+        match told.channel() {
+            ONLINE => online(hearers, payload).await,
+            PAIRING => {
+                if let Some(pairing) = hearers.pairing.upgrade() {
+                    pairing.heard_paired(payload).await;
                 }
             }
-            Err(e) => tracing::warn!("account {id} announced online, not read: {e}"),
+            MATCH => {
+                let (id, node) = payload.split_once(' ').unwrap_or((payload, ""));
+                if let Some(hub) = hearers.hub.upgrade()
+                    && hub.cluster().is_some_and(|c| c.node() != node)
+                {
+                    hub.match_stored_elsewhere(id).await;
+                }
+            }
+            _ => {}
         }
+    }
+}
+
+/// Account `id` is online on another node.
+async fn online(hearers: &Hearers, id: &str) {
+    let Some(accounts) = hearers.accounts.upgrade() else {
+        return;
+    };
+    match hearers.store.accounts_by_id(&[id.to_string()]).await {
+        Ok(rows) => {
+            for row in rows {
+                accounts.online.heard_elsewhere(&row.id, &row.name);
+            }
+        }
+        Err(e) => tracing::warn!("account {id} announced online, not read: {e}"),
     }
 }

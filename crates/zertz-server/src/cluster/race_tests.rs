@@ -19,7 +19,7 @@ use crate::games::room::Room;
 use crate::store::{LeaseHolder, PostgresStore};
 
 /// A fresh database's URL, or `None` (and NOT RUN on stderr) without `ZERTZ_TEST_POSTGRES`.
-async fn fresh_database(test: &str) -> Option<(String, String)> {
+pub(crate) async fn fresh_database(test: &str) -> Option<(String, String)> {
     let Ok(admin) = std::env::var("ZERTZ_TEST_POSTGRES") else {
         let _ = writeln!(
             std::io::stderr(),
@@ -44,7 +44,7 @@ async fn fresh_database(test: &str) -> Option<(String, String)> {
     Some((format!("{root}/{name}"), name))
 }
 
-async fn drop_database(name: &str) {
+pub(crate) async fn drop_database(name: &str) {
     let admin = std::env::var("ZERTZ_TEST_POSTGRES").unwrap();
     let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap();
     let _ = sqlx::raw_sql(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
@@ -54,7 +54,7 @@ async fn drop_database(name: &str) {
 
 /// A node: a hub on its own store, with leases of `ttl_ms` that nobody renews (the test
 /// decides when they run out).
-async fn node(url: &str, id: &str, ttl_ms: i64) -> Arc<Hub> {
+pub(crate) async fn node(url: &str, id: &str, ttl_ms: i64) -> Arc<Hub> {
     let store = PostgresStore::open(url)
         .await
         .unwrap()

@@ -29,18 +29,33 @@ impl Hub {
         Ok(())
     }
 
-    /// Sends the new state of `m` to its watchers, if it has any.
+    /// Sends the new state of `m` (stored) to its watchers, on this node and the others.
     fn match_changed(&self, m: &MatchState) {
         self.match_watchers.send(&m.id, Arc::new(m.clone()));
+        self.announce_match(&m.id);
+    }
+
+    /// Tells the other nodes, if any, that match `id` changed: they send it to their watchers.
+    fn announce_match(&self, id: &str) {
+        if let Some(cluster) = self.cluster() {
+            crate::cluster::notify::announce_match(cluster.pool(), cluster.node(), id);
+        }
     }
 
     /// Sends the stored state of match `id` to its watchers (after a change of one of its
     /// games that the match's state does not record, such as a bribe proposed).
     pub(crate) async fn poke_match(&self, id: &str) {
+        self.match_stored_elsewhere(id).await;
+        self.announce_match(id);
+    }
+
+    /// Sends the stored state of match `id` to its watchers on this node (another node
+    /// changed it, or one of its games did).
+    pub(crate) async fn match_stored_elsewhere(&self, id: &str) {
         if self.match_watchers.is_watched(id)
             && let Ok((m, _)) = self.load_match(id).await
         {
-            self.match_changed(&m);
+            self.match_watchers.send(id, Arc::new(m));
         }
     }
 

@@ -34,15 +34,17 @@ pub fn router() -> Router<AppState> {
         .route("/api/pairing/ws", get(pair))
 }
 
-async fn waiting(State(pairing): State<Arc<Pairing>>) -> Json<serde_json::Value> {
+async fn waiting(State(pairing): State<Arc<Pairing>>) -> ApiResult<Json<serde_json::Value>> {
     let queues: Vec<_> = pairing
         .waiting()
+        .await
+        .map_err(crate::games::hub::HubError::from)?
         .into_iter()
         .map(|(pool, rated, guests, n)| {
             json!({"pool": pool, "rated": rated, "guests": guests, "waiting": n})
         })
         .collect();
-    Json(json!({ "queues": queues }))
+    Ok(Json(json!({ "queues": queues })))
 }
 
 #[derive(Debug, Deserialize)]

@@ -3,5 +3,8 @@
 
 pub mod queue;
 pub mod service;
+mod shared;
 
 pub use service::{Paired, Pairing, QueueKey, Ticket};
+#[cfg(test)]
+mod shared_tests;

@@ -2,6 +2,9 @@
 //! waits while their page stays open; the queue pairs them (see `queue`), the game is made with
 //! both seats taken and its clock started, and each waiting page is told its seat at once.
 //! Closing the page withdraws the request.
+//!
+//! One node keeps its queues in memory; several nodes on PostgreSQL share one queue in the
+//! database (see `shared`), with the same rules of who pairs with whom.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,10 +14,12 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use super::queue::{Queue, Waiting, gap};
+use crate::cluster::Cluster;
 use crate::games::clock::ClockSpec;
 use crate::games::hub::Hub;
 use crate::games::model::{GameSettings, SeatKind, Seated};
 use crate::ratings::pools::{Pool, Speed};
+use crate::store::StoreError;
 use crate::util::now_ms;
 
 /// How often the queues are looked at again (gaps widen with time).
@@ -65,17 +70,24 @@ pub struct Paired {
     pub token: String,
 }
 
-struct Waiter {
-    seated: Seated,
-    tell: oneshot::Sender<Paired>,
+/// A client waiting on this node: who sits down, and where to tell them.
+pub(super) struct Waiter {
+    pub(super) seated: Seated,
+    pub(super) tell: oneshot::Sender<Paired>,
 }
 
 /// The quick-pairing queues.
 pub struct Pairing {
-    hub: Arc<Hub>,
+    pub(super) hub: Arc<Hub>,
     queues: Mutex<HashMap<QueueKey, Queue>>,
+    /// This node's clients waiting, by request id.
     waiters: Mutex<HashMap<u64, Waiter>>,
     next: AtomicU64,
+    /// With several nodes: the queue is the database's, shared by all (see `shared`).
+    pub(super) shared: Option<Arc<Cluster>>,
+    /// Renewing and telling on the shared queue take turns (a request told is not thought
+    /// lost meanwhile).
+    pub(super) collecting: tokio::sync::Mutex<()>,
 }
 
 /// A request waiting; dropping it withdraws the request.
@@ -108,10 +120,12 @@ impl Pairing {
     /// The queues, with a task that looks at them again every half second.
     pub fn new(hub: Arc<Hub>) -> Arc<Pairing> {
         let pairing = Arc::new(Pairing {
-            hub,
             queues: Mutex::new(HashMap::new()),
             waiters: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
+            shared: hub.cluster().cloned(),
+            collecting: tokio::sync::Mutex::new(()),
+            hub,
         });
         let weak = Arc::downgrade(&pairing);
         tokio::spawn(async move {
@@ -129,12 +143,16 @@ impl Pairing {
         self.queues.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn waiters(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiter>> {
+    pub(super) fn waiters(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiter>> {
         self.waiters.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// How many wait in each queue that has anyone: (pool key, rated, guests, count).
-    pub fn waiting(&self) -> Vec<(String, bool, bool, usize)> {
+    /// How many wait in each queue that has anyone: (pool key, rated, guests, count); with
+    /// several nodes, on all of them.
+    pub async fn waiting(&self) -> Result<Vec<(String, bool, bool, usize)>, StoreError> {
+        if let Some(cluster) = &self.shared {
+            return super::shared::counts(cluster).await;
+        }
         let mut out: Vec<_> = self
             .queues()
             .iter()
@@ -142,7 +160,7 @@ impl Pairing {
             .map(|(k, q)| (k.pool.key(), k.rated, k.guests, q.len()))
             .collect();
         out.sort();
-        out
+        Ok(out)
     }
 
     /// `seated` asks for a game of `key`'s kind; `rating` is theirs in the pool (`None`: a
@@ -153,6 +171,9 @@ impl Pairing {
         seated: Seated,
         rating: Option<f64>,
     ) -> Result<(Ticket, oneshot::Receiver<Paired>), String> {
+        if let Some(cluster) = &self.shared {
+            return self.join_shared(cluster, key, seated, rating).await;
+        }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let since_ms = now_ms();
         let (tell, told) = oneshot::channel();
@@ -162,9 +183,7 @@ impl Pairing {
             if let Some(account) = &seated.account
                 && queue.has_account(account)
             {
-                return Err(
-                    "you are already waiting for a game of this kind (on another page?)".into(),
-                );
+                return Err(ALREADY_WAITING.into());
             }
             queue.push(Waiting {
                 id,
@@ -174,17 +193,27 @@ impl Pairing {
             });
             self.waiters().insert(id, Waiter { seated, tell });
         }
-        let ticket = Ticket {
-            id,
-            key,
-            since_ms,
-            pairing: Arc::downgrade(self),
-        };
+        let ticket = self.ticket(id, key, since_ms);
         self.pair_all().await;
         Ok((ticket, told))
     }
 
+    /// The ticket of request `id`, which withdraws it when dropped.
+    pub(super) fn ticket(self: &Arc<Self>, id: u64, key: QueueKey, since_ms: i64) -> Ticket {
+        Ticket {
+            id,
+            key,
+            since_ms,
+            pairing: Arc::downgrade(self),
+        }
+    }
+
     fn withdraw(&self, id: u64, key: &QueueKey) {
+        if let Some(cluster) = &self.shared {
+            self.waiters().remove(&id);
+            super::shared::withdraw(cluster, id);
+            return;
+        }
         let mut queues = self.queues();
         if let Some(q) = queues.get_mut(key) {
             q.remove(id);
@@ -196,7 +225,11 @@ impl Pairing {
     }
 
     /// Makes every pair that can be made now and starts their games.
-    async fn pair_all(&self) {
+    pub(super) async fn pair_all(&self) {
+        if let Some(cluster) = &self.shared {
+            self.round_shared(cluster).await;
+            return;
+        }
         let now = now_ms();
         let pairs: Vec<(QueueKey, Waiting, Waiting)> = self
             .queues()
@@ -230,9 +263,7 @@ impl Pairing {
 
     /// Makes the game of a pair (seats by lot) and tells both.
     async fn start(&self, key: &QueueKey, a: Waiter, b: Waiter) -> Result<(), String> {
-        let mut coin = [0u8; 1];
-        getrandom::fill(&mut coin).map_err(|e| e.to_string())?;
-        let (first, second) = if coin[0] & 1 == 0 { (a, b) } else { (b, a) };
+        let (first, second) = by_lot(a, b)?;
         let settings = settings(key);
         let seated = [Some(first.seated.clone()), Some(second.seated.clone())];
         let (game, tokens) = self
@@ -250,6 +281,17 @@ impl Pairing {
         }
         Ok(())
     }
+}
+
+/// What a player already waiting for a game of the kind is told.
+pub(super) const ALREADY_WAITING: &str =
+    "you are already waiting for a game of this kind (on another page?)";
+
+/// `a` and `b` in seats 1 and 2, by lot.
+pub(super) fn by_lot<T>(a: T, b: T) -> Result<(T, T), String> {
+    let mut coin = [0u8; 1];
+    getrandom::fill(&mut coin).map_err(|e| e.to_string())?;
+    Ok(if coin[0] & 1 == 0 { (a, b) } else { (b, a) })
 }
 
 /// The settings of a quick-paired game of `key`'s kind: the 37-ring board under the pool's rule

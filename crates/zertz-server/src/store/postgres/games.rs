@@ -37,7 +37,7 @@ async fn insert_events(
 }
 
 /// Inserts a game row and its first events, inside the caller's transaction.
-async fn create_game_in(
+pub(super) async fn create_game_in(
     conn: &mut sqlx::PgConnection,
     game: &GameRow,
     events: &[EventRow],

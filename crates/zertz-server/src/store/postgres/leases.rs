@@ -16,7 +16,7 @@ use sqlx::PgPool;
 use crate::store::StoreError;
 
 /// The database's clock, in ms since the epoch.
-const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
+pub(super) const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
 
 /// Who writes: the node whose lease an append must hold, and how long a lease it takes.
 #[derive(Clone, Debug)]

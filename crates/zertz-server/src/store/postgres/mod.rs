@@ -19,6 +19,7 @@ mod explorer;
 mod games;
 mod leases;
 mod lessons;
+pub mod pairing;
 mod puzzles;
 mod ratings;
 mod reviews;
