@@ -21,11 +21,15 @@ fuzz_target!(|data: &[u8]| {
     for &b in moves.iter().take(MAX_STEPS) {
         let position = *game.position();
         let legal = game.legal_moves();
-        assert_eq!(position.count_moves(), legal.len() as u64);
-        if legal.is_empty() {
-            assert!(game.is_over());
+        // A game may end while its position still has moves (a draw by threefold repetition,
+        // reached once the supply is empty): the game then offers none, and the end of the
+        // input checks that it refuses each of the position's moves.
+        if game.is_over() {
+            assert!(legal.is_empty(), "a finished game offers no move");
             break;
         }
+        assert!(!legal.is_empty(), "a game that is not over has a move");
+        assert_eq!(position.count_moves(), legal.len() as u64);
         if b == 255 && !game.turns().is_empty() {
             game.undo().expect("undo");
             assert_eq!(*game.position(), game.positions()[game.positions().len() - 1]);
