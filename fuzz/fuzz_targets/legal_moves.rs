@@ -14,10 +14,22 @@ use zertz::{BoardKind, Game, Layout, RuleSet, Rules};
 const MAX_STEPS: usize = 160;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&setup, moves)) = data.split_first() else { return };
+    let Some((&setup, moves)) = data.split_first() else {
+        return;
+    };
     let kind = BoardKind::OFFICIAL[setup as usize % 6];
-    let set = if setup & 0x80 != 0 { RuleSet::BLITZ } else { RuleSet::STANDARD };
-    let mut game = Game::new(Layout::official(kind), Rules { set, ..Rules::default() });
+    let set = if setup & 0x80 != 0 {
+        RuleSet::BLITZ
+    } else {
+        RuleSet::STANDARD
+    };
+    let mut game = Game::new(
+        Layout::official(kind),
+        Rules {
+            set,
+            ..Rules::default()
+        },
+    );
     for &b in moves.iter().take(MAX_STEPS) {
         let position = *game.position();
         let legal = game.legal_moves();
@@ -32,7 +44,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(position.count_moves(), legal.len() as u64);
         if b == 255 && !game.turns().is_empty() {
             game.undo().expect("undo");
-            assert_eq!(*game.position(), game.positions()[game.positions().len() - 1]);
+            assert_eq!(
+                *game.position(),
+                game.positions()[game.positions().len() - 1]
+            );
             continue;
         }
         let mv = legal[b as usize % legal.len()];

@@ -32,7 +32,11 @@ fn harness() -> &'static Harness {
             .expect("a runtime");
         // In memory when /dev/shm is there: every accepted request writes to the store.
         let dir = std::path::Path::new("/dev/shm");
-        let dir = if dir.is_dir() { dir.to_path_buf() } else { std::env::temp_dir() };
+        let dir = if dir.is_dir() {
+            dir.to_path_buf()
+        } else {
+            std::env::temp_dir()
+        };
         let db = dir.join(format!("zertz-fuzz-{}.db", std::process::id()));
         let _ = std::fs::remove_file(&db);
         // Every request comes from one address: without unlimited rates nearly all would be
