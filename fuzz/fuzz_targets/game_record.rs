@@ -6,7 +6,9 @@ use libfuzzer_sys::fuzz_target;
 use zertz::record::Record;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(record) = Record::parse(text) {
         let written = record.to_string();
         let back = Record::parse(&written).expect("a written record parses");

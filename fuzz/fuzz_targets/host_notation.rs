@@ -8,8 +8,12 @@ use zertz::notation::{self, host};
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
     let positions = common::positions();
     let position = &positions[pick as usize % positions.len()];
     let _ = host::parse_coord(position, text);
@@ -17,6 +21,9 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(mv) = host::parse(position, text) {
         assert!(position.is_legal(&mv));
         let written = host::move_text(position, &mv);
-        assert_eq!(host::parse(position, &written).expect("written move parses"), mv);
+        assert_eq!(
+            host::parse(position, &written).expect("written move parses"),
+            mv
+        );
     }
 });

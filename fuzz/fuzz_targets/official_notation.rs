@@ -8,13 +8,20 @@ use zertz::notation::official;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
     let positions = common::positions();
     let position = &positions[pick as usize % positions.len()];
     if let Ok(mv) = official::parse(position, text) {
         assert!(position.is_legal(&mv));
         let written = official::move_text(position, &mv);
-        assert_eq!(official::parse(position, &written).expect("written move parses"), mv);
+        assert_eq!(
+            official::parse(position, &written).expect("written move parses"),
+            mv
+        );
     }
 });

@@ -6,7 +6,9 @@ use libfuzzer_sys::fuzz_target;
 use zertz::Position;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(p) = text.parse::<Position>() {
         let written = p.to_string();
         let back: Position = written.parse().expect("a written position parses");

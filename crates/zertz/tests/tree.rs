@@ -613,3 +613,39 @@ fn mutated_texts_are_read_or_refused_with_a_place() {
     }
     assert!(read > 100, "only {read} mutated texts read");
 }
+
+/// A BoardSpace record with a variation written before the rest of its main line (a comment in
+/// its own `( … )`, as the fuzzer found): the first line read is short and not over, so the
+/// record's result read as a resignation; the full main line ends by a winning set and must not
+/// keep that ending (it made the written record read back as a different tree).
+#[test]
+fn an_early_variation_does_not_leave_a_declared_ending_on_a_finished_main_line() {
+    // A game the rules end: always the first legal move.
+    let mut game = Game::new(Layout::standard(), Rules::default());
+    while !game.is_over() {
+        let mv = game.legal_moves()[0];
+        game.play(&mv).unwrap();
+    }
+    assert!(matches!(
+        game.outcome(),
+        Some(Outcome::Win {
+            reason: WinReason::WinningSet | WinReason::NoLegalMove,
+            ..
+        })
+    ));
+    let sgf = GameTree::from_game(&game).to_sgf().unwrap();
+    // A comment in its own variation just before the third turn's `Done`.
+    let dones: Vec<usize> = sgf
+        .match_indices("\n; P")
+        .map(|(i, _)| i)
+        .filter(|&i| sgf[i..].lines().nth(1).is_some_and(|l| l.contains("Done")))
+        .collect();
+    assert!(dones.len() > 4, "{sgf}");
+    let at = dones[2];
+    let text = format!("{}\n; (;C[a note]\n)\n {}", &sgf[..at], &sgf[at + 3..]);
+    let tree = GameTree::from_sgf(&text).unwrap();
+    assert_eq!(tree.ending(), None, "{text}");
+    assert_eq!(tree.main_game().outcome(), game.outcome());
+    let back = GameTree::from_text(&tree.to_record_text()).unwrap();
+    assert_eq!(back, tree);
+}

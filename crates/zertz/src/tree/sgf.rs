@@ -228,7 +228,18 @@ impl GameTree {
                 }
             }
         }
-        tree.ok_or_else(|| err(1, 1, String::new(), "no game in the SGF text".into()))
+        let mut tree =
+            tree.ok_or_else(|| err(1, 1, String::new(), "no game in the SGF text".into()))?;
+        // The ending was taken from the first line read, which later lines may extend (a
+        // variation written before the rest of the main line): a main line the rules end keeps
+        // no declared ending, as a record's would not (found by the tree_text fuzz target).
+        if tree.declared.is_some() {
+            let last = tree.main_line().last().copied().unwrap_or(NodeId::ROOT);
+            if tree.game_at(last).is_ok_and(|g| g.outcome().is_some()) {
+                tree.declared = None;
+            }
+        }
+        Ok(tree)
     }
 }
 
