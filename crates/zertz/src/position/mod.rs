@@ -161,7 +161,7 @@ pub enum SetupError {
     BothWon,
     /// The layout has more places than the position's sets of places hold.
     #[error(
-        "the board has {places} places, more than the {capacity} this position type holds (use the wide type for boards of more than 64 places)"
+        "the board has {places} places, more than the {capacity} this position type holds (use Wide for boards of up to 128 places, Huge for more)"
     )]
     TooLarge {
         /// The layout's places.
