@@ -362,7 +362,7 @@ fn a_board_of_190_places_in_three_pieces_isolates_its_corner() {
         while left.any() {
             let piece = layout.flood(Huge::bit(left.lowest() as u8), within);
             sizes.push(piece.count());
-            left = left & !piece;
+            left &= !piece;
         }
         sizes
     };
