@@ -385,6 +385,7 @@ fn tally(summary: &mut Summary, failures: &mut Vec<Failure>, name: String, verdi
         Verdict::Replayed(r) => match *r {
             AnyImported::Narrow(r) => tally_replayed(summary, failures, name, &r),
             AnyImported::Wide(r) => tally_replayed(summary, failures, name, &r),
+            AnyImported::Huge(r) => tally_replayed(summary, failures, name, &r),
         },
     }
 }
@@ -496,6 +497,7 @@ pub fn replay_all(
                     match &r {
                         AnyImported::Narrow(r) => print_record(&source.name(), r),
                         AnyImported::Wide(r) => print_record(&source.name(), r),
+                        AnyImported::Huge(r) => print_record(&source.name(), r),
                     }
                     Verdict::Replayed(Box::new(r))
                 }

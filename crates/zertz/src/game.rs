@@ -68,7 +68,7 @@ pub enum GameError {
 /// A game with its history.
 ///
 /// `S` is the type of the positions' sets of places: `u64` (the default) on boards of up to 64
-/// places, [`crate::Wide`] on larger ones.
+/// places, [`crate::Wide`] on boards of up to 128, [`crate::Huge`] on larger ones.
 #[derive(Clone, Debug)]
 pub struct Game<S: LayoutWidth = Narrow> {
     rules: Rules,

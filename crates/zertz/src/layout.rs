@@ -4,7 +4,8 @@
 //! `first[x]`, and ring `row` of that column sits at height `y = 2 * (row - 1) + first[x]`. The six
 //! neighbours of `(x, y)` are `(x, y ± 2)` and `(x ± 1, y ± 1)`. A set of places is a
 //! [`PlaceSet`] with bit `i` for place index `i`: a `u64` on boards of up to 64 places (every
-//! official board and most custom ones), a `u128` on larger ones ([`Layout::custom_wide`]).
+//! official board and most custom ones), a `u128` on boards of up to 128, a [`Huge`] (256 bits)
+//! on larger ones ([`Layout::custom_wide`], [`Layout::width`]).
 //!
 //! The six official boards use the frames of rules.md section 2. Custom layouts use BoardSpace's
 //! "Zertz+xx" frame, where column `a` starts half a step below column `b`, `c` like `a`, and so on
@@ -15,15 +16,20 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
-use crate::bits::{Bits, Narrow, PlaceSet, Wide, bit};
+use crate::bits::{Bits, Huge, Narrow, PlaceSet, Wide, bit};
 
 /// The most places of a layout whose sets of places are `u64` ([`Layout::custom`],
 /// [`Layout::from_spec`]).
 pub const MAX_PLACES: usize = 64;
 
-/// The most places of any layout ([`Layout::custom_wide`]): sets of places are then `u128`.
-/// BoardSpace's "Zertz+xx" grid has 17 columns of 12 rings; its largest records hold 111.
+/// The most places of a layout whose sets of places are `u128` ([`Wide`]).
 pub const MAX_WIDE_PLACES: usize = 128;
+
+/// The most places of any layout ([`Layout::custom_wide`]): BoardSpace's "Zertz+xx" grid has
+/// 17 columns of 12 rings, 204 places (its largest records hold 111). Sets of places of a
+/// layout of more than [`MAX_WIDE_PLACES`] are [`Huge`]. (A place index is a `u8` whose
+/// largest value marks "no place", so 255 would be the hard ceiling.)
+pub const MAX_HUGE_PLACES: usize = 204;
 
 /// The most columns a coordinate can name (`a` to `z`).
 pub const MAX_COLUMNS: usize = 26;
@@ -78,7 +84,7 @@ impl Direction {
     }
 }
 
-/// A place of a layout, identified by its index (0 to 127) in that layout.
+/// A place of a layout, identified by its index (0 to 203) in that layout.
 ///
 /// A place keeps its meaning when its ring goes: it is a position on the grid, not a ring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -221,7 +227,7 @@ pub enum LayoutError {
     /// No places at all.
     #[error("a board needs at least one place")]
     Empty,
-    /// More places than the constructor allows ([`MAX_PLACES`] or [`MAX_WIDE_PLACES`]).
+    /// More places than the constructor allows ([`MAX_PLACES`] or [`MAX_HUGE_PLACES`]).
     #[error("a board has at most {1} places; this one has {0}")]
     TooLarge(usize, usize),
     /// The same place twice.
@@ -304,8 +310,11 @@ pub struct Layout {
     neighbours: Vec<[u8; 6]>,
     /// The sets below as `u64` (empty on a layout of more than 64 places).
     narrow: LayoutSets<Narrow>,
-    /// The same sets as `u128`.
+    /// The same sets as `u128` (empty on a layout of more than 128 places).
     wide: LayoutSets<Wide>,
+    /// The same sets as [`Huge`], built the first time they are asked for: most layouts are
+    /// never played in that width, and the registry holds thousands of layouts.
+    huge: OnceLock<LayoutSets<Huge>>,
     jumps: Vec<[Option<Jump>; 6]>,
     symmetries: Vec<Symmetry>,
 }
@@ -356,6 +365,27 @@ impl LayoutWidth for Wide {
     fn sets(layout: &Layout) -> &LayoutSets<Wide> {
         &layout.wide
     }
+}
+
+impl LayoutWidth for Huge {
+    #[inline]
+    fn sets(layout: &Layout) -> &LayoutSets<Huge> {
+        layout
+            .huge
+            .get_or_init(|| LayoutSets::build(&layout.neighbours))
+    }
+}
+
+/// The narrowest set of places a layout fits: which of [`Narrow`], [`Wide`] and [`Huge`] its
+/// positions and games use ([`Layout::width`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Width {
+    /// At most 64 places: `u64`.
+    Narrow,
+    /// 65 to 128 places: `u128`.
+    Wide,
+    /// 129 to [`MAX_HUGE_PLACES`] places: [`Huge`].
+    Huge,
 }
 
 impl fmt::Debug for Layout {
@@ -575,11 +605,13 @@ impl Layout {
         Layout::custom_up_to(places, MAX_PLACES)
     }
 
-    /// A custom layout of up to [`MAX_WIDE_PLACES`] places, such as BoardSpace's large
-    /// "Zertz+xx" boards. One of more than [`MAX_PLACES`] places is played with `u128` sets of
-    /// places ([`Wide`]); one of at most that many is the same layout [`Layout::custom`] gives.
+    /// A custom layout of up to [`MAX_HUGE_PLACES`] places, such as BoardSpace's large
+    /// "Zertz+xx" boards (up to its whole grid of 17 columns of 12). One of more than
+    /// [`MAX_PLACES`] places is played with `u128` sets of places ([`Wide`]), one of more than
+    /// [`MAX_WIDE_PLACES`] with [`Huge`] ones ([`Layout::width`]); one of at most
+    /// [`MAX_PLACES`] is the same layout [`Layout::custom`] gives.
     pub fn custom_wide(places: &[Coord]) -> Result<&'static Layout, LayoutError> {
-        Layout::custom_up_to(places, MAX_WIDE_PLACES)
+        Layout::custom_up_to(places, MAX_HUGE_PLACES)
     }
 
     fn custom_up_to(places: &[Coord], max: usize) -> Result<&'static Layout, LayoutError> {
@@ -736,7 +768,11 @@ impl Layout {
         } else {
             LayoutSets::default()
         };
-        let wide = LayoutSets::build(&neighbours);
+        let wide = if n <= MAX_WIDE_PLACES {
+            LayoutSets::build(&neighbours)
+        } else {
+            LayoutSets::default()
+        };
         let mut layout = Layout {
             id,
             kind,
@@ -747,6 +783,7 @@ impl Layout {
             neighbours,
             narrow,
             wide,
+            huge: OnceLock::new(),
             jumps,
             symmetries: Vec::new(),
         };
@@ -866,6 +903,15 @@ impl Layout {
     #[inline]
     pub fn is_narrow(&self) -> bool {
         self.len() <= MAX_PLACES
+    }
+
+    /// The narrowest set of places this layout fits.
+    pub fn width(&self) -> Width {
+        match self.len() {
+            n if n <= MAX_PLACES => Width::Narrow,
+            n if n <= MAX_WIDE_PLACES => Width::Wide,
+            _ => Width::Huge,
+        }
     }
 
     /// Every place, in index order.
@@ -1074,14 +1120,41 @@ mod tests {
         assert_eq!(wide.len(), 72);
         assert!(!wide.is_narrow());
         assert_eq!(wide.all_in::<Wide>(), (1u128 << 72) - 1);
-        let more: Vec<Coord> = (0..11u8)
+        assert_eq!(wide.width(), Width::Wide);
+        // BoardSpace's whole grid, 17 columns of 12: 204 places, in 256-bit sets.
+        let mut more: Vec<Coord> = (0..17u8)
             .flat_map(|x| (1..=12).map(move |r| Coord::new(x, r)))
             .collect();
-        assert!(matches!(
-            Layout::custom_wide(&more),
-            Err(LayoutError::TooLarge(132, 128))
-        ));
-        assert_eq!(Layout::custom_wide(&more[..128]).unwrap().len(), 128);
+        let grid = Layout::custom_wide(&more).unwrap();
+        assert_eq!((grid.len(), grid.width()), (204, Width::Huge));
+        let all: Huge = grid.all_in();
+        assert_eq!((all.count(), all.lowest()), (204, 0));
+        assert_eq!(Bits(all).last(), Some(203));
+        // Its sets are built on demand, from the same neighbours.
+        for p in grid.places() {
+            let n: Huge = grid.neighbour_mask_in(p);
+            let expected = Direction::ALL
+                .iter()
+                .filter_map(|&d| grid.neighbour(p, d))
+                .fold(Huge::EMPTY, |acc, q| acc | q.bit_in());
+            assert_eq!(n, expected);
+        }
+        assert_eq!(grid.all_in::<Wide>(), 0, "no u128 sets past 128 places");
+        assert_eq!(
+            Layout::custom_wide(&more[..128]).unwrap().width(),
+            Width::Wide
+        );
+        assert_eq!(
+            Layout::custom_wide(&more[..129]).unwrap().width(),
+            Width::Huge
+        );
+        more.push(Coord::new(17, 1));
+        let e = Layout::custom_wide(&more).unwrap_err();
+        assert_eq!(e, LayoutError::TooLarge(205, 204));
+        assert_eq!(
+            e.to_string(),
+            "a board has at most 204 places; this one has 205"
+        );
         assert!(matches!(
             Layout::from_spec("zz"),
             Err(LayoutError::BadToken { .. })

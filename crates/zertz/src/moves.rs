@@ -7,7 +7,9 @@
 use crate::layout::{Direction, Layout, Place};
 use crate::marbles::Colour;
 
-/// The longest chain a board of 64 places allows.
+/// The longest chain a board of 64 places allows (and the longest a move can hold on any board:
+/// a longer one, possible only on a larger board with at least 50 marbles on it, is not
+/// generated; docs/rules.md).
 ///
 /// Every landing of a chain lies on one quarter of the grid (an even number of steps from the
 /// start) and every jumped marble on a ring between two such places, one per jump. With `v`

@@ -2,13 +2,17 @@
 //!
 //! A move is one placement (colour, ring, removed ring or none) or one complete capture chain.
 //! Repetition is not considered (it needs a game's history).
+//!
+//! Generic over the set of places: each width is its own monomorphised copy, so the official
+//! boards (`u64`) run the same code as before wider sets existed.
 
+use crate::layout::LayoutWidth;
 use crate::moves::Move;
 use crate::position::Position;
 
 /// The number of move sequences of length `depth` from `position`, counting the last ply in bulk
 /// ([`Position::count_moves`]).
-pub fn perft(position: &Position, depth: u32) -> u64 {
+pub fn perft<S: LayoutWidth>(position: &Position<S>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => position.count_moves(),
@@ -28,7 +32,7 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
 
 /// The same count, generating and playing every move down to the last ply (slower; the check
 /// on the bulk count).
-pub fn perft_full(position: &Position, depth: u32) -> u64 {
+pub fn perft_full<S: LayoutWidth>(position: &Position<S>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -44,7 +48,7 @@ pub fn perft_full(position: &Position, depth: u32) -> u64 {
 }
 
 /// perft split by first move: each legal move with the count below it (`depth` >= 1).
-pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide<S: LayoutWidth>(position: &Position<S>, depth: u32) -> Vec<(Move, u64)> {
     position
         .legal_moves()
         .into_iter()

@@ -21,7 +21,7 @@
 //! position of tens of thousands of games.
 
 use crate::bits::Bits;
-use crate::layout::{Direction, Layout, MAX_WIDE_PLACES, Place, Symmetry};
+use crate::layout::{Direction, Layout, MAX_HUGE_PLACES, Place, Symmetry};
 use crate::marbles::Player;
 use crate::moves::{Capture, Move};
 use crate::position::Position;
@@ -51,10 +51,16 @@ impl std::fmt::Display for Key {
 }
 
 /// The high halves of the keys: the low halves are the rules library's 64-bit Zobrist keys.
-static RING_HI: [u64; MAX_WIDE_PLACES] =
-    zobrist::per_place(zobrist::table::<64>(11), zobrist::table::<64>(14));
-static MARBLE_HI: [[u64; MAX_WIDE_PLACES]; 3] =
-    zobrist::marble_keys(zobrist::table::<192>(12), zobrist::table::<192>(15));
+static RING_HI: [u64; MAX_HUGE_PLACES] = zobrist::per_place(
+    zobrist::table::<64>(11),
+    zobrist::table::<64>(14),
+    zobrist::table::<{ zobrist::HUGE_ONLY }>(16),
+);
+static MARBLE_HI: [[u64; MAX_HUGE_PLACES]; 3] = zobrist::marble_keys(
+    zobrist::table::<192>(12),
+    zobrist::table::<192>(15),
+    zobrist::table::<{ 3 * zobrist::HUGE_ONLY }>(17),
+);
 static COUNT_HI: [u64; 9 * 256] = zobrist::table::<{ 9 * 256 }>(13);
 const SIDE_HI: u128 = (zobrist::splitmix(0x5EED_0F51_DE00) as u128) << 64;
 

@@ -3,7 +3,7 @@
 //! The keys are fixed (generated at compile time from a constant seed), so hashes are the same
 //! in every run and on every machine.
 
-use crate::layout::MAX_WIDE_PLACES;
+use crate::layout::{MAX_HUGE_PLACES, MAX_WIDE_PLACES};
 
 pub(crate) const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -25,35 +25,59 @@ pub(crate) const fn table<const N: usize>(seed: u64) -> [u64; N] {
 }
 
 /// Keys of a ring on place `i`.
-pub(crate) static RING: [u64; MAX_WIDE_PLACES] = per_place(table::<64>(1), table::<64>(4));
+pub(crate) static RING: [u64; MAX_HUGE_PLACES] =
+    per_place(table::<64>(1), table::<64>(4), table::<HUGE_ONLY>(6));
 /// Keys of a marble of colour `c` on place `i`: `MARBLE[c][i]`.
-pub(crate) static MARBLE: [[u64; MAX_WIDE_PLACES]; 3] =
-    marble_keys(table::<192>(2), table::<192>(5));
+pub(crate) static MARBLE: [[u64; MAX_HUGE_PLACES]; 3] = marble_keys(
+    table::<192>(2),
+    table::<192>(5),
+    table::<{ 3 * HUGE_ONLY }>(7),
+);
+
+/// Places past [`MAX_WIDE_PLACES`] (boards of 256-bit sets).
+pub(crate) const HUGE_ONLY: usize = MAX_HUGE_PLACES - MAX_WIDE_PLACES;
 
 /// One key per place: places 0-63 keep the keys they had when every board had at most 64
-/// places (so hashes kept anywhere stay valid), places 64 and up take theirs from `high`.
-pub(crate) const fn per_place(low: [u64; 64], high: [u64; 64]) -> [u64; MAX_WIDE_PLACES] {
-    let mut out = [0u64; MAX_WIDE_PLACES];
+/// places and places 64-127 those they had when boards had at most 128 (so hashes kept
+/// anywhere stay valid); places 64 and up take theirs from `wide`, 128 and up from `huge`.
+pub(crate) const fn per_place(
+    low: [u64; 64],
+    wide: [u64; 64],
+    huge: [u64; HUGE_ONLY],
+) -> [u64; MAX_HUGE_PLACES] {
+    let mut out = [0u64; MAX_HUGE_PLACES];
     let mut i = 0;
-    while i < MAX_WIDE_PLACES {
-        out[i] = if i < 64 { low[i] } else { high[i - 64] };
+    while i < MAX_HUGE_PLACES {
+        out[i] = if i < 64 {
+            low[i]
+        } else if i < MAX_WIDE_PLACES {
+            wide[i - 64]
+        } else {
+            huge[i - MAX_WIDE_PLACES]
+        };
         i += 1;
     }
     out
 }
 
 /// Marble keys by colour and place, from tables indexed `colour * 64 + place` (the order of
-/// the 64-place keys).
-pub(crate) const fn marble_keys(low: [u64; 192], high: [u64; 192]) -> [[u64; MAX_WIDE_PLACES]; 3] {
-    let mut out = [[0u64; MAX_WIDE_PLACES]; 3];
+/// the 64-place keys) and, past 128 places, `colour * HUGE_ONLY + place - 128`.
+pub(crate) const fn marble_keys(
+    low: [u64; 192],
+    wide: [u64; 192],
+    huge: [u64; 3 * HUGE_ONLY],
+) -> [[u64; MAX_HUGE_PLACES]; 3] {
+    let mut out = [[0u64; MAX_HUGE_PLACES]; 3];
     let mut c = 0;
     while c < 3 {
         let mut i = 0;
-        while i < MAX_WIDE_PLACES {
+        while i < MAX_HUGE_PLACES {
             out[c][i] = if i < 64 {
                 low[c * 64 + i]
+            } else if i < MAX_WIDE_PLACES {
+                wide[c * 64 + i - 64]
             } else {
-                high[c * 64 + i - 64]
+                huge[c * HUGE_ONLY + i - MAX_WIDE_PLACES]
             };
             i += 1;
         }

@@ -1,10 +1,12 @@
 //! Property tests on random positions: positions reached by random legal moves from the start of
 //! random boards (every official board and a few custom layouts) under random rule sets.
 //!
-//! The move generator is checked against a brute force written here, independent of it: every
+//! The move generator is checked against a brute force independent of it (`reference/`): every
 //! conceivable placement (colour × place × removal or none) and every sequence of jump
 //! directions from every place, each put to `Position::check`, and the legal moves computed from
-//! first principles with nothing but `Layout::neighbour` and the position's sets.
+//! first principles with nothing but `Layout::neighbour` and the position's rings and marbles.
+
+mod reference;
 
 use std::collections::HashSet;
 
@@ -13,6 +15,8 @@ use proptest::test_runner::Config;
 use zertz::notation::{self, host, official};
 use zertz::perft::{perft, perft_full};
 use zertz::*;
+
+use reference::{accepted_placements, check_generation};
 
 // ---------------------------------------------------------------------------------------------
 // Boards, rule sets, random games
@@ -86,204 +90,6 @@ fn config(cases: u32) -> Config {
         failure_persistence: None,
         ..Config::default()
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The rules from first principles
-// ---------------------------------------------------------------------------------------------
-
-fn occupied(p: &Position) -> u64 {
-    Colour::ALL.iter().fold(0, |acc, c| acc | p.marbles(*c))
-}
-
-fn ring(p: &Position, place: Option<Place>) -> bool {
-    place.is_some_and(|q| p.rings() & q.bit() != 0)
-}
-
-/// An empty ring with two neighbouring directions in a row without a ring.
-fn free(p: &Position, place: Place) -> bool {
-    let layout = p.layout();
-    ring(p, Some(place))
-        && occupied(p) & place.bit() == 0
-        && (0..6).any(|d| {
-            !ring(p, layout.neighbour(place, Direction::ALL[d]))
-                && !ring(p, layout.neighbour(place, Direction::ALL[(d + 1) % 6]))
-        })
-}
-
-fn someone_won(p: &Position) -> bool {
-    let r = p.rule_set();
-    Player::BOTH.iter().any(|pl| {
-        let c = p.captures(*pl).0;
-        (0..3).any(|i| c[i] >= r.single.0[i]) || c.iter().all(|&n| n >= r.each)
-    })
-}
-
-/// The jump from `at` in direction `d` with marbles on `occ`: (landing) if legal.
-fn my_jump(p: &Position, occ: u64, at: Place, d: Direction) -> Option<Place> {
-    let layout = p.layout();
-    let over = layout.neighbour(at, d)?;
-    let to = layout.neighbour(over, d)?;
-    (occ & over.bit() != 0 && ring(p, Some(to)) && occ & to.bit() == 0).then_some(to)
-}
-
-fn jump_board(occ: u64, at: Place, over: Place, to: Place) -> u64 {
-    occ & !at.bit() & !over.bit() | to.bit()
-}
-
-/// Every complete chain, found by a depth-first search of our own.
-fn my_chains(p: &Position) -> HashSet<Move> {
-    fn go(p: &Position, occ: u64, at: Place, chain: &mut Capture, out: &mut HashSet<Move>) {
-        let layout = p.layout();
-        let mut any = false;
-        for d in Direction::ALL {
-            if let Some(to) = my_jump(p, occ, at, d) {
-                any = true;
-                let over = layout.neighbour(at, d).unwrap();
-                assert!(chain.push(d));
-                go(p, jump_board(occ, at, over, to), to, chain, out);
-                chain.pop();
-            }
-        }
-        if !any && !chain.is_empty() {
-            out.insert(Move::Capture(*chain));
-        }
-    }
-    let mut out = HashSet::new();
-    let occ = occupied(p);
-    for from in p.layout().places() {
-        if occ & from.bit() != 0 {
-            go(p, occ, from, &mut Capture::start(from), &mut out);
-        }
-    }
-    out
-}
-
-/// Every legal placement, from first principles.
-fn my_placements(p: &Position) -> HashSet<Move> {
-    let layout = p.layout();
-    let occ = occupied(p);
-    let source = if p.supply().is_empty() {
-        p.captures(p.to_move())
-    } else {
-        p.supply()
-    };
-    let free_rings: Vec<Place> = layout.places().filter(|q| free(p, *q)).collect();
-    let mut out = HashSet::new();
-    for colour in Colour::ALL {
-        if source.get(colour) == 0 {
-            continue;
-        }
-        for at in layout.places() {
-            if !ring(p, Some(at)) || occ & at.bit() != 0 {
-                continue;
-            }
-            let others: Vec<Place> = free_rings.iter().copied().filter(|r| *r != at).collect();
-            if others.is_empty() {
-                out.insert(Move::place(colour, at, None));
-            }
-            for r in others {
-                out.insert(Move::place(colour, at, Some(r)));
-            }
-        }
-    }
-    out
-}
-
-fn my_legal_moves(p: &Position) -> HashSet<Move> {
-    if someone_won(p) {
-        return HashSet::new();
-    }
-    let chains = my_chains(p);
-    if chains.is_empty() {
-        my_placements(p)
-    } else {
-        chains
-    }
-}
-
-/// Every capture `check` accepts, over every sequence of jump directions from every place: a
-/// sequence is extended while its jumps are possible on the board (by our own reckoning), and
-/// each such sequence and each one-direction extension of it (possible or not) is checked.
-fn accepted_captures(p: &Position) -> HashSet<Move> {
-    fn go(p: &Position, occ: Option<u64>, at: Place, chain: &Capture, out: &mut HashSet<Move>) {
-        let layout = p.layout();
-        for d in Direction::ALL {
-            let mut next = *chain;
-            if !next.push(d) {
-                continue;
-            }
-            let m = Move::Capture(next);
-            if p.check(&m).is_ok() {
-                out.insert(m);
-            }
-            // Go on only along jumps that are possible: a start with a marble, a marble to jump
-            // over, an empty ring to land on.
-            if let Some(occ) = occ {
-                if let Some(to) = my_jump(p, occ, at, d) {
-                    let over = layout.neighbour(at, d).unwrap();
-                    go(p, Some(jump_board(occ, at, over, to)), to, &next, out);
-                }
-            }
-        }
-    }
-    let occ = occupied(p);
-    let mut out = HashSet::new();
-    for from in p.layout().places() {
-        let start = Capture::start(from);
-        assert!(p.check(&Move::Capture(start)).is_err(), "an empty chain");
-        let occ = (occ & from.bit() != 0).then_some(occ);
-        go(p, occ, from, &start, &mut out);
-    }
-    out
-}
-
-/// Every placement `check` accepts among all colours × places × (places or none).
-fn accepted_placements(p: &Position) -> HashSet<Move> {
-    let layout = p.layout();
-    let mut out = HashSet::new();
-    for colour in Colour::ALL {
-        for at in layout.places() {
-            for remove in std::iter::once(None).chain(layout.places().map(Some)) {
-                let m = Move::place(colour, at, remove);
-                if p.check(&m).is_ok() {
-                    out.insert(m);
-                }
-            }
-        }
-    }
-    out
-}
-
-fn check_generation(p: &Position) {
-    let generated = p.legal_moves();
-    let set: HashSet<Move> = generated.iter().copied().collect();
-    assert_eq!(set.len(), generated.len(), "duplicate moves in {p}");
-    let expected = my_legal_moves(p);
-    let missing: Vec<_> = expected.difference(&set).take(3).collect();
-    let extra: Vec<_> = set.difference(&expected).take(3).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "{p}: generator misses {missing:?}, has extra {extra:?}"
-    );
-    let mut accepted = accepted_placements(p);
-    accepted.extend(accepted_captures(p));
-    let missing: Vec<_> = expected.difference(&accepted).take(3).collect();
-    let extra: Vec<_> = accepted.difference(&expected).take(3).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "{p}: check refuses {missing:?}, accepts {extra:?}"
-    );
-    assert_eq!(p.count_moves(), generated.len() as u64, "{p}");
-    if !someone_won(p) {
-        assert_eq!(
-            p.has_capture(),
-            generated.iter().any(Move::is_capture),
-            "{p}"
-        );
-    }
-    let over = someone_won(p) || generated.is_empty();
-    assert_eq!(p.is_over(), over, "{p}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -506,47 +312,63 @@ proptest! {
     }
 }
 
+/// A game replayed with sets of places of type `S` agrees with the narrow one at every step:
+/// the same moves, counts, isolations, hashes, strings and outcomes.
+fn agrees_with_narrow<S: layout::LayoutWidth>(
+    narrow_game: &[Position],
+) -> Result<(), TestCaseError> {
+    let first = narrow_game[0];
+    let mut other: Position<S> = Position::new_in(first.layout(), first.rule_set()).unwrap();
+    for (i, narrow) in narrow_game.iter().enumerate() {
+        prop_assert_eq!(other.rings(), narrow.rings().convert().unwrap());
+        prop_assert_eq!(other.rings().convert::<u64>(), Some(narrow.rings()));
+        for c in Colour::ALL {
+            prop_assert_eq!(other.marbles(c), narrow.marbles(c).convert().unwrap());
+        }
+        prop_assert_eq!(other.free_rings(), narrow.free_rings().convert().unwrap());
+        prop_assert_eq!(other.is_split(), narrow.is_split());
+        prop_assert_eq!(other.hash(), narrow.hash());
+        prop_assert_eq!(other.to_string(), narrow.to_string());
+        prop_assert_eq!(other.outcome(), narrow.outcome());
+        prop_assert_eq!(other.count_moves(), narrow.count_moves());
+        let moves = narrow.legal_moves();
+        prop_assert_eq!(&other.legal_moves(), &moves);
+        prop_assert!(other.check_invariants().is_ok());
+        let Some(next) = narrow_game.get(i + 1) else {
+            break;
+        };
+        // The move that led to `next`: the one whose result is `next`.
+        let mv = moves
+            .iter()
+            .find(|m| narrow.play(m).ok().as_ref() == Some(next))
+            .copied()
+            .expect("a random game is made of legal moves");
+        prop_assert_eq!(
+            official::move_text(&other, &mv),
+            official::move_text(narrow, &mv)
+        );
+        let mut n = *narrow;
+        let played_narrow = n.play_unchecked(&mv);
+        let played = other.play_unchecked(&mv);
+        for c in 0..3 {
+            prop_assert_eq!(
+                played.isolated[c],
+                played_narrow.isolated[c].convert().unwrap()
+            );
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config(128))]
 
-    /// The wide sets of places (`u128`, for boards of more than 64 places) agree with the
-    /// narrow ones on every board that fits both: the same moves, counts, isolations, hashes and
-    /// outcomes along random games.
+    /// The wider sets of places (`u128` for boards of more than 64 places, `Huge` for more than
+    /// 128) agree with the narrow ones on every board that fits all three.
     #[test]
-    fn wide_positions_agree_with_narrow((board, set, choices) in game_strategy(80)) {
+    fn wider_positions_agree_with_narrow((board, set, choices) in game_strategy(80)) {
         let narrow_game = random_game(layout(board), rule_set(set), &choices);
-        let mut wide: Position<Wide> = Position::new_in(layout(board), rule_set(set)).unwrap();
-        for (i, narrow) in narrow_game.iter().enumerate() {
-            prop_assert_eq!(wide.rings(), narrow.rings().to_wide());
-            for c in Colour::ALL {
-                prop_assert_eq!(wide.marbles(c), narrow.marbles(c).to_wide());
-            }
-            prop_assert_eq!(wide.free_rings(), narrow.free_rings().to_wide());
-            prop_assert_eq!(wide.is_split(), narrow.is_split());
-            prop_assert_eq!(wide.hash(), narrow.hash());
-            prop_assert_eq!(wide.to_string(), narrow.to_string());
-            prop_assert_eq!(wide.outcome(), narrow.outcome());
-            prop_assert_eq!(wide.count_moves(), narrow.count_moves());
-            let moves = narrow.legal_moves();
-            prop_assert_eq!(&wide.legal_moves(), &moves);
-            prop_assert!(wide.check_invariants().is_ok());
-            let Some(next) = narrow_game.get(i + 1) else { break };
-            // The move that led to `next`: the one whose result is `next`.
-            let mv = moves
-                .iter()
-                .find(|m| narrow.play(m).ok().as_ref() == Some(next))
-                .copied()
-                .expect("a random game is made of legal moves");
-            prop_assert_eq!(
-                official::move_text(&wide, &mv),
-                official::move_text(narrow, &mv)
-            );
-            let mut n = *narrow;
-            let played_narrow = n.play_unchecked(&mv);
-            let played_wide = wide.play_unchecked(&mv);
-            for c in 0..3 {
-                prop_assert_eq!(played_wide.isolated[c], played_narrow.isolated[c].to_wide());
-            }
-        }
+        agrees_with_narrow::<Wide>(&narrow_game)?;
+        agrees_with_narrow::<Huge>(&narrow_game)?;
     }
 }

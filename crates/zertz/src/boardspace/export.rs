@@ -2,7 +2,7 @@
 //!
 //! The 37, 48 and 61 boards are BoardSpace's `Zertz`, `Zertz+11` and `Zertz+24`. A game on the
 //! 48 board that starts from another position (a handicap) is written as `Zertz+H` with the
-//! set-up in edit mode. Other boards (of any size up to 128 places) are written as `Zertz+xx`:
+//! set-up in edit mode. Other boards (of any size up to 204 places) are written as `Zertz+xx`:
 //! one player designs the board with `R+` gestures in BoardSpace's custom frame and ends with
 //! `Done`; the other then moves first, or swaps sides (`Swap`, `Done`, the pie rule) so that
 //! the designer moves first ([`ExportInfo::designer`]).

@@ -5,18 +5,19 @@
 //! rules library and plays it. It survives every quirk listed in rules.md: removal written
 //! before placement, records without move numbers or `Done` (a change of player ends the turn),
 //! null gestures (skipped), undo gestures inside a turn (honoured), handicap set-up in edit mode,
-//! custom boards built with `R+` (of any size up to 128 places, connected or not) and the
+//! custom boards built with `R+` (of any size up to 204 places, connected or not) and the
 //! `Swap` that may follow them, lower-case verbs, and moves after the game is already won
 //! (ignored and counted). Anything else is rejected with the line and a named reason.
 //!
 //! [`import`] gives games with `u64` sets of places and refuses a board of more than 64 places
-//! ([`RejectKind::WideBoard`]); [`import_wide`] reads any board into `u128` sets, and
-//! [`import_any`] picks the narrow reader when the board allows it.
+//! ([`RejectKind::WideBoard`]); [`import_wide`] reads boards of up to 128 places into `u128`
+//! sets, [`import_huge`] any board into [`Huge`] ones, and [`import_any`] picks the narrowest
+//! reader the board allows.
 
 use std::fmt;
 
 use super::sgf;
-use crate::bits::{Narrow, Wide};
+use crate::bits::{Huge, Narrow, Wide};
 use crate::game::Game;
 use crate::layout::{BoardKind, Coord, Layout, LayoutWidth, Place};
 use crate::marbles::{Colour, Marbles, Player};
@@ -49,7 +50,8 @@ pub enum RejectKind {
     IllegalMove,
     /// The custom board built with `R+` is not a valid layout.
     BadLayout,
-    /// The board has more than 64 places: [`import`] refuses it, [`import_wide`] reads it.
+    /// The board has more places than the reader's sets hold: [`import`] refuses one of more
+    /// than 64, [`import_wide`] one of more than 128; [`import_huge`] reads every board.
     WideBoard,
 }
 
@@ -68,7 +70,7 @@ impl RejectKind {
             RejectKind::OutOfTurn => "move out of turn",
             RejectKind::IllegalMove => "illegal move",
             RejectKind::BadLayout => "invalid custom board",
-            RejectKind::WideBoard => "board of more than 64 places",
+            RejectKind::WideBoard => "board larger than the reader's sets of places",
         }
     }
 
@@ -127,7 +129,7 @@ pub enum Ending {
 }
 
 /// A BoardSpace record, replayed. `S` is the type of the game's sets of places (`u64` unless
-/// read by [`import_wide`]).
+/// read by [`import_wide`] or [`import_huge`]).
 #[derive(Clone, Debug)]
 pub struct Imported<S: LayoutWidth = Narrow> {
     /// The `SU` property: `Zertz`, `Zertz+11`, `Zertz+24`, `Zertz+xx`, `Zertz+H`.
@@ -457,7 +459,7 @@ impl<S: LayoutWidth> Reader<S> {
                 RejectKind::WideBoard,
                 line,
                 format!(
-                    "the board has {} places; this reader holds at most {} (read it with import_wide)",
+                    "the board has {} places; this reader holds at most {} (read it with import_any)",
                     layout.len(),
                     S::CAPACITY
                 ),
@@ -941,9 +943,15 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     import_as(text)
 }
 
-/// [`import`] for boards of any size BoardSpace records hold (up to 128 places): the game's
-/// sets of places are `u128`.
+/// [`import`] for boards of up to 128 places: the game's sets of places are `u128`. A larger
+/// board is refused with [`RejectKind::WideBoard`].
 pub fn import_wide(text: &str) -> Result<Imported<Wide>, ImportError> {
+    import_as(text)
+}
+
+/// [`import`] for boards of any size BoardSpace can make (up to its whole grid of 204
+/// places): the game's sets of places are [`Huge`].
+pub fn import_huge(text: &str) -> Result<Imported<Huge>, ImportError> {
     import_as(text)
 }
 
@@ -952,14 +960,22 @@ pub fn import_wide(text: &str) -> Result<Imported<Wide>, ImportError> {
 pub enum AnyImported {
     /// A board of at most 64 places (every official board).
     Narrow(Imported),
-    /// A board of more than 64 places.
+    /// A board of 65 to 128 places.
     Wide(Imported<Wide>),
+    /// A board of 129 to 204 places.
+    Huge(Imported<Huge>),
 }
 
-/// [`import`], or [`import_wide`] when the board has more than 64 places.
+/// [`import`], [`import_wide`] or [`import_huge`]: the first whose sets of places hold the
+/// board. (A record is read again only when its board turns out too large, which the reader
+/// finds before the first move.)
 pub fn import_any(text: &str) -> Result<AnyImported, ImportError> {
+    let too_large = |e: &ImportError| e.kind == RejectKind::WideBoard;
     match import(text) {
-        Err(e) if e.kind == RejectKind::WideBoard => import_wide(text).map(AnyImported::Wide),
+        Err(e) if too_large(&e) => match import_wide(text) {
+            Err(e) if too_large(&e) => import_huge(text).map(AnyImported::Huge),
+            other => other.map(AnyImported::Wide),
+        },
         other => other.map(AnyImported::Narrow),
     }
 }

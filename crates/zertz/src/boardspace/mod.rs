@@ -8,5 +8,5 @@ pub mod sgf;
 pub use export::{ExportError, ExportInfo, export};
 pub use import::{
     AnyImported, Ending, ImportError, Imported, RecordedResult, RejectKind, import, import_any,
-    import_wide, read_result,
+    import_huge, import_wide, read_result,
 };

@@ -95,7 +95,7 @@ impl fmt::Display for Outcome {
 /// puzzles, positions typed in by hand. [`Position::from_setup`] checks them.
 ///
 /// `S` is the type of the sets of places: `u64` (the default) on boards of up to 64 places,
-/// [`crate::Wide`] on larger ones.
+/// [`crate::Wide`] on boards of up to 128, [`crate::Huge`] on larger ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setup<S = Narrow> {
     /// The board.
@@ -117,7 +117,7 @@ pub struct Setup<S = Narrow> {
 impl Setup {
     /// The start of a game: every ring, no marble on the board, the full supply, player one to
     /// move. (On a layout of more than 64 places, use [`Setup::start_in`] with
-    /// [`crate::Wide`].)
+    /// [`crate::Wide`] or [`crate::Huge`].)
     pub fn start(layout: &'static Layout, rule_set: RuleSet) -> Setup {
         Setup::start_in(layout, rule_set)
     }
@@ -161,7 +161,7 @@ pub enum SetupError {
     BothWon,
     /// The layout has more places than the position's sets of places hold.
     #[error(
-        "the board has {places} places, more than the {capacity} this position type holds (use the wide type for boards of more than 64 places)"
+        "the board has {places} places, more than the {capacity} this position type holds (use Wide for boards of up to 128 places, Huge for more)"
     )]
     TooLarge {
         /// The layout's places.
@@ -174,7 +174,8 @@ pub enum SetupError {
 /// A ZÈRTZ position.
 ///
 /// `S` is the type of its sets of places: `u64` (the default, and as fast as a position can be)
-/// on boards of up to 64 places, [`crate::Wide`] on larger ones.
+/// on boards of up to 64 places, [`crate::Wide`] on boards of up to 128, [`crate::Huge`] on
+/// larger ones.
 #[derive(Clone, Copy)]
 pub struct Position<S = Narrow> {
     layout: &'static Layout,
@@ -221,7 +222,7 @@ impl<S: LayoutWidth> fmt::Debug for Position<S> {
 impl Position {
     /// The start position of a game on `layout` under `rule_set`. Panics on a layout of more
     /// than 64 places (built by [`Layout::custom_wide`]): use [`Position::new_in`] with
-    /// [`crate::Wide`] for those.
+    /// [`crate::Wide`] or [`crate::Huge`] for those.
     pub fn new(layout: &'static Layout, rule_set: RuleSet) -> Position {
         Position::new_in(layout, rule_set).expect("the start position of a narrow board is valid")
     }

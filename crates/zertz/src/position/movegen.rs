@@ -108,8 +108,9 @@ impl<S: LayoutWidth> Position<S> {
             }
             jumped = true;
             if !chain.push(Direction::ALL[d]) {
-                // Cannot happen (see MAX_JUMPS); a chain this long is dropped rather than
-                // recorded wrongly.
+                // Cannot happen on a board of up to 64 places (see MAX_JUMPS). On a larger
+                // board it needs 50 marbles on the board at once (the standard game has 24);
+                // such a chain is dropped rather than recorded wrongly (docs/rules.md).
                 continue;
             }
             let after = occupied & !S::bit(at) & !S::bit(jump.over) | S::bit(jump.to);
