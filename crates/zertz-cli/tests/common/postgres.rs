@@ -68,18 +68,26 @@ pub async fn fresh(test: &str) -> Option<TestDatabase> {
 }
 
 impl TestDatabase {
-    /// Drops the database (every server on it must have been stopped).
+    /// Drops the database (every server on it must have been stopped). PostgreSQL's own
+    /// autovacuum may be working on it (a table written twice a second, as the shared pairing
+    /// queue is, gets vacuumed during a test), and a role that is not a superuser may not end
+    /// that worker: the drop is tried again until it is gone, for up to 30 s.
     pub async fn remove(self) {
         let mut admin = sqlx::PgConnection::connect(&self.admin_url)
             .await
             .expect("connect to ZERTZ_TEST_POSTGRES");
-        sqlx::raw_sql(&format!(
-            "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
-            self.name
-        ))
-        .execute(&mut admin)
-        .await
-        .unwrap_or_else(|e| panic!("drop database {}: {e}", self.name));
+        let drop = format!("DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)", self.name);
+        let mut tries = 0;
+        loop {
+            match sqlx::raw_sql(&drop).execute(&mut admin).await {
+                Ok(_) => break,
+                Err(e) if tries < 120 && e.to_string().contains("pg_signal_backend") => {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                }
+                Err(e) => panic!("drop database {}: {e}", self.name),
+            }
+        }
         let _ = admin.close().await;
     }
 }
