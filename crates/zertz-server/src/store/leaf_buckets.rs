@@ -12,7 +12,7 @@
 //! This module is the format and the merge; the stores read and write the bytes.
 
 use super::StoreError;
-use super::explorer::Leaf;
+use super::explorer::{ExplorerGame, Leaf, MoveRow, leaf_row};
 
 /// Bits of a position key that choose its bucket: 16,384 buckets.
 pub const BUCKET_BITS: u32 = 14;
@@ -140,6 +140,20 @@ pub struct Run<'a> {
     pub leaves: Vec<StoredLeaf<'a>>,
     /// The batch's leaf each of them comes from.
     pub from: Vec<&'a Leaf>,
+}
+
+impl Run<'_> {
+    /// The rows standing for the leaves [`merge`] did not add (`taken`, indices in this run):
+    /// their positions already had a leaf, so their games are counted in rows.
+    pub fn taken_rows(&self, taken: &[usize], games: &[ExplorerGame]) -> Vec<MoveRow> {
+        taken
+            .iter()
+            .map(|&i| {
+                let l = self.from[i];
+                leaf_row(l.position, l.mover, &l.mv, &games[l.game as usize])
+            })
+            .collect()
+    }
 }
 
 /// A batch's leaves by bucket, in key order, each with its game's number (`num` of its

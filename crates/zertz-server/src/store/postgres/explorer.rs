@@ -134,15 +134,7 @@ impl ExplorerStore for PostgresStore {
             let old = stored.get(&run.bucket).map_or(&[][..], Vec::as_slice);
             let (bytes, taken) = leaf_buckets::merge(old, &run.leaves)?;
             merged.push(bytes);
-            for i in taken {
-                let l = run.from[i];
-                extra.push(leaf_row(
-                    l.position,
-                    l.mover,
-                    &l.mv,
-                    &batch.games[l.game as usize],
-                ));
-            }
+            extra.extend(run.taken_rows(&taken, &batch.games));
         }
         for (buckets, bytes) in buckets.chunks(CHUNK).zip(merged.chunks(CHUNK)) {
             sqlx::query(

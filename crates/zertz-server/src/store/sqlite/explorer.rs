@@ -99,15 +99,7 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
         let (bytes, taken) = leaf_buckets::merge(stored.as_deref().unwrap_or(&[]), &run.leaves)?;
         put.execute(params![run.bucket, bytes])
             .map_err(write_error)?;
-        for i in taken {
-            let l = run.from[i];
-            extra.push(leaf_row(
-                l.position,
-                l.mover,
-                &l.mv,
-                &batch.games[l.game as usize],
-            ));
-        }
+        extra.extend(run.taken_rows(&taken, &batch.games));
     }
     let mut upsert = conn
         .prepare_cached(
