@@ -83,9 +83,22 @@ async fn refused_requests_with_distinct_boards_take_no_board_from_anyone() {
     let first = pick_move(&state, &mut Rng::new(21));
     server.act_ok(&old, &bea, mv(&first)).await;
     server.act_ok(&old, &bea, json!({"type": "resign"})).await;
-    // A restart. The explorer reads the finished games it missed in the background (B's
-    // board with them), and the server's own puzzles and lessons may hold a few custom
-    // boards: counted from once that is done.
+    // The explorer adds the finished game in the background: waited for, so that the explorer
+    // does not read it again after the restart and B's board is not in memory until B's game
+    // is read.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while server
+        .get(&format!("/api/explorer/games/server-{old}"), None)
+        .await
+        .0
+        != 200
+    {
+        assert!(std::time::Instant::now() < deadline, "{}", server.log());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // A restart. The explorer checks for finished games it missed in the background, and the
+    // server's own puzzles and lessons may hold a few custom boards: counted from once that is
+    // done.
     drop(server);
     let server = Server::start_args(&db, 50, &args);
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
@@ -160,7 +173,10 @@ async fn refused_requests_with_distinct_boards_take_no_board_from_anyone() {
     assert!(record.contains("a1-3,b1-4,c1-5,d1-6,e1-5,f1-4"), "{record}");
     let (status, sgf) = server.get_text(&format!("/api/games/{old}/sgf")).await;
     assert_eq!(status, 200, "{sgf}");
-    // Reading a stored game costs no client anything, and each board is kept once (B's new one
-    // is the only one more).
-    assert_eq!(custom_boards_held(&server).await, held + 21);
+    // Reading a stored game costs no client anything (B's old board came back with it), and
+    // each board is kept once: read again, nothing more.
+    assert_eq!(custom_boards_held(&server).await, held + 22);
+    let (status, _) = server.get(&format!("/api/games/{old}"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(custom_boards_held(&server).await, held + 22);
 }
