@@ -20,6 +20,7 @@ mod replay;
 mod serve_cmd;
 mod show;
 mod tune_cmd;
+mod zip_entry;
 
 use clap::{Parser, Subcommand};
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{Cursor, IsTerminal, Read};
+use std::io::{Cursor, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -314,6 +314,8 @@ fn collect_in(
 pub(crate) struct Loader {
     /// The archive being read (a clone of its handle: its own position, the shared directory).
     open: Option<(Arc<Archive>, InMemoryZip)>,
+    /// Unpacks the archive's entries with one inflater.
+    entries: crate::zip_entry::EntryReader,
 }
 
 impl Loader {
@@ -330,15 +332,7 @@ impl Loader {
                     self.open = Some((archive.clone(), archive.zip.clone()));
                 }
                 let (_, zip) = self.open.as_mut().ok_or("archive not open")?;
-                let mut entry = zip
-                    .by_index(*index)
-                    .map_err(|e| format!("bad entry: {e}"))?;
-                // Sized from the archive's directory: one read, not a probe and regrowths.
-                let mut bytes = Vec::with_capacity(entry.size().min(1 << 24) as usize);
-                entry
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| format!("cannot unpack: {e}"))?;
-                bytes
+                self.entries.read(zip, *index)?
             }
         };
         // Some old records carry bytes in a legacy encoding inside names; they never matter to

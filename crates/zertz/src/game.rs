@@ -1,8 +1,6 @@
 //! A game: a start position, the turns played since, and what depends on that history —
 //! repetition, the bribe-to-pass house rule, and how the game ended.
 
-use std::collections::HashMap;
-
 use crate::bits::Narrow;
 use crate::layout::{Layout, LayoutWidth};
 use crate::marbles::{Marbles, Player};
@@ -78,7 +76,7 @@ pub struct Game<S: LayoutWidth = Narrow> {
     bribes: Vec<BribeProposal>,
     outcome: Option<Outcome>,
     /// How many times each position hash has occurred (for repetition).
-    seen: HashMap<u64, u32>,
+    seen: crate::zobrist::ByKey<u32>,
 }
 
 impl Game {
@@ -105,7 +103,7 @@ impl<S: LayoutWidth> Game<S> {
             positions: vec![start],
             bribes: Vec::new(),
             outcome: None,
-            seen: HashMap::new(),
+            seen: Default::default(),
         };
         game.seen.insert(start.hash(), 1);
         game.outcome = game.judge();
@@ -201,6 +199,11 @@ impl<S: LayoutWidth> Game<S> {
 
     /// Explains why `mv` cannot be played now, or `Ok(())`.
     pub fn check(&self, mv: &Move) -> Result<(), GameError> {
+        self.checked_next(mv).map(|_| ())
+    }
+
+    /// The position `mv` leads to, or why it cannot be played now.
+    fn checked_next(&self, mv: &Move) -> Result<Position<S>, GameError> {
         if let Some(outcome) = self.outcome {
             return Err(GameError::Over(outcome));
         }
@@ -211,14 +214,12 @@ impl<S: LayoutWidth> Game<S> {
         if self.rules.repetition == Repetition::Forbidden && self.repeats(&next) {
             return Err(GameError::Repeats);
         }
-        Ok(())
+        Ok(next)
     }
 
     /// Plays a move after checking it.
     pub fn play(&mut self, mv: &Move) -> Result<(), GameError> {
-        self.check(mv)?;
-        let mut next = *self.position();
-        next.play_unchecked(mv);
+        let next = self.checked_next(mv)?;
         self.push(Turn::Move(*mv), next);
         Ok(())
     }

@@ -305,7 +305,12 @@ pub struct Layout {
     /// `(x, y)` of each place, in place-index order (column by column, bottom up).
     cells: Vec<(i16, i16)>,
     coords: Vec<Coord>,
-    lookup: HashMap<Coord, u8>,
+    /// The place of each coordinate: `grid[column * grid_rows + row]`, [`NONE`] where the
+    /// layout has none (a table rather than a map: coordinates are looked up for every move
+    /// read).
+    grid: Vec<u8>,
+    /// Rows per column in `grid`: the highest row of the layout, plus one.
+    grid_rows: usize,
     /// Neighbour of each place in each direction, `NONE` if that place is not on the layout.
     neighbours: Vec<[u8; 6]>,
     /// The sets below as `u64` (empty on a layout of more than 64 places).
@@ -738,11 +743,16 @@ impl Layout {
                 (x, 2 * (c.row as i16 - 1) + first[c.column as usize])
             })
             .collect();
-        let lookup: HashMap<Coord, u8> = coords
+        let grid_rows = coords.iter().map(|c| c.row as usize + 1).max().unwrap_or(1);
+        let grid_columns = coords
             .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i as u8))
-            .collect();
+            .map(|c| c.column as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut grid = vec![NONE; grid_columns * grid_rows];
+        for (i, c) in coords.iter().enumerate() {
+            grid[c.column as usize * grid_rows + c.row as usize] = i as u8;
+        }
         let by_cell: HashMap<(i16, i16), u8> = cells
             .iter()
             .enumerate()
@@ -779,7 +789,8 @@ impl Layout {
             first,
             cells,
             coords,
-            lookup,
+            grid,
+            grid_rows,
             neighbours,
             narrow,
             wide,
@@ -943,7 +954,16 @@ impl Layout {
 
     /// The place with coordinate `coord`, if the layout has it.
     pub fn place(&self, coord: Coord) -> Option<Place> {
-        self.lookup.get(&coord).map(|&i| Place(i))
+        if coord.row as usize >= self.grid_rows {
+            return None;
+        }
+        match self
+            .grid
+            .get(coord.column as usize * self.grid_rows + coord.row as usize)
+        {
+            Some(&i) if i != NONE => Some(Place(i)),
+            _ => None,
+        }
     }
 
     /// Parses a coordinate such as `d4` and finds its place on this layout.

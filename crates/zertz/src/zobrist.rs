@@ -97,3 +97,29 @@ pub(crate) const SIDE: u64 = splitmix(0x05EE_D0F2_E272_u64);
 pub(crate) fn count(slot: usize, n: u8) -> u64 {
     COUNT[slot * 256 + n as usize]
 }
+
+/// The hasher of maps keyed by Zobrist hashes: such a key is already uniformly random, so it
+/// is its own hash (SipHash over it cost a game more than the rest of its bookkeeping).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are meant; any other bytes are still mixed in, not dropped.
+        for &b in bytes {
+            self.0 = splitmix(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 ^= key;
+    }
+}
+
+/// A map keyed by Zobrist hashes.
+pub(crate) type ByKey<V> =
+    std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;

@@ -121,7 +121,7 @@ pub fn from_boardspace(text: &str, name: &str) -> Result<GameEntry, String> {
     if let Some(d) = &date {
         headers.push(("Date", d.as_str()));
     }
-    let record = Record::new(game, &headers).to_string();
+    let record = Record::new(game, &headers).text();
     Ok(GameEntry {
         steps,
         game: ExplorerGame {

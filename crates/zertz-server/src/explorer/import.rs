@@ -75,7 +75,7 @@ pub struct Aggregate {
     ids: HashSet<String>,
     /// Every distinct move counted, numbered in order of first sight (a few thousand where
     /// the counted moves are hundreds of thousands), with its stored text once written.
-    numbers: HashMap<Move, u32>,
+    numbers: HashMap<Move, u32, foldhash::fast::FixedState>,
     codes: Vec<(Move, Option<Arc<str>>)>,
 }
 
@@ -87,7 +87,7 @@ impl Aggregate {
             games: Vec::new(),
             seen: Vec::new(),
             ids: HashSet::new(),
-            numbers: HashMap::new(),
+            numbers: HashMap::default(),
             codes: Vec::new(),
         }
     }

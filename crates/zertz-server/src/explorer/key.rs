@@ -24,7 +24,7 @@ pub fn steps(game: &Game) -> Vec<Step> {
     let Some(first) = positions.first() else {
         return out;
     };
-    let mut tracker = Tracker::new(first);
+    let mut tracker = tracker_of(first);
     for (turn, p) in game.turns().iter().zip(positions) {
         tracker.advance(p);
         if let Turn::Move(m) = turn {
@@ -37,6 +37,26 @@ pub fn steps(game: &Game) -> Vec<Step> {
         }
     }
     out
+}
+
+thread_local! {
+    /// The last start position tracked from scratch and its hashes: nearly every game of an
+    /// archive starts from its board's empty start, whose twelve hashes cost more to compute
+    /// than a dozen moves to follow.
+    static LAST_START: std::cell::RefCell<Option<(Position, Tracker)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// A tracker of `start`: a copy of the last one made when `start` is the same position.
+fn tracker_of(start: &Position) -> Tracker {
+    LAST_START.with_borrow_mut(|last| match last {
+        Some((p, tracker)) if p == start => tracker.clone(),
+        _ => {
+            let tracker = Tracker::new(start);
+            *last = Some((*start, tracker.clone()));
+            tracker
+        }
+    })
 }
 
 /// The key of a position, as the explorer's rows hold it.

@@ -196,14 +196,84 @@ struct Gesture<'a> {
     /// BoardSpace player index, or `None` for `P-1` lines.
     player: Option<usize>,
     /// The verb in lower case.
-    verb: String,
+    verb: Verb,
     /// The words after the verb, borrowed from the property (a record has thousands of
-    /// gestures: no allocation per word).
-    args: Vec<&'a str>,
+    /// gestures: nothing allocated for them).
+    args: Args<'a>,
     line: usize,
     /// Index of its property in the properties read.
     index: usize,
     text: &'a str,
+}
+
+/// A gesture's verb in lower case, held inline: a record has thousands of gestures, and every
+/// verb BoardSpace writes has at most 9 letters.
+#[derive(Clone, Copy, Debug)]
+struct Verb {
+    bytes: [u8; Verb::MAX],
+    len: u8,
+}
+
+impl Verb {
+    const MAX: usize = 15;
+
+    /// `word` in lower case; a word too long to be a verb reads as the empty verb, which is
+    /// none of the known ones.
+    fn new(word: &str) -> Verb {
+        let mut verb = Verb {
+            bytes: [0; Verb::MAX],
+            len: 0,
+        };
+        if word.len() <= Verb::MAX {
+            verb.bytes[..word.len()].copy_from_slice(word.as_bytes());
+            verb.bytes[..word.len()].make_ascii_lowercase();
+            verb.len = word.len() as u8;
+        }
+        verb
+    }
+
+    fn as_str(&self) -> &str {
+        // Lower-casing ASCII letters keeps UTF-8 valid, and the bytes are a whole `str`.
+        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl PartialEq<&str> for Verb {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// The words after a gesture's verb, held inline: known gestures have at most 4; words after
+/// the first [`Args::MAX`] are never read.
+#[derive(Clone, Copy, Debug)]
+struct Args<'a> {
+    words: [&'a str; Args::MAX],
+    len: usize,
+}
+
+impl<'a> Args<'a> {
+    const MAX: usize = 8;
+
+    fn of(words: impl Iterator<Item = &'a str>) -> Args<'a> {
+        let mut args = Args {
+            words: [""; Args::MAX],
+            len: 0,
+        };
+        for word in words.take(Args::MAX) {
+            args.words[args.len] = word;
+            args.len += 1;
+        }
+        args
+    }
+
+    fn get(&self, i: usize) -> Option<&&'a str> {
+        self.words[..self.len].get(i)
+    }
+
+    fn first(&self) -> Option<&&'a str> {
+        self.get(0)
+    }
 }
 
 /// The gestures of the turn being assembled.
@@ -299,8 +369,8 @@ fn parse_gesture(prop: &sgf::Property, index: usize) -> Option<Gesture<'_>> {
     }
     Some(Gesture {
         player,
-        verb: verb.to_ascii_lowercase(),
-        args: words.collect(),
+        verb: Verb::new(verb),
+        args: Args::of(words),
         line: prop.line,
         index,
         text: prop.value.trim(),

@@ -136,7 +136,7 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
     let mut tree = Tree::default();
     let mut line = 1;
     let mut column = 0;
-    let mut chars = text.chars().peekable();
+    let mut chars = text.chars();
     // The node each open `(` follows (None at the top), and the node properties go to now.
     let mut stack: Vec<Option<usize>> = Vec::new();
     let mut current: Option<usize> = None;
@@ -218,7 +218,17 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
                 let start_column = column;
                 let mut value = String::with_capacity(16);
                 let mut closed = false;
-                while let Some(v) = chars.next() {
+                loop {
+                    // The run up to the next `]`, `\` or line end is copied whole: values are
+                    // most of a record's text.
+                    let rest = chars.as_str();
+                    let run = rest.find([']', '\\', '\n']).unwrap_or(rest.len());
+                    if run > 0 {
+                        value.push_str(&rest[..run]);
+                        column += rest[..run].chars().count();
+                        chars = rest[run..].chars();
+                    }
+                    let Some(v) = chars.next() else { break };
                     column += 1;
                     match v {
                         '\\' => {

@@ -155,14 +155,21 @@ pub(crate) fn is_derived(name: &str) -> bool {
     .any(|d| d.eq_ignore_ascii_case(name))
 }
 
-impl fmt::Display for Record {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Record {
+    /// The record as text (what `to_string` gives), written in one buffer.
+    pub fn text(&self) -> String {
         let game = &self.game;
-        f.write_str(&header_lines(&self.headers, game))?;
-        f.write_str("\n")?;
+        // About 20 bytes a turn and 300 of headers.
+        let mut out = String::with_capacity(300 + 20 * game.turns().len());
+        write::write_header_lines(
+            &mut out,
+            self.headers.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            game,
+        );
+        out.push('\n');
         let result = result_token(game.outcome());
-        if let Some(moves) = write::plain_moves(game, result) {
-            return f.write_str(&moves);
+        if write::write_plain_moves(&mut out, game, result) {
+            return out;
         }
         // A bribe still waiting for its answer has no step in a tree: written after the rest.
         let pending: Vec<String> = game
@@ -171,7 +178,14 @@ impl fmt::Display for Record {
             .into_iter()
             .collect();
         let tree = GameTree::from_game(game);
-        f.write_str(&write::moves(&tree, &pending, result))
+        out.push_str(&write::moves(&tree, &pending, result));
+        out
+    }
+}
+
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
     }
 }
 

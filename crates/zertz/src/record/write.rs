@@ -14,34 +14,57 @@ use super::{escape, is_derived, result_token, termination_text};
 /// The header lines of a record of `game` with the extra `headers` (those the game derives are
 /// written from it).
 pub(crate) fn header_lines(headers: &[(String, String)], game: &Game) -> String {
+    let mut out = String::new();
+    write_header_lines(
+        &mut out,
+        headers.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        game,
+    );
+    out
+}
+
+/// Writes the header lines of [`header_lines`] to `out` (straight into the record's text: an
+/// archive import writes tens of thousands of records).
+pub(crate) fn write_header_lines<'a>(
+    out: &mut String,
+    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
+    game: &Game,
+) {
     let start = game.start();
     let rules = game.rules();
-    let mut head: Vec<(String, String)> = Vec::new();
-    head.push(("Board".into(), start.layout().spec()));
-    head.push(("Rules".into(), start.rule_set().to_string()));
+    header(out, "Board", &start.layout().spec());
+    header(out, "Rules", &start.rule_set().to_string());
     if rules.repetition != Repetition::ThreefoldDraw {
-        head.push(("Repetition".into(), rules.repetition.name().into()));
+        header(out, "Repetition", rules.repetition.name());
     }
     if rules.bribes {
-        head.push(("Bribes".into(), "on".into()));
+        header(out, "Bribes", "on");
     }
     if *start != Position::new(start.layout(), start.rule_set()) {
-        head.push(("Start".into(), start.to_string()));
+        header(out, "Start", &start.to_string());
     }
     for (k, v) in headers {
         if !is_derived(k) {
-            head.push((k.clone(), v.clone()));
+            header(out, k, v);
         }
     }
-    head.push(("Result".into(), result_token(game.outcome()).into()));
+    header(out, "Result", result_token(game.outcome()));
     if let Some(outcome) = game.outcome() {
-        head.push(("Termination".into(), termination_text(outcome).into()));
+        header(out, "Termination", termination_text(outcome));
     }
-    let mut out = String::new();
-    for (k, v) in head {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(&v)));
+}
+
+/// One header line: `[Key "value"]` with `\` and `"` escaped.
+fn header(out: &mut String, key: &str, value: &str) {
+    out.push('[');
+    out.push_str(key);
+    out.push_str(" \"");
+    if value.contains(['\\', '"']) {
+        out.push_str(&escape(value));
+    } else {
+        out.push_str(value);
     }
-    out
+    out.push_str("\"]\n");
 }
 
 /// The tokens of the moves, with `(` and `)` stuck to the tokens they enclose.
@@ -104,26 +127,38 @@ pub(crate) fn moves(tree: &GameTree, trailing: &[String], result: &str) -> Strin
     }
     tokens.push(result.to_string());
 
-    let mut wrap = Wrap::default();
+    let mut out = String::new();
+    let mut wrap = Wrap::onto(&mut out);
     for token in &tokens.list {
         wrap.push(token);
     }
-    wrap.finish()
+    wrap.finish();
+    out
 }
 
-/// The moves section of a game without bribes, written straight from its turns: what
-/// [`moves`] writes for the game's tree, without building the tree (an archive import writes
-/// tens of thousands of records).
+/// [`write_plain_moves`] into a text of its own (tests compare it with [`moves`]).
+#[cfg(test)]
 pub(crate) fn plain_moves(game: &Game, result: &str) -> Option<String> {
-    if !game.bribes().is_empty() || game.pending_bribe().is_some() {
-        return None;
+    let mut out = String::new();
+    write_plain_moves(&mut out, game, result).then_some(out)
+}
+
+/// Appends the moves section of a game without bribes to `out`, written straight from its
+/// turns (what [`moves`] writes for the game's tree); false, and nothing written, for a game
+/// with bribes.
+pub(crate) fn write_plain_moves(out: &mut String, game: &Game, result: &str) -> bool {
+    if !game.bribes().is_empty()
+        || game.pending_bribe().is_some()
+        || !game.turns().iter().all(|t| matches!(t, Turn::Move(_)))
+    {
+        return false;
     }
-    let mut wrap = Wrap::default();
+    let mut wrap = Wrap::onto(out);
     let positions = game.positions();
     let mut token = String::new();
     for (i, turn) in game.turns().iter().enumerate() {
         let Turn::Move(mv) = turn else {
-            return None;
+            unreachable!("every turn checked above is a move")
         };
         if i % 2 == 0 {
             token.clear();
@@ -135,34 +170,37 @@ pub(crate) fn plain_moves(game: &Game, result: &str) -> Option<String> {
         wrap.push(&token);
     }
     wrap.push(result);
-    Some(wrap.finish())
+    wrap.finish();
+    true
 }
 
 /// Tokens joined by spaces into lines of about 80 columns (a token longer than that has a line
-/// of its own).
-#[derive(Default)]
-struct Wrap {
-    out: String,
-    line: String,
+/// of its own), appended to a text.
+struct Wrap<'a> {
+    out: &'a mut String,
+    /// Where the line being filled starts in `out`.
+    line_start: usize,
 }
 
-impl Wrap {
-    fn push(&mut self, token: &str) {
-        if !self.line.is_empty() && self.line.len() + 1 + token.len() > 80 {
-            self.out.push_str(&self.line);
-            self.out.push('\n');
-            self.line.clear();
-        }
-        if !self.line.is_empty() {
-            self.line.push(' ');
-        }
-        self.line.push_str(token);
+impl<'a> Wrap<'a> {
+    fn onto(out: &'a mut String) -> Wrap<'a> {
+        let line_start = out.len();
+        Wrap { out, line_start }
     }
 
-    fn finish(mut self) -> String {
-        self.out.push_str(&self.line);
+    fn push(&mut self, token: &str) {
+        let line = self.out.len() - self.line_start;
+        if line > 0 && line + 1 + token.len() > 80 {
+            self.out.push('\n');
+            self.line_start = self.out.len();
+        } else if line > 0 {
+            self.out.push(' ');
+        }
+        self.out.push_str(token);
+    }
+
+    fn finish(self) {
         self.out.push('\n');
-        self.out
     }
 }
 
