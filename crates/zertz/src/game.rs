@@ -110,6 +110,13 @@ impl<S: LayoutWidth> Game<S> {
         game
     }
 
+    /// Makes room for `turns` more turns, so that a game replayed from a record of known
+    /// length is not copied as it grows.
+    pub fn reserve(&mut self, turns: usize) {
+        self.turns.reserve(turns);
+        self.positions.reserve(turns);
+    }
+
     /// The rules of this game.
     pub fn rules(&self) -> Rules {
         self.rules

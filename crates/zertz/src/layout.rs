@@ -129,11 +129,26 @@ impl Coord {
     pub fn column_letter(self) -> char {
         (b'a' + self.column) as char
     }
+
+    /// Appends the coordinate (`d4`) to `out`: what `Display` writes, without the formatting
+    /// machinery (a record's moves write hundreds of coordinates).
+    pub fn push_to(self, out: &mut String) {
+        out.push(self.column_letter());
+        if self.row >= 100 {
+            out.push(char::from(b'0' + self.row / 100));
+        }
+        if self.row >= 10 {
+            out.push(char::from(b'0' + self.row / 10 % 10));
+        }
+        out.push(char::from(b'0' + self.row % 10));
+    }
 }
 
 impl fmt::Display for Coord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.column_letter(), self.row)
+        let mut text = String::with_capacity(4);
+        self.push_to(&mut text);
+        f.write_str(&text)
     }
 }
 

@@ -206,41 +206,47 @@ struct Gesture<'a> {
     text: &'a str,
 }
 
-/// A gesture's verb in lower case, held inline: a record has thousands of gestures, and every
-/// verb BoardSpace writes has at most 9 letters.
-#[derive(Clone, Copy, Debug)]
-struct Verb {
-    bytes: [u8; Verb::MAX],
-    len: u8,
-}
+/// Every verb the reader acts on, in lower case: a gesture's verb is one of these or none.
+const VERBS: [&str; 13] = [
+    "btob",
+    "btor",
+    "done",
+    "edit",
+    "r+",
+    "r-",
+    "reset",
+    "resign",
+    "rtob",
+    "rtor",
+    "start",
+    "swap",
+    "winontime",
+];
+
+/// A gesture's verb, as the known verb it names whatever its case (a record has thousands of
+/// gestures: nothing is allocated for them), or the empty verb, which matches none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Verb(&'static str);
 
 impl Verb {
-    const MAX: usize = 15;
-
-    /// `word` in lower case; a word too long to be a verb reads as the empty verb, which is
-    /// none of the known ones.
     fn new(word: &str) -> Verb {
-        let mut verb = Verb {
-            bytes: [0; Verb::MAX],
-            len: 0,
-        };
-        if word.len() <= Verb::MAX {
-            verb.bytes[..word.len()].copy_from_slice(word.as_bytes());
-            verb.bytes[..word.len()].make_ascii_lowercase();
-            verb.len = word.len() as u8;
-        }
-        verb
+        Verb(
+            VERBS
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(word))
+                .copied()
+                .unwrap_or(""),
+        )
     }
 
-    fn as_str(&self) -> &str {
-        // Lower-casing ASCII letters keeps UTF-8 valid, and the bytes are a whole `str`.
-        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+    fn as_str(&self) -> &'static str {
+        self.0
     }
 }
 
 impl PartialEq<&str> for Verb {
     fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
+        self.0 == *other
     }
 }
 
@@ -253,7 +259,7 @@ struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
-    const MAX: usize = 8;
+    const MAX: usize = 6;
 
     fn of(words: impl Iterator<Item = &'a str>) -> Args<'a> {
         let mut args = Args {
@@ -403,6 +409,8 @@ struct Reader<S: LayoutWidth> {
     editing: bool,
     game: Option<Game<S>>,
     lines: Vec<usize>,
+    /// About how many turns the record holds (room is made for them at the start).
+    expected_turns: usize,
     /// Index of the property of each turn's first gesture.
     starts: Vec<usize>,
     pending: Pending,
@@ -556,7 +564,9 @@ impl<S: LayoutWidth> Reader<S> {
                 format!("set-up is not a position: {e}"),
             )
         })?;
-        self.game = Some(Game::from_position(position, self.rules));
+        let mut game = Game::from_position(position, self.rules);
+        game.reserve(self.expected_turns);
+        self.game = Some(game);
         Ok(())
     }
 
@@ -1117,6 +1127,7 @@ pub(crate) fn import_props<S: LayoutWidth>(
         editing: false,
         game: None,
         lines: Vec::new(),
+        expected_turns: 0,
         starts: Vec::new(),
         pending: Pending::default(),
         ending: Ending::Unfinished,
@@ -1128,11 +1139,18 @@ pub(crate) fn import_props<S: LayoutWidth>(
         designer: None,
         swapped_by: None,
     };
-    let gestures: Vec<Gesture> = props
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| parse_gesture(p, i))
-        .collect();
+    // Sized for every property, so that the list is never copied as it grows.
+    let mut gestures: Vec<Gesture> = Vec::with_capacity(props.len());
+    gestures.extend(
+        props
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| parse_gesture(p, i)),
+    );
+    // A turn takes at least two gestures (a move and `Done`); room for a long game at most.
+    reader.expected_turns = (gestures.len() / 2).min(1024);
+    reader.lines.reserve(reader.expected_turns);
+    reader.starts.reserve(reader.expected_turns);
     let mut run = || -> Result<(), ImportError> {
         for g in &gestures {
             if g.verb == "edit" && reader.game.is_none() && reader.lines.is_empty() {

@@ -134,6 +134,9 @@ pub fn parse(text: &str) -> Result<Vec<Property>, SgfError> {
 /// Reads an SGF text as a tree of nodes and variations.
 pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
     let mut tree = Tree::default();
+    // A node per `;` (or fewer): room for them all at once, so that the list is never copied.
+    tree.nodes
+        .reserve(text.bytes().filter(|&b| b == b';').count().min(1 << 16));
     let mut line = 1;
     let mut column = 0;
     let mut chars = text.chars();
@@ -216,7 +219,7 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
                 }
                 let start_line = line;
                 let start_column = column;
-                let mut value = String::with_capacity(16);
+                let mut value = String::new();
                 let mut closed = false;
                 loop {
                     // The run up to the next `]`, `\` or line end is copied whole: values are
@@ -224,7 +227,12 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
                     let rest = chars.as_str();
                     let run = rest.find([']', '\\', '\n']).unwrap_or(rest.len());
                     if run > 0 {
-                        value.push_str(&rest[..run]);
+                        if value.is_empty() {
+                            // Most values are one run: allocated once, to size.
+                            value = rest[..run].to_string();
+                        } else {
+                            value.push_str(&rest[..run]);
+                        }
                         column += rest[..run].chars().count();
                         chars = rest[run..].chars();
                     }

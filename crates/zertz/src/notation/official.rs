@@ -8,8 +8,6 @@
 //! On input, spaces are allowed between the parts, and the colours inside a capture may be left
 //! out (`x d1d3d5`); when given they must match the marbles jumped.
 
-use std::fmt::Write as _;
-
 use super::{Cursor, MoveParseError};
 use crate::bits::{Bits, PlaceSet};
 use crate::layout::{Layout, LayoutWidth, Place};
@@ -31,9 +29,10 @@ pub fn write_move_text<S: LayoutWidth>(out: &mut String, position: &Position<S>,
         Move::Place(p) => {
             let layout = position.layout();
             out.push(p.colour.letter());
-            let _ = write!(out, "{}", layout.coord(p.at));
+            layout.coord(p.at).push_to(out);
             if let Some(r) = p.remove {
-                let _ = write!(out, ",{}", layout.coord(r));
+                out.push(',');
+                layout.coord(r).push_to(out);
             }
             let mut after = *position;
             let played = after.play_unchecked(mv);
@@ -61,7 +60,7 @@ fn write_isolation_suffix<S: PlaceSet>(out: &mut String, layout: &Layout, isolat
             .find(|c| isolated[c.index()].has(i))
             .unwrap_or(Colour::White);
         out.push(colour.letter());
-        let _ = write!(out, "{}", layout.coord(Place(i)));
+        layout.coord(Place(i)).push_to(out);
     }
 }
 
@@ -74,11 +73,12 @@ pub fn capture_text<S: LayoutWidth>(position: &Position<S>, c: &Capture) -> Stri
 
 fn write_capture_text<S: LayoutWidth>(out: &mut String, position: &Position<S>, c: &Capture) {
     let layout = position.layout();
-    let _ = write!(out, "x {}", layout.coord(c.from()));
+    out.push_str("x ");
+    layout.coord(c.from()).push_to(out);
     for (over, to) in c.steps(layout).unwrap_or_default() {
         let colour = position.colour_at(over).map(|c| c.letter()).unwrap_or('?');
         out.push(colour);
-        let _ = write!(out, "{}", layout.coord(to));
+        layout.coord(to).push_to(out);
     }
 }
 

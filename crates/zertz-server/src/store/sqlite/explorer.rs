@@ -39,21 +39,6 @@ fn game(row: &SqliteRow, with_record: bool) -> Result<ExplorerGame, sqlx::Error>
 
 /// Writes a batch on the writer's connection (inside its transaction).
 fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(), StoreError> {
-    let mut exists = conn
-        .prepare_cached("SELECT 1 FROM explorer_games WHERE id = ?")
-        .map_err(write_error)?;
-    for g in &batch.games {
-        let found: Option<i64> = exists
-            .query_row([&g.id], |row| row.get(0))
-            .optional()
-            .map_err(write_error)?;
-        if found.is_some() {
-            return Err(StoreError::Taken(format!(
-                "explorer game {} is already stored",
-                g.id
-            )));
-        }
-    }
     let mut insert = conn
         .prepare_cached(&format!(
             "INSERT INTO explorer_games ({GAME_COLUMNS}, record) \
@@ -77,7 +62,16 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
                 g.plies,
                 g.record
             ])
-            .map_err(write_error)?;
+            .map_err(|e| match &e {
+                // The id is the table's only unique column besides its number: a game already
+                // stored. The batch's transaction is rolled back whole.
+                rusqlite::Error::SqliteFailure(f, _)
+                    if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+                {
+                    StoreError::Taken(format!("explorer game {} is already stored", g.id))
+                }
+                _ => write_error(e),
+            })?;
         nums.push(conn.last_insert_rowid());
     }
     // A position that already has a leaf keeps it; this batch's game there becomes a row.
