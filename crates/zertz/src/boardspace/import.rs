@@ -206,37 +206,39 @@ struct Gesture<'a> {
     text: &'a str,
 }
 
-/// Every verb the reader acts on, in lower case: a gesture's verb is one of these or none.
-const VERBS: [&str; 13] = [
-    "btob",
-    "btor",
-    "done",
-    "edit",
-    "r+",
-    "r-",
-    "reset",
-    "resign",
-    "rtob",
-    "rtor",
-    "start",
-    "swap",
-    "winontime",
-];
-
 /// A gesture's verb, as the known verb it names whatever its case (a record has thousands of
 /// gestures: nothing is allocated for them), or the empty verb, which matches none.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Verb(&'static str);
 
 impl Verb {
+    /// The longest verb the reader acts on.
+    const LONGEST: usize = 9;
+
     fn new(word: &str) -> Verb {
-        Verb(
-            VERBS
-                .iter()
-                .find(|v| v.eq_ignore_ascii_case(word))
-                .copied()
-                .unwrap_or(""),
-        )
+        let mut lower = [0u8; Verb::LONGEST];
+        let Some(lower) = lower.get_mut(..word.len()) else {
+            return Verb("");
+        };
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        // Every verb the reader acts on.
+        Verb(match &*lower {
+            b"btob" => "btob",
+            b"btor" => "btor",
+            b"done" => "done",
+            b"edit" => "edit",
+            b"r+" => "r+",
+            b"r-" => "r-",
+            b"reset" => "reset",
+            b"resign" => "resign",
+            b"rtob" => "rtob",
+            b"rtor" => "rtor",
+            b"start" => "start",
+            b"swap" => "swap",
+            b"winontime" => "winontime",
+            _ => "",
+        })
     }
 
     fn as_str(&self) -> &'static str {
@@ -1220,4 +1222,29 @@ pub(crate) fn import_props<S: LayoutWidth>(
         undo_gestures: reader.undo_gestures,
     };
     Ok((imported, starts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verbs_are_known_whatever_their_case_and_others_match_none() {
+        assert_eq!(Verb::new("RtoB").as_str(), "rtob");
+        assert_eq!(Verb::new("WINONTIME").as_str(), "winontime");
+        assert_eq!(Verb::new("R-"), "r-");
+        for word in ["", "RtoBx", "winontimes", "Pick", "é", "r+r+r+r+r+r+"] {
+            assert_eq!(Verb::new(word).as_str(), "", "{word}");
+        }
+    }
+
+    #[test]
+    fn gesture_words_are_kept_up_to_the_most_read() {
+        let args = Args::of("2 0 E 1 x y z w".split_whitespace());
+        assert_eq!(args.first(), Some(&"2"));
+        assert_eq!(args.get(3), Some(&"1"));
+        assert_eq!(args.get(Args::MAX - 1), Some(&"y"));
+        assert_eq!(args.get(Args::MAX), None);
+        assert_eq!(Args::of("".split_whitespace()).first(), None);
+    }
 }

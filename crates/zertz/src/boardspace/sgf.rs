@@ -225,15 +225,24 @@ pub fn parse_tree(text: &str) -> Result<Tree, SgfError> {
                     // The run up to the next `]`, `\` or line end is copied whole: values are
                     // most of a record's text.
                     let rest = chars.as_str();
-                    let run = rest.find([']', '\\', '\n']).unwrap_or(rest.len());
+                    // Found by bytes (all three are ASCII, so `rest` splits there).
+                    let run = rest
+                        .bytes()
+                        .position(|b| matches!(b, b']' | b'\\' | b'\n'))
+                        .unwrap_or(rest.len());
                     if run > 0 {
+                        let copied = &rest[..run];
                         if value.is_empty() {
                             // Most values are one run: allocated once, to size.
-                            value = rest[..run].to_string();
+                            value = copied.to_string();
                         } else {
-                            value.push_str(&rest[..run]);
+                            value.push_str(copied);
                         }
-                        column += rest[..run].chars().count();
+                        column += if copied.is_ascii() {
+                            run
+                        } else {
+                            copied.chars().count()
+                        };
                         chars = rest[run..].chars();
                     }
                     let Some(v) = chars.next() else { break };
