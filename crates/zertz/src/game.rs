@@ -115,6 +115,7 @@ impl<S: LayoutWidth> Game<S> {
     pub fn reserve(&mut self, turns: usize) {
         self.turns.reserve(turns);
         self.positions.reserve(turns);
+        self.seen.reserve(turns);
     }
 
     /// The rules of this game.

@@ -1141,20 +1141,20 @@ pub(crate) fn import_props<S: LayoutWidth>(
         designer: None,
         swapped_by: None,
     };
-    // Sized for every property, so that the list is never copied as it grows.
-    let mut gestures: Vec<Gesture> = Vec::with_capacity(props.len());
-    gestures.extend(
-        props
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| parse_gesture(p, i)),
-    );
-    // A turn takes at least two gestures (a move and `Done`); room for a long game at most.
-    reader.expected_turns = (gestures.len() / 2).min(1024);
+    // A turn takes at least two properties (a move and `Done`); room for a long game at most.
+    reader.expected_turns = (props.len() / 2).min(1024);
     reader.lines.reserve(reader.expected_turns);
     reader.starts.reserve(reader.expected_turns);
-    let mut run = || -> Result<(), ImportError> {
-        for g in &gestures {
+    // Gestures are read one at a time as they are acted on (a record has hundreds).
+    let gestures = props
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| parse_gesture(p, i));
+    let run = || -> Result<(), ImportError> {
+        let mut last_line = None;
+        for g in gestures {
+            last_line = Some(g.line);
+            let g = &g;
             if g.verb == "edit" && reader.game.is_none() && reader.lines.is_empty() {
                 reader.editing = true;
                 reader.undo_or_edit_seen = true;
@@ -1184,7 +1184,7 @@ pub(crate) fn import_props<S: LayoutWidth>(
             }
             reader.play_gesture(g)?;
         }
-        let last_line = gestures.last().map(|g| g.line).unwrap_or(1);
+        let last_line = last_line.unwrap_or(1);
         if reader.game.is_none() {
             reader.begin_play(last_line, None)?;
         }
