@@ -166,7 +166,12 @@ pub(crate) fn write_plain_moves(out: &mut String, game: &Game, result: &str) -> 
             wrap.push(&token);
         }
         token.clear();
-        crate::notation::official::write_move_text(&mut token, &positions[i], mv);
+        crate::notation::official::write_played_move_text(
+            &mut token,
+            &positions[i],
+            &positions[i + 1],
+            mv,
+        );
         wrap.push(&token);
     }
     wrap.push(result);
