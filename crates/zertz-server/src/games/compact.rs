@@ -93,7 +93,9 @@ impl CompactLegal {
             captures: Vec::new(),
         };
         // Every placement may be forbidden by the no-repetition rule: then there is no move.
-        (compact.repeating.len() < compact.placements()).then_some(compact)
+        // (Counting the placements compares texts: only done when some are forbidden.)
+        (compact.repeating.is_empty() || compact.repeating.len() < compact.placements())
+            .then_some(compact)
     }
 
     /// How many placements the colours and rings make (before `repeating` is left out).

@@ -65,7 +65,10 @@ pub async fn serve(
                         Next::Skip => true,
                         Next::Closed => false,
                     };
-                    if !open || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket).await {
+                    if !open
+                        || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket)
+                            .await
+                    {
                         break;
                     }
                 }
@@ -124,7 +127,8 @@ pub async fn serve(
                     // The events the action caused are already waiting: they leave with the
                     // answer, in one write.
                     if !feed(&mut socket, reply.into()).await
-                        || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket).await
+                        || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket)
+                            .await
                     {
                         break;
                     }
