@@ -93,7 +93,9 @@ impl CompactLegal {
             captures: Vec::new(),
         };
         // Every placement may be forbidden by the no-repetition rule: then there is no move.
-        (compact.repeating.len() < compact.placements()).then_some(compact)
+        // (Counting the placements compares texts: only done when some are forbidden.)
+        (compact.repeating.is_empty() || compact.repeating.len() < compact.placements())
+            .then_some(compact)
     }
 
     /// How many placements the colours and rings make (before `repeating` is left out).
@@ -210,35 +212,49 @@ fn isolating(position: &Position, colours: &str) -> Vec<String> {
     let (rings, empty, free) = (position.rings(), position.empty(), position.free_rings());
     // Whether the rings without the one removed (by index; 64: none) are in one piece.
     let mut whole: [Option<bool>; 65] = [None; 65];
+    // Which rings a marble fills and which is removed decide what is isolated, whatever the
+    // colour: each pair is played once (with the first colour), in the order of the list.
+    let Some(first) = colours.chars().find_map(zertz::Colour::from_letter) else {
+        return Vec::new();
+    };
+    let mut pairs = Vec::new();
+    for at in places(empty) {
+        let others = free & !(1u64 << at);
+        let removals: Vec<Option<usize>> = if others == 0 {
+            vec![None]
+        } else {
+            places(others).map(Some).collect()
+        };
+        for remove in removals {
+            let removed = remove.map_or(0, |r| 1u64 << r);
+            let left = rings & !removed;
+            let in_one_piece = *whole[remove.unwrap_or(64)]
+                .get_or_insert_with(|| layout.flood(left & left.wrapping_neg(), left) == left);
+            if in_one_piece && empty & !(1u64 << at) & !removed != 0 {
+                continue;
+            }
+            let (Some(at), remove) = (
+                layout.place_at_index(at),
+                remove.and_then(|r| layout.place_at_index(r)),
+            ) else {
+                continue;
+            };
+            let mut after = *position;
+            let mv = Move::Place(Placement {
+                colour: first,
+                at,
+                remove,
+            });
+            if after.play_unchecked(&mv).isolated.iter().any(|&s| s != 0) {
+                pairs.push((at, remove));
+            }
+        }
+    }
     let mut out = Vec::new();
     for colour in colours.chars().filter_map(zertz::Colour::from_letter) {
-        for at in places(empty) {
-            let others = free & !(1u64 << at);
-            let removals: Vec<Option<usize>> = if others == 0 {
-                vec![None]
-            } else {
-                places(others).map(Some).collect()
-            };
-            for remove in removals {
-                let removed = remove.map_or(0, |r| 1u64 << r);
-                let left = rings & !removed;
-                let in_one_piece = *whole[remove.unwrap_or(64)]
-                    .get_or_insert_with(|| layout.flood(left & left.wrapping_neg(), left) == left);
-                if in_one_piece && empty & !(1u64 << at) & !removed != 0 {
-                    continue;
-                }
-                let (Some(at), remove) = (
-                    layout.place_at_index(at),
-                    remove.and_then(|r| layout.place_at_index(r)),
-                ) else {
-                    continue;
-                };
-                let mv = Move::Place(Placement { colour, at, remove });
-                let mut after = *position;
-                if after.play_unchecked(&mv).isolated.iter().any(|&s| s != 0) {
-                    out.push(official::move_text(position, &mv));
-                }
-            }
+        for &(at, remove) in &pairs {
+            let mv = Move::Place(Placement { colour, at, remove });
+            out.push(official::move_text(position, &mv));
         }
     }
     out

@@ -6,9 +6,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
+use futures_util::SinkExt;
 use serde::Serialize;
 use serde_json::json;
-use tokio::sync::broadcast::{Receiver, error::RecvError};
+use tokio::sync::broadcast::Receiver;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use zertz::Player;
 
 use super::chat_socket::{RoomLink, refused};
@@ -58,25 +60,15 @@ pub async fn serve(
                     }
                 }
                 out = receiver.recv() => {
-                    let text = match out {
-                        Ok(Outgoing::Event(b)) if b.version <= sent => continue,
-                        // Presence from before the catch-up, which already shows it.
-                        Ok(Outgoing::Presence(b)) if b.version < sent => continue,
-                        Ok(out) => {
-                            if let Outgoing::Event(b) = &out {
-                                sent = b.version;
-                            }
-                            out.broadcast().text()
-                        }
-                        // Too far behind: a full resync.
-                        Err(RecvError::Lagged(_)) => {
-                            let (text, version) = catch_up(&hub, &live, seat, None).await;
-                            sent = version;
-                            text.into()
-                        }
-                        Err(RecvError::Closed) => break,
+                    let open = match game_text(&hub, &live, seat, &mut sent, out).await {
+                        Next::Send(text) => feed(&mut socket, text).await,
+                        Next::Skip => true,
+                        Next::Closed => false,
                     };
-                    if !send(&mut socket, text).await {
+                    if !open
+                        || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket)
+                            .await
+                    {
                         break;
                     }
                 }
@@ -132,7 +124,12 @@ pub async fn serve(
                         ),
                     };
                     let handled = received.elapsed();
-                    if !send(&mut socket, reply.into()).await {
+                    // The events the action caused are already waiting: they leave with the
+                    // answer, in one write.
+                    if !feed(&mut socket, reply.into()).await
+                        || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket)
+                            .await
+                    {
                         break;
                     }
                     if let Some(slow) = crate::util::slow_ms()
@@ -155,6 +152,85 @@ pub async fn serve(
         crate::util::now_ms()
     };
     hub.leave(&live, seat, heard_ms).await;
+}
+
+/// What a connection does with a message of its game's channel.
+enum Next {
+    /// Send this text.
+    Send(Utf8Bytes),
+    /// Nothing: the client already has it.
+    Skip,
+    /// The channel closed: the connection ends.
+    Closed,
+}
+
+/// The text a connection sends for `out`, a message of its game's channel (or the channel's
+/// error), given the version `sent` the client has, which it updates.
+async fn game_text(
+    hub: &Hub,
+    live: &Live,
+    seat: Option<Player>,
+    sent: &mut i64,
+    out: Result<Outgoing, RecvError>,
+) -> Next {
+    match out {
+        Ok(Outgoing::Event(b)) if b.version <= *sent => Next::Skip,
+        // Presence from before the catch-up, which already shows it.
+        Ok(Outgoing::Presence(b)) if b.version < *sent => Next::Skip,
+        Ok(out) => {
+            if let Outgoing::Event(b) = &out {
+                *sent = b.version;
+            }
+            Next::Send(out.broadcast().text())
+        }
+        // Too far behind: a full resync.
+        Err(RecvError::Lagged(_)) => {
+            let (text, version) = catch_up(hub, live, seat, None).await;
+            *sent = version;
+            Next::Send(text.into())
+        }
+        Err(RecvError::Closed) => Next::Closed,
+    }
+}
+
+/// Queues every message already waiting in `receiver` behind what the socket holds, then
+/// writes it all at once: a move's answer and its event, or a burst of events, cost one write
+/// to the operating system instead of one each. False when the connection is to end.
+async fn feed_waiting(
+    hub: &Hub,
+    live: &Live,
+    seat: Option<Player>,
+    sent: &mut i64,
+    receiver: &mut Receiver<Outgoing>,
+    socket: &mut WebSocket,
+) -> bool {
+    let mut open = true;
+    loop {
+        let out = match receiver.try_recv() {
+            Ok(out) => Ok(out),
+            Err(TryRecvError::Empty) => break,
+            Err(TryRecvError::Lagged(n)) => Err(RecvError::Lagged(n)),
+            Err(TryRecvError::Closed) => Err(RecvError::Closed),
+        };
+        match game_text(hub, live, seat, sent, out).await {
+            Next::Send(text) => {
+                if !feed(socket, text).await {
+                    return false;
+                }
+            }
+            Next::Skip => {}
+            Next::Closed => {
+                open = false;
+                break;
+            }
+        }
+    }
+    socket.flush().await.is_ok() && open
+}
+
+/// Queues a text frame without writing it yet; false when the connection is gone.
+async fn feed(socket: &mut WebSocket, text: Utf8Bytes) -> bool {
+    socket.feed(Message::Text(text)).await.is_ok()
 }
 
 /// A missed event in a `catchup` message.

@@ -12,7 +12,9 @@
 //! alone and gets its own error), commits once, and only then answers each caller. Under load
 //! many moves of different games share one commit; alone, a write is committed at once. The
 //! transaction starts with `BEGIN IMMEDIATE`, so two writers never both read the same last
-//! version, even from two processes. A batch is first run without savepoints (nearly every
+//! version, even from two processes. Under load the writer paces its batches (see `pace`): it
+//! begins one at most once a millisecond, so that the writes arriving meanwhile share its
+//! commit; a write that finds the writer idle is committed at once. A batch is first run without savepoints (nearly every
 //! write succeeds, and a savepoint costs a copy of every page it touches); only when one of its
 //! writes fails is the batch rolled back and run again with one savepoint per write.
 //!
@@ -44,6 +46,7 @@ mod chat;
 mod explorer;
 mod games;
 mod lessons;
+mod pace;
 mod puzzles;
 mod ratings;
 mod readers;
@@ -297,7 +300,9 @@ pub(crate) fn is_unique_violation(e: &rusqlite::Error) -> bool {
 fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>, finish: FinishCheckpoint) {
     let slow = crate::util::slow_ms();
     let mut batch = Vec::with_capacity(MAX_BATCH);
+    let mut pace = pace::Pace::default();
     while let Ok(first) = jobs.recv() {
+        let waited = pace.wait();
         batch.push(first);
         while batch.len() < MAX_BATCH {
             match jobs.try_recv() {
@@ -307,6 +312,7 @@ fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>, finish: Fin
         }
         let started = Instant::now();
         let n = batch.len();
+        pace.began(started, waited, n);
         commit_batch(&conn, &mut batch);
         if let Some(slow) = slow
             && started.elapsed() >= slow
