@@ -331,15 +331,32 @@ async fn append_consecutive(env: &Env) {
     assert_eq!(versions(&evs), [1, 2, 3, 4, 5]);
     assert_eq!(evs[1], event(2, 2_000));
     assert_eq!(&evs[2..], &batch[..]);
-    assert_eq!(row.updated_ms, 3_002, "updated_ms is the last event's time");
+    // Appends that change no listed column (moves) leave `updated_ms` where it was: a game
+    // does not move in the listings, nor in their indexes, at every move.
+    assert_eq!(row, g, "updated_ms is the last change of a listed column");
+    let turns = RowUpdate {
+        turns: Some(4),
+        ..RowUpdate::default()
+    };
+    s.append("g1", &[event(6, 4_000)], &turns).await.unwrap();
+    let summary = s.list_games(None, None, 10).await.unwrap();
     assert_eq!(
-        row,
-        GameRow {
-            updated_ms: 3_002,
-            ..g
-        },
-        "nothing else changed"
+        (summary[0].turns, summary[0].updated_ms),
+        (4, 1_000),
+        "a move writes the turns and leaves updated_ms"
     );
+    // A change of status is a listed change: updated_ms is its last event's time.
+    let end = RowUpdate {
+        status: Some("finished".into()),
+        result: Some("1-0".into()),
+        turns: Some(5),
+        ..RowUpdate::default()
+    };
+    s.append("g1", &[event(7, 5_000), event(8, 5_001)], &end)
+        .await
+        .unwrap();
+    let (row, _) = s.load_game("g1").await.unwrap();
+    assert_eq!((row.status.as_str(), row.updated_ms), ("finished", 5_001));
 }
 
 async fn append_conflicts_write_nothing(env: &Env) {
@@ -418,18 +435,12 @@ async fn row_updates(env: &Env) {
         ("live", None, 2_000)
     );
 
-    // A plain move changes only the time.
+    // A plain move changes nothing the row lists, not even the time.
     s.append("g1", &[event(3, 3_000)], &RowUpdate::default())
         .await
         .unwrap();
     let (after_move, _) = s.load_game("g1").await.unwrap();
-    assert_eq!(
-        after_move,
-        GameRow {
-            updated_ms: 3_000,
-            ..row.clone()
-        }
-    );
+    assert_eq!(after_move, row);
 
     // Seat 0 gets a new token; seat 1 keeps its own.
     let reseat = RowUpdate {
@@ -497,8 +508,13 @@ async fn list_games_filter_order_limit(env: &Env) {
         }
         s.create_game(&g, &[event(1, t)]).await.unwrap();
     }
-    // An append moves a game to the front.
-    s.append("a", &[event(2, 600)], &RowUpdate::default())
+    // A seat taken moves a game to the front; a move after it does not move it again.
+    let sit = RowUpdate {
+        seat: Some((1, "t2".into())),
+        ..RowUpdate::default()
+    };
+    s.append("a", &[event(2, 600)], &sit).await.unwrap();
+    s.append("b", &[event(2, 700)], &RowUpdate::default())
         .await
         .unwrap();
 
@@ -786,7 +802,8 @@ async fn durable_across_reopen(env: &Env) {
         ids(&third.list_games(Some("live"), None, 10).await.unwrap()),
         ["g1"]
     );
-    assert_eq!(s.load_game("g1").await.unwrap().0.updated_ms, 9_000);
+    // The appends were moves: the time of the seat taken is still the last listed change.
+    assert_eq!(s.load_game("g1").await.unwrap().0.updated_ms, 2_004);
 }
 
 async fn concurrent_appends_different_games(env: &Env) {
@@ -817,7 +834,10 @@ async fn concurrent_appends_different_games(env: &Env) {
     for i in 0..GAMES {
         let (row, evs) = s.load_game(&format!("g{i}")).await.unwrap();
         assert_eq!(versions(&evs), (1..=MOVES + 1).collect::<Vec<_>>());
-        assert_eq!(row.updated_ms, (MOVES + 1) * 10);
+        assert_eq!(
+            row.updated_ms, 0,
+            "moves leave updated_ms as the game began"
+        );
     }
 }
 
@@ -915,7 +935,8 @@ async fn match_step_all_or_nothing(env: &Env) {
     assert_eq!(versions(&g2_events), [1, 2]);
     let (g1, g1_events) = s.load_game("g1").await.unwrap();
     assert_eq!(versions(&g1_events), [1, 2, 3, 4]);
-    assert_eq!(g1.updated_ms, 2_500);
+    // The pointer to the next game changes nothing listed: g1 stays where its end put it.
+    assert_eq!(g1.updated_ms, 1_000);
     assert_eq!(g1.status, "finished");
 
     // A step whose append conflicts writes nothing: not the new game, not the match.

@@ -67,6 +67,18 @@ pub(super) fn seat_accounts(update: &RowUpdate) -> [Option<&str>; 2] {
     }
 }
 
+/// True when `update` changes only the count of turns: none of the columns the game lists are
+/// ordered or filtered by (status, result, seats). Such an append (a move, a clock event, an
+/// offer) leaves `updated_ms` alone and writes `turns` alone, so that it moves no entry of the
+/// seven indexes that hold `updated_ms`: a move costs the game's row and its event, not a
+/// dozen index pages (docs/server.md, "What a move writes").
+pub(super) fn changes_turns_only(update: &RowUpdate) -> bool {
+    update.status.is_none()
+        && update.result.is_none()
+        && update.seat.is_none()
+        && update.ended.is_none()
+}
+
 /// Maps the failure of inserting event `version` of `game`: a taken (game, version) key is a
 /// conflict (another writer got there first), anything else stays a database error.
 pub(super) fn insert_event_error(err: sqlx::Error, game: &str, version: i64) -> StoreError {

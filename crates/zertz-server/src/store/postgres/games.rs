@@ -6,9 +6,9 @@ use sqlx::postgres::PgRow;
 
 use super::{LeaseHolder, PostgresStore};
 use crate::store::common::{
-    account_sql, check_versions, find_games_sql, game_not_found, insert_event_error,
-    insert_game_error, limit as clamp_limit, match_not_found, seat_accounts, seat_names,
-    seat_tokens,
+    account_sql, changes_turns_only, check_versions, find_games_sql, game_not_found,
+    insert_event_error, insert_game_error, limit as clamp_limit, match_not_found, seat_accounts,
+    seat_names, seat_tokens,
 };
 use crate::store::{
     Cursor, EventRow, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
@@ -107,6 +107,17 @@ async fn append_in(
             .await?;
     check_versions(game, last.unwrap_or(0), events)?;
     insert_events(conn, game, events).await?;
+    if changes_turns_only(update) {
+        // `turns` is in no index, so PostgreSQL updates the row in place (a HOT update).
+        if let Some(turns) = update.turns {
+            sqlx::query("UPDATE games SET turns = $1 WHERE id = $2")
+                .bind(turns)
+                .bind(game)
+                .execute(&mut *conn)
+                .await?;
+        }
+        return Ok(());
+    }
     sqlx::query(
         "UPDATE games SET status = COALESCE($1, status), result = COALESCE($2, result), \
          token_one = COALESCE($3, token_one), token_two = COALESCE($4, token_two), \

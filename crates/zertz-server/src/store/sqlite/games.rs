@@ -7,8 +7,8 @@ use sqlx::sqlite::SqliteRow;
 
 use super::{SqliteStore, Write, is_unique_violation, write_error};
 use crate::store::common::{
-    account_sql, check_versions, conflict, find_games_sql, game_not_found, limit as clamp_limit,
-    match_not_found, seat_accounts, seat_names, seat_tokens,
+    account_sql, changes_turns_only, check_versions, conflict, find_games_sql, game_not_found,
+    limit as clamp_limit, match_not_found, seat_accounts, seat_names, seat_tokens,
 };
 use crate::store::{
     Cursor, EventRow, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
@@ -80,6 +80,14 @@ pub(super) fn append(
     };
     check_versions(game, last.unwrap_or(0), events)?;
     insert_events(conn, game, events)?;
+    if changes_turns_only(update) {
+        if let Some(turns) = update.turns {
+            conn.prepare_cached("UPDATE games SET turns = ? WHERE id = ?")
+                .and_then(|mut set| set.execute(params![turns, game]))
+                .map_err(write_error)?;
+        }
+        return Ok(());
+    }
     conn.prepare_cached(
         "UPDATE games SET status = COALESCE(?, status), result = COALESCE(?, result), \
          token_one = COALESCE(?, token_one), token_two = COALESCE(?, token_two), \
