@@ -23,7 +23,7 @@ use super::state::AppState;
 use super::viewer::viewer;
 use crate::games::model::RATED_NEEDS_ACCOUNTS;
 use crate::games::quota::{Held, Reservation};
-use crate::pairing::{Paired, Pairing, QueueKey, Ticket};
+use crate::pairing::{JoinError, Paired, Pairing, QueueKey, Ticket};
 use crate::ratings::pools::Pool;
 use crate::util::now_ms;
 
@@ -109,12 +109,22 @@ async fn pair(
         .pairing
         .join(key, seated, rating)
         .await
-        .map_err(|e| super::error::ApiError(axum::http::StatusCode::CONFLICT, e))?;
+        .map_err(join_refusal)?;
     let online = viewer.online(&state);
     Ok(upgrade.on_upgrade(move |socket| async move {
         let _online = online;
         serve(socket, ticket, told, reservation).await
     }))
+}
+
+/// The answer to a request the queue did not take: 409 for a player already waiting, 503 when
+/// the shared queue could not be written (the player may try again).
+fn join_refusal(e: JoinError) -> super::error::ApiError {
+    let status = match e {
+        JoinError::AlreadyWaiting => axum::http::StatusCode::CONFLICT,
+        JoinError::NotQueued(_) => axum::http::StatusCode::SERVICE_UNAVAILABLE,
+    };
+    super::error::ApiError(status, e.to_string())
 }
 
 /// Keeps the request while the socket is open: `waiting` every second, then `paired`.
@@ -161,4 +171,23 @@ async fn serve(
     }
     // The ticket is dropped here: the request leaves its queue.
     drop(ticket);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_queue_that_cannot_be_written_is_the_servers_trouble_not_a_conflict() {
+        let waiting = join_refusal(JoinError::AlreadyWaiting);
+        assert_eq!(waiting.0, axum::http::StatusCode::CONFLICT);
+        assert!(waiting.1.contains("already waiting"), "{}", waiting.1);
+        let down = join_refusal(JoinError::NotQueued("connection refused".into()));
+        assert_eq!(down.0, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            down.1.contains("not queued: connection refused"),
+            "{}",
+            down.1
+        );
+    }
 }

@@ -5,6 +5,6 @@ pub mod queue;
 pub mod service;
 mod shared;
 
-pub use service::{Paired, Pairing, QueueKey, Ticket};
+pub use service::{JoinError, Paired, Pairing, QueueKey, Ticket};
 #[cfg(test)]
 mod shared_tests;

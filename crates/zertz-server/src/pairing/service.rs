@@ -170,7 +170,7 @@ impl Pairing {
         key: QueueKey,
         seated: Seated,
         rating: Option<f64>,
-    ) -> Result<(Ticket, oneshot::Receiver<Paired>), String> {
+    ) -> Result<(Ticket, oneshot::Receiver<Paired>), JoinError> {
         if let Some(cluster) = &self.shared {
             return self.join_shared(cluster, key, seated, rating).await;
         }
@@ -183,7 +183,7 @@ impl Pairing {
             if let Some(account) = &seated.account
                 && queue.has_account(account)
             {
-                return Err(ALREADY_WAITING.into());
+                return Err(JoinError::AlreadyWaiting);
             }
             queue.push(Waiting {
                 id,
@@ -283,9 +283,17 @@ impl Pairing {
     }
 }
 
-/// What a player already waiting for a game of the kind is told.
-pub(super) const ALREADY_WAITING: &str =
-    "you are already waiting for a game of this kind (on another page?)";
+/// Why a request for quick pairing was not queued.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JoinError {
+    /// The account already waits for a game of this kind: the request is refused (409).
+    #[error("you are already waiting for a game of this kind (on another page?)")]
+    AlreadyWaiting,
+    /// The queue shared by the nodes (in PostgreSQL) could not be written: the server's
+    /// trouble, not the player's (503).
+    #[error("quick pairing: the request was not queued: {0}")]
+    NotQueued(String),
+}
 
 /// `a` and `b` in seats 1 and 2, by lot.
 pub(super) fn by_lot<T>(a: T, b: T) -> Result<(T, T), String> {

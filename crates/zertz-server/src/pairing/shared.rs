@@ -17,9 +17,7 @@ use std::sync::Arc;
 use tokio::sync::oneshot;
 
 use super::queue::{Queue, Waiting};
-use super::service::{
-    ALREADY_WAITING, Paired, Pairing, QueueKey, Ticket, Waiter, by_lot, settings,
-};
+use super::service::{JoinError, Paired, Pairing, QueueKey, Ticket, Waiter, by_lot, settings};
 use crate::cluster::Cluster;
 use crate::cluster::notify::PAIRING;
 use crate::games::model::Seated;
@@ -67,7 +65,7 @@ impl Pairing {
         key: QueueKey,
         seated: Seated,
         rating: Option<f64>,
-    ) -> Result<(Ticket, oneshot::Receiver<Paired>), String> {
+    ) -> Result<(Ticket, oneshot::Receiver<Paired>), JoinError> {
         let request = QueueRow {
             id: 0,
             node: cluster.node().to_string(),
@@ -82,8 +80,8 @@ impl Pairing {
         let since_ms = now_ms();
         let (id, _) = table::enqueue(cluster.pool(), &request, ttl_ms(cluster))
             .await
-            .map_err(|e| format!("quick pairing: the request was not queued: {e}"))?
-            .ok_or_else(|| ALREADY_WAITING.to_string())?;
+            .map_err(|e| JoinError::NotQueued(e.to_string()))?
+            .ok_or(JoinError::AlreadyWaiting)?;
         let id = id as u64;
         let (tell, told) = oneshot::channel();
         // Paired before this line (by another node), the row waits for the next collection.
