@@ -108,7 +108,8 @@ async fn append_in(
     check_versions(game, last.unwrap_or(0), events)?;
     insert_events(conn, game, events).await?;
     if changes_turns_only(update) {
-        // `turns` is in no index, so PostgreSQL updates the row in place (a HOT update).
+        // `turns` is in no index: PostgreSQL can write the new row version without touching
+        // an index (a HOT update, when the page has room).
         if let Some(turns) = update.turns {
             sqlx::query("UPDATE games SET turns = $1 WHERE id = $2")
                 .bind(turns)
