@@ -1,20 +1,20 @@
-//! Keeping leases: a node says it lives, renews the leases of the unfinished games it has in
-//! memory, lets go of the games whose leases it lost, and takes the games being played that
-//! nobody holds (their node died), several times per lease.
+//! Keeping leases: a node says it lives (its heartbeat holds every lease it has), lets go of
+//! the games whose leases it lost while it could not beat, and takes the games being played
+//! that nobody holds (their node died), several times per lease.
 //!
 //! Why a row with an expiry rather than an advisory lock: an advisory lock lives as long as
 //! one database connection, so every game held would pin a connection of the pool (thousands
 //! of games, a pool of 8), and a node whose connection breaks would lose its games silently;
 //! a row is checked by the append inside its own transaction (lease and version together),
-//! costs one `UPDATE` per renewal for all of a node's games, and is visible to every node
-//! (who holds what, and where that node is reached).
+//! is held by one `UPDATE` of the node's own row per round whatever the number of games, and
+//! is visible to every node (who holds what, and where that node is reached).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::Cluster;
 use crate::games::hub::{Hub, HubError};
-use crate::store::{heartbeat, orphans, renew};
+use crate::store::{heartbeat, orphans, still_held};
 
 /// Orphaned games one node takes per round (the others take the rest).
 const ADOPT_PER_ROUND: i64 = 50;
@@ -37,15 +37,19 @@ pub fn start(hub: &Arc<Hub>, cluster: Arc<Cluster>) {
     });
 }
 
-/// One round: alive, renew, let go, take over.
+/// One round: alive (which holds every lease), let go of what was lost, take over.
 pub async fn round(hub: &Arc<Hub>, cluster: &Cluster) -> Result<(), HubError> {
-    heartbeat(&cluster.pool, &cluster.holder, &cluster.addr).await?;
-    let mine = hub.unfinished_in_memory();
-    let held = renew(&cluster.pool, &cluster.holder, &mine).await?;
-    let held: std::collections::HashSet<&String> = held.iter().collect();
-    for id in mine.iter().filter(|id| !held.contains(id)) {
-        tracing::warn!(game = %id, "lease lost: the game leaves this node");
-        hub.forget_game(id);
+    let lapsed = heartbeat(&cluster.pool, &cluster.holder, &cluster.addr).await?;
+    // While the heartbeats come in time nobody can take this node's games: which it still
+    // holds is asked only after a lapse (a paused process, a lost round trip).
+    if lapsed {
+        let mine = hub.unfinished_in_memory();
+        let held = still_held(&cluster.pool, &cluster.holder, &mine).await?;
+        let held: std::collections::HashSet<&String> = held.iter().collect();
+        for id in mine.iter().filter(|id| !held.contains(id)) {
+            tracing::warn!(game = %id, "lease lost: the game leaves this node");
+            hub.forget_game(id);
+        }
     }
     for id in orphans(&cluster.pool, ADOPT_PER_ROUND).await? {
         match hub.get(&id).await {

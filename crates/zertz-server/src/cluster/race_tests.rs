@@ -163,3 +163,81 @@ async fn race(url: String) {
     let room = Room::from_stored(&id, &events).unwrap();
     assert_eq!(room.game.turns().len(), moved);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_beating_node_holds_its_games_with_one_row() {
+    let Some((url, name)) = fresh_database("a_beating_node_holds_its_games_with_one_row").await
+    else {
+        return;
+    };
+    let outcome = tokio::spawn(beating(url)).await;
+    drop_database(&name).await;
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// The expiry of `id`'s lease row and the node it names.
+async fn lease_row(hub: &Hub, id: &str) -> Option<(String, i64)> {
+    sqlx::query_as("SELECT node, expires_ms FROM game_leases WHERE game_id = $1")
+        .bind(id)
+        .fetch_optional(hub.cluster().unwrap().pool())
+        .await
+        .unwrap()
+}
+
+async fn beating(url: String) {
+    let ttl = 150;
+    let a = node(&url, "a", ttl).await;
+    let b = node(&url, "b", ttl).await;
+    let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
+    let (id, tokens) = a
+        .create_game(
+            settings,
+            [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))],
+            [None, None],
+            None,
+        )
+        .await
+        .unwrap();
+    let tokens = tokens.map(|t| t.unwrap());
+    let taken = lease_row(&a, &id).await.expect("a lease row");
+    // A beats for four leases' time: B can never take the game, and the lease row itself is
+    // never written again (the node's own row holds it).
+    let cluster_a = Arc::clone(a.cluster().unwrap());
+    let until = std::time::Instant::now() + Duration::from_millis(4 * ttl as u64);
+    while std::time::Instant::now() < until {
+        super::leases::round(&a, &cluster_a).await.unwrap();
+        let e = try_move(&b, &id, &tokens).await.unwrap_err();
+        assert!(matches!(e, HubError::Elsewhere(_)), "{e:?}");
+        tokio::time::sleep(Duration::from_millis(ttl as u64 / 3)).await;
+    }
+    assert_eq!(
+        lease_row(&a, &id).await,
+        Some(taken.clone()),
+        "the row was not renewed"
+    );
+    let v = try_move(&a, &id, &tokens).await.unwrap();
+    // A stops beating: once its node's time is out, B takes the game.
+    tokio::time::sleep(Duration::from_millis(ttl as u64 + 50)).await;
+    let vb = try_move(&b, &id, &tokens).await.unwrap();
+    assert_eq!(vb, v + 1, "B played on from A's last move");
+    assert_eq!(
+        lease_row(&b, &id).await.map(|(n, _)| n),
+        Some("b".to_string())
+    );
+    // A's next round finds that it lapsed, asks what it still holds, and lets the game go.
+    assert!(a.in_memory(&id));
+    super::leases::round(&a, &cluster_a).await.unwrap();
+    assert!(!a.in_memory(&id), "the lost game left A's memory");
+    // The end of the game removes its lease row.
+    let seat = &tokens[0];
+    b.act(&id, Credential::Token(seat), Action::Resign {})
+        .await
+        .unwrap();
+    assert_eq!(
+        lease_row(&b, &id).await,
+        None,
+        "a finished game keeps no lease"
+    );
+}

@@ -31,7 +31,9 @@ pub use reviews::{ReviewRow, ReviewStore};
 pub use studies::{ChapterRow, StudyRow, StudyStore, StudySummary};
 
 pub use postgres::{LeaseHolder, PostgresStore};
-pub(crate) use postgres::{acquire, heartbeat, orphans, owner, pairing as pairing_queue, renew};
+pub(crate) use postgres::{
+    acquire, heartbeat, orphans, owner, pairing as pairing_queue, still_held,
+};
 pub use sqlite::SqliteStore;
 
 /// `url` names a PostgreSQL database (else a SQLite file).

@@ -2,12 +2,16 @@
 //! docs/server.md "Several nodes"). Times are the database's clock in ms (`NOW_MS`), so that
 //! the nodes' own clocks never decide who owns a game.
 //!
-//! A lease is a row `(game, node, expires_ms)`. Taking one is a single upsert that succeeds only
-//! when the row is missing, expired or already the taker's; an append locks the row
-//! (`FOR SHARE`) and checks that it is the writer's and unexpired, in the append's own
-//! transaction. A node taking over therefore waits for an append in flight to commit, and
-//! reads the log after it: an acknowledged move is never lost, and a node whose lease ran out
-//! can no longer write.
+//! A lease is a row `(game, node, expires_ms)`, and it holds while **either** its own
+//! `expires_ms` **or** its node's (`nodes.expires_ms`, pushed forward by the node's heartbeat
+//! several times per lease) is in the future. So a node keeps all its games with one `UPDATE`
+//! of its own row per round, however many it holds; a game's own expiry only covers the moment
+//! it is taken, before the node's next heartbeat (and nodes that never beat, as in the race
+//! test, hold a game just that long). Taking a lease is a single upsert that succeeds only when
+//! the row is missing, not held, or already the taker's; an append locks the row (`FOR SHARE`)
+//! and checks that it is the writer's and held, in the append's own transaction. A node taking
+//! over therefore waits for an append in flight to commit, and reads the log after it: an
+//! acknowledged move is never lost, and a node whose lease ran out can no longer write.
 
 use std::sync::Arc;
 
@@ -17,6 +21,14 @@ use crate::store::StoreError;
 
 /// The database's clock, in ms since the epoch.
 pub(super) const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
+
+/// Whether the lease row `l` holds now: its own expiry or its node's is in the future.
+fn held(l: &str) -> String {
+    format!(
+        "({l}.expires_ms > {NOW_MS} OR EXISTS (SELECT 1 FROM nodes n \
+         WHERE n.id = {l}.node AND n.expires_ms > {NOW_MS}))"
+    )
+}
 
 /// Who writes: the node whose lease an append must hold, and how long a lease it takes.
 #[derive(Clone, Debug)]
@@ -34,9 +46,10 @@ pub(super) async fn check_in(
     game: &str,
     holder: &LeaseHolder,
 ) -> Result<(), StoreError> {
+    // Only the lease row is locked: the node's heartbeat must not wait for appends.
     let held: Option<bool> = sqlx::query_scalar(&format!(
-        "SELECT node = $2 AND expires_ms > {NOW_MS} FROM game_leases WHERE game_id = $1 \
-         FOR SHARE"
+        "SELECT l.node = $2 AND {} FROM game_leases l WHERE l.game_id = $1 FOR SHARE OF l",
+        held("l")
     ))
     .bind(game)
     .bind(holder.node.as_ref())
@@ -72,8 +85,9 @@ pub async fn acquire(pool: &PgPool, game: &str, holder: &LeaseHolder) -> Result<
         "INSERT INTO game_leases (game_id, node, expires_ms) VALUES ($1, $2, {NOW_MS} + $3) \
          ON CONFLICT (game_id) DO UPDATE SET node = excluded.node, \
          expires_ms = excluded.expires_ms \
-         WHERE game_leases.node = excluded.node OR game_leases.expires_ms <= {NOW_MS} \
-         RETURNING node"
+         WHERE game_leases.node = excluded.node OR NOT {} \
+         RETURNING node",
+        held("game_leases")
     ))
     .bind(game)
     .bind(holder.node.as_ref())
@@ -87,7 +101,8 @@ pub async fn acquire(pool: &PgPool, game: &str, holder: &LeaseHolder) -> Result<
 pub async fn owner(pool: &PgPool, game: &str) -> Result<Option<(String, String)>, StoreError> {
     let row: Option<(String, String)> = sqlx::query_as(&format!(
         "SELECT l.node, n.addr FROM game_leases l JOIN nodes n ON n.id = l.node \
-         WHERE l.game_id = $1 AND l.expires_ms > {NOW_MS}"
+         WHERE l.game_id = $1 AND {}",
+        held("l")
     ))
     .bind(game)
     .fetch_optional(pool)
@@ -95,42 +110,45 @@ pub async fn owner(pool: &PgPool, game: &str) -> Result<Option<(String, String)>
     Ok(row)
 }
 
-/// Renews `holder`'s leases of `games` (the unfinished games it has in memory) and returns
-/// those it still holds; its other leases are dropped once expired.
-pub async fn renew(
+/// Which of `games` (the unfinished games `holder` has in memory) are still leased to it: a
+/// read, asked only after the node's heartbeat lapsed (see [`heartbeat`]), since no other
+/// node can take a game while its holder beats.
+pub async fn still_held(
     pool: &PgPool,
     holder: &LeaseHolder,
     games: &[String],
 ) -> Result<Vec<String>, StoreError> {
-    let held: Vec<String> = sqlx::query_scalar(&format!(
-        "UPDATE game_leases SET expires_ms = {NOW_MS} + $3 \
-         WHERE node = $1 AND game_id = ANY($2) RETURNING game_id"
-    ))
-    .bind(holder.node.as_ref())
-    .bind(games)
-    .bind(holder.ttl_ms)
-    .fetch_all(pool)
-    .await?;
-    sqlx::query(&format!(
-        "DELETE FROM game_leases WHERE node = $1 AND NOT (game_id = ANY($2)) \
-         AND expires_ms <= {NOW_MS}"
-    ))
-    .bind(holder.node.as_ref())
-    .bind(games)
-    .execute(pool)
-    .await?;
+    let held: Vec<String> =
+        sqlx::query_scalar("SELECT game_id FROM game_leases WHERE node = $1 AND game_id = ANY($2)")
+            .bind(holder.node.as_ref())
+            .bind(games)
+            .fetch_all(pool)
+            .await?;
     Ok(held)
 }
 
-/// Says that node `holder` lives and is reached at `addr` (`host:port`).
-pub async fn heartbeat(pool: &PgPool, holder: &LeaseHolder, addr: &str) -> Result<(), StoreError> {
-    sqlx::query(&format!(
-        "INSERT INTO nodes (id, addr, seen_ms) VALUES ($1, $2, {NOW_MS}) \
-         ON CONFLICT (id) DO UPDATE SET addr = excluded.addr, seen_ms = excluded.seen_ms"
+/// Says that node `holder` lives and is reached at `addr` (`host:port`), and holds every lease
+/// it has for another lease's time. Returns whether it had **lapsed** before this beat (its
+/// leases no longer held, or it never beat): then another node may have taken some of its
+/// games, and [`still_held`] says which are left.
+pub async fn heartbeat(
+    pool: &PgPool,
+    holder: &LeaseHolder,
+    addr: &str,
+) -> Result<bool, StoreError> {
+    // The old expiry is read in the same statement; only this node writes its row.
+    let was_held: Option<bool> = sqlx::query_scalar(&format!(
+        "WITH old AS (SELECT expires_ms FROM nodes WHERE id = $1) \
+         INSERT INTO nodes (id, addr, seen_ms, expires_ms) \
+         VALUES ($1, $2, {NOW_MS}, {NOW_MS} + $3) \
+         ON CONFLICT (id) DO UPDATE SET addr = excluded.addr, seen_ms = excluded.seen_ms, \
+         expires_ms = excluded.expires_ms \
+         RETURNING (SELECT expires_ms FROM old) > seen_ms"
     ))
     .bind(holder.node.as_ref())
     .bind(addr)
-    .execute(pool)
+    .bind(holder.ttl_ms)
+    .fetch_one(pool)
     .await?;
     // Nodes unheard of for a long time (a hundred leases) leave the table.
     sqlx::query(&format!(
@@ -140,16 +158,17 @@ pub async fn heartbeat(pool: &PgPool, holder: &LeaseHolder, addr: &str) -> Resul
     .bind(holder.ttl_ms)
     .execute(pool)
     .await?;
-    Ok(())
+    Ok(was_held != Some(true))
 }
 
-/// Games being played whose lease nobody holds (their node died or let them go): at most
+/// Games being played whose lease nobody holds (their node died): at most
 /// `limit` of them, for a node to take.
 pub async fn orphans(pool: &PgPool, limit: i64) -> Result<Vec<String>, StoreError> {
     let ids: Vec<String> = sqlx::query_scalar(&format!(
         "SELECT g.id FROM games g LEFT JOIN game_leases l ON l.game_id = g.id \
-         WHERE g.status = 'live' AND (l.game_id IS NULL OR l.expires_ms <= {NOW_MS}) \
-         ORDER BY g.updated_ms LIMIT $1"
+         WHERE g.status = 'live' AND (l.game_id IS NULL OR NOT {}) \
+         ORDER BY g.updated_ms LIMIT $1",
+        held("l")
     ))
     .bind(limit)
     .fetch_all(pool)
