@@ -16,24 +16,27 @@ pub struct LegalMoves {
     len: usize,
 }
 
-/// The texts of the places of `layout` (`a1`, `b2`…), by place index: made once per layout.
+/// The texts of the places of `layout` (`a1`, `b2`…), by place index: made once per official
+/// board and kept; a custom board's are made at each call (a few dozen short texts), since a
+/// table kept per custom board would hold every board ever played for the life of the process.
 pub(crate) fn coord_texts(layout: &zertz::Layout) -> std::sync::Arc<[String]> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
-    static TEXTS: OnceLock<Mutex<HashMap<u32, Arc<[String]>>>> = OnceLock::new();
+    let make = || -> Arc<[String]> {
+        layout
+            .places()
+            .map(|p| layout.coord(p).to_string())
+            .collect()
+    };
+    if layout.kind() == zertz::BoardKind::Custom {
+        return make();
+    }
+    static TEXTS: OnceLock<Mutex<HashMap<zertz::BoardKind, Arc<[String]>>>> = OnceLock::new();
     let mut texts = TEXTS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    texts
-        .entry(layout.id())
-        .or_insert_with(|| {
-            layout
-                .places()
-                .map(|p| layout.coord(p).to_string())
-                .collect()
-        })
-        .clone()
+    texts.entry(layout.kind()).or_insert_with(make).clone()
 }
 
 impl LegalMoves {
