@@ -10,11 +10,18 @@
 //! The six official boards use the frames of rules.md section 2. Custom layouts use BoardSpace's
 //! "Zertz+xx" frame, where column `a` starts half a step below column `b`, `c` like `a`, and so on
 //! (`first = 1, 2, 1, 2, …`); their coordinates are read in that frame.
+//!
+//! A position holds its layout through a [`LayoutRef`]: an official layout is built once and
+//! lives for the whole program (a plain `&'static` reference, copied for free), a custom one is
+//! shared by an [`Arc`] and freed when the last position, game or handle that holds it goes.
+//! While a custom layout is alive, asking for the same places again gives that same layout (a
+//! registry of [`Weak`] references, pruned as layouts go).
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use crate::bits::{Bits, Huge, Narrow, PlaceSet, Wide, bit};
 
@@ -309,9 +316,9 @@ pub(crate) struct Jump {
 
 /// A board layout: its places with their coordinates, neighbours and symmetries.
 ///
-/// Layouts are created once and live for the whole program (`&'static Layout`), so positions
-/// can be plain `Copy` values. Official boards come from [`Layout::official`]; custom ones from
-/// [`Layout::custom`], which gives back the same layout for the same places.
+/// Official boards come from [`Layout::official`] and live for the whole program
+/// (`&'static Layout`); custom ones from [`Layout::custom`], which gives a [`LayoutRef`] that
+/// shares the layout and gives back the same layout for the same places while it is alive.
 pub struct Layout {
     id: u32,
     kind: BoardKind,
@@ -341,8 +348,117 @@ pub struct Layout {
 
 pub(crate) const NONE: u8 = u8::MAX;
 
+/// A handle to a layout, as positions, setups and games hold it: cheap to clone, and it derefs
+/// to the [`Layout`].
+///
+/// An official layout is held by a `&'static` reference, so cloning a position of an official
+/// board is a plain copy; a custom layout is held by an [`Arc`], so it is freed when its last
+/// handle goes (cloning one is an atomic increment).
+#[derive(Clone)]
+pub struct LayoutRef(Held);
+
+#[derive(Clone)]
+enum Held {
+    Official(&'static Layout),
+    Custom(Arc<Layout>),
+}
+
+impl LayoutRef {
+    /// The layout as a `&'static` reference when it is an official one (it lives for the whole
+    /// program), `None` for a custom layout.
+    pub fn as_static(&self) -> Option<&'static Layout> {
+        match &self.0 {
+            Held::Official(layout) => Some(layout),
+            Held::Custom(_) => None,
+        }
+    }
+
+    /// A handle to a copy of this layout that shares nothing with it: the same places, id and
+    /// symmetries, in memory of its own (an official layout is not copied). For a thread that
+    /// clones positions all the time, so that it does not contend with other threads for the
+    /// count of one shared layout.
+    pub fn private_copy(&self) -> LayoutRef {
+        match &self.0 {
+            Held::Official(_) => self.clone(),
+            Held::Custom(layout) => LayoutRef(Held::Custom(Arc::new(layout.copy()))),
+        }
+    }
+
+    /// A weak reference to a custom layout (`None` for an official one, which is never freed):
+    /// it upgrades while some handle still holds the layout.
+    pub fn downgrade(&self) -> Option<Weak<Layout>> {
+        match &self.0 {
+            Held::Official(_) => None,
+            Held::Custom(layout) => Some(Arc::downgrade(layout)),
+        }
+    }
+}
+
+impl Deref for LayoutRef {
+    type Target = Layout;
+
+    #[inline]
+    fn deref(&self) -> &Layout {
+        match &self.0 {
+            Held::Official(layout) => layout,
+            Held::Custom(layout) => layout,
+        }
+    }
+}
+
+impl AsRef<Layout> for LayoutRef {
+    fn as_ref(&self) -> &Layout {
+        self
+    }
+}
+
+impl std::borrow::Borrow<Layout> for LayoutRef {
+    fn borrow(&self) -> &Layout {
+        self
+    }
+}
+
+impl From<&'static Layout> for LayoutRef {
+    /// A handle to a layout that lives for the whole program (an official one).
+    fn from(layout: &'static Layout) -> LayoutRef {
+        LayoutRef(Held::Official(layout))
+    }
+}
+
+impl From<&LayoutRef> for LayoutRef {
+    fn from(layout: &LayoutRef) -> LayoutRef {
+        layout.clone()
+    }
+}
+
+impl PartialEq for LayoutRef {
+    fn eq(&self, other: &LayoutRef) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for LayoutRef {}
+
+impl PartialEq<Layout> for LayoutRef {
+    fn eq(&self, other: &Layout) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<&Layout> for LayoutRef {
+    fn eq(&self, other: &&Layout) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for LayoutRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
 /// The sets of places a layout precomputes, in one width ([`PlaceSet::sets`]).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LayoutSets<S> {
     all: S,
     neighbour: Vec<S>,
@@ -422,6 +538,25 @@ impl PartialEq for Layout {
 
 impl Eq for Layout {}
 
+impl Drop for Layout {
+    /// A custom layout takes its entry out of the registry as it goes. Only a dead entry: the
+    /// same places may have been built again (a new layout) between the last handle of this one
+    /// going and this lock being taken.
+    fn drop(&mut self) {
+        if self.kind != BoardKind::Custom {
+            return;
+        }
+        let mut reg = lock_registry();
+        if reg
+            .custom
+            .get(&self.coords)
+            .is_some_and(|entry| entry.strong_count() == 0)
+        {
+            reg.custom.remove(&self.coords);
+        }
+    }
+}
+
 /// Column heights and first-row heights of the official boards.
 fn official_columns(kind: BoardKind) -> Vec<(i16, u8)> {
     // (first, number of rows) per column.
@@ -500,10 +635,11 @@ pub struct NewLayouts {
 }
 
 /// Runs `f` (on this thread) admitting at most `allowance` custom layouts that the program does
-/// not know yet; another new one is refused with [`LayoutError::NotAdmitted`]. Layouts already
-/// known are always given. Layouts live as long as the program (positions are `Copy` values
-/// that hold them), so a server runs what a client sends within an allowance it charges to
-/// that client, and reads its own stored games outside any (they are always readable).
+/// not hold yet; another new one is refused with [`LayoutError::NotAdmitted`]. Layouts still
+/// held (by any position, game or handle, on any thread) are always given. A server runs what
+/// a client sends within an allowance it charges to that client, so that one client cannot
+/// make it build layouts without end, and reads its own stored games outside any (they are
+/// always readable).
 pub fn with_new_layout_allowance<T>(allowance: usize, f: impl FnOnce() -> T) -> (T, NewLayouts) {
     let outer = ALLOWANCE.get();
     // Nested: the inner one admits no more than the outer one has left.
@@ -558,18 +694,28 @@ fn admit_new_layout() -> bool {
     }
 }
 
-/// How many custom layouts this program holds (each for the rest of its life).
+/// How many custom layouts are alive in this program: held by some position, game or handle.
+/// (Private copies, [`LayoutRef::private_copy`], are not counted.)
 pub fn custom_layouts_held() -> usize {
     registry()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .custom
-        .len()
+        .values()
+        .filter(|layout| layout.strong_count() > 0)
+        .count()
 }
 
+/// The custom layouts alive, by their sorted places, so that the same places give the same
+/// layout. Weak references: a layout is freed with its last handle, and its entry goes then too
+/// (`Drop for Layout`).
 struct Registry {
     next_id: u32,
-    custom: HashMap<Vec<Coord>, &'static Layout>,
+    custom: HashMap<Vec<Coord>, Weak<Layout>>,
+}
+
+fn lock_registry() -> std::sync::MutexGuard<'static, Registry> {
+    registry().lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn registry() -> &'static Mutex<Registry> {
@@ -620,8 +766,9 @@ impl Layout {
     /// A custom layout: any set of at most [`MAX_PLACES`] places, given by their coordinates in
     /// the custom ("Zertz+xx") frame. The places need not be connected: BoardSpace lets a board
     /// be built in pieces, and the isolation rule covers it (a piece is taken once every ring of
-    /// it holds a marble). The same set of places always gives the same layout.
-    pub fn custom(places: &[Coord]) -> Result<&'static Layout, LayoutError> {
+    /// it holds a marble). The same set of places gives the same layout as long as some handle
+    /// holds it; the layout is freed with its last handle.
+    pub fn custom(places: &[Coord]) -> Result<LayoutRef, LayoutError> {
         Layout::custom_up_to(places, MAX_PLACES)
     }
 
@@ -630,11 +777,11 @@ impl Layout {
     /// [`MAX_PLACES`] places is played with `u128` sets of places ([`Wide`]), one of more than
     /// [`MAX_WIDE_PLACES`] with [`Huge`] ones ([`Layout::width`]); one of at most
     /// [`MAX_PLACES`] is the same layout [`Layout::custom`] gives.
-    pub fn custom_wide(places: &[Coord]) -> Result<&'static Layout, LayoutError> {
+    pub fn custom_wide(places: &[Coord]) -> Result<LayoutRef, LayoutError> {
         Layout::custom_up_to(places, MAX_HUGE_PLACES)
     }
 
-    fn custom_up_to(places: &[Coord], max: usize) -> Result<&'static Layout, LayoutError> {
+    fn custom_up_to(places: &[Coord], max: usize) -> Result<LayoutRef, LayoutError> {
         if places.is_empty() {
             return Err(LayoutError::Empty);
         }
@@ -653,9 +800,11 @@ impl Layout {
                 return Err(LayoutError::OutOfGrid(c.to_string()));
             }
         }
-        let mut reg = registry().lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(layout) = reg.custom.get(&sorted) {
-            return Ok(layout);
+        // Held while the layout is built, so that two threads asking for the same new places
+        // build it once. Nothing here drops a layout, whose `Drop` takes this lock too.
+        let mut reg = lock_registry();
+        if let Some(layout) = reg.custom.get(&sorted).and_then(Weak::upgrade) {
+            return Ok(LayoutRef(Held::Custom(layout)));
         }
         if !admit_new_layout() {
             return Err(LayoutError::NotAdmitted);
@@ -667,18 +816,39 @@ impl Layout {
             .unwrap_or(0);
         let first: Vec<i16> = (0..columns).map(custom_first).collect();
         let layout = Layout::build(reg.next_id, BoardKind::Custom, first, sorted.clone());
-        reg.next_id += 1;
-        let leaked: &'static Layout = Box::leak(Box::new(layout));
-        reg.custom.insert(sorted, leaked);
-        Ok(leaked)
+        // Ids are never reused: a layout built again after being freed is a new one.
+        reg.next_id = reg.next_id.checked_add(1).expect("fewer than 2^32 layouts built");
+        let layout = Arc::new(layout);
+        // Replaces a dead entry of the same places, if its layout has not yet taken it out.
+        reg.custom.insert(sorted, Arc::downgrade(&layout));
+        Ok(LayoutRef(Held::Custom(layout)))
+    }
+
+    /// A copy of this layout in memory of its own, with the same id ([`LayoutRef::private_copy`]).
+    fn copy(&self) -> Layout {
+        Layout {
+            id: self.id,
+            kind: self.kind,
+            first: self.first.clone(),
+            cells: self.cells.clone(),
+            coords: self.coords.clone(),
+            grid: self.grid.clone(),
+            grid_rows: self.grid_rows,
+            neighbours: self.neighbours.clone(),
+            narrow: self.narrow.clone(),
+            wide: self.wide.clone(),
+            huge: self.huge.clone(),
+            jumps: self.jumps.clone(),
+            symmetries: self.symmetries.clone(),
+        }
     }
 
     /// Parses a board name (`37`, `40`, `43`, `44`, `48`, `61`, or BoardSpace's `Zertz`,
     /// `Zertz+11`, `Zertz+24`) or a custom layout written as comma-separated coordinates and
     /// column ranges such as `a1-4,b1-5,c2`.
-    pub fn from_spec(spec: &str) -> Result<&'static Layout, LayoutError> {
+    pub fn from_spec(spec: &str) -> Result<LayoutRef, LayoutError> {
         if let Some(layout) = Layout::official_by_name(spec) {
-            return Ok(layout);
+            return Ok(layout.into());
         }
         let trimmed = spec.trim();
         let body = trimmed.strip_prefix("custom:").unwrap_or(trimmed);

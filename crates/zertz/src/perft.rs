@@ -21,7 +21,7 @@ pub fn perft<S: LayoutWidth>(position: &Position<S>, depth: u32) -> u64 {
             let mut moves = Vec::new();
             position.legal_moves_into(&mut moves);
             for mv in &moves {
-                let mut next = *position;
+                let mut next = position.clone();
                 next.play_unchecked(mv);
                 total += perft(&next, depth - 1);
             }
@@ -40,7 +40,7 @@ pub fn perft_full<S: LayoutWidth>(position: &Position<S>, depth: u32) -> u64 {
     let mut moves = Vec::new();
     position.legal_moves_into(&mut moves);
     for mv in &moves {
-        let mut next = *position;
+        let mut next = position.clone();
         next.play_unchecked(mv);
         total += perft_full(&next, depth - 1);
     }
@@ -53,7 +53,7 @@ pub fn divide<S: LayoutWidth>(position: &Position<S>, depth: u32) -> Vec<(Move, 
         .legal_moves()
         .into_iter()
         .map(|mv| {
-            let mut next = *position;
+            let mut next = position.clone();
             next.play_unchecked(&mv);
             (mv, perft(&next, depth.saturating_sub(1)))
         })

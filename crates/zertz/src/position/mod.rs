@@ -1,7 +1,12 @@
 //! A position: rings, marbles, supply, both players' captures and the player to move.
 //!
-//! `Position` is a plain `Copy` value (about 100 bytes): play makes a new position and undo
-//! goes back to the old one, so nothing needs to be unwound by hand. Two derived facts are kept
+//! `Position` is a small `Clone` value (about 100 bytes): play makes a new position and undo
+//! goes back to the old one, so nothing needs to be unwound by hand. It holds its board as a
+//! [`LayoutRef`]: a `&'static` reference for the official boards, so that cloning a position of
+//! one is a plain copy of its bytes, and an `Arc` for a custom board, so that the layout is
+//! freed once no position, game or setup holds it any more (cloning such a position adds an
+//! atomic increment, and dropping it a decrement). It is not `Copy` for that reason: a copy
+//! must say `.clone()`. Two derived facts are kept
 //! up to date alongside the state because move generation asks for them constantly: which rings
 //! are at the edge (could slide out if empty) and whether the rings still form one group. The
 //! Zobrist hash is kept up to date incrementally too; [`Position::compute_hash`] recomputes it
@@ -18,7 +23,7 @@ pub use text::PositionParseError;
 use std::fmt;
 
 use crate::bits::{Bits, Narrow, PlaceSet, bit};
-use crate::layout::{Layout, LayoutWidth, Place};
+use crate::layout::{Layout, LayoutRef, LayoutWidth, Place};
 use crate::marbles::{Colour, Marbles, Player};
 use crate::rules::RuleSet;
 use crate::zobrist;
@@ -96,10 +101,10 @@ impl fmt::Display for Outcome {
 ///
 /// `S` is the type of the sets of places: `u64` (the default) on boards of up to 64 places,
 /// [`crate::Wide`] on boards of up to 128, [`crate::Huge`] on larger ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup<S = Narrow> {
     /// The board.
-    pub layout: &'static Layout,
+    pub layout: LayoutRef,
     /// Supply at the start and winning sets.
     pub rule_set: RuleSet,
     /// The places that still have a ring.
@@ -118,18 +123,19 @@ impl Setup {
     /// The start of a game: every ring, no marble on the board, the full supply, player one to
     /// move. (On a layout of more than 64 places, use [`Setup::start_in`] with
     /// [`crate::Wide`] or [`crate::Huge`].)
-    pub fn start(layout: &'static Layout, rule_set: RuleSet) -> Setup {
+    pub fn start(layout: impl Into<LayoutRef>, rule_set: RuleSet) -> Setup {
         Setup::start_in(layout, rule_set)
     }
 }
 
 impl<S: LayoutWidth> Setup<S> {
     /// The start of a game with sets of places of type `S`.
-    pub fn start_in(layout: &'static Layout, rule_set: RuleSet) -> Setup<S> {
+    pub fn start_in(layout: impl Into<LayoutRef>, rule_set: RuleSet) -> Setup<S> {
+        let layout = layout.into();
         Setup {
+            rings: layout.all_in(),
             layout,
             rule_set,
-            rings: layout.all_in(),
             marbles: [S::EMPTY; 3],
             supply: rule_set.supply,
             captures: [Marbles::NONE; 2],
@@ -176,9 +182,9 @@ pub enum SetupError {
 /// `S` is the type of its sets of places: `u64` (the default, and as fast as a position can be)
 /// on boards of up to 64 places, [`crate::Wide`] on boards of up to 128, [`crate::Huge`] on
 /// larger ones.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Position<S = Narrow> {
-    layout: &'static Layout,
+    layout: LayoutRef,
     rule_set: RuleSet,
     rings: S,
     marbles: [S; 3],
@@ -223,7 +229,7 @@ impl Position {
     /// The start position of a game on `layout` under `rule_set`. Panics on a layout of more
     /// than 64 places (built by [`Layout::custom_wide`]): use [`Position::new_in`] with
     /// [`crate::Wide`] or [`crate::Huge`] for those.
-    pub fn new(layout: &'static Layout, rule_set: RuleSet) -> Position {
+    pub fn new(layout: impl Into<LayoutRef>, rule_set: RuleSet) -> Position {
         Position::new_in(layout, rule_set).expect("the start position of a narrow board is valid")
     }
 
@@ -236,7 +242,11 @@ impl Position {
 impl<S: LayoutWidth> Position<S> {
     /// The start position of a game on `layout` under `rule_set`, with sets of places of type
     /// `S`; refused when the layout has more places than `S` holds.
-    pub fn new_in(layout: &'static Layout, rule_set: RuleSet) -> Result<Position<S>, SetupError> {
+    pub fn new_in(
+        layout: impl Into<LayoutRef>,
+        rule_set: RuleSet,
+    ) -> Result<Position<S>, SetupError> {
+        let layout = layout.into();
         if layout.len() > S::CAPACITY {
             return Err(SetupError::TooLarge {
                 places: layout.len(),
@@ -286,7 +296,7 @@ impl<S: LayoutWidth> Position<S> {
             return Err(SetupError::BothWon);
         }
         let mut p = Position {
-            layout: s.layout,
+            layout: s.layout.clone(),
             rule_set: s.rule_set,
             rings: s.rings,
             marbles: s.marbles,
@@ -306,7 +316,7 @@ impl<S: LayoutWidth> Position<S> {
     /// The parts of this position.
     pub fn setup(&self) -> Setup<S> {
         Setup {
-            layout: self.layout,
+            layout: self.layout.clone(),
             rule_set: self.rule_set,
             rings: self.rings,
             marbles: self.marbles,
@@ -316,10 +326,10 @@ impl<S: LayoutWidth> Position<S> {
         }
     }
 
-    /// The board.
+    /// The board (a [`LayoutRef`] derefs to the [`Layout`]; clone it to keep it).
     #[inline]
-    pub fn layout(&self) -> &'static Layout {
-        self.layout
+    pub fn layout(&self) -> &LayoutRef {
+        &self.layout
     }
 
     /// Supply at the start and winning sets.

@@ -115,7 +115,7 @@ impl<S: LayoutWidth> Position<S> {
     /// Checks a move and plays it, giving the new position.
     pub fn play(&self, mv: &Move) -> Result<Position<S>, IllegalMove> {
         self.check(mv)?;
-        let mut next = *self;
+        let mut next = self.clone();
         next.play_unchecked(mv);
         Ok(next)
     }
@@ -375,7 +375,7 @@ impl<S: LayoutWidth> Position<S> {
                 self.captures(them)
             )));
         }
-        let mut next = *self;
+        let mut next = self.clone();
         for c in 0..3 {
             let give = bribe.0[c];
             next.set_captures(me, c, self.captures[me.index()].0[c] - give);
