@@ -267,7 +267,7 @@ fn combination(position: &Position) -> bool {
     let [reply] = replies.as_slice() else {
         return false;
     };
-    let mut after = *position;
+    let mut after = position.clone();
     after.play_unchecked(reply);
     let occupied = after.occupied();
     after.winner_by_captures().is_none()
@@ -667,7 +667,7 @@ impl<'a> Worker<'a> {
                     let sacrifice = landings[p.at.index()] & !removed != 0
                         && (!answer || {
                             // An answer's sacrifices: those the opponent has one way to take.
-                            let mut after = *position;
+                            let mut after = position.clone();
                             after.play_unchecked(m);
                             after.legal_moves().len() == 1
                         });
@@ -714,7 +714,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let mv = &moves[i];
-            let mut child = *position;
+            let mut child = position.clone();
             child.play_unchecked(mv);
             if self.shared.repetition == Repetition::Forbidden && self.repeated(&child) {
                 continue;
@@ -830,7 +830,7 @@ pub fn search(
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let start = Instant::now();
-    let root = *game.position();
+    let root = game.position().clone();
     let root_moves = game.legal_moves();
     let budget = limits.budget(root.to_move());
     let history: HashSet<u64> = game.positions()[..game.positions().len() - 1]
@@ -874,6 +874,7 @@ pub fn search(
         for t in 1..options.threads.max(1) {
             let shared = &shared;
             let root_moves = root_moves.clone();
+            let root = root.clone();
             scope.spawn(move || {
                 let mut worker = Worker::new(shared, options, false);
                 worker.after_capture[0] = last_was_capture;
@@ -967,7 +968,7 @@ fn root_iteration(
     let mut scored: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
     worker.path.push(root.hash());
     for (i, mv) in moves.iter().enumerate() {
-        let mut child = *root;
+        let mut child = root.clone();
         child.play_unchecked(mv);
         let step = worker.depth_after(mv, &child, depth, 0);
         let new_depth = step.depth;
