@@ -79,7 +79,7 @@ impl LegalMoves {
                             layout.flood(left & left.wrapping_neg(), left) == left
                         });
                     if !in_one_piece || empty & !p.at.bit() & !removed == 0 {
-                        let mut after = *position;
+                        let mut after = position.clone();
                         let played = after.play_unchecked(mv);
                         if played.isolated.iter().any(|&set| set != 0) {
                             json.push_str(&official::isolation_suffix(layout, &played.isolated));
@@ -184,7 +184,7 @@ mod tests {
                 isolating += moves
                     .iter()
                     .filter(|mv| {
-                        let mut after = *game.position();
+                        let mut after = game.position().clone();
                         after.play_unchecked(mv).isolated_places() != 0
                     })
                     .count();

@@ -140,7 +140,7 @@ impl NewGame {
                 if !game.turns().is_empty() {
                     history = Some(crate::games::records::history_text(&game));
                 }
-                *game.start()
+                game.start().clone()
             }
             (None, Some(text)) => {
                 let p: Position = text.parse().map_err(|e| bad(format!("position: {e}")))?;
