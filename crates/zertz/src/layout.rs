@@ -340,7 +340,7 @@ pub struct Layout {
     /// The same sets as `u128` (empty on a layout of more than 128 places).
     wide: LayoutSets<Wide>,
     /// The same sets as [`Huge`], built the first time they are asked for: most layouts are
-    /// never played in that width, and the registry holds thousands of layouts.
+    /// never played in that width, and a server may hold thousands of layouts.
     huge: OnceLock<LayoutSets<Huge>>,
     jumps: Vec<[Option<Jump>; 6]>,
     symmetries: Vec<Symmetry>,
@@ -817,7 +817,10 @@ impl Layout {
         let first: Vec<i16> = (0..columns).map(custom_first).collect();
         let layout = Layout::build(reg.next_id, BoardKind::Custom, first, sorted.clone());
         // Ids are never reused: a layout built again after being freed is a new one.
-        reg.next_id = reg.next_id.checked_add(1).expect("fewer than 2^32 layouts built");
+        reg.next_id = reg
+            .next_id
+            .checked_add(1)
+            .expect("fewer than 2^32 layouts built");
         let layout = Arc::new(layout);
         // Replaces a dead entry of the same places, if its layout has not yet taken it out.
         reg.custom.insert(sorted, Arc::downgrade(&layout));
@@ -1373,9 +1376,9 @@ mod tests {
     #[test]
     fn new_layouts_within_an_allowance() {
         // Shapes no other test uses (the registry is shared by the tests of this process).
-        let (first, used) =
-            with_new_layout_allowance(1, || Layout::from_spec("p1,q1,p2").map(|l| l.id()));
-        assert!(first.is_ok());
+        // Held (as a game holds its board) while the next allowances run.
+        let (held, used) = with_new_layout_allowance(1, || Layout::from_spec("p1,q1,p2"));
+        let held = held.unwrap();
         assert_eq!(
             used,
             NewLayouts {
@@ -1383,7 +1386,7 @@ mod tests {
                 refused: false
             }
         );
-        // Spent: another new shape is refused, a known one (and an official one) is given.
+        // Spent: another new shape is refused, a held one (and an official one) is given.
         let (second, used) = with_new_layout_allowance(0, || {
             (
                 Layout::from_spec("p1,q1,p3").map(|l| l.id()),
@@ -1392,7 +1395,7 @@ mod tests {
             )
         });
         assert_eq!(second.0, Err(LayoutError::NotAdmitted));
-        assert_eq!(second.1, first);
+        assert_eq!(second.1, Ok(held.id()));
         assert!(second.2);
         assert_eq!(
             used,
@@ -1420,6 +1423,124 @@ mod tests {
         );
         assert!(Layout::from_spec("p1,q1,p6").is_ok());
         assert!(Layout::official_by_name("p1,q1").is_none());
+        // Once no handle holds it, a board is new again: it spends an allowance.
+        drop(held);
+        let (again, used) = with_new_layout_allowance(0, || Layout::from_spec("p1,q1,p2"));
+        assert_eq!(again.err(), Some(LayoutError::NotAdmitted));
+        assert!(used.refused);
+    }
+
+    /// The registry's entry of these places (`a1,b2`), if it has one, and whether its layout
+    /// is alive.
+    fn entry(places: &str) -> Option<bool> {
+        let mut coords: Vec<Coord> = places.split(',').map(|c| c.parse().unwrap()).collect();
+        coords.sort();
+        let reg = lock_registry();
+        reg.custom.get(&coords).map(|w| w.strong_count() > 0)
+    }
+
+    #[test]
+    fn a_custom_layout_is_freed_with_its_last_handle() {
+        // Shapes no other test uses (the registry is shared by the tests of this process).
+        let layout = Layout::from_spec("r1-3,s1-2").unwrap();
+        let weak = layout.downgrade().expect("a custom layout");
+        let start = crate::Position::new(&layout, crate::RuleSet::STANDARD);
+        let copy = start.clone();
+        let mut game = crate::Game::from_position(start, crate::Rules::default());
+        let mv = game.legal_moves()[0];
+        game.play(&mv).unwrap();
+        drop(layout);
+        // The positions (and the game's) still hold it.
+        assert!(weak.upgrade().is_some());
+        drop(copy);
+        assert!(weak.upgrade().is_some());
+        assert_eq!(game.position().layout().spec(), "r1-3,s1-2");
+        drop(game);
+        assert!(weak.upgrade().is_none(), "freed with the last position");
+        // Its entry went with it: asking again builds a new layout.
+        assert_eq!(entry("r1,r2,r3,s1,s2"), None);
+        let again = Layout::from_spec("r1-3,s1-2").unwrap();
+        assert!(weak.upgrade().is_none());
+        assert!(!Weak::ptr_eq(&weak, &again.downgrade().unwrap()));
+        // Official layouts are never freed, nor counted.
+        assert!(LayoutRef::from(Layout::standard()).downgrade().is_none());
+        assert!(Layout::from_spec("37").unwrap().as_static().is_some());
+        assert!(again.as_static().is_none());
+    }
+
+    #[test]
+    fn the_same_places_give_the_same_layout_while_it_is_alive() {
+        let first = Layout::from_spec("r5,s5,r6").unwrap();
+        let second = Layout::from_spec("r6,r5,s5").unwrap();
+        let id = first.id();
+        assert_eq!(second.id(), id);
+        assert!(Weak::ptr_eq(
+            &first.downgrade().unwrap(),
+            &second.downgrade().unwrap()
+        ));
+        assert_eq!(entry("r5,r6,s5"), Some(true));
+        drop(first);
+        assert_eq!(Layout::from_spec("s5,r5,r6").unwrap().id(), id);
+        drop(second);
+        // Gone: the same places make a new layout, with a new id.
+        let third = Layout::from_spec("r5-6,s5").unwrap();
+        assert_ne!(third.id(), id);
+        assert_eq!(third.spec(), "r5-6,s5");
+    }
+
+    #[test]
+    fn a_private_copy_is_equal_but_held_apart() {
+        let layout = Layout::from_spec("r9,s9,t9").unwrap();
+        let copy = layout.private_copy();
+        assert_eq!(copy, layout);
+        assert_eq!(copy.spec(), layout.spec());
+        assert_eq!(copy.symmetries(), layout.symmetries());
+        let (original, private) = (layout.downgrade().unwrap(), copy.downgrade().unwrap());
+        assert!(!Weak::ptr_eq(&original, &private));
+        // The copy going leaves the original and its entry.
+        drop(copy);
+        assert_eq!(entry("r9,s9,t9"), Some(true));
+        // The original going frees it even while a copy lives; the copy stays whole.
+        let copy = layout.private_copy();
+        drop(layout);
+        assert!(original.upgrade().is_none());
+        assert_eq!(copy.len(), 3);
+        let position = crate::Position::new(&copy, crate::RuleSet::STANDARD);
+        assert_eq!(
+            position.legal_moves().len(),
+            crate::Position::new(
+                Layout::from_spec("r9,s9,t9").unwrap(),
+                crate::RuleSet::STANDARD
+            )
+            .legal_moves()
+            .len()
+        );
+        // Official layouts are not copied.
+        let official = LayoutRef::from(Layout::standard());
+        assert!(official.private_copy().as_static().is_some());
+    }
+
+    #[test]
+    fn layouts_built_and_dropped_on_many_threads_stay_deduplicated() {
+        // The last handle going on one thread while another asks for the same places: the
+        // entry of a layout built again must not be taken out by the old one's drop.
+        let held = Layout::from_spec("u1-2,v1").unwrap();
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..500 {
+                        assert_eq!(Layout::from_spec("v1,u2,u1").unwrap().id(), held.id());
+                        let brief = Layout::from_spec("u5-6,v5").unwrap();
+                        let again = Layout::from_spec("u5-6,v5").unwrap();
+                        assert_eq!(brief.id(), again.id());
+                    }
+                });
+            }
+        });
+        assert_eq!(entry("u1,u2,v1"), Some(true));
+        let weak = Layout::from_spec("u5-6,v5").unwrap().downgrade().unwrap();
+        assert!(weak.upgrade().is_none());
+        assert_eq!(entry("u5,u6,v5"), None, "no dead entry left");
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! place on BoardSpace's grid (it is not moved to the bottom left).
 
 use zertz::boardspace::{ExportInfo, export, import};
-use zertz::tree::GameTree;
 use zertz::layout::LayoutRef;
+use zertz::tree::GameTree;
 use zertz::{Coord, Game, Layout, Player, Position, RuleSet, Setup};
 
 /// Twelve rings away from the corner of the grid, from c3 to f5.
@@ -60,10 +60,7 @@ fn the_designer_and_the_swap_survive_a_study_tree() {
         let back = import(&again).unwrap_or_else(|e| panic!("{e}\n{again}"));
         assert_eq!(back.swapped, swapped);
         assert_eq!(back.variant, "Zertz+xx");
-        assert!(
-            *back.game.start().layout() == board(),
-            "the same board"
-        );
+        assert!(*back.game.start().layout() == board(), "the same board");
         assert_eq!(back.game.positions(), game.positions());
     }
 }

@@ -12,9 +12,9 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;
+use zertz::layout::LayoutRef;
 use zertz::notation::{self, host, official};
 use zertz::perft::{perft, perft_full};
-use zertz::layout::LayoutRef;
 use zertz::*;
 
 use reference::{accepted_placements, check_generation};

@@ -1048,7 +1048,11 @@ fn illegal_move_messages_read_well() {
         ),
         (p37("Wa1", ""), "Wd4,a1", "ring a1 is not free"),
         (start.clone(), "Wa1,d4", "ring d4 is not free"),
-        (start.clone(), "Wd4", "a free ring must be removed: a1 is free"),
+        (
+            start.clone(),
+            "Wd4",
+            "a free ring must be removed: a1 is free",
+        ),
         (
             start.clone(),
             "Wa1,a1",
@@ -1067,7 +1071,11 @@ fn illegal_move_messages_read_well() {
             "Gd4,a1",
             "the supply is empty and you hold no grey marble to place",
         ),
-        (start.clone(), "x d4d6", "there is no marble at d4 to jump with"),
+        (
+            start.clone(),
+            "x d4d6",
+            "there is no marble at d4 to jump with",
+        ),
         (
             lone,
             "x d4d6",

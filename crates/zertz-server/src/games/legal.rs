@@ -16,24 +16,31 @@ pub struct LegalMoves {
     len: usize,
 }
 
-/// The texts of the places of `layout` (`a1`, `b2`…), by place index: made once per layout.
+/// The texts of the places of `layout` (`a1`, `b2`…), by place index: made once per official
+/// layout, and each time for a custom one (kept, they would outlive its layout, which is freed
+/// with its last game).
 pub(crate) fn coord_texts(layout: &zertz::Layout) -> std::sync::Arc<[String]> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    static TEXTS: OnceLock<Mutex<HashMap<u32, Arc<[String]>>>> = OnceLock::new();
-    let mut texts = TEXTS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    texts
-        .entry(layout.id())
-        .or_insert_with(|| {
-            layout
-                .places()
-                .map(|p| layout.coord(p).to_string())
-                .collect()
-        })
-        .clone()
+    use std::sync::{Arc, OnceLock};
+    let texts = |layout: &zertz::Layout| -> Arc<[String]> {
+        layout
+            .places()
+            .map(|p| layout.coord(p).to_string())
+            .collect()
+    };
+    static OFFICIAL: OnceLock<Vec<Arc<[String]>>> = OnceLock::new();
+    let official = OFFICIAL.get_or_init(|| {
+        zertz::BoardKind::OFFICIAL
+            .iter()
+            .map(|&kind| texts(zertz::Layout::official(kind)))
+            .collect()
+    });
+    match zertz::BoardKind::OFFICIAL
+        .iter()
+        .position(|&kind| kind == layout.kind())
+    {
+        Some(i) => official[i].clone(),
+        None => texts(layout),
+    }
 }
 
 impl LegalMoves {
