@@ -354,7 +354,6 @@ pub(crate) const NONE: u8 = u8::MAX;
 /// An official layout is held by a `&'static` reference, so cloning a position of an official
 /// board is a plain copy; a custom layout is held by an [`Arc`], so it is freed when its last
 /// handle goes (cloning one is an atomic increment).
-#[derive(Clone)]
 pub struct LayoutRef(Held);
 
 #[derive(Clone)]
@@ -390,6 +389,27 @@ impl LayoutRef {
         match &self.0 {
             Held::Official(_) => None,
             Held::Custom(layout) => Some(Arc::downgrade(layout)),
+        }
+    }
+}
+
+impl Clone for LayoutRef {
+    #[inline]
+    fn clone(&self) -> LayoutRef {
+        LayoutRef(self.0.clone())
+    }
+
+    /// Nothing to do when both hold the same layout: a loop that plays each move on a clone
+    /// of one position (`child.clone_from(position)`) counts no reference per move.
+    #[inline]
+    fn clone_from(&mut self, source: &LayoutRef) {
+        let same = match (&self.0, &source.0) {
+            (Held::Official(a), Held::Official(b)) => std::ptr::eq(*a, *b),
+            (Held::Custom(a), Held::Custom(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if !same {
+            *self = source.clone();
         }
     }
 }

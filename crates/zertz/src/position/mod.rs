@@ -182,9 +182,15 @@ pub enum SetupError {
 /// `S` is the type of its sets of places: `u64` (the default, and as fast as a position can be)
 /// on boards of up to 64 places, [`crate::Wide`] on boards of up to 128, [`crate::Huge`] on
 /// larger ones.
-#[derive(Clone)]
 pub struct Position<S = Narrow> {
     layout: LayoutRef,
+    /// Everything else, `Copy`: a clone copies it as one block (a derived `Clone` of the fields
+    /// one by one was measurably slower in perft).
+    state: State<S>,
+}
+
+#[derive(Clone, Copy)]
+struct State<S> {
     rule_set: RuleSet,
     rings: S,
     marbles: [S; 3],
@@ -198,16 +204,35 @@ pub struct Position<S = Narrow> {
     hash: u64,
 }
 
+impl<S: Copy> Clone for Position<S> {
+    #[inline]
+    fn clone(&self) -> Position<S> {
+        Position {
+            layout: self.layout.clone(),
+            state: self.state,
+        }
+    }
+
+    /// Copies `source` into this position, keeping its layout handle when it is the same
+    /// layout: a loop that plays each move on one buffer (`child.clone_from(position)`) counts
+    /// no reference per move on a custom board, and copies the state as one block.
+    #[inline]
+    fn clone_from(&mut self, source: &Position<S>) {
+        self.layout.clone_from(&source.layout);
+        self.state = source.state;
+    }
+}
+
 impl<S: PlaceSet> PartialEq for Position<S> {
     fn eq(&self, other: &Position<S>) -> bool {
-        self.hash == other.hash
+        self.state.hash == other.state.hash
             && self.layout.id() == other.layout.id()
-            && self.rule_set == other.rule_set
-            && self.rings == other.rings
-            && self.marbles == other.marbles
-            && self.supply == other.supply
-            && self.captures == other.captures
-            && self.to_move == other.to_move
+            && self.state.rule_set == other.state.rule_set
+            && self.state.rings == other.state.rings
+            && self.state.marbles == other.state.marbles
+            && self.state.supply == other.state.supply
+            && self.state.captures == other.state.captures
+            && self.state.to_move == other.state.to_move
     }
 }
 
@@ -215,7 +240,7 @@ impl<S: PlaceSet> Eq for Position<S> {}
 
 impl<S: PlaceSet> std::hash::Hash for Position<S> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
+        state.write_u64(self.state.hash);
     }
 }
 
@@ -297,19 +322,21 @@ impl<S: LayoutWidth> Position<S> {
         }
         let mut p = Position {
             layout: s.layout.clone(),
-            rule_set: s.rule_set,
-            rings: s.rings,
-            marbles: s.marbles,
-            supply: s.supply,
-            captures: s.captures,
-            to_move: s.to_move,
-            edge: S::EMPTY,
-            split: false,
-            hash: 0,
+            state: State {
+                rule_set: s.rule_set,
+                rings: s.rings,
+                marbles: s.marbles,
+                supply: s.supply,
+                captures: s.captures,
+                to_move: s.to_move,
+                edge: S::EMPTY,
+                split: false,
+                hash: 0,
+            },
         };
-        p.edge = p.compute_edge();
-        p.split = p.compute_split();
-        p.hash = p.compute_hash();
+        p.state.edge = p.compute_edge();
+        p.state.split = p.compute_split();
+        p.state.hash = p.compute_hash();
         Ok(p)
     }
 
@@ -317,12 +344,12 @@ impl<S: LayoutWidth> Position<S> {
     pub fn setup(&self) -> Setup<S> {
         Setup {
             layout: self.layout.clone(),
-            rule_set: self.rule_set,
-            rings: self.rings,
-            marbles: self.marbles,
-            supply: self.supply,
-            captures: self.captures,
-            to_move: self.to_move,
+            rule_set: self.state.rule_set,
+            rings: self.state.rings,
+            marbles: self.state.marbles,
+            supply: self.state.supply,
+            captures: self.state.captures,
+            to_move: self.state.to_move,
         }
     }
 
@@ -332,77 +359,88 @@ impl<S: LayoutWidth> Position<S> {
         &self.layout
     }
 
+    /// The same position holding a private copy of its layout ([`LayoutRef::private_copy`]):
+    /// for a search thread, so that the positions it clones at every node count references to
+    /// a layout of its own, not to one that other threads count too. The same position
+    /// otherwise (equal to this one); on an official board, this one.
+    pub fn with_private_layout(&self) -> Position<S> {
+        Position {
+            layout: self.layout.private_copy(),
+            ..self.clone()
+        }
+    }
+
     /// Supply at the start and winning sets.
     #[inline]
     pub fn rule_set(&self) -> RuleSet {
-        self.rule_set
+        self.state.rule_set
     }
 
     /// The places that still have a ring.
     #[inline]
     pub fn rings(&self) -> S {
-        self.rings
+        self.state.rings
     }
 
     /// The places holding a marble of `colour`.
     #[inline]
     pub fn marbles(&self, colour: Colour) -> S {
-        self.marbles[colour.index()]
+        self.state.marbles[colour.index()]
     }
 
     /// The places holding a marble of any colour.
     #[inline]
     pub fn occupied(&self) -> S {
-        self.marbles[0] | self.marbles[1] | self.marbles[2]
+        self.state.marbles[0] | self.state.marbles[1] | self.state.marbles[2]
     }
 
     /// The rings without a marble.
     #[inline]
     pub fn empty(&self) -> S {
-        self.rings & !self.occupied()
+        self.state.rings & !self.occupied()
     }
 
     /// The free rings: empty rings that can slide out (two neighbouring places in a row have no
     /// ring).
     #[inline]
     pub fn free_rings(&self) -> S {
-        self.edge & !self.occupied()
+        self.state.edge & !self.occupied()
     }
 
     /// True when the rings no longer form one group.
     #[inline]
     pub fn is_split(&self) -> bool {
-        self.split
+        self.state.split
     }
 
     /// The marbles in the supply.
     #[inline]
     pub fn supply(&self) -> Marbles {
-        self.supply
+        self.state.supply
     }
 
     /// The marbles `player` has captured.
     #[inline]
     pub fn captures(&self, player: Player) -> Marbles {
-        self.captures[player.index()]
+        self.state.captures[player.index()]
     }
 
     /// Whose turn it is.
     #[inline]
     pub fn to_move(&self) -> Player {
-        self.to_move
+        self.state.to_move
     }
 
     /// The Zobrist hash, kept up to date as moves are played.
     #[inline]
     pub fn hash(&self) -> u64 {
-        self.hash
+        self.state.hash
     }
 
     /// True when `place` still has a ring.
     #[inline]
     pub fn has_ring(&self, place: Place) -> bool {
-        (self.rings & place.bit_in()).any()
+        (self.state.rings & place.bit_in()).any()
     }
 
     /// The colour of the marble on `place`, if any.
@@ -411,17 +449,17 @@ impl<S: LayoutWidth> Position<S> {
         let b: S = place.bit_in();
         Colour::ALL
             .into_iter()
-            .find(|c| (self.marbles[c.index()] & b).any())
+            .find(|c| (self.state.marbles[c.index()] & b).any())
     }
 
     /// Where the player to move takes a marble from when placing: the supply, or their own
     /// captures once the supply is empty.
     #[inline]
     pub fn placement_source(&self) -> Marbles {
-        if self.supply.is_empty() {
-            self.captures[self.to_move.index()]
+        if self.state.supply.is_empty() {
+            self.state.captures[self.state.to_move.index()]
         } else {
-            self.supply
+            self.state.supply
         }
     }
 
@@ -430,7 +468,7 @@ impl<S: LayoutWidth> Position<S> {
     pub fn winner_by_captures(&self) -> Option<Player> {
         Player::BOTH
             .into_iter()
-            .find(|p| self.rule_set.is_win(self.captures[p.index()]))
+            .find(|p| self.state.rule_set.is_win(self.state.captures[p.index()]))
     }
 
     /// How the game stands: `None` while it goes on, otherwise a win by captures or a loss for a
@@ -445,7 +483,7 @@ impl<S: LayoutWidth> Position<S> {
         }
         if !self.has_any_move() {
             return Some(Outcome::Win {
-                winner: self.to_move.other(),
+                winner: self.state.to_move.other(),
                 reason: WinReason::NoLegalMove,
             });
         }
@@ -460,50 +498,50 @@ impl<S: LayoutWidth> Position<S> {
     /// The hash computed from nothing but the state (the incremental one must equal it).
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0;
-        for i in Bits(self.rings) {
+        for i in Bits(self.state.rings) {
             h ^= zobrist::RING[i as usize];
         }
         for c in 0..3 {
-            for i in Bits(self.marbles[c]) {
+            for i in Bits(self.state.marbles[c]) {
                 h ^= zobrist::MARBLE[c][i as usize];
             }
-            h ^= zobrist::count(c, self.supply.0[c]);
-            h ^= zobrist::count(3 + c, self.captures[0].0[c]);
-            h ^= zobrist::count(6 + c, self.captures[1].0[c]);
+            h ^= zobrist::count(c, self.state.supply.0[c]);
+            h ^= zobrist::count(3 + c, self.state.captures[0].0[c]);
+            h ^= zobrist::count(6 + c, self.state.captures[1].0[c]);
         }
-        if self.to_move == Player::Two {
+        if self.state.to_move == Player::Two {
             h ^= zobrist::SIDE;
         }
         h
     }
 
     fn compute_edge(&self) -> S {
-        Bits(self.rings)
-            .filter(|&i| self.layout.is_edge(Place(i), self.rings))
+        Bits(self.state.rings)
+            .filter(|&i| self.layout.is_edge(Place(i), self.state.rings))
             .fold(S::EMPTY, |acc, i| acc | bit(i))
     }
 
     fn compute_split(&self) -> bool {
-        self.rings.any()
+        self.state.rings.any()
             && self
                 .layout
-                .flood(bit(self.rings.lowest() as u8), self.rings)
-                != self.rings
+                .flood(bit(self.state.rings.lowest() as u8), self.state.rings)
+                != self.state.rings
     }
 
     /// Checks that the derived facts (edge rings, split flag, hash) match the state. For tests.
     pub fn check_invariants(&self) -> Result<(), String> {
-        if self.edge != self.compute_edge() {
+        if self.state.edge != self.compute_edge() {
             return Err(format!(
                 "edge rings {:#x} but recomputed {:#x}",
-                self.edge,
+                self.state.edge,
                 self.compute_edge()
             ));
         }
-        if self.split != self.compute_split() {
-            return Err(format!("split flag {} but recomputed", self.split));
+        if self.state.split != self.compute_split() {
+            return Err(format!("split flag {} but recomputed", self.state.split));
         }
-        if self.hash != self.compute_hash() {
+        if self.state.hash != self.compute_hash() {
             return Err("incremental hash differs from the hash computed from scratch".into());
         }
         Ok(())

@@ -53,7 +53,7 @@ const FIELDS: [&str; 7] = [
 impl<S: crate::layout::LayoutWidth> fmt::Display for Position<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let layout = &self.layout;
-        write!(f, "{} {} ", layout.kind().name(), self.rule_set)?;
+        write!(f, "{} {} ", layout.kind().name(), self.state.rule_set)?;
         for x in 0..layout.columns() {
             if x > 0 {
                 f.write_str("/")?;
@@ -76,10 +76,10 @@ impl<S: crate::layout::LayoutWidth> fmt::Display for Position<S> {
         write!(
             f,
             " {} {} {} {}",
-            self.supply,
-            self.captures[0],
-            self.captures[1],
-            self.to_move.number()
+            self.state.supply,
+            self.state.captures[0],
+            self.state.captures[1],
+            self.state.to_move.number()
         )
     }
 }
