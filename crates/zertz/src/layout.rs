@@ -1535,6 +1535,17 @@ mod tests {
             .legal_moves()
             .len()
         );
+        // `clone_from` takes the source's layout when it is another one, and keeps its own
+        // handle when it is the same.
+        let mut buffer = crate::Position::standard();
+        buffer.clone_from(&position);
+        assert_eq!(buffer, position);
+        assert!(Weak::ptr_eq(
+            &buffer.layout().downgrade().unwrap(),
+            &copy.downgrade().unwrap()
+        ));
+        buffer.clone_from(&crate::Position::standard());
+        assert_eq!(buffer, crate::Position::standard());
         // Official layouts are not copied.
         let official = LayoutRef::from(Layout::standard());
         assert!(official.private_copy().as_static().is_some());

@@ -6,11 +6,17 @@
 //! one is a plain copy of its bytes, and an `Arc` for a custom board, so that the layout is
 //! freed once no position, game or setup holds it any more (cloning such a position adds an
 //! atomic increment, and dropping it a decrement). It is not `Copy` for that reason: a copy
-//! must say `.clone()`. Two derived facts are kept
-//! up to date alongside the state because move generation asks for them constantly: which rings
-//! are at the edge (could slide out if empty) and whether the rings still form one group. The
-//! Zobrist hash is kept up to date incrementally too; [`Position::compute_hash`] recomputes it
-//! from scratch, and the tests check that the two agree.
+//! must say `.clone()`. A loop that plays each move on a copy of one position keeps one buffer
+//! and calls `clone_from`, which copies the rest of the position as one block and leaves the
+//! layout handle as it is (no reference counted per move); a search thread holds a private copy
+//! of a custom layout ([`Position::with_private_layout`]), so that threads do not share a count.
+//! (A safe alternative without reference counts, positions that borrow their layout, would put
+//! a lifetime on every type that holds a position: games, trees, the engine, the server.)
+//!
+//! Two derived facts are kept up to date alongside the state because move generation asks for
+//! them constantly: which rings are at the edge (could slide out if empty) and whether the
+//! rings still form one group. The Zobrist hash is kept up to date incrementally too;
+//! [`Position::compute_hash`] recomputes it from scratch, and the tests check that the two agree.
 
 mod movegen;
 mod play;
