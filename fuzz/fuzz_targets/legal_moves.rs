@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         },
     );
     for &b in moves.iter().take(MAX_STEPS) {
-        let position = *game.position();
+        let position = game.position().clone();
         let legal = game.legal_moves();
         // A game may end while its position still has moves (a draw by threefold repetition,
         // reached once the supply is empty): the game then offers none, and the end of the

@@ -56,7 +56,7 @@ pub struct AnalyseArgs {
 }
 
 fn line(position: &Position, moves: &[Move]) -> String {
-    let mut p = *position;
+    let mut p = position.clone();
     let mut out = Vec::new();
     for m in moves {
         if p.check(m).is_err() {
@@ -140,7 +140,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     };
     let engine = Engine::new(options, hash);
     if !whole {
-        let position = *game.position();
+        let position = game.position().clone();
         if let Some(outcome) = position.outcome() {
             println!("the game is over: {outcome}");
             return Ok(());

@@ -405,7 +405,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
         z ^ (z >> 31)
     };
     let asked: Vec<zertz::Position> = (0..args.queries)
-        .map(|_| positions[(next() % positions.len() as u64) as usize])
+        .map(|_| positions[(next() % positions.len() as u64) as usize].clone())
         .collect();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -66,7 +66,7 @@ pub fn run(args: PerftArgs) -> anyhow::Result<()> {
         moves.sort();
         let mut total = 0;
         for mv in moves {
-            let mut next = position;
+            let mut next = position.clone();
             next.play_unchecked(&mv);
             let n = count(&next, args.depth - 1);
             total += n;

@@ -396,9 +396,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
     }
 
     fn turn_words(&self, i: usize) -> String {
-        let position = self.game.positions()[i];
+        let position = &self.game.positions()[i];
         match self.game.turns()[i] {
-            Turn::Move(mv) => self.move_words(&position, &mv),
+            Turn::Move(mv) => self.move_words(position, &mv),
             Turn::Pass { bribe } => format!("- (a pass bought with a bribe of {bribe})"),
         }
     }
@@ -451,7 +451,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
     }
 
     fn intro(&mut self) {
-        let position = *self.game.position();
+        let position = self.game.position().clone();
         let rules = self.game.rules();
         let set = rules.set;
         let mut text = String::new();
@@ -509,7 +509,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// The board, the last move and whose turn it is.
     fn show(&mut self) {
-        let position = *self.game.position();
+        let position = self.game.position().clone();
         let mut text = String::from("\n");
         text.push_str(&render(&position, &self.options));
         text.push('\n');
@@ -605,7 +605,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
     }
 
     fn try_move(&mut self, line: &str) {
-        let position = *self.game.position();
+        let position = self.game.position().clone();
         let parsed = parse_move(&position, line);
         let mv = match parsed {
             Ok(mv) => mv,
@@ -687,7 +687,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         if self.live {
             let _ = write!(self.out, "\r{:30}\r", "");
         }
-        let position = *self.game.position();
+        let position = self.game.position().clone();
         let Some(mv) = choice else {
             // Only when the game is over or a bribe awaits its answer, which the loop rules out.
             self.say("The engine found no move.");
@@ -798,7 +798,7 @@ good for it as\n                letting you move. It never offers bribes itself.
             ));
             return;
         }
-        let position = *self.game.position();
+        let position = self.game.position().clone();
         let moves = self.game.legal_moves();
         let host = self.options.labels == Labels::Host;
         let text = describe_moves(&position, &moves, host, all);
@@ -826,9 +826,9 @@ good for it as\n                letting you move. It never offers bribes itself.
             self.say("There is no legal move.");
             return;
         };
-        let position = *game.position();
+        let position = game.position().clone();
         let mut pv = Vec::new();
-        let mut p = position;
+        let mut p = position.clone();
         for mv in result.pv.iter().take(6) {
             if p.check(mv).is_err() {
                 break;
@@ -1045,7 +1045,7 @@ good for it as\n                letting you move. It never offers bribes itself.
 
     /// The engine's answer to the human's bribe, and why.
     fn engine_answer(&mut self, bribe: Marbles) -> (bool, String) {
-        let position = *self.game.position();
+        let position = self.game.position().clone();
         let engine_side = position.to_move().other();
         if let Ok(after) = position.pass_with_bribe(bribe) {
             if after.winner_by_captures() == Some(engine_side) {

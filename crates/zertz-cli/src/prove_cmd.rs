@@ -39,7 +39,7 @@ pub struct ProveArgs {
 /// The moves of `line` from `position` in official notation, numbered by the attacker's turn.
 fn line_text(position: &Position, line: &[zertz::Move]) -> String {
     let attacker = position.to_move();
-    let mut p = *position;
+    let mut p = position.clone();
     let mut out = Vec::new();
     let mut turn = 0;
     for m in line {

@@ -85,9 +85,9 @@ pub struct ServeArgs {
     /// have at once (one address for guests); more are refused with 429.
     #[arg(long, default_value_t = 5)]
     seeks_per_client: usize,
-    /// Custom boards the server does not know yet that one player (one address for guests)
+    /// Custom boards the server does not hold yet that one player (one address for guests)
     /// may bring in an hour, in games, positions, records and studies (each stays in memory
-    /// until the server stops); more are refused with 429. 0: no limit.
+    /// while a game or request holds it); more are refused with 429. 0: no limit.
     #[arg(long, default_value_t = 20)]
     new_boards_per_client: usize,
     /// Connections one address may hold open at once (WebSockets included); the next is

@@ -71,7 +71,7 @@ fn is_score(text: &str) -> bool {
 /// spaces, themselves containing spaces) on `position`: every move must be legal.
 fn play_line(position: &Position, text: &str) -> usize {
     let tokens: Vec<&str> = text.split(' ').collect();
-    let mut p = *position;
+    let mut p = position.clone();
     let mut played = 0;
     let mut i = 0;
     while i < tokens.len() {

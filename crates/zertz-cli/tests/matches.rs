@@ -56,7 +56,7 @@ fn records(path: &Path) -> Vec<Record> {
 /// Replays a record's turns one by one on a fresh game from its start: every move legal, the
 /// same end.
 fn replay(record: &Record) -> Game {
-    let mut game = Game::from_position(*record.game.start(), record.game.rules());
+    let mut game = Game::from_position(record.game.start().clone(), record.game.rules());
     for turn in record.game.turns() {
         let Turn::Move(mv) = turn else {
             panic!("a match has no passes")

@@ -301,7 +301,7 @@ fn whole_game_against_itself() {
         assert!(turn < 500, "the game should have ended");
         let moves = engine.ask("validmoves");
         assert_eq!(moves.len(), 1, "{moves:?}");
-        let position: Position = *game.position();
+        let position: Position = game.position().clone();
         let expected: Vec<String> = game
             .legal_moves()
             .iter()

@@ -120,7 +120,7 @@ fn the_python_random_engine_plays_a_match() {
         );
         // Every move legal, and counted for the side that made it (after the two opening
         // plies, which nobody chose).
-        let mut game = Game::from_position(*r.game.start(), r.game.rules());
+        let mut game = Game::from_position(r.game.start().clone(), r.game.rules());
         for (i, turn) in r.game.turns().iter().enumerate() {
             let Turn::Move(mv) = turn else {
                 panic!("no pass in a match")

@@ -1,9 +1,10 @@
-//! An attack on the custom boards the server keeps (issue 21, item 2), through `zertz serve`.
-//! A custom board's layout stays in memory for the life of the process; before the fix, every
-//! request that read a custom board registered its layout, refused or not, in a registry of at
-//! most 10,000 for the whole process: a client that sent 10,000 refused requests with distinct
-//! boards had every new custom game refused (400) and every finished custom game not yet in
-//! memory unreadable (503) until a restart.
+//! The custom boards the server holds, through `zertz serve`. An attack (issue 21, item 2):
+//! before the fix, every request that read a custom board registered its layout, refused or
+//! not, in a registry of at most 10,000 for the whole process: a client that sent 10,000
+//! refused requests with distinct boards had every new custom game refused (400) and every
+//! finished custom game not yet in memory unreadable (503) until a restart. And a custom
+//! board's layout leaves memory with the last game that holds it (before, every board read
+//! stayed until the process stopped).
 
 mod common;
 
@@ -60,9 +61,10 @@ async fn custom_boards_held(server: &Server) -> u64 {
 /// Client A sends 10,100 refused requests, each with a custom board of its own (games with a
 /// bad clock or engine level, positions with a bad field): none adds a board. Then the requests
 /// A's allowance admits (a guest's rated game on a new board, refused only once its board is
-/// read) add at most 20, and the next is refused with 429. Client B still creates a game on a
-/// new custom board, and B's finished custom game, stored before a restart, is still served
-/// whole. (Before: the 10,000th board filled the registry; B got 400, and 503 for its game.)
+/// read) are charged, 20 at most, and the next is refused with 429; none keeps its board.
+/// Client B still creates a game on a new custom board, A one on B's board (held, so free),
+/// and B's finished custom game, stored before a restart, is still served whole. (Before: the
+/// 10,000th board filled the registry; B got 400, and 503 for its game.)
 #[tokio::test]
 async fn refused_requests_with_distinct_boards_take_no_board_from_anyone() {
     let (_dir, db) = common::server::temp_db();
@@ -140,7 +142,8 @@ async fn refused_requests_with_distinct_boards_take_no_board_from_anyone() {
         "a refused request kept a board"
     );
 
-    // Refused only once the board is read: charged to A, 20 at most, then 429.
+    // Refused only once the board is read: charged to A, 20 at most, then 429. The boards
+    // leave with the requests.
     for i in 0..20 {
         let body = json!({"opponent": {"kind": "invite"}, "board": board(i), "rated": true});
         let (status, body) = send(a.post(server.url("/api/games")).json(&body)).await;
@@ -153,17 +156,21 @@ async fn refused_requests_with_distinct_boards_take_no_board_from_anyone() {
         body["error"].as_str().unwrap().contains("at most 20"),
         "{body}"
     );
-    // A board already known costs nothing, even to A.
-    let body = json!({"opponent": {"kind": "invite"}, "board": board(3)});
-    let (status, body) = send(a.post(server.url("/api/games")).json(&body)).await;
-    assert_eq!(status, 201, "{body}");
-    assert_eq!(custom_boards_held(&server).await, held + 20);
+    assert_eq!(custom_boards_held(&server).await, held);
 
-    // B: a new game on a board nobody brought before, and the old finished game, whole.
+    // B: a new game on a board nobody brought before.
     let body = json!({"opponent": {"kind": "invite"}, "name": "Bea",
                       "board": "custom:a1-3,b1-4,c1-5,d1-4,e1-3"});
     let (status, created) = send(b.post(server.url("/api/games")).json(&body)).await;
     assert_eq!(status, 201, "{created}");
+    assert_eq!(custom_boards_held(&server).await, held + 1);
+    // A board held (by B's game) costs nothing, even to A, and is held once.
+    let body = json!({"opponent": {"kind": "invite"}, "board": "custom:e1-3,d1-4,c1-5,b1-4,a1-3"});
+    let (status, body) = send(a.post(server.url("/api/games")).json(&body)).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(custom_boards_held(&server).await, held + 1);
+
+    // B's old finished game, whole.
     let (status, view) = server.get(&format!("/api/games/{old}"), None).await;
     assert_eq!(status, 200, "{view}");
     assert_eq!(view["moves"].as_array().map(Vec::len), Some(1), "{view}");
@@ -174,9 +181,90 @@ async fn refused_requests_with_distinct_boards_take_no_board_from_anyone() {
     let (status, sgf) = server.get_text(&format!("/api/games/{old}/sgf")).await;
     assert_eq!(status, 200, "{sgf}");
     // Reading a stored game costs no client anything (B's old board came back with it), and
-    // each board is kept once: read again, nothing more.
-    assert_eq!(custom_boards_held(&server).await, held + 22);
+    // each board is held once: read again, nothing more.
+    assert_eq!(custom_boards_held(&server).await, held + 2);
     let (status, _) = server.get(&format!("/api/games/{old}"), None).await;
     assert_eq!(status, 200);
-    assert_eq!(custom_boards_held(&server).await, held + 22);
+    assert_eq!(custom_boards_held(&server).await, held + 2);
+}
+
+/// Polls `/api/stats` until `pred` holds for `custom_boards_held` (30 s at most).
+async fn wait_held(server: &Server, mut pred: impl FnMut(u64) -> bool) -> u64 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let n = custom_boards_held(server).await;
+        if pred(n) {
+            return n;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still {n} custom boards held\n{}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Two games on one custom board (a finished one and an open seek) hold it once; once both
+/// have been idle long enough to leave memory (`--evict-after 1`), the board leaves with them
+/// (`custom_boards_held` back down). The finished game is still served from storage, whole,
+/// and its board comes back with it, and leaves again. (Before: every custom board read stayed
+/// in memory until the process stopped.)
+#[tokio::test]
+async fn a_custom_board_leaves_memory_with_its_idle_games() {
+    let (_dir, db) = common::server::temp_db();
+    let server = Server::start_args(&db, 50, &["--http-rate", "0", "--evict-after", "1"]);
+    // The server's own puzzles and lessons may hold a few custom boards: counted from once
+    // its start is done.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !server.log().contains("finished games added at start") {
+        assert!(std::time::Instant::now() < deadline, "{}", server.log());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let before = custom_boards_held(&server).await;
+
+    let board = "custom:h1-3,i1-4,j1-5,k1-4,l1-3";
+    let (id, alice, bob) = server.invite_game(json!({"board": board})).await;
+    let state = server.game(&id, Some(&alice)).await;
+    let first = pick_move(&state, &mut Rng::new(7));
+    server.act_ok(&id, &alice, mv(&first)).await;
+    server.act_ok(&id, &bob, json!({"type": "resign"})).await;
+    let finished = server.game(&id, Some(&alice)).await;
+    let asked = std::time::Instant::now();
+    assert_eq!(finished["status"], "finished", "{finished}");
+    let created = server
+        .create(json!({"opponent": {"kind": "open"}, "name": "Olga",
+                       "board": "custom:l1-3,k1-4,j1-5,i1-4,h1-3"}))
+        .await;
+    let open = string(&created["id"]);
+    // Held once, for both games, while they are in memory.
+    let held = custom_boards_held(&server).await;
+    if asked.elapsed() < Duration::from_millis(800) {
+        assert_eq!(held, before + 1, "both games in memory before the delay");
+    }
+
+    // Both go idle and leave memory; the board goes with them.
+    wait_held(&server, |n| n == before).await;
+    let (_, stats) = server.get("/api/stats", None).await;
+    assert_eq!(stats["games_in_memory"], 0, "{stats}");
+
+    // The finished game is served as it was, from storage: its board comes back with it.
+    let again = server.game(&id, Some(&alice)).await;
+    for field in ["version", "moves", "position", "result", "seats", "status"] {
+        assert_eq!(again[field], finished[field], "{field}");
+    }
+    let (status, record) = server.get_text(&format!("/api/games/{id}/record")).await;
+    assert_eq!(status, 200, "{record}");
+    assert!(record.contains("h1-3,i1-4,j1-5,k1-4,l1-3"), "{record}");
+    let record = zertz::record::Record::parse(&record).expect("the record reads back");
+    assert_eq!(record.game.turns().len(), 1);
+    // The open game is still joined from the lobby, on its board.
+    let (status, joined) = server.try_join(&open, None, "Pete").await;
+    assert_eq!(status, 200, "{joined}");
+    let live = server.game(&open, None).await;
+    assert_eq!(live["status"], "live", "{live}");
+    assert_eq!(custom_boards_held(&server).await, before + 1);
+    // The live game stays; the finished one leaves again, and the board stays with the live one.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(custom_boards_held(&server).await, before + 1);
 }

@@ -103,7 +103,7 @@ const CYCLE: [&str; 4] = ["Wb4", "Gb1", "x b1Wb3", "x b4Gb2"];
 fn band() -> (zertz::Position, zertz::Position) {
     let s0: zertz::Position = BAND.parse().unwrap();
     let wb4 = zertz::notation::official::parse(&s0, CYCLE[0]).unwrap();
-    (s0, s0.play(&wb4).unwrap())
+    (s0.clone(), s0.play(&wb4).unwrap())
 }
 
 /// The record of `moves` played from `start` under `rules`.
@@ -165,7 +165,7 @@ async fn a_record_goes_on_with_its_history() {
         repetition: zertz::Repetition::Forbidden,
         ..zertz::Rules::default()
     };
-    let text = record_of(s1, forbidden, &CYCLE[1..]);
+    let text = record_of(s1.clone(), forbidden, &CYCLE[1..]);
 
     // Import, then continue from the position (without the history): `Wb4` is allowed there,
     // since the game that starts at the band has never seen the position after it.
@@ -215,7 +215,7 @@ async fn a_record_goes_on_with_its_history() {
 
     // Under the official rule the history counts towards a threefold repetition: the band
     // twice in the record, a third time here is a draw.
-    let text = record_of(s0, zertz::Rules::default(), &CYCLE);
+    let text = record_of(s0.clone(), zertz::Rules::default(), &CYCLE);
     let (id, ann, ben) = server
         .invite_game(json!({"record": text, "name": "Ann"}))
         .await;
@@ -241,7 +241,7 @@ async fn a_record_goes_on_with_its_history() {
     assert_eq!(end["moves"].as_array().unwrap().len(), 8);
 
     // Records that cannot be continued, each refused with the reason.
-    let over = record_of(s0, forbidden, &CYCLE[..3]);
+    let over = record_of(s0.clone(), forbidden, &CYCLE[..3]);
     let sgf_junk = "(;junk".to_string();
     for (body, needle) in [
         (json!({"record": "1. Zz9 *"}), "record"),

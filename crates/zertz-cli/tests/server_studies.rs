@@ -70,7 +70,7 @@ fn small(name: &str) -> Value {
 /// that is not a capture if there is one (placements make games long), until the game ends or
 /// the line has `most` moves.
 fn long_line(start: &Position, most: usize) -> Vec<String> {
-    let mut p = *start;
+    let mut p = start.clone();
     let mut line = Vec::new();
     while line.len() < most && !p.is_over() {
         let moves = p.legal_moves();

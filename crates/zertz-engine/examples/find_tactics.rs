@@ -59,7 +59,7 @@ fn single_needs(p: &Position, who: zertz::Player) -> [Option<u32>; 3] {
 /// What the first move is: an isolation, a sacrifice (of little value or not), or quiet.
 fn describe(p: &Position, mv: &Move) -> String {
     let me = p.to_move();
-    let mut after = *p;
+    let mut after = p.clone();
     after.play_unchecked(mv);
     if after.captures(me).total() > p.captures(me).total() {
         return "isolation".into();
@@ -75,7 +75,7 @@ fn describe(p: &Position, mv: &Move) -> String {
     let them = me.other();
     let mut taken = [false; 3];
     for reply in after.legal_moves() {
-        let mut q = after;
+        let mut q = after.clone();
         q.play_unchecked(&reply);
         for c in Colour::ALL {
             if q.captures(them).get(c) > after.captures(them).get(c) {
@@ -108,7 +108,7 @@ fn rulebook_combination(p: &Position, mv: &Move) -> bool {
     if !describe(p, mv).starts_with("sacrifice of little value") {
         return false;
     }
-    let mut after = *p;
+    let mut after = p.clone();
     after.play_unchecked(mv);
     let replies = after.legal_moves();
     let [reply] = replies.as_slice() else {
@@ -202,7 +202,7 @@ fn main() {
                 break;
             }
             let index = end - back;
-            let position = positions[index];
+            let position = positions[index].clone();
             if position.to_move() != winner || position.has_capture() {
                 continue;
             }

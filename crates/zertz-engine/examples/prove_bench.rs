@@ -69,10 +69,10 @@ fn main() {
             if back > end || positions[end - back].to_move() != winner {
                 continue;
             }
-            let p = positions[end - back];
+            let p = &positions[end - back];
             prover.clear();
             let started = Instant::now();
-            let Ok(report) = prover.prove(&p, turns, nodes) else {
+            let Ok(report) = prover.prove(p, turns, nodes) else {
                 continue;
             };
             let seconds = started.elapsed().as_secs_f64();

@@ -58,7 +58,7 @@ fn main() {
             continue;
         };
         used += 1;
-        let mut game = Game::from_position(*r.game.start(), r.game.rules());
+        let mut game = Game::from_position(r.game.start().clone(), r.game.rules());
         for (i, turn) in r.game.turns().iter().enumerate() {
             if i % 3 == 1 && !game.is_over() {
                 let stop = AtomicBool::new(false);

@@ -309,7 +309,7 @@ mod tests {
             "37 standard ..../...../....../WW...../....../GG.../.... 1/6/10 3/0/0 0/0/0 1"
                 .parse()
                 .unwrap();
-        let game = Game::from_position(position, zertz::Rules::default());
+        let game = Game::from_position(position.clone(), zertz::Rules::default());
         let engine = Engine::new(SearchOptions::default(), 1);
         let a = analyse_position(&engine, &game, &Limits::nodes(2000), 5, &mut |_| {});
         assert_eq!(a.search.score, Score::Win(1));
@@ -383,7 +383,7 @@ mod tests {
             "37 standard ..../...../....../WW...../....../GG.../.... 1/6/10 3/0/0 0/0/0 1"
                 .parse()
                 .unwrap();
-        let game = Game::from_position(position, zertz::Rules::default());
+        let game = Game::from_position(position.clone(), zertz::Rules::default());
         let engine = Engine::new(SearchOptions::default(), 16);
         let never = AtomicBool::new(false);
         let last = lines(&engine, &game, 2, &Limits::depth(8), &never, &mut |_| {}).unwrap();

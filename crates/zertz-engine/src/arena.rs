@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use zertz::{Game, Layout, Move, Outcome, Player as Side, RuleSet, Rules};
+use zertz::{Game, Layout, LayoutRef, Move, Outcome, Player as Side, RuleSet, Rules};
 
 use crate::players::{Rng, Think};
 
@@ -32,7 +32,7 @@ pub type Factory<'a> = dyn Fn(u64) -> Result<Box<dyn Contestant>, String> + Sync
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// The board.
-    pub layout: &'static Layout,
+    pub layout: LayoutRef,
     /// Rule set and house rules.
     pub rules: Rules,
     /// Number of openings; each is played twice, so the match has twice as many games.
@@ -56,7 +56,7 @@ pub struct MatchConfig {
 impl Default for MatchConfig {
     fn default() -> MatchConfig {
         MatchConfig {
-            layout: Layout::standard(),
+            layout: Layout::standard().into(),
             rules: Rules {
                 set: RuleSet::STANDARD,
                 ..Rules::default()
@@ -302,7 +302,7 @@ pub fn openings(config: &MatchConfig) -> Result<Vec<Game>, String> {
         if out.len() >= config.openings {
             break;
         }
-        let mut game = Game::new(config.layout, config.rules);
+        let mut game = Game::new(&config.layout, config.rules);
         for _ in 0..config.opening_plies {
             let moves = game.legal_moves();
             if moves.is_empty() {
@@ -644,7 +644,7 @@ mod tests {
                 assert_eq!(g.a_side, expected, "plies {plies}, opening {}", g.opening);
                 // Replay the game after the opening: every move is the choice of the
                 // contestant of the side that made it.
-                let mut replay = Game::from_position(*g.game.start(), g.game.rules());
+                let mut replay = Game::from_position(g.game.start().clone(), g.game.rules());
                 for (i, turn) in g.game.turns().iter().enumerate() {
                     let zertz::Turn::Move(mv) = turn else {
                         panic!("no pass in a match")

@@ -160,7 +160,7 @@ mod tests {
                 if !position.has_capture() {
                     for mv in &moves {
                         let Move::Place(p) = mv else { continue };
-                        let mut after = position;
+                        let mut after = position.clone();
                         after.play_unchecked(mv);
                         assert_eq!(
                             gives_capture(&position, p.at, p.remove),

@@ -212,7 +212,7 @@ fn greedy(position: &Position, moves: &[Move], rng: &mut Rng) -> Move {
     let mut best = Vec::new();
     let mut best_value = i32::MIN;
     for mv in moves {
-        let mut next = *position;
+        let mut next = position.clone();
         next.play_unchecked(mv);
         let value = if next.winner_by_captures() == Some(me) {
             i32::MAX
@@ -250,7 +250,7 @@ fn classic_search(p: &Position, turns: u32, mut alpha: i32, beta: i32, ply: i32)
     }
     let mut best = -CLASSIC_WIN - 1;
     for mv in &moves {
-        let mut next = *p;
+        let mut next = p.clone();
         next.play_unchecked(mv);
         let cost = if mv.is_capture() { 0 } else { 1 };
         let score = -classic_search(&next, turns - cost, -beta, -alpha, ply + 1);
@@ -274,7 +274,7 @@ fn classic(game: &Game, moves: &[Move], rng: &mut Rng) -> Move {
     let mut best_score = -CLASSIC_WIN - 1;
     // Full window at the root would be slow; a window one above the best keeps ties visible.
     for mv in moves {
-        let mut next = *p;
+        let mut next = p.clone();
         next.play_unchecked(mv);
         let cost = if mv.is_capture() { 0 } else { 1 };
         let score = -classic_search(&next, 2 - cost, -CLASSIC_WIN - 1, -(best_score - 1), 1);
@@ -424,7 +424,7 @@ mod tests {
             );
         }
         // Classic plays one of the two-turn moves, whatever its random tie-breaks.
-        let game = Game::from_position(position, zertz::Rules::default());
+        let game = Game::from_position(position.clone(), zertz::Rules::default());
         for seed in 1..=6 {
             let mut classic = Player::new(Kind::Classic, seed, SearchOptions::default(), 1);
             let chosen = classic.choose(&game, &Think::default()).unwrap();

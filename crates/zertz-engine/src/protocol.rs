@@ -418,7 +418,7 @@ impl Session {
         let spawned = std::thread::Builder::new()
             .name("zertz-search".into())
             .spawn(move || {
-                let root = *game.position();
+                let root = game.position().clone();
                 let searched = catch_unwind(AssertUnwindSafe(|| {
                     if analyse {
                         let report_out = out.clone();
@@ -509,7 +509,7 @@ impl Session {
             }
             _ => {
                 let start: Position = setup.parse().or_else(|e| err(format!("{e}")))?;
-                Game::from_position(start, rules(start.rule_set(), &self.options))
+                Game::from_position(start.clone(), rules(start.rule_set(), &self.options))
             }
         };
         for (i, text) in parts.enumerate() {
@@ -737,7 +737,7 @@ impl Session {
             },
             [_, extra, ..] => return err(format!("unexpected `{extra}`: `perft` takes one depth")),
         };
-        let position = *self.game.position();
+        let position = self.game.position().clone();
         let mut out = Vec::new();
         let mut previous = 1;
         for d in 1..=depth {
@@ -922,7 +922,7 @@ fn info_line(root: &Position, info: &Info) -> String {
         info.nps(),
         info.time.as_millis()
     );
-    let mut position = *root;
+    let mut position = root.clone();
     for mv in &info.pv {
         let Ok(next) = position.play(mv) else { break };
         line.push(' ');

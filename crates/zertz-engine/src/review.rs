@@ -139,7 +139,7 @@ pub fn review(
     engine.clear();
     let mut prover = Prover::new(REVIEW_PROOF_MB);
     let mut out = Vec::new();
-    let mut replay = Game::from_position(*game.start(), game.rules());
+    let mut replay = Game::from_position(game.start().clone(), game.rules());
     for (i, turn) in game.turns().iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             break;

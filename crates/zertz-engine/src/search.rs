@@ -267,7 +267,7 @@ fn combination(position: &Position) -> bool {
     let [reply] = replies.as_slice() else {
         return false;
     };
-    let mut after = *position;
+    let mut after = position.clone();
     after.play_unchecked(reply);
     let occupied = after.occupied();
     after.winner_by_captures().is_none()
@@ -667,7 +667,7 @@ impl<'a> Worker<'a> {
                     let sacrifice = landings[p.at.index()] & !removed != 0
                         && (!answer || {
                             // An answer's sacrifices: those the opponent has one way to take.
-                            let mut after = *position;
+                            let mut after = position.clone();
                             after.play_unchecked(m);
                             after.legal_moves().len() == 1
                         });
@@ -689,6 +689,9 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut searched = 0usize;
         self.path.push(key);
+        // One buffer for every move: `clone_from` copies the state and leaves the layout (no
+        // reference counted per node on a custom board).
+        let mut child = position.clone();
         for i in 0..moves.len() {
             if i < LAZY_PICKS {
                 // Lazy selection: cut-offs usually come among the first few moves.
@@ -714,7 +717,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let mv = &moves[i];
-            let mut child = *position;
+            child.clone_from(position);
             child.play_unchecked(mv);
             if self.shared.repetition == Repetition::Forbidden && self.repeated(&child) {
                 continue;
@@ -830,7 +833,10 @@ pub fn search(
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let start = Instant::now();
-    let root = *game.position();
+    // On a custom board, each search thread holds a copy of the layout of its own: a position
+    // cloned at every node then counts references that no other thread (nor another search on
+    // the same board) touches. Free on an official board.
+    let root = game.position().with_private_layout();
     let root_moves = game.legal_moves();
     let budget = limits.budget(root.to_move());
     let history: HashSet<u64> = game.positions()[..game.positions().len() - 1]
@@ -874,6 +880,7 @@ pub fn search(
         for t in 1..options.threads.max(1) {
             let shared = &shared;
             let root_moves = root_moves.clone();
+            let root = root.with_private_layout();
             scope.spawn(move || {
                 let mut worker = Worker::new(shared, options, false);
                 worker.after_capture[0] = last_was_capture;
@@ -967,7 +974,7 @@ fn root_iteration(
     let mut scored: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
     worker.path.push(root.hash());
     for (i, mv) in moves.iter().enumerate() {
-        let mut child = *root;
+        let mut child = root.clone();
         child.play_unchecked(mv);
         let step = worker.depth_after(mv, &child, depth, 0);
         let new_depth = step.depth;

@@ -7,7 +7,7 @@
 //! command gives the same weights on any machine. Weights named in [`TuneConfig::fixed`] are
 //! neither perturbed nor moved: they keep the value they start with.
 
-use zertz::{Layout, Rules};
+use zertz::{Layout, LayoutRef, Rules};
 
 use crate::arena::{Builtin, Contestant, MatchConfig, run_match};
 use crate::eval::Weights;
@@ -31,7 +31,7 @@ pub struct TuneConfig {
     /// Learning rate at the start (decays as the run goes on).
     pub rate: f64,
     /// Board of the games.
-    pub layout: &'static Layout,
+    pub layout: LayoutRef,
     /// Weights held at their starting value, as patterns ([`pattern_matches`]).
     pub fixed: Vec<String>,
     /// Tune one curve for all four winning sets: the weights `single.white.N`,
@@ -50,7 +50,7 @@ impl Default for TuneConfig {
             concurrency: 1,
             seed: 1,
             rate: 1.0,
-            layout: Layout::standard(),
+            layout: Layout::standard().into(),
             fixed: Vec::new(),
             shared_sets: false,
         }
@@ -146,7 +146,7 @@ fn contestant(weights: Weights, seed: u64) -> Box<dyn Contestant> {
 pub fn tune(start: &Weights, config: &TuneConfig, progress: &mut dyn FnMut(&Step)) -> Weights {
     let mut play = |plus: &Weights, minus: &Weights, seed: u64| {
         let match_config = MatchConfig {
-            layout: config.layout,
+            layout: config.layout.clone(),
             rules: Rules::default(),
             openings: config.openings,
             opening_plies: 2,

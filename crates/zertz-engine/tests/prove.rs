@@ -24,7 +24,7 @@ fn random_positions(seed: u64, games: usize, every: usize) -> Vec<Position> {
         while !p.is_over() {
             ply += 1;
             if ply > 10 && ply % every == 0 {
-                out.push(p);
+                out.push(p.clone());
             }
             let moves = p.legal_moves();
             p.play_unchecked(&moves[rng.below(moves.len())]);
@@ -41,7 +41,7 @@ fn engine_score(p: &Position, depth: u32) -> Score {
         },
         8,
     );
-    let game = Game::from_position(*p, Rules::default());
+    let game = Game::from_position(p.clone(), Rules::default());
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(depth),
@@ -179,7 +179,7 @@ fn the_winners_last_moves_in_real_games_are_proven() {
         let positions = r.game.positions();
         let end = positions.len() - 1;
         // The position before the winner's last move.
-        let last = positions[end - 1];
+        let last = positions[end - 1].clone();
         assert_eq!(last.to_move(), winner, "{name}");
         let report = prover.prove(&last, 1, 100_000).unwrap();
         match &report.verdict {
@@ -192,7 +192,7 @@ fn the_winners_last_moves_in_real_games_are_proven() {
         if end < 3 || positions[end - 3].to_move() != winner {
             continue;
         }
-        let before = positions[end - 3];
+        let before = positions[end - 3].clone();
         let mut exhaustive = prover::Prover::new(winner);
         exhaustive.budget = 500_000;
         let forced = exhaustive.attacker_wins(&before, 2);

@@ -109,7 +109,7 @@ fn a_scanned_game_keeps_its_source_and_main_line() {
     let p = position(&puzzle.position);
     let (line, _) = main_line(&p, &puzzle.solution).unwrap();
     // A game made of the main line: the scan finds the puzzle at its first move, found.
-    let mut game = Game::from_position(p, zertz::Rules::default());
+    let mut game = Game::from_position(p.clone(), zertz::Rules::default());
     for (_, m) in &line {
         game.play(m).unwrap();
     }

@@ -66,7 +66,7 @@ fn a_completed_combination_is_answered() {
     };
     let (without, with) = (run("0"), run("1"));
     let text = |r: &zertz_engine::SearchResult| {
-        let mut p = *g.position();
+        let mut p = g.position().clone();
         r.pv.iter()
             .map(|m| {
                 let t = official::move_text(&p, m);
@@ -181,13 +181,13 @@ fn greedy_takes_the_bigger_capture() {
     let g = game("37 standard ..../.G.../..B.../...WW../....../...../.... 5/7/9 0/0/0 0/0/0 1");
     let mut p = Player::new(Kind::Greedy, 1, SearchOptions::default(), 8);
     let mv = p.choose(&g, &Think::default()).unwrap();
-    let mut next = *g.position();
+    let mut next = g.position().clone();
     next.play_unchecked(&mv);
     let best = g
         .legal_moves()
         .iter()
         .map(|m| {
-            let mut q = *g.position();
+            let mut q = g.position().clone();
             q.play_unchecked(m);
             q.captures(zertz::Player::One).total()
         })

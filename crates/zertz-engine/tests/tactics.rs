@@ -88,7 +88,7 @@ fn the_engine_finds_every_forced_win() {
     let engine = Engine::new(SearchOptions::default(), 64);
     for c in cases() {
         engine.clear();
-        let game = Game::from_position(c.position, Rules::default());
+        let game = Game::from_position(c.position.clone(), Rules::default());
         let stop = AtomicBool::new(false);
         let r = engine.search(&game, &Limits::nodes(ENGINE_NODES), &stop, &mut |_| {});
         match r.score {
@@ -106,7 +106,7 @@ fn the_engine_finds_every_forced_win() {
         eprintln!("{}: win found in {} nodes", c.source, r.nodes);
         let best = r.best.expect("a move");
         // The move found must itself keep the win: prove it with the independent search.
-        let mut after = c.position;
+        let mut after = c.position.clone();
         after.play_unchecked(&best);
         let mut prover = Prover::new(c.position.to_move());
         assert!(

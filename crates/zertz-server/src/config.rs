@@ -36,7 +36,7 @@ pub struct Config {
     /// Open seeks (open games and matches, quick-pairing requests) one client may have at once.
     pub seeks_per_client: usize,
     /// Custom boards new to the server one client may bring in an hour (0: no limit): each
-    /// stays in memory for the life of the process (see `new_boards`).
+    /// stays in memory while a game or request holds it (see `new_boards`).
     pub new_boards_per_client: usize,
     /// Connections one address may hold, and how long an idle one stays open.
     pub connections: crate::connections::ConnectionLimits,

@@ -1,16 +1,15 @@
 //! Custom boards new to the server, per client (docs/server.md, "Limits per client").
 //!
-//! A custom board's layout lives as long as the process: positions are `Copy` values that hold
-//! a `&'static Layout` (the engine copies them in its hot path), so no layout can be freed while
-//! a position might still name it, and the rules library keeps each distinct shape once. What
-//! a client sends (a game to create, a position, a record to import, a study) is therefore read
-//! within an allowance of boards the process does not know yet
-//! ([`zertz::layout::with_new_layout_allowance`]), charged to that client: at most
-//! `per_hour` new shapes an hour per client (an account, or an address for guests). A board
-//! already known (an official one, or one some game or request brought before) costs nothing,
-//! and the server's own stored games are read outside any allowance, so a finished custom game
-//! is always readable. There is no cap for the whole process: one client spending its
-//! allowance cannot refuse another's board.
+//! A custom board's layout is built once for all the games and positions that hold it at the
+//! same time, and freed when the last of them goes (a game leaving memory when idle, a request
+//! answered). What a client sends (a game to create, a position, a record to import, a study)
+//! is read within an allowance of boards the process does not hold yet
+//! ([`zertz::layout::with_new_layout_allowance`]), charged to that client: at most `per_hour`
+//! new shapes an hour per client (an account, or an address for guests), so that no client
+//! makes the server build layouts without end. A board held at that moment (an official one,
+//! or one of a game in memory) costs nothing, and the server's own stored games are read
+//! outside any allowance, so a finished custom game is always readable. There is no cap for
+//! the whole process: one client spending its allowance cannot refuse another's board.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -108,17 +107,19 @@ mod tests {
     fn each_client_has_its_own_allowance_and_known_boards_are_free() {
         let boards = NewBoards::new(2);
         let spec = |n: u8| format!("s1,t1,s{}", n + 2);
+        // Held, as a game in memory holds its board.
+        let mut held = Vec::new();
         for n in 0..2 {
-            assert!(
+            held.push(
                 boards
                     .run("a", || Layout::from_spec(&spec(n)))
                     .unwrap()
-                    .is_ok()
+                    .unwrap(),
             );
         }
         let refused = boards.run("a", || Layout::from_spec(&spec(2))).unwrap_err();
         assert!(refused.contains("at most 2"), "{refused}");
-        // A board already known costs nothing; another client has its own allowance.
+        // A board held costs nothing; another client has its own allowance.
         assert!(boards.run("a", || Layout::from_spec(&spec(0))).is_ok());
         assert!(boards.run("a", || Layout::from_spec("61")).is_ok());
         assert!(
@@ -127,6 +128,9 @@ mod tests {
                 .unwrap()
                 .is_ok()
         );
+        // A board no longer held is gone, and new again if it comes back.
+        held.clear();
+        assert!(boards.run("a", || Layout::from_spec(&spec(0))).is_err());
         // No limit at all with 0.
         let open = NewBoards::new(0);
         for n in 3..6 {

@@ -61,7 +61,7 @@ fn bench_real(c: &mut Criterion) {
             for p in &positions {
                 p.legal_moves_into(&mut list);
                 for mv in &list {
-                    let mut next = *p;
+                    let mut next = p.clone();
                     next.play_unchecked(mv);
                     n += next.hash() & 1;
                 }

@@ -30,10 +30,10 @@ fn main() {
         jobs.push((layout, depth));
     }
     if jobs.is_empty() {
-        jobs.push((Layout::official(BoardKind::Rings37), 3));
+        jobs.push((Layout::official(BoardKind::Rings37).into(), 3));
     }
     for (layout, depth) in jobs {
-        let start = Position::new(layout, RuleSet::STANDARD);
+        let start = Position::new(&layout, RuleSet::STANDARD);
         let mut best = f64::MAX;
         let mut count = 0;
         for _ in 0..runs {

@@ -2,7 +2,7 @@
 //! repetition, the bribe-to-pass house rule, and how the game ended.
 
 use crate::bits::Narrow;
-use crate::layout::{Layout, LayoutWidth};
+use crate::layout::{Layout, LayoutRef, LayoutWidth};
 use crate::marbles::{Marbles, Player};
 use crate::moves::Move;
 use crate::position::{DrawReason, IllegalMove, MoveList, Outcome, Position, WinReason};
@@ -82,7 +82,7 @@ pub struct Game<S: LayoutWidth = Narrow> {
 impl Game {
     /// A new game on `layout` under `rules`, from the start position. Panics on a layout of
     /// more than 64 places (see [`Position::new`]).
-    pub fn new(layout: &'static Layout, rules: Rules) -> Game {
+    pub fn new(layout: impl Into<LayoutRef>, rules: Rules) -> Game {
         Game::from_position(Position::new(layout, rules.set), rules)
     }
 
@@ -97,6 +97,7 @@ impl<S: LayoutWidth> Game<S> {
     /// set of `rules` is replaced by the position's.
     pub fn from_position(start: Position<S>, mut rules: Rules) -> Game<S> {
         rules.set = start.rule_set();
+        let hash = start.hash();
         let mut game = Game {
             rules,
             turns: Vec::new(),
@@ -105,7 +106,7 @@ impl<S: LayoutWidth> Game<S> {
             outcome: None,
             seen: Default::default(),
         };
-        game.seen.insert(start.hash(), 1);
+        game.seen.insert(hash, 1);
         game.outcome = game.judge();
         game
     }
@@ -195,9 +196,9 @@ impl<S: LayoutWidth> Game<S> {
         }
         let mut moves = self.position().legal_moves();
         if self.rules.repetition == Repetition::Forbidden {
-            let here = *self.position();
+            let here = self.position();
             moves.retain(|mv| {
-                let mut next = here;
+                let mut next = here.clone();
                 next.play_unchecked(mv);
                 !self.repeats(&next)
             });
@@ -234,8 +235,8 @@ impl<S: LayoutWidth> Game<S> {
 
     fn push(&mut self, turn: Turn, next: Position<S>) {
         self.turns.push(turn);
-        self.positions.push(next);
         *self.seen.entry(next.hash()).or_insert(0) += 1;
+        self.positions.push(next);
         self.outcome = self.judge();
     }
 
@@ -260,12 +261,12 @@ impl<S: LayoutWidth> Game<S> {
     }
 
     fn legal_moves_ignoring_outcome_is_empty(&self) -> bool {
-        let here = *self.position();
+        let here = self.position();
         let mut found = false;
         let mut moves = Vec::new();
         here.legal_moves_into(&mut moves);
         for mv in &moves {
-            let mut next = here;
+            let mut next = here.clone();
             next.play_unchecked(mv);
             if !self.repeats(&next) {
                 found = true;

@@ -10,11 +10,18 @@
 //! The six official boards use the frames of rules.md section 2. Custom layouts use BoardSpace's
 //! "Zertz+xx" frame, where column `a` starts half a step below column `b`, `c` like `a`, and so on
 //! (`first = 1, 2, 1, 2, …`); their coordinates are read in that frame.
+//!
+//! A position holds its layout through a [`LayoutRef`]: an official layout is built once and
+//! lives for the whole program (a plain `&'static` reference, copied for free), a custom one is
+//! shared by an [`Arc`] and freed when the last position, game or handle that holds it goes.
+//! While a custom layout is alive, asking for the same places again gives that same layout (a
+//! registry of [`Weak`] references, pruned as layouts go).
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use crate::bits::{Bits, Huge, Narrow, PlaceSet, Wide, bit};
 
@@ -309,9 +316,9 @@ pub(crate) struct Jump {
 
 /// A board layout: its places with their coordinates, neighbours and symmetries.
 ///
-/// Layouts are created once and live for the whole program (`&'static Layout`), so positions
-/// can be plain `Copy` values. Official boards come from [`Layout::official`]; custom ones from
-/// [`Layout::custom`], which gives back the same layout for the same places.
+/// Official boards come from [`Layout::official`] and live for the whole program
+/// (`&'static Layout`); custom ones from [`Layout::custom`], which gives a [`LayoutRef`] that
+/// shares the layout and gives back the same layout for the same places while it is alive.
 pub struct Layout {
     id: u32,
     kind: BoardKind,
@@ -333,7 +340,7 @@ pub struct Layout {
     /// The same sets as `u128` (empty on a layout of more than 128 places).
     wide: LayoutSets<Wide>,
     /// The same sets as [`Huge`], built the first time they are asked for: most layouts are
-    /// never played in that width, and the registry holds thousands of layouts.
+    /// never played in that width, and a server may hold thousands of layouts.
     huge: OnceLock<LayoutSets<Huge>>,
     jumps: Vec<[Option<Jump>; 6]>,
     symmetries: Vec<Symmetry>,
@@ -341,8 +348,137 @@ pub struct Layout {
 
 pub(crate) const NONE: u8 = u8::MAX;
 
+/// A handle to a layout, as positions, setups and games hold it: cheap to clone, and it derefs
+/// to the [`Layout`].
+///
+/// An official layout is held by a `&'static` reference, so cloning a position of an official
+/// board is a plain copy; a custom layout is held by an [`Arc`], so it is freed when its last
+/// handle goes (cloning one is an atomic increment).
+pub struct LayoutRef(Held);
+
+#[derive(Clone)]
+enum Held {
+    Official(&'static Layout),
+    Custom(Arc<Layout>),
+}
+
+impl LayoutRef {
+    /// The layout as a `&'static` reference when it is an official one (it lives for the whole
+    /// program), `None` for a custom layout.
+    pub fn as_static(&self) -> Option<&'static Layout> {
+        match &self.0 {
+            Held::Official(layout) => Some(layout),
+            Held::Custom(_) => None,
+        }
+    }
+
+    /// A handle to a copy of this layout that shares nothing with it: the same places, id and
+    /// symmetries, in memory of its own (an official layout is not copied). For a thread that
+    /// clones positions all the time, so that it does not contend with other threads for the
+    /// count of one shared layout.
+    pub fn private_copy(&self) -> LayoutRef {
+        match &self.0 {
+            Held::Official(_) => self.clone(),
+            Held::Custom(layout) => LayoutRef(Held::Custom(Arc::new(layout.copy()))),
+        }
+    }
+
+    /// A weak reference to a custom layout (`None` for an official one, which is never freed):
+    /// it upgrades while some handle still holds the layout.
+    pub fn downgrade(&self) -> Option<Weak<Layout>> {
+        match &self.0 {
+            Held::Official(_) => None,
+            Held::Custom(layout) => Some(Arc::downgrade(layout)),
+        }
+    }
+}
+
+impl Clone for LayoutRef {
+    #[inline]
+    fn clone(&self) -> LayoutRef {
+        LayoutRef(self.0.clone())
+    }
+
+    /// Nothing to do when both hold the same layout: a loop that plays each move on a clone
+    /// of one position (`child.clone_from(position)`) counts no reference per move.
+    #[inline]
+    fn clone_from(&mut self, source: &LayoutRef) {
+        let same = match (&self.0, &source.0) {
+            (Held::Official(a), Held::Official(b)) => std::ptr::eq(*a, *b),
+            (Held::Custom(a), Held::Custom(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if !same {
+            *self = source.clone();
+        }
+    }
+}
+
+impl Deref for LayoutRef {
+    type Target = Layout;
+
+    #[inline]
+    fn deref(&self) -> &Layout {
+        match &self.0 {
+            Held::Official(layout) => layout,
+            Held::Custom(layout) => layout,
+        }
+    }
+}
+
+impl AsRef<Layout> for LayoutRef {
+    fn as_ref(&self) -> &Layout {
+        self
+    }
+}
+
+impl std::borrow::Borrow<Layout> for LayoutRef {
+    fn borrow(&self) -> &Layout {
+        self
+    }
+}
+
+impl From<&'static Layout> for LayoutRef {
+    /// A handle to a layout that lives for the whole program (an official one).
+    fn from(layout: &'static Layout) -> LayoutRef {
+        LayoutRef(Held::Official(layout))
+    }
+}
+
+impl From<&LayoutRef> for LayoutRef {
+    fn from(layout: &LayoutRef) -> LayoutRef {
+        layout.clone()
+    }
+}
+
+impl PartialEq for LayoutRef {
+    fn eq(&self, other: &LayoutRef) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for LayoutRef {}
+
+impl PartialEq<Layout> for LayoutRef {
+    fn eq(&self, other: &Layout) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<&Layout> for LayoutRef {
+    fn eq(&self, other: &&Layout) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for LayoutRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
 /// The sets of places a layout precomputes, in one width ([`PlaceSet::sets`]).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LayoutSets<S> {
     all: S,
     neighbour: Vec<S>,
@@ -422,6 +558,25 @@ impl PartialEq for Layout {
 
 impl Eq for Layout {}
 
+impl Drop for Layout {
+    /// A custom layout takes its entry out of the registry as it goes. Only a dead entry: the
+    /// same places may have been built again (a new layout) between the last handle of this one
+    /// going and this lock being taken.
+    fn drop(&mut self) {
+        if self.kind != BoardKind::Custom {
+            return;
+        }
+        let mut reg = lock_registry();
+        if reg
+            .custom
+            .get(&self.coords)
+            .is_some_and(|entry| entry.strong_count() == 0)
+        {
+            reg.custom.remove(&self.coords);
+        }
+    }
+}
+
 /// Column heights and first-row heights of the official boards.
 fn official_columns(kind: BoardKind) -> Vec<(i16, u8)> {
     // (first, number of rows) per column.
@@ -500,10 +655,11 @@ pub struct NewLayouts {
 }
 
 /// Runs `f` (on this thread) admitting at most `allowance` custom layouts that the program does
-/// not know yet; another new one is refused with [`LayoutError::NotAdmitted`]. Layouts already
-/// known are always given. Layouts live as long as the program (positions are `Copy` values
-/// that hold them), so a server runs what a client sends within an allowance it charges to
-/// that client, and reads its own stored games outside any (they are always readable).
+/// not hold yet; another new one is refused with [`LayoutError::NotAdmitted`]. Layouts still
+/// held (by any position, game or handle, on any thread) are always given. A server runs what
+/// a client sends within an allowance it charges to that client, so that one client cannot
+/// make it build layouts without end, and reads its own stored games outside any (they are
+/// always readable).
 pub fn with_new_layout_allowance<T>(allowance: usize, f: impl FnOnce() -> T) -> (T, NewLayouts) {
     let outer = ALLOWANCE.get();
     // Nested: the inner one admits no more than the outer one has left.
@@ -558,18 +714,28 @@ fn admit_new_layout() -> bool {
     }
 }
 
-/// How many custom layouts this program holds (each for the rest of its life).
+/// How many custom layouts are alive in this program: held by some position, game or handle.
+/// (Private copies, [`LayoutRef::private_copy`], are not counted.)
 pub fn custom_layouts_held() -> usize {
     registry()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .custom
-        .len()
+        .values()
+        .filter(|layout| layout.strong_count() > 0)
+        .count()
 }
 
+/// The custom layouts alive, by their sorted places, so that the same places give the same
+/// layout. Weak references: a layout is freed with its last handle, and its entry goes then too
+/// (`Drop for Layout`).
 struct Registry {
     next_id: u32,
-    custom: HashMap<Vec<Coord>, &'static Layout>,
+    custom: HashMap<Vec<Coord>, Weak<Layout>>,
+}
+
+fn lock_registry() -> std::sync::MutexGuard<'static, Registry> {
+    registry().lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn registry() -> &'static Mutex<Registry> {
@@ -620,8 +786,9 @@ impl Layout {
     /// A custom layout: any set of at most [`MAX_PLACES`] places, given by their coordinates in
     /// the custom ("Zertz+xx") frame. The places need not be connected: BoardSpace lets a board
     /// be built in pieces, and the isolation rule covers it (a piece is taken once every ring of
-    /// it holds a marble). The same set of places always gives the same layout.
-    pub fn custom(places: &[Coord]) -> Result<&'static Layout, LayoutError> {
+    /// it holds a marble). The same set of places gives the same layout as long as some handle
+    /// holds it; the layout is freed with its last handle.
+    pub fn custom(places: &[Coord]) -> Result<LayoutRef, LayoutError> {
         Layout::custom_up_to(places, MAX_PLACES)
     }
 
@@ -630,11 +797,11 @@ impl Layout {
     /// [`MAX_PLACES`] places is played with `u128` sets of places ([`Wide`]), one of more than
     /// [`MAX_WIDE_PLACES`] with [`Huge`] ones ([`Layout::width`]); one of at most
     /// [`MAX_PLACES`] is the same layout [`Layout::custom`] gives.
-    pub fn custom_wide(places: &[Coord]) -> Result<&'static Layout, LayoutError> {
+    pub fn custom_wide(places: &[Coord]) -> Result<LayoutRef, LayoutError> {
         Layout::custom_up_to(places, MAX_HUGE_PLACES)
     }
 
-    fn custom_up_to(places: &[Coord], max: usize) -> Result<&'static Layout, LayoutError> {
+    fn custom_up_to(places: &[Coord], max: usize) -> Result<LayoutRef, LayoutError> {
         if places.is_empty() {
             return Err(LayoutError::Empty);
         }
@@ -653,9 +820,11 @@ impl Layout {
                 return Err(LayoutError::OutOfGrid(c.to_string()));
             }
         }
-        let mut reg = registry().lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(layout) = reg.custom.get(&sorted) {
-            return Ok(layout);
+        // Held while the layout is built, so that two threads asking for the same new places
+        // build it once. Nothing here drops a layout, whose `Drop` takes this lock too.
+        let mut reg = lock_registry();
+        if let Some(layout) = reg.custom.get(&sorted).and_then(Weak::upgrade) {
+            return Ok(LayoutRef(Held::Custom(layout)));
         }
         if !admit_new_layout() {
             return Err(LayoutError::NotAdmitted);
@@ -667,18 +836,42 @@ impl Layout {
             .unwrap_or(0);
         let first: Vec<i16> = (0..columns).map(custom_first).collect();
         let layout = Layout::build(reg.next_id, BoardKind::Custom, first, sorted.clone());
-        reg.next_id += 1;
-        let leaked: &'static Layout = Box::leak(Box::new(layout));
-        reg.custom.insert(sorted, leaked);
-        Ok(leaked)
+        // Ids are never reused: a layout built again after being freed is a new one.
+        reg.next_id = reg
+            .next_id
+            .checked_add(1)
+            .expect("fewer than 2^32 layouts built");
+        let layout = Arc::new(layout);
+        // Replaces a dead entry of the same places, if its layout has not yet taken it out.
+        reg.custom.insert(sorted, Arc::downgrade(&layout));
+        Ok(LayoutRef(Held::Custom(layout)))
+    }
+
+    /// A copy of this layout in memory of its own, with the same id ([`LayoutRef::private_copy`]).
+    fn copy(&self) -> Layout {
+        Layout {
+            id: self.id,
+            kind: self.kind,
+            first: self.first.clone(),
+            cells: self.cells.clone(),
+            coords: self.coords.clone(),
+            grid: self.grid.clone(),
+            grid_rows: self.grid_rows,
+            neighbours: self.neighbours.clone(),
+            narrow: self.narrow.clone(),
+            wide: self.wide.clone(),
+            huge: self.huge.clone(),
+            jumps: self.jumps.clone(),
+            symmetries: self.symmetries.clone(),
+        }
     }
 
     /// Parses a board name (`37`, `40`, `43`, `44`, `48`, `61`, or BoardSpace's `Zertz`,
     /// `Zertz+11`, `Zertz+24`) or a custom layout written as comma-separated coordinates and
     /// column ranges such as `a1-4,b1-5,c2`.
-    pub fn from_spec(spec: &str) -> Result<&'static Layout, LayoutError> {
+    pub fn from_spec(spec: &str) -> Result<LayoutRef, LayoutError> {
         if let Some(layout) = Layout::official_by_name(spec) {
-            return Ok(layout);
+            return Ok(layout.into());
         }
         let trimmed = spec.trim();
         let body = trimmed.strip_prefix("custom:").unwrap_or(trimmed);
@@ -1203,9 +1396,9 @@ mod tests {
     #[test]
     fn new_layouts_within_an_allowance() {
         // Shapes no other test uses (the registry is shared by the tests of this process).
-        let (first, used) =
-            with_new_layout_allowance(1, || Layout::from_spec("p1,q1,p2").map(|l| l.id()));
-        assert!(first.is_ok());
+        // Held (as a game holds its board) while the next allowances run.
+        let (held, used) = with_new_layout_allowance(1, || Layout::from_spec("p1,q1,p2"));
+        let held = held.unwrap();
         assert_eq!(
             used,
             NewLayouts {
@@ -1213,7 +1406,7 @@ mod tests {
                 refused: false
             }
         );
-        // Spent: another new shape is refused, a known one (and an official one) is given.
+        // Spent: another new shape is refused, a held one (and an official one) is given.
         let (second, used) = with_new_layout_allowance(0, || {
             (
                 Layout::from_spec("p1,q1,p3").map(|l| l.id()),
@@ -1222,7 +1415,7 @@ mod tests {
             )
         });
         assert_eq!(second.0, Err(LayoutError::NotAdmitted));
-        assert_eq!(second.1, first);
+        assert_eq!(second.1, Ok(held.id()));
         assert!(second.2);
         assert_eq!(
             used,
@@ -1250,6 +1443,135 @@ mod tests {
         );
         assert!(Layout::from_spec("p1,q1,p6").is_ok());
         assert!(Layout::official_by_name("p1,q1").is_none());
+        // Once no handle holds it, a board is new again: it spends an allowance.
+        drop(held);
+        let (again, used) = with_new_layout_allowance(0, || Layout::from_spec("p1,q1,p2"));
+        assert_eq!(again.err(), Some(LayoutError::NotAdmitted));
+        assert!(used.refused);
+    }
+
+    /// The registry's entry of these places (`a1,b2`), if it has one, and whether its layout
+    /// is alive.
+    fn entry(places: &str) -> Option<bool> {
+        let mut coords: Vec<Coord> = places.split(',').map(|c| c.parse().unwrap()).collect();
+        coords.sort();
+        let reg = lock_registry();
+        reg.custom.get(&coords).map(|w| w.strong_count() > 0)
+    }
+
+    #[test]
+    fn a_custom_layout_is_freed_with_its_last_handle() {
+        // Shapes no other test uses (the registry is shared by the tests of this process).
+        let layout = Layout::from_spec("r1-3,s1-2").unwrap();
+        let weak = layout.downgrade().expect("a custom layout");
+        let start = crate::Position::new(&layout, crate::RuleSet::STANDARD);
+        let copy = start.clone();
+        let mut game = crate::Game::from_position(start, crate::Rules::default());
+        let mv = game.legal_moves()[0];
+        game.play(&mv).unwrap();
+        drop(layout);
+        // The positions (and the game's) still hold it.
+        assert!(weak.upgrade().is_some());
+        drop(copy);
+        assert!(weak.upgrade().is_some());
+        assert_eq!(game.position().layout().spec(), "r1-3,s1-2");
+        drop(game);
+        assert!(weak.upgrade().is_none(), "freed with the last position");
+        // Its entry went with it: asking again builds a new layout.
+        assert_eq!(entry("r1,r2,r3,s1,s2"), None);
+        let again = Layout::from_spec("r1-3,s1-2").unwrap();
+        assert!(weak.upgrade().is_none());
+        assert!(!Weak::ptr_eq(&weak, &again.downgrade().unwrap()));
+        // Official layouts are never freed, nor counted.
+        assert!(LayoutRef::from(Layout::standard()).downgrade().is_none());
+        assert!(Layout::from_spec("37").unwrap().as_static().is_some());
+        assert!(again.as_static().is_none());
+    }
+
+    #[test]
+    fn the_same_places_give_the_same_layout_while_it_is_alive() {
+        let first = Layout::from_spec("r5,s5,r6").unwrap();
+        let second = Layout::from_spec("r6,r5,s5").unwrap();
+        let id = first.id();
+        assert_eq!(second.id(), id);
+        assert!(Weak::ptr_eq(
+            &first.downgrade().unwrap(),
+            &second.downgrade().unwrap()
+        ));
+        assert_eq!(entry("r5,r6,s5"), Some(true));
+        drop(first);
+        assert_eq!(Layout::from_spec("s5,r5,r6").unwrap().id(), id);
+        drop(second);
+        // Gone: the same places make a new layout, with a new id.
+        let third = Layout::from_spec("r5-6,s5").unwrap();
+        assert_ne!(third.id(), id);
+        assert_eq!(third.spec(), "r5-6,s5");
+    }
+
+    #[test]
+    fn a_private_copy_is_equal_but_held_apart() {
+        let layout = Layout::from_spec("r9,s9,t9").unwrap();
+        let copy = layout.private_copy();
+        assert_eq!(copy, layout);
+        assert_eq!(copy.spec(), layout.spec());
+        assert_eq!(copy.symmetries(), layout.symmetries());
+        let (original, private) = (layout.downgrade().unwrap(), copy.downgrade().unwrap());
+        assert!(!Weak::ptr_eq(&original, &private));
+        // The copy going leaves the original and its entry.
+        drop(copy);
+        assert_eq!(entry("r9,s9,t9"), Some(true));
+        // The original going frees it even while a copy lives; the copy stays whole.
+        let copy = layout.private_copy();
+        drop(layout);
+        assert!(original.upgrade().is_none());
+        assert_eq!(copy.len(), 3);
+        let position = crate::Position::new(&copy, crate::RuleSet::STANDARD);
+        assert_eq!(
+            position.legal_moves().len(),
+            crate::Position::new(
+                Layout::from_spec("r9,s9,t9").unwrap(),
+                crate::RuleSet::STANDARD
+            )
+            .legal_moves()
+            .len()
+        );
+        // `clone_from` takes the source's layout when it is another one, and keeps its own
+        // handle when it is the same.
+        let mut buffer = crate::Position::standard();
+        buffer.clone_from(&position);
+        assert_eq!(buffer, position);
+        assert!(Weak::ptr_eq(
+            &buffer.layout().downgrade().unwrap(),
+            &copy.downgrade().unwrap()
+        ));
+        buffer.clone_from(&crate::Position::standard());
+        assert_eq!(buffer, crate::Position::standard());
+        // Official layouts are not copied.
+        let official = LayoutRef::from(Layout::standard());
+        assert!(official.private_copy().as_static().is_some());
+    }
+
+    #[test]
+    fn layouts_built_and_dropped_on_many_threads_stay_deduplicated() {
+        // The last handle going on one thread while another asks for the same places: the
+        // entry of a layout built again must not be taken out by the old one's drop.
+        let held = Layout::from_spec("u1-2,v1").unwrap();
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..500 {
+                        assert_eq!(Layout::from_spec("v1,u2,u1").unwrap().id(), held.id());
+                        let brief = Layout::from_spec("u5-6,v5").unwrap();
+                        let again = Layout::from_spec("u5-6,v5").unwrap();
+                        assert_eq!(brief.id(), again.id());
+                    }
+                });
+            }
+        });
+        assert_eq!(entry("u1,u2,v1"), Some(true));
+        let weak = Layout::from_spec("u5-6,v5").unwrap().downgrade().unwrap();
+        assert!(weak.upgrade().is_none());
+        assert_eq!(entry("u5,u6,v5"), None, "no dead entry left");
     }
 
     #[test]

@@ -48,7 +48,7 @@ mod zobrist;
 
 pub use bits::{Bits, Huge, Narrow, PlaceSet, Wide};
 pub use game::{BribeProposal, Game, GameError, Turn};
-pub use layout::{BoardKind, Coord, Direction, Layout, Place, Symmetry, Width};
+pub use layout::{BoardKind, Coord, Direction, Layout, LayoutRef, Place, Symmetry, Width};
 pub use marbles::{Colour, Marbles, Player};
 pub use moves::{Capture, Move, Placement};
 pub use position::{DrawReason, IllegalMove, Outcome, Position, Setup, WinReason};

@@ -20,8 +20,10 @@ pub fn perft<S: LayoutWidth>(position: &Position<S>, depth: u32) -> u64 {
             let mut total = 0;
             let mut moves = Vec::new();
             position.legal_moves_into(&mut moves);
+            // One buffer for every move: `clone_from` copies the state and leaves the layout.
+            let mut next = position.clone();
             for mv in &moves {
-                let mut next = *position;
+                next.clone_from(position);
                 next.play_unchecked(mv);
                 total += perft(&next, depth - 1);
             }
@@ -39,8 +41,9 @@ pub fn perft_full<S: LayoutWidth>(position: &Position<S>, depth: u32) -> u64 {
     let mut total = 0;
     let mut moves = Vec::new();
     position.legal_moves_into(&mut moves);
+    let mut next = position.clone();
     for mv in &moves {
-        let mut next = *position;
+        next.clone_from(position);
         next.play_unchecked(mv);
         total += perft_full(&next, depth - 1);
     }
@@ -53,7 +56,7 @@ pub fn divide<S: LayoutWidth>(position: &Position<S>, depth: u32) -> Vec<(Move, 
         .legal_moves()
         .into_iter()
         .map(|mv| {
-            let mut next = *position;
+            let mut next = position.clone();
             next.play_unchecked(&mv);
             (mv, perft(&next, depth.saturating_sub(1)))
         })

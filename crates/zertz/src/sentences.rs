@@ -54,7 +54,7 @@ pub fn turn(before: &Position, mv: &Move, who: &str) -> String {
                 Some(r) => text.push_str(&format!(" and removes ring {}", layout.coord(r))),
                 None => text.push_str(" (no ring is free to remove)"),
             }
-            let mut after = *before;
+            let mut after = before.clone();
             let played = after.play_unchecked(mv);
             let taken = played.isolated.map(|set| set.count_ones());
             let rings: u32 = taken.iter().sum();

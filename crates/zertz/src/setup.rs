@@ -7,7 +7,7 @@
 //! supply); a hand-made position must also fit in the marbles the rule set has and must not be
 //! a finished game.
 
-use crate::layout::Layout;
+use crate::layout::LayoutRef;
 use crate::marbles::{Colour, Marbles, Player};
 use crate::position::{Position, Setup, SetupError};
 use crate::rules::RuleSet;
@@ -40,7 +40,7 @@ pub enum HandMadeError {
 /// The position with these rings, marbles (white, grey, black places), captures and player to
 /// move, the supply being the rule set's marbles less those on the board and captured.
 pub fn hand_made(
-    layout: &'static Layout,
+    layout: impl Into<LayoutRef>,
     rule_set: RuleSet,
     rings: u64,
     marbles: [u64; 3],
@@ -64,7 +64,7 @@ pub fn hand_made(
         supply.set(colour, has - used as u8);
     }
     let position = Position::from_setup(Setup {
-        layout,
+        layout: layout.into(),
         rule_set,
         rings,
         marbles,
@@ -82,13 +82,13 @@ pub fn hand_made(
 mod tests {
     use super::*;
 
-    fn place(layout: &Layout, name: &str) -> u64 {
+    fn place(layout: &crate::Layout, name: &str) -> u64 {
         layout.parse_place(name).unwrap().bit()
     }
 
     #[test]
     fn the_supply_is_what_the_rule_set_has_left() {
-        let l = Layout::standard();
+        let l = crate::Layout::standard();
         let p = hand_made(
             l,
             RuleSet::STANDARD,
@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn each_broken_rule_is_named() {
-        let l = Layout::standard();
+        let l = crate::Layout::standard();
         let seven_whites = ["a1", "a2", "a3", "a4", "b1", "b2", "b3"]
             .iter()
             .fold(0, |m, n| m | place(l, n));

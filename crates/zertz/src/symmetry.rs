@@ -21,7 +21,7 @@
 //! position of tens of thousands of games.
 
 use crate::bits::Bits;
-use crate::layout::{Direction, Layout, MAX_HUGE_PLACES, Place, Symmetry};
+use crate::layout::{Direction, Layout, LayoutRef, MAX_HUGE_PLACES, Place, Symmetry};
 use crate::marbles::Player;
 use crate::moves::{Capture, Move};
 use crate::position::Position;
@@ -148,7 +148,7 @@ pub fn inverse(layout: &Layout, index: usize) -> usize {
 /// The per-symmetry hashes of a position, kept up to date along a game.
 #[derive(Clone, Debug)]
 pub struct Tracker {
-    layout: &'static Layout,
+    layout: LayoutRef,
     salt: u128,
     /// Hash of the rings and marbles moved by each symmetry.
     board: [u128; MAX_SYMMETRIES],
@@ -159,10 +159,10 @@ pub struct Tracker {
 impl Tracker {
     /// The hashes of `p`, computed from scratch.
     pub fn new(p: &Position) -> Tracker {
-        let layout = p.layout();
+        let layout = p.layout().clone();
         let mut t = Tracker {
+            salt: salt_of(&layout, p.rule_set()),
             layout,
-            salt: salt_of(layout, p.rule_set()),
             board: [0; MAX_SYMMETRIES],
             rings: 0,
             marbles: [0; 3],
@@ -197,7 +197,7 @@ impl Tracker {
     /// Moves the hashes on to `p` (a position on the same layout and rule set, usually the
     /// next one of the game): only the places that changed are hashed.
     pub fn advance(&mut self, p: &Position) {
-        debug_assert!(std::ptr::eq(p.layout(), self.layout));
+        debug_assert!(*p.layout() == self.layout);
         let marbles = self.current(p);
         let diff = [0, 1, 2].map(|c| marbles[c] ^ self.marbles[c]);
         self.toggle(p.rings() ^ self.rings, diff);
@@ -222,7 +222,7 @@ impl Tracker {
         }
         Frame {
             key: Key(best),
-            layout: self.layout,
+            layout: self.layout.clone(),
             symmetry: equivalent.trailing_zeros() as usize,
             equivalent,
         }
@@ -230,10 +230,10 @@ impl Tracker {
 }
 
 /// Where a position stands relative to its canonical form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
     key: Key,
-    layout: &'static Layout,
+    layout: LayoutRef,
     /// The symmetry (index in the layout's list) that brings the position to its canonical
     /// form, the first of `equivalent`.
     symmetry: usize,
@@ -259,7 +259,7 @@ impl Frame {
     }
 
     /// The symmetry that brings the position to its canonical form.
-    pub fn symmetry(&self) -> &'static Symmetry {
+    pub fn symmetry(&self) -> &Symmetry {
         &self.layout.symmetries()[self.symmetry]
     }
 
@@ -280,7 +280,7 @@ impl Frame {
     pub fn to_canonical(&self, m: &Move) -> Move {
         let syms = self.layout.symmetries();
         Bits(self.equivalent as u64)
-            .map(|k| map_move(self.layout, &syms[k as usize], m))
+            .map(|k| map_move(&self.layout, &syms[k as usize], m))
             .min()
             .unwrap_or(*m)
     }
@@ -288,8 +288,8 @@ impl Frame {
     /// A move of the canonical form as a move of the position (one of the equivalent moves
     /// when the position is symmetric).
     pub fn from_canonical(&self, m: &Move) -> Move {
-        let back = inverse(self.layout, self.symmetry);
-        map_move(self.layout, &self.layout.symmetries()[back], m)
+        let back = inverse(&self.layout, self.symmetry);
+        map_move(&self.layout, &self.layout.symmetries()[back], m)
     }
 }
 

@@ -11,7 +11,7 @@ use proptest::test_runner::Config;
 use zertz::boardspace::{
     AnyImported, ExportInfo, RejectKind, export, import, import_any, import_huge, import_wide,
 };
-use zertz::layout::LayoutWidth;
+use zertz::layout::{LayoutRef, LayoutWidth};
 use zertz::notation::official;
 use zertz::perft::{perft, perft_full};
 use zertz::{
@@ -417,7 +417,7 @@ fn huge_sets_count_the_official_boards_as_the_narrow_ones() {
 #[test]
 fn the_start_of_the_whole_grid_counts_from_first_principles() {
     let layout = Layout::custom_wide(&grid()).unwrap();
-    let start: Position<Huge> = Position::new_in(layout, RuleSet::STANDARD).unwrap();
+    let start: Position<Huge> = Position::new_in(&layout, RuleSet::STANDARD).unwrap();
     // Every ring is empty; the free ones are the perimeter's (by the reference's own test).
     let free = layout
         .places()
@@ -449,7 +449,7 @@ fn the_start_of_the_whole_grid_counts_from_first_principles() {
 
 /// A random position on a board of more than 128 places: rings with probability about 7/8,
 /// marbles on about one ring in `sparse`, a supply and captures that leave the game open.
-fn random_setup(layout: &'static Layout, picks: &[u8], sparse: u8, turn: bool) -> Position<Huge> {
+fn random_setup(layout: &LayoutRef, picks: &[u8], sparse: u8, turn: bool) -> Position<Huge> {
     let mut s: Setup<Huge> = Setup::start_in(layout, RuleSet::STANDARD);
     for (q, &pick) in layout.places().zip(picks.iter().cycle()) {
         if pick % 8 == 0 {
@@ -484,7 +484,7 @@ proptest! {
     ) {
         let coords = if board == 0 { grid() } else { three_pieces() };
         let layout = Layout::custom_wide(&coords).unwrap();
-        let p = random_setup(layout, &picks, sparse, turn);
+        let p = random_setup(&layout, &picks, sparse, turn);
         // A dense tangle of marbles can hold millions of chains, more than a reference that
         // keeps each in a set walks in reasonable time.
         prop_assume!(!p.has_capture() || p.count_moves() <= 2_000);

@@ -12,6 +12,7 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;
+use zertz::layout::LayoutRef;
 use zertz::notation::{self, host, official};
 use zertz::perft::{perft, perft_full};
 use zertz::*;
@@ -39,9 +40,9 @@ const CUSTOM: [&str; 5] = [
 
 const LAYOUTS: usize = 6 + CUSTOM.len();
 
-fn layout(i: usize) -> &'static Layout {
+fn layout(i: usize) -> LayoutRef {
     if i < 6 {
-        Layout::official(BoardKind::OFFICIAL[i])
+        Layout::official(BoardKind::OFFICIAL[i]).into()
     } else {
         Layout::from_spec(CUSTOM[i - 6]).unwrap()
     }
@@ -61,9 +62,9 @@ fn rule_set(i: usize) -> RuleSet {
 }
 
 /// Every position of a random game (the start first), at most `choices.len()` moves long.
-fn random_game(layout: &'static Layout, set: RuleSet, choices: &[u32]) -> Vec<Position> {
+fn random_game(layout: &LayoutRef, set: RuleSet, choices: &[u32]) -> Vec<Position> {
     let mut p = Position::new(layout, set);
-    let mut out = vec![p];
+    let mut out = vec![p.clone()];
     for &c in choices {
         let moves = p.legal_moves();
         if moves.is_empty() {
@@ -71,7 +72,7 @@ fn random_game(layout: &'static Layout, set: RuleSet, choices: &[u32]) -> Vec<Po
         }
         let m = moves[c as usize % moves.len()];
         p = p.play(&m).unwrap();
-        out.push(p);
+        out.push(p.clone());
     }
     out
 }
@@ -124,7 +125,7 @@ proptest! {
     /// games; `check` agrees on every conceivable move.
     #[test]
     fn generation_is_complete_and_sound((board, set, choices) in game_strategy(60)) {
-        let positions = random_game(layout(board), rule_set(set), &choices);
+        let positions = random_game(&layout(board), rule_set(set), &choices);
         for p in &positions {
             check_generation(p);
         }
@@ -154,7 +155,7 @@ proptest! {
                 prop_assert!(game.legal_moves().is_empty());
                 break;
             }
-            let before = *game.position();
+            let before = game.position().clone();
             let mut moves = game.legal_moves();
             let all = before.legal_moves();
             prop_assert!(!moves.is_empty());
@@ -172,17 +173,17 @@ proptest! {
             }
             let m = moves.swap_remove(c as usize % moves.len());
             let expected = before.play(&m).unwrap();
-            let mut unchecked = before;
+            let mut unchecked = before.clone();
             unchecked.play_unchecked(&m);
-            prop_assert_eq!(unchecked, expected);
+            prop_assert_eq!(&unchecked, &expected);
             game.play(&m).unwrap();
-            let now = *game.position();
+            let now = game.position().clone();
             now.check_invariants().map_err(TestCaseError::fail)?;
-            prop_assert_eq!(now, expected);
+            prop_assert_eq!(&now, &expected);
             prop_assert_eq!(now.hash(), now.compute_hash());
             prop_assert_eq!(game.undo(), Ok(Turn::Move(m)));
-            let back = *game.position();
-            prop_assert_eq!(back, before);
+            let back = game.position().clone();
+            prop_assert_eq!(&back, &before);
             prop_assert_eq!(back.hash(), before.hash());
             prop_assert_eq!(back.to_string(), before.to_string());
             prop_assert_eq!(game.outcome(), None);
@@ -198,11 +199,11 @@ proptest! {
     /// to the same move; position strings round-trip exactly.
     #[test]
     fn notation_round_trips((board, set, choices) in game_strategy(60)) {
-        let positions = random_game(layout(board), rule_set(set), &choices);
+        let positions = random_game(&layout(board), rule_set(set), &choices);
         for p in &positions {
             let text = p.to_string();
             let back: Position = text.parse().unwrap();
-            prop_assert_eq!(back, *p);
+            prop_assert_eq!(&back, p);
             prop_assert_eq!(back.to_string(), text);
             prop_assert_eq!(back.hash(), p.hash());
 
@@ -238,13 +239,13 @@ proptest! {
     #[test]
     fn symmetric_positions_have_symmetric_moves((board, set, choices) in game_strategy(50)) {
         let l = layout(board);
-        let positions = random_game(l, rule_set(set), &choices);
+        let positions = random_game(&l, rule_set(set), &choices);
         for p in positions.iter().rev().step_by(7) {
             let moves = p.legal_moves();
             for sym in l.symmetries() {
                 let t = p.transformed(sym);
                 t.check_invariants().map_err(TestCaseError::fail)?;
-                let images: HashSet<Move> = moves.iter().map(|m| map_move(l, sym, m)).collect();
+                let images: HashSet<Move> = moves.iter().map(|m| map_move(&l, sym, m)).collect();
                 let theirs: HashSet<Move> = t.legal_moves().into_iter().collect();
                 prop_assert_eq!(&theirs, &images, "{} under {}", p, sym.name());
                 prop_assert_eq!(t.outcome(), p.outcome());
@@ -267,12 +268,12 @@ proptest! {
     ) {
         let l = layout(board);
         let set = rule_set(set);
-        let positions = random_game(l, set, &choices);
+        let positions = random_game(&l, set, &choices);
         let last = positions.last().unwrap();
         if last.is_over() {
             prop_assert!(last.legal_moves().is_empty());
             check_generation(last);
-            let mut game = Game::from_position(*last, Rules { set, ..Rules::default() });
+            let mut game = Game::from_position(last.clone(), Rules { set, ..Rules::default() });
             prop_assert!(game.is_over());
             prop_assert!(game.legal_moves().is_empty());
             for m in accepted_placements(&Position::new(l, set)).iter().take(50) {
@@ -281,8 +282,8 @@ proptest! {
             }
         }
         // Resignation part way.
-        let p = positions[resign_at.min(positions.len() - 1)];
-        let mut game = Game::from_position(p, Rules { set, ..Rules::default() });
+        let p = &positions[resign_at.min(positions.len() - 1)];
+        let mut game = Game::from_position(p.clone(), Rules { set, ..Rules::default() });
         if !game.is_over() {
             let mover = game.to_move();
             game.resign(mover).unwrap();
@@ -305,7 +306,7 @@ proptest! {
     /// (g): the bulk count of perft equals the count by full generation, at depth 2.
     #[test]
     fn perft_bulk_equals_full((board, set, choices) in game_strategy(40)) {
-        let positions = random_game(layout(board), rule_set(set), &choices);
+        let positions = random_game(&layout(board), rule_set(set), &choices);
         let p = positions.last().unwrap();
         prop_assert_eq!(perft(p, 1), p.legal_moves().len() as u64);
         prop_assert_eq!(perft(p, 2), perft_full(p, 2), "{}", p);
@@ -317,7 +318,7 @@ proptest! {
 fn agrees_with_narrow<S: layout::LayoutWidth>(
     narrow_game: &[Position],
 ) -> Result<(), TestCaseError> {
-    let first = narrow_game[0];
+    let first = &narrow_game[0];
     let mut other: Position<S> = Position::new_in(first.layout(), first.rule_set()).unwrap();
     for (i, narrow) in narrow_game.iter().enumerate() {
         prop_assert_eq!(other.rings(), narrow.rings().convert().unwrap());
@@ -347,7 +348,7 @@ fn agrees_with_narrow<S: layout::LayoutWidth>(
             official::move_text(&other, &mv),
             official::move_text(narrow, &mv)
         );
-        let mut n = *narrow;
+        let mut n = narrow.clone();
         let played_narrow = n.play_unchecked(&mv);
         let played = other.play_unchecked(&mv);
         for c in 0..3 {
@@ -367,7 +368,7 @@ proptest! {
     /// 128) agree with the narrow ones on every board that fits all three.
     #[test]
     fn wider_positions_agree_with_narrow((board, set, choices) in game_strategy(80)) {
-        let narrow_game = random_game(layout(board), rule_set(set), &choices);
+        let narrow_game = random_game(&layout(board), rule_set(set), &choices);
         agrees_with_narrow::<Wide>(&narrow_game)?;
         agrees_with_narrow::<Huge>(&narrow_game)?;
     }

@@ -750,7 +750,7 @@ fn finished_position_refuses_every_move() {
         bribes: true,
         ..Rules::default()
     };
-    let mut game = Game::from_position(done, rules);
+    let mut game = Game::from_position(done.clone(), rules);
     assert_eq!(game.outcome(), win(Player::One));
     assert!(game.legal_moves().is_empty());
     let m = Move::place(Colour::Grey, at(&done, "d4"), Some(at(&done, "a1")));
@@ -763,7 +763,7 @@ fn finished_position_refuses_every_move() {
 
     // A position lost for want of a move refuses everything too.
     let stuck = pos(&format!("{EMPTY37} 0/0/0 0/0/0 1/1/1 1"));
-    let mut game = Game::from_position(stuck, Rules::default());
+    let mut game = Game::from_position(stuck.clone(), Rules::default());
     assert_eq!(game.outcome(), no_move(Player::Two));
     for m in all_placements(&stuck).iter().step_by(5) {
         assert!(stuck.check(m).is_err());
@@ -804,7 +804,7 @@ fn play_text(game: &mut Game, text: &str) {
 fn threefold_repetition_draws() {
     let start = band_cycle_start();
     assert_eq!(texts(&start), sorted(&["Wb1", "Wb3", "Wb4"]));
-    let mut game = Game::from_position(start, Rules::default());
+    let mut game = Game::from_position(start.clone(), Rules::default());
     for (i, text) in CYCLE.iter().chain(CYCLE.iter()).enumerate() {
         assert_eq!(game.outcome(), None, "before turn {}", i + 1);
         play_text(&mut game, text);
@@ -833,13 +833,13 @@ fn no_repetition_rule_forbids_the_repeating_move() {
     };
     // Start one turn into the cycle (after Wb4, player two to move).
     let s1 = after(&band_cycle_start(), "Wb4");
-    let mut game = Game::from_position(s1, rules);
+    let mut game = Game::from_position(s1.clone(), rules);
     for text in &CYCLE[1..] {
         play_text(&mut game, text);
     }
     // Back at the band start, which this game has not seen; Wb4 would recreate s1.
     assert_eq!(*game.position(), band_cycle_start());
-    let here = *game.position();
+    let here = game.position().clone();
     let legal: Vec<String> = game
         .legal_moves()
         .iter()
@@ -857,7 +857,7 @@ fn no_repetition_rule_forbids_the_repeating_move() {
     play_text(&mut game, "Wb3");
 
     // Under the default rule the same move is fine.
-    let mut game = Game::from_position(s1, Rules::default());
+    let mut game = Game::from_position(s1.clone(), Rules::default());
     for text in CYCLE[1..].iter().chain(&CYCLE[..1]) {
         play_text(&mut game, text);
     }
@@ -899,7 +899,7 @@ fn bribe_rules() -> Rules {
 fn bribe_must_be_held_by_both_players() {
     // Player one holds 1/0/2, player two 0/1/1: only 0/0/0 and 0/0/1 are held by both.
     let p = pos(&format!("{EMPTY37} 5/7/7 1/0/2 0/1/1 1"));
-    let mut game = Game::from_position(p, bribe_rules());
+    let mut game = Game::from_position(p.clone(), bribe_rules());
     for bad in [
         Marbles::new(1, 0, 0),
         Marbles::new(0, 1, 0),
@@ -936,7 +936,7 @@ fn bribe_must_be_held_by_both_players() {
 #[test]
 fn bribes_accepted_and_rejected() {
     let p = pos(&format!("{EMPTY37} 5/7/7 1/0/2 0/1/1 1"));
-    let mut game = Game::from_position(p, bribe_rules());
+    let mut game = Game::from_position(p.clone(), bribe_rules());
     // Player one proposes one black. While it waits, nothing can be played.
     game.propose_bribe(Marbles::new(0, 0, 1)).unwrap();
     assert!(game.legal_moves().is_empty());
@@ -1042,21 +1042,25 @@ fn illegal_move_messages_read_well() {
     let empty_supply = pos(&format!("{EMPTY37} 0/0/0 2/0/1 0/0/0 1"));
     let cases: Vec<(Position, &str, &str)> = vec![
         (
-            compulsory,
+            compulsory.clone(),
             "Wd4,a1",
             "a capture is compulsory: x c3Gc5 is available",
         ),
         (p37("Wa1", ""), "Wd4,a1", "ring a1 is not free"),
-        (start, "Wa1,d4", "ring d4 is not free"),
-        (start, "Wd4", "a free ring must be removed: a1 is free"),
+        (start.clone(), "Wa1,d4", "ring d4 is not free"),
         (
-            start,
+            start.clone(),
+            "Wd4",
+            "a free ring must be removed: a1 is free",
+        ),
+        (
+            start.clone(),
             "Wa1,a1",
             "ring a1 now holds the marble just placed and cannot be removed",
         ),
-        (lone, "Gd4,a1", "ring d4 already holds a marble"),
-        (lone, "Gb2,a1", "there is no ring at b2"),
-        (lone, "Ge4,b2", "there is no ring at b2"),
+        (lone.clone(), "Gd4,a1", "ring d4 already holds a marble"),
+        (lone.clone(), "Gb2,a1", "there is no ring at b2"),
+        (lone.clone(), "Ge4,b2", "there is no ring at b2"),
         (
             pos(&format!("{EMPTY37} 0/8/10 0/0/0 0/0/0 1")),
             "Wd4,a1",
@@ -1067,7 +1071,11 @@ fn illegal_move_messages_read_well() {
             "Gd4,a1",
             "the supply is empty and you hold no grey marble to place",
         ),
-        (start, "x d4d6", "there is no marble at d4 to jump with"),
+        (
+            start.clone(),
+            "x d4d6",
+            "there is no marble at d4 to jump with",
+        ),
         (
             lone,
             "x d4d6",
@@ -1109,7 +1117,7 @@ fn illegal_move_messages_read_well() {
         Marbles::new(3, 0, 0),
         Player::One,
     );
-    let mut game = Game::from_position(done, Rules::default());
+    let mut game = Game::from_position(done.clone(), Rules::default());
     let e = game
         .play(&Move::place(
             Colour::Grey,

@@ -128,7 +128,7 @@ fn keys_are_invariant_and_do_not_collide() {
 fn transpositions_share_a_key() {
     let p = Position::standard();
     let play = |p: &Position, texts: &[&str]| {
-        texts.iter().fold(*p, |p, t| {
+        texts.iter().fold(p.clone(), |p, t| {
             p.play(&zertz::notation::official::parse(&p, t).unwrap())
                 .unwrap()
         })

@@ -64,7 +64,7 @@ pub fn children(position: &Position) -> Vec<(Move, Position)> {
         .legal_moves()
         .into_iter()
         .map(|m| {
-            let mut next = *position;
+            let mut next = position.clone();
             next.play_unchecked(&m);
             let gained = next.captures(me).total() as i32 - before as i32;
             let forcing = i32::from(next.has_capture());

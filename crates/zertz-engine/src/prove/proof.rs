@@ -219,7 +219,7 @@ fn check_node(
     line: &mut Vec<(Position, Move)>,
 ) -> Result<(), ProofError> {
     // A node already checked from this very position and turns left (transpositions).
-    if seen.contains(&(at, *position, turns)) {
+    if seen.contains(&(at, position.clone(), turns)) {
         return Ok(());
     }
     let node = proof.nodes.get(at).ok_or(ProofError::Dangling(at))?;
@@ -256,7 +256,7 @@ fn check_node(
                 line: text(line),
                 reason: e.to_string(),
             })?;
-            line.push((*position, *mv));
+            line.push((position.clone(), *mv));
             check_node(proof, *next, &after, turns - 1, seen, line)?;
             line.pop();
         }
@@ -300,15 +300,15 @@ fn check_node(
                 });
             }
             for (mv, next) in replies {
-                let mut after = *position;
+                let mut after = position.clone();
                 after.play_unchecked(mv);
-                line.push((*position, *mv));
+                line.push((position.clone(), *mv));
                 check_node(proof, *next, &after, turns, seen, line)?;
                 line.pop();
             }
         }
     }
-    seen.insert((at, *position, turns));
+    seen.insert((at, position.clone(), turns));
     Ok(())
 }
 
@@ -348,7 +348,7 @@ impl Builder {
     }
 
     fn node(&mut self, search: &mut Search<'_>, position: &Position, turns: u32) -> Option<usize> {
-        let key = (node_key(position, turns, search.attacker), *position);
+        let key = (node_key(position, turns, search.attacker), position.clone());
         if let Some(&i) = self.index.get(&key) {
             return Some(i);
         }
@@ -369,11 +369,11 @@ impl Builder {
                         kids.iter()
                             .find(|(_, p)| search.numbers(p, turns - 1).pn == 0)
                     })
-                    .copied()
+                    .cloned()
                     .or_else(|| {
                         kids.iter()
                             .find(|(_, p)| Self::proven(search, p, turns - 1))
-                            .copied()
+                            .cloned()
                     })?;
                 let (mv, after) = pick;
                 let next = self.node(search, &after, turns - 1)?;

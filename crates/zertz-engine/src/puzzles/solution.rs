@@ -72,7 +72,7 @@ fn build_attack(
         return None;
     };
     let text = official::move_text(position, mv);
-    let mut after = *position;
+    let mut after = position.clone();
     after.play_unchecked(mv);
     // The game goes on along the tree only while it played the tree's moves.
     let game_rest = game.filter(|g| g.first() == Some(mv)).map(|g| &g[1..]);
@@ -107,7 +107,7 @@ fn build_attack(
             for i in order {
                 let (reply, node) = &replies[i];
                 let reply_text = official::move_text(&after, reply);
-                let mut below = after;
+                let mut below = after.clone();
                 below.play_unchecked(reply);
                 let rest = game_rest
                     .filter(|g| g.first() == Some(reply))
@@ -155,17 +155,17 @@ pub fn main_line(
     attack: &Attack,
 ) -> Option<(Vec<(Position, Move)>, Position)> {
     let mut line = Vec::new();
-    let mut at = *position;
+    let mut at = position.clone();
     let mut node = attack;
     loop {
         let mv = official::parse(&at, &node.mv).ok()?;
-        line.push((at, mv));
+        line.push((at.clone(), mv));
         at = at.play(&mv).ok()?;
         let Some(group) = node.then.first() else {
             return Some((line, at));
         };
         let reply = official::parse(&at, group.defences.first()?).ok()?;
-        line.push((at, reply));
+        line.push((at.clone(), reply));
         at = at.play(&reply).ok()?;
         node = &group.next;
     }

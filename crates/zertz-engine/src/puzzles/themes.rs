@@ -52,7 +52,7 @@ pub fn themes(position: &Position, solution: &Attack) -> Vec<String> {
         if before.to_move() != attacker {
             continue;
         }
-        let mut after = *before;
+        let mut after = before.clone();
         let played = after.play_unchecked(mv);
         match mv {
             Move::Place(_) => {

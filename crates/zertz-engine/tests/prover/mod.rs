@@ -41,7 +41,7 @@ impl Prover {
         let mut moves = p.legal_moves();
         let me = p.to_move();
         moves.sort_by_cached_key(|m| {
-            let mut q = *p;
+            let mut q = p.clone();
             q.play_unchecked(m);
             let gained = q.captures(me).total() as i32 - p.captures(me).total() as i32;
             let forcing = q.has_capture() as i32;
@@ -58,7 +58,7 @@ impl Prover {
             return out;
         }
         for m in Self::ordered(p) {
-            let mut child = *p;
+            let mut child = p.clone();
             child.play_unchecked(&m);
             if self.defender_loses(&child, turns - 1) {
                 out.push(m);
@@ -83,7 +83,7 @@ impl Prover {
         }
         let mut result = false;
         for m in Self::ordered(p) {
-            let mut child = *p;
+            let mut child = p.clone();
             child.play_unchecked(&m);
             if self.defender_loses(&child, turns - 1) {
                 result = true;
@@ -116,7 +116,7 @@ impl Prover {
         // No legal move: the defender loses.
         let mut result = true;
         for m in &moves {
-            let mut child = *p;
+            let mut child = p.clone();
             child.play_unchecked(m);
             if !self.attacker_wins(&child, turns) {
                 result = false;

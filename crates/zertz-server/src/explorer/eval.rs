@@ -66,7 +66,7 @@ fn search_all(position: &Position, moves: &[Move]) -> Vec<Option<Score>> {
     let key = frame.key().0;
     let engine = Engine::new(SearchOptions::default(), 4);
     let game = Game::from_position(
-        *position,
+        position.clone(),
         Rules {
             set: position.rule_set(),
             ..Rules::default()

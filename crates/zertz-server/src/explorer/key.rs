@@ -53,7 +53,7 @@ fn tracker_of(start: &Position) -> Tracker {
         Some((p, tracker)) if p == start => tracker.clone(),
         _ => {
             let tracker = Tracker::new(start);
-            *last = Some((*start, tracker.clone()));
+            *last = Some((start.clone(), tracker.clone()));
             tracker
         }
     })

@@ -239,7 +239,7 @@ fn isolating(position: &Position, colours: &str) -> Vec<String> {
             ) else {
                 continue;
             };
-            let mut after = *position;
+            let mut after = position.clone();
             let mv = Move::Place(Placement {
                 colour: first,
                 at,

@@ -1006,7 +1006,7 @@ impl Hub {
         let state = live.state.lock().await;
         let room = &state.room;
         Snapshot {
-            position: *room.game.position(),
+            position: room.game.position().clone(),
             turns: room.game.turns().len(),
             live: room.started && !room.is_over(),
             to_move: room.game.to_move(),

@@ -17,26 +17,30 @@ pub struct LegalMoves {
 }
 
 /// The texts of the places of `layout` (`a1`, `b2`…), by place index: made once per official
-/// board and kept; a custom board's are made at each call (a few dozen short texts), since a
-/// table kept per custom board would hold every board ever played for the life of the process.
+/// layout, and each time for a custom one (kept, they would outlive its layout, which is freed
+/// with its last game).
 pub(crate) fn coord_texts(layout: &zertz::Layout) -> std::sync::Arc<[String]> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    let make = || -> Arc<[String]> {
+    use std::sync::{Arc, OnceLock};
+    let texts = |layout: &zertz::Layout| -> Arc<[String]> {
         layout
             .places()
             .map(|p| layout.coord(p).to_string())
             .collect()
     };
-    if layout.kind() == zertz::BoardKind::Custom {
-        return make();
+    static OFFICIAL: OnceLock<Vec<Arc<[String]>>> = OnceLock::new();
+    let official = OFFICIAL.get_or_init(|| {
+        zertz::BoardKind::OFFICIAL
+            .iter()
+            .map(|&kind| texts(zertz::Layout::official(kind)))
+            .collect()
+    });
+    match zertz::BoardKind::OFFICIAL
+        .iter()
+        .position(|&kind| kind == layout.kind())
+    {
+        Some(i) => official[i].clone(),
+        None => texts(layout),
     }
-    static TEXTS: OnceLock<Mutex<HashMap<zertz::BoardKind, Arc<[String]>>>> = OnceLock::new();
-    let mut texts = TEXTS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    texts.entry(layout.kind()).or_insert_with(make).clone()
 }
 
 impl LegalMoves {
@@ -82,7 +86,7 @@ impl LegalMoves {
                             layout.flood(left & left.wrapping_neg(), left) == left
                         });
                     if !in_one_piece || empty & !p.at.bit() & !removed == 0 {
-                        let mut after = *position;
+                        let mut after = position.clone();
                         let played = after.play_unchecked(mv);
                         if played.isolated.iter().any(|&set| set != 0) {
                             json.push_str(&official::isolation_suffix(layout, &played.isolated));
@@ -187,7 +191,7 @@ mod tests {
                 isolating += moves
                     .iter()
                     .filter(|mv| {
-                        let mut after = *game.position();
+                        let mut after = game.position().clone();
                         after.play_unchecked(mv).isolated_places() != 0
                     })
                     .count();

@@ -53,7 +53,7 @@ pub fn read(text: &str) -> Result<ReadGame, String> {
 /// and every turn, in order, each checked by the rules library. A bribe still waiting for its
 /// answer is left out. The error names the turn (from 1) and why it is not allowed.
 pub fn replay_under(game: &Game, rules: Rules) -> Result<Game, String> {
-    let mut again = Game::from_position(*game.start(), rules);
+    let mut again = Game::from_position(game.start().clone(), rules);
     let texts = move_texts(game);
     let mut bribes = game.bribes().iter().peekable();
     let at = |i: usize, e: &dyn std::fmt::Display| format!("turn {} (`{}`): {e}", i + 1, texts[i]);

@@ -47,7 +47,7 @@ fn refuse(status: StatusCode, message: String) -> Response {
 
 /// The moves of a line in official notation, as far as they are legal.
 fn line(position: &Position, moves: &[Move]) -> Vec<String> {
-    let mut p = *position;
+    let mut p = position.clone();
     let mut out = Vec::new();
     for m in moves {
         if p.check(m).is_err() {
@@ -61,7 +61,7 @@ fn line(position: &Position, moves: &[Move]) -> Vec<String> {
 
 /// The game after its first `turn` turns.
 fn replay(game: &Game, turn: usize) -> Option<Game> {
-    let mut g = Game::from_position(*game.start(), game.rules());
+    let mut g = Game::from_position(game.start().clone(), game.rules());
     for t in game.turns().get(..turn)? {
         match t {
             Turn::Move(mv) => g.play(mv).ok()?,
@@ -138,7 +138,7 @@ async fn analysis(
         let _held = (slot, ticket);
         let engine = Engine::new(SearchOptions::default(), 16);
         let a = analyse_position(&engine, &game, &Limits::movetime(BUDGET), TOP, &mut |_| {});
-        let position = *game.position();
+        let position = game.position().clone();
         let best: Vec<_> = a
             .top
             .iter()

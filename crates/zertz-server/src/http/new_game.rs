@@ -113,8 +113,8 @@ impl NewGame {
                 "give one of: a record, a position, or a board and rules (not several)",
             ));
         }
-        // What needs no board first: a request refused for these reads none (a custom board,
-        // once read, stays in memory for the life of the process).
+        // What needs no board first: a request refused for these reads none (a custom board
+        // read is charged to the client's allowance of new boards).
         let clock = self.clock.unwrap_or(ClockSpec::Unlimited {});
         clock.validate().map_err(|e| bad(e.to_string()))?;
         let opponent = match self.opponent {
@@ -140,7 +140,7 @@ impl NewGame {
                 if !game.turns().is_empty() {
                     history = Some(crate::games::records::history_text(&game));
                 }
-                *game.start()
+                game.start().clone()
             }
             (None, Some(text)) => {
                 let p: Position = text.parse().map_err(|e| bad(format!("position: {e}")))?;

@@ -140,7 +140,7 @@ pub fn try_move(lesson: &Lesson, moves: &[String], text: &str) -> Result<Answer,
     match goals_hold(step, &before, &mv, &after) {
         Ok(()) => {
             let last = index + 1 == lesson.steps.len();
-            let (mut next, mut reply, mut reply_said) = (after, None, None);
+            let (mut next, mut reply, mut reply_said) = (after.clone(), None, None);
             if let Some(r) = step.reply.filter(|_| !last) {
                 let reply_move = notation::parse_any(&after, r).map_err(|e| {
                     TryError::Broken(format!("lesson {}: reply {r}: {e}", lesson.id))
@@ -181,7 +181,7 @@ pub fn try_move(lesson: &Lesson, moves: &[String], text: &str) -> Result<Answer,
 /// Plays a legal move: the position after it and the move in words.
 fn play(before: &Position, mv: &Move) -> (Position, String) {
     let said = sentences::turn(before, mv, "You");
-    let mut after = *before;
+    let mut after = before.clone();
     after.play_unchecked(mv);
     // The library's sentences speak of a third person: "You places" reads wrong.
     let said =
@@ -193,7 +193,7 @@ fn play(before: &Position, mv: &Move) -> (Position, String) {
 /// Plays the opponent's move: the position after it and the move in words.
 fn play_reply(before: &Position, mv: &Move) -> (Position, String) {
     let said = sentences::turn(before, mv, "Your opponent");
-    let mut after = *before;
+    let mut after = before.clone();
     after.play_unchecked(mv);
     (after, said)
 }
@@ -209,7 +209,7 @@ fn isolated(before: &Position, mv: &Move) -> u32 {
     if mv.is_capture() {
         return 0;
     }
-    let mut after = *before;
+    let mut after = before.clone();
     after.play_unchecked(mv).isolated_places().count_ones()
 }
 

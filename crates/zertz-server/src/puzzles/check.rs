@@ -100,7 +100,7 @@ pub enum Judged {
 
 /// Follows `line` down `puzzle`'s tree and judges `mv` at its end.
 pub fn judge(puzzle: &Loaded, line: &[String], mv: &str) -> Result<Judged, LineError> {
-    let mut position = puzzle.start;
+    let mut position = puzzle.start.clone();
     let mut node: &Attack = &puzzle.puzzle.solution;
     for (i, text) in line.iter().enumerate() {
         let index = i + 1;
@@ -146,7 +146,7 @@ pub fn judge(puzzle: &Loaded, line: &[String], mv: &str) -> Result<Judged, LineE
         Err(e) => return Err(LineError::BadMove(e.to_string())),
     };
     let text = official::move_text(&position, &played);
-    let mut after = position;
+    let mut after = position.clone();
     after.play_unchecked(&played);
     let attacker = puzzle.attacker();
     let solution = official::parse(&position, &node.mv).ok();
@@ -162,11 +162,11 @@ pub fn judge(puzzle: &Loaded, line: &[String], mv: &str) -> Result<Judged, LineE
             index: line.len() + 2,
             reason: e.to_string(),
         })?;
-        let mut after_reply = after;
+        let mut after_reply = after.clone();
         after_reply.play_unchecked(&reply_move);
         return Ok(Judged::Right {
             mv: text,
-            after_move: after,
+            after_move: after.clone(),
             reply: official::move_text(&after, &reply_move),
             after_reply,
         });

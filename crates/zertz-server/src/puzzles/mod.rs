@@ -255,8 +255,9 @@ impl Puzzles {
                     .acquire()
                     .await
                     .map_err(|e| PuzzleError::Refute(e.to_string()))?;
+                let position = after_move.clone();
                 let found = tokio::task::spawn_blocking(move || {
-                    refute::refute(&after_move, attacker, turns_left)
+                    refute::refute(&position, attacker, turns_left)
                 })
                 .await
                 .map_err(|e| PuzzleError::Refute(e.to_string()))?;

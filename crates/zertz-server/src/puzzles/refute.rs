@@ -57,7 +57,7 @@ pub fn refute(after: &Position, attacker: Player, turns_left: u32) -> Refutation
     }
     let replies: Vec<_> = after.legal_moves().to_vec();
     let answer = |reply: &zertz::Move, why: String| {
-        let mut next = *after;
+        let mut next = after.clone();
         next.play_unchecked(reply);
         Refutation::Refuted {
             reply: official::move_text(after, reply),
@@ -67,7 +67,7 @@ pub fn refute(after: &Position, attacker: Player, turns_left: u32) -> Refutation
     };
     // A reply that wins for the defender at once is the plainest refutation.
     for reply in &replies {
-        let mut next = *after;
+        let mut next = after.clone();
         next.play_unchecked(reply);
         if wins(&next, defender) {
             let why = if next.winner_by_captures() == Some(defender) {
@@ -94,7 +94,7 @@ pub fn refute(after: &Position, attacker: Player, turns_left: u32) -> Refutation
             all_lose = false;
             break;
         }
-        let mut next = *after;
+        let mut next = after.clone();
         next.play_unchecked(reply);
         let budget = DEFENCE_NODES.min(REFUTE_NODES - spent);
         let Ok(report) = prover.prove(&next, remaining, budget) else {

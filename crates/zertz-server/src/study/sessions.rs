@@ -167,7 +167,7 @@ fn analyse(
     out: &mpsc::Sender<Outgoing>,
 ) {
     let text = position.to_string();
-    let game = Game::from_position(*position, Rules::default());
+    let game = Game::from_position(position.clone(), Rules::default());
     let reason = if game.is_over() || game.legal_moves().is_empty() {
         "over"
     } else {
@@ -213,7 +213,7 @@ pub fn score_json(score: Score) -> Value {
 
 /// The moves of a line in official notation, as far as they are legal.
 pub fn line_text(position: &Position, moves: &[Move]) -> Vec<String> {
-    let mut p = *position;
+    let mut p = position.clone();
     let mut out = Vec::new();
     for m in moves {
         if p.check(m).is_err() {

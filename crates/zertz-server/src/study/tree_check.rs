@@ -234,7 +234,7 @@ mod tests {
         // A line one move too long (the standard game has far more than 11 plies of legal
         // placements with a ring removed each time).
         let start: Position = Position::standard();
-        let mut p = start;
+        let mut p = start.clone();
         let mut moves = Vec::new();
         for _ in 0..=LIMITS.line {
             let mv = p.legal_moves()[0];

@@ -258,7 +258,7 @@ fn children_json(tree: &GameTree, id: NodeId) -> Vec<NodeJson> {
     let Some(node) = tree.node(id) else {
         return Vec::new();
     };
-    let before = *node.position();
+    let before = node.position().clone();
     node.children()
         .iter()
         .filter_map(|&c| {

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use super::sgf::escape;
 use crate::bits::Bits;
 use crate::game::{Game, Turn};
-use crate::layout::{BoardKind, Layout, LayoutWidth, Place};
+use crate::layout::{BoardKind, Layout, LayoutRef, LayoutWidth, Place};
 use crate::marbles::{Colour, Player};
 use crate::moves::Move;
 use crate::position::{Outcome, Position};
@@ -118,7 +118,7 @@ pub fn export<S: LayoutWidth>(game: &Game<S>, info: &ExportInfo) -> Result<Strin
 /// A BoardSpace record being written: the header and set-up first, then turns one by one, and
 /// the branches of variations (used by [`crate::tree`]).
 pub(crate) struct Writer {
-    layout: &'static Layout,
+    layout: LayoutRef,
     shift: (i16, i16),
     out: String,
     /// The number of the next gesture.
@@ -136,11 +136,11 @@ impl Writer {
         info: &ExportInfo,
         comment: &str,
     ) -> Result<Writer, ExportError> {
-        let layout = start.layout();
+        let layout = start.layout().clone();
         if start.rule_set() != RuleSet::STANDARD {
             return Err(ExportError::RuleSet(start.rule_set().to_string()));
         }
-        let fresh = Position::<S>::new_in(layout, RuleSet::STANDARD).is_ok_and(|p| p == *start);
+        let fresh = Position::<S>::new_in(&layout, RuleSet::STANDARD).is_ok_and(|p| p == *start);
         let mut totals = [0u32; 3];
         for c in Colour::ALL {
             totals[c.index()] = start.supply().get(c) as u32
@@ -159,11 +159,11 @@ impl Writer {
             BoardKind::Rings48 if fresh => ("Zertz+11", (0, 0)),
             BoardKind::Rings61 if fresh => ("Zertz+24", (0, 0)),
             BoardKind::Rings48 => ("Zertz+H", (0, 0)),
-            _ if fresh => ("Zertz+xx", custom_frame_shift(layout)?),
+            _ if fresh => ("Zertz+xx", custom_frame_shift(&layout)?),
             _ => return Err(ExportError::StartPosition(layout.spec())),
         };
         let mut w = Writer {
-            layout,
+            layout: layout.clone(),
             shift,
             out: String::from("(;\nGM[22]VV[2]\n"),
             n: 0,
@@ -240,7 +240,7 @@ impl Writer {
     }
 
     fn coord(&self, p: Place) -> String {
-        bs_coord(self.layout, p, self.shift)
+        bs_coord(&self.layout, p, self.shift)
     }
 
     fn gesture(&mut self, player: Player, text: String) {
@@ -277,7 +277,7 @@ impl Writer {
             }
             Turn::Move(Move::Capture(c)) => {
                 let mut at = c.from();
-                for (_, to) in c.steps(self.layout).unwrap_or_default() {
+                for (_, to) in c.steps(&self.layout).unwrap_or_default() {
                     let (a, b) = (self.coord(at), self.coord(to));
                     self.gesture(me, format!("BtoB {a} {b}"));
                     at = to;

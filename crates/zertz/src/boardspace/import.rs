@@ -19,7 +19,7 @@ use std::fmt;
 use super::sgf;
 use crate::bits::{Huge, Narrow, Wide};
 use crate::game::Game;
-use crate::layout::{BoardKind, Coord, Layout, LayoutWidth, Place};
+use crate::layout::{BoardKind, Coord, Layout, LayoutRef, LayoutWidth, Place};
 use crate::marbles::{Colour, Marbles, Player};
 use crate::moves::{Capture, Move};
 use crate::position::{Outcome, Position, Setup};
@@ -400,7 +400,7 @@ fn variant_layout(variant: &str) -> Option<(Option<&'static Layout>, bool)> {
 struct Reader<S: LayoutWidth> {
     rules: Rules,
     /// Board before play: a fixed official layout, or the places added so far on a custom one.
-    layout: Option<&'static Layout>,
+    layout: Option<LayoutRef>,
     custom_places: Vec<Coord>,
     /// Set-up before the first move (handicaps, edits), in BoardSpace terms.
     setup_rings_removed: Vec<Place>,
@@ -458,7 +458,7 @@ impl<S: LayoutWidth> Reader<S> {
             .game
             .as_ref()
             .map(|game| game.position().layout())
-            .or(self.layout)
+            .or(self.layout.as_ref())
             .ok_or_else(|| {
                 reject(
                     RejectKind::BadGesture,
@@ -525,12 +525,12 @@ impl<S: LayoutWidth> Reader<S> {
                 ));
             }
         }
-        let layout = match self.layout {
-            Some(l) => l,
+        let layout = match &self.layout {
+            Some(l) => l.clone(),
             None => {
                 let l = Layout::custom_wide(&self.custom_places)
                     .map_err(|e| reject(RejectKind::BadLayout, line, e.to_string()))?;
-                self.layout = Some(l);
+                self.layout = Some(l.clone());
                 l
             }
         };
@@ -693,7 +693,7 @@ impl<S: LayoutWidth> Reader<S> {
             self.gestures_after_end += 1;
             return Ok(());
         }
-        let position = *game.position();
+        let position = game.position().clone();
         let layout = position.layout();
         let mv = match (&pending.placement, pending.jumps.is_empty()) {
             (Some((rack, colour, at)), true) => {
@@ -1119,7 +1119,7 @@ pub(crate) fn import_props<S: LayoutWidth>(
     let rules = Rules::default();
     let mut reader = Reader {
         rules,
-        layout,
+        layout: layout.map(LayoutRef::from),
         custom_places: Vec::new(),
         setup_rings_removed: Vec::new(),
         setup_marbles: Vec::new(),

@@ -24,7 +24,7 @@ pub fn move_text<S: LayoutWidth>(position: &Position<S>, mv: &Move) -> String {
 
 /// [`move_text`] appended to `out` (a record of many moves is written into one buffer).
 pub fn write_move_text<S: LayoutWidth>(out: &mut String, position: &Position<S>, mv: &Move) {
-    let mut after = *position;
+    let mut after = position.clone();
     after.play_unchecked(mv);
     write_played_move_text(out, position, &after, mv);
 }
@@ -346,7 +346,7 @@ fn verify_written_isolation<S: LayoutWidth>(
     mv: &Move,
     mut written: Written,
 ) -> Result<(), MoveParseError> {
-    let mut after = *position;
+    let mut after = position.clone();
     let played = after.play_unchecked(mv);
     // The colours come from what the move took, not from the position before it: the marble
     // just placed can be among the isolated ones, and its ring was empty before the move.
@@ -408,7 +408,7 @@ mod tests {
                     state ^= state >> 7;
                     state ^= state << 17;
                     let mv = moves[(state % moves.len() as u64) as usize];
-                    let mut after = p;
+                    let mut after = p.clone();
                     let taken = after.play_unchecked(&mv);
                     let mut played = String::new();
                     write_played_move_text(&mut played, &p, &after, &mv);

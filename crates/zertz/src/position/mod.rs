@@ -1,11 +1,22 @@
 //! A position: rings, marbles, supply, both players' captures and the player to move.
 //!
-//! `Position` is a plain `Copy` value (about 100 bytes): play makes a new position and undo
-//! goes back to the old one, so nothing needs to be unwound by hand. Two derived facts are kept
-//! up to date alongside the state because move generation asks for them constantly: which rings
-//! are at the edge (could slide out if empty) and whether the rings still form one group. The
-//! Zobrist hash is kept up to date incrementally too; [`Position::compute_hash`] recomputes it
-//! from scratch, and the tests check that the two agree.
+//! `Position` is a small `Clone` value (about 100 bytes): play makes a new position and undo
+//! goes back to the old one, so nothing needs to be unwound by hand. It holds its board as a
+//! [`LayoutRef`]: a `&'static` reference for the official boards, so that cloning a position of
+//! one is a plain copy of its bytes, and an `Arc` for a custom board, so that the layout is
+//! freed once no position, game or setup holds it any more (cloning such a position adds an
+//! atomic increment, and dropping it a decrement). It is not `Copy` for that reason: a copy
+//! must say `.clone()`. A loop that plays each move on a copy of one position keeps one buffer
+//! and calls `clone_from`, which copies the rest of the position as one block and leaves the
+//! layout handle as it is (no reference counted per move); a search thread holds a private copy
+//! of a custom layout ([`Position::with_private_layout`]), so that threads do not share a count.
+//! (A safe alternative without reference counts, positions that borrow their layout, would put
+//! a lifetime on every type that holds a position: games, trees, the engine, the server.)
+//!
+//! Two derived facts are kept up to date alongside the state because move generation asks for
+//! them constantly: which rings are at the edge (could slide out if empty) and whether the
+//! rings still form one group. The Zobrist hash is kept up to date incrementally too;
+//! [`Position::compute_hash`] recomputes it from scratch, and the tests check that the two agree.
 
 mod movegen;
 mod play;
@@ -18,7 +29,7 @@ pub use text::PositionParseError;
 use std::fmt;
 
 use crate::bits::{Bits, Narrow, PlaceSet, bit};
-use crate::layout::{Layout, LayoutWidth, Place};
+use crate::layout::{Layout, LayoutRef, LayoutWidth, Place};
 use crate::marbles::{Colour, Marbles, Player};
 use crate::rules::RuleSet;
 use crate::zobrist;
@@ -96,10 +107,10 @@ impl fmt::Display for Outcome {
 ///
 /// `S` is the type of the sets of places: `u64` (the default) on boards of up to 64 places,
 /// [`crate::Wide`] on boards of up to 128, [`crate::Huge`] on larger ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup<S = Narrow> {
     /// The board.
-    pub layout: &'static Layout,
+    pub layout: LayoutRef,
     /// Supply at the start and winning sets.
     pub rule_set: RuleSet,
     /// The places that still have a ring.
@@ -118,18 +129,19 @@ impl Setup {
     /// The start of a game: every ring, no marble on the board, the full supply, player one to
     /// move. (On a layout of more than 64 places, use [`Setup::start_in`] with
     /// [`crate::Wide`] or [`crate::Huge`].)
-    pub fn start(layout: &'static Layout, rule_set: RuleSet) -> Setup {
+    pub fn start(layout: impl Into<LayoutRef>, rule_set: RuleSet) -> Setup {
         Setup::start_in(layout, rule_set)
     }
 }
 
 impl<S: LayoutWidth> Setup<S> {
     /// The start of a game with sets of places of type `S`.
-    pub fn start_in(layout: &'static Layout, rule_set: RuleSet) -> Setup<S> {
+    pub fn start_in(layout: impl Into<LayoutRef>, rule_set: RuleSet) -> Setup<S> {
+        let layout = layout.into();
         Setup {
+            rings: layout.all_in(),
             layout,
             rule_set,
-            rings: layout.all_in(),
             marbles: [S::EMPTY; 3],
             supply: rule_set.supply,
             captures: [Marbles::NONE; 2],
@@ -176,9 +188,15 @@ pub enum SetupError {
 /// `S` is the type of its sets of places: `u64` (the default, and as fast as a position can be)
 /// on boards of up to 64 places, [`crate::Wide`] on boards of up to 128, [`crate::Huge`] on
 /// larger ones.
-#[derive(Clone, Copy)]
 pub struct Position<S = Narrow> {
-    layout: &'static Layout,
+    layout: LayoutRef,
+    /// Everything else, `Copy`: a clone copies it as one block (a derived `Clone` of the fields
+    /// one by one was measurably slower in perft).
+    state: State<S>,
+}
+
+#[derive(Clone, Copy)]
+struct State<S> {
     rule_set: RuleSet,
     rings: S,
     marbles: [S; 3],
@@ -192,16 +210,35 @@ pub struct Position<S = Narrow> {
     hash: u64,
 }
 
+impl<S: Copy> Clone for Position<S> {
+    #[inline]
+    fn clone(&self) -> Position<S> {
+        Position {
+            layout: self.layout.clone(),
+            state: self.state,
+        }
+    }
+
+    /// Copies `source` into this position, keeping its layout handle when it is the same
+    /// layout: a loop that plays each move on one buffer (`child.clone_from(position)`) counts
+    /// no reference per move on a custom board, and copies the state as one block.
+    #[inline]
+    fn clone_from(&mut self, source: &Position<S>) {
+        self.layout.clone_from(&source.layout);
+        self.state = source.state;
+    }
+}
+
 impl<S: PlaceSet> PartialEq for Position<S> {
     fn eq(&self, other: &Position<S>) -> bool {
-        self.hash == other.hash
+        self.state.hash == other.state.hash
             && self.layout.id() == other.layout.id()
-            && self.rule_set == other.rule_set
-            && self.rings == other.rings
-            && self.marbles == other.marbles
-            && self.supply == other.supply
-            && self.captures == other.captures
-            && self.to_move == other.to_move
+            && self.state.rule_set == other.state.rule_set
+            && self.state.rings == other.state.rings
+            && self.state.marbles == other.state.marbles
+            && self.state.supply == other.state.supply
+            && self.state.captures == other.state.captures
+            && self.state.to_move == other.state.to_move
     }
 }
 
@@ -209,7 +246,7 @@ impl<S: PlaceSet> Eq for Position<S> {}
 
 impl<S: PlaceSet> std::hash::Hash for Position<S> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
+        state.write_u64(self.state.hash);
     }
 }
 
@@ -223,7 +260,7 @@ impl Position {
     /// The start position of a game on `layout` under `rule_set`. Panics on a layout of more
     /// than 64 places (built by [`Layout::custom_wide`]): use [`Position::new_in`] with
     /// [`crate::Wide`] or [`crate::Huge`] for those.
-    pub fn new(layout: &'static Layout, rule_set: RuleSet) -> Position {
+    pub fn new(layout: impl Into<LayoutRef>, rule_set: RuleSet) -> Position {
         Position::new_in(layout, rule_set).expect("the start position of a narrow board is valid")
     }
 
@@ -236,7 +273,11 @@ impl Position {
 impl<S: LayoutWidth> Position<S> {
     /// The start position of a game on `layout` under `rule_set`, with sets of places of type
     /// `S`; refused when the layout has more places than `S` holds.
-    pub fn new_in(layout: &'static Layout, rule_set: RuleSet) -> Result<Position<S>, SetupError> {
+    pub fn new_in(
+        layout: impl Into<LayoutRef>,
+        rule_set: RuleSet,
+    ) -> Result<Position<S>, SetupError> {
+        let layout = layout.into();
         if layout.len() > S::CAPACITY {
             return Err(SetupError::TooLarge {
                 places: layout.len(),
@@ -286,113 +327,126 @@ impl<S: LayoutWidth> Position<S> {
             return Err(SetupError::BothWon);
         }
         let mut p = Position {
-            layout: s.layout,
-            rule_set: s.rule_set,
-            rings: s.rings,
-            marbles: s.marbles,
-            supply: s.supply,
-            captures: s.captures,
-            to_move: s.to_move,
-            edge: S::EMPTY,
-            split: false,
-            hash: 0,
+            layout: s.layout.clone(),
+            state: State {
+                rule_set: s.rule_set,
+                rings: s.rings,
+                marbles: s.marbles,
+                supply: s.supply,
+                captures: s.captures,
+                to_move: s.to_move,
+                edge: S::EMPTY,
+                split: false,
+                hash: 0,
+            },
         };
-        p.edge = p.compute_edge();
-        p.split = p.compute_split();
-        p.hash = p.compute_hash();
+        p.state.edge = p.compute_edge();
+        p.state.split = p.compute_split();
+        p.state.hash = p.compute_hash();
         Ok(p)
     }
 
     /// The parts of this position.
     pub fn setup(&self) -> Setup<S> {
         Setup {
-            layout: self.layout,
-            rule_set: self.rule_set,
-            rings: self.rings,
-            marbles: self.marbles,
-            supply: self.supply,
-            captures: self.captures,
-            to_move: self.to_move,
+            layout: self.layout.clone(),
+            rule_set: self.state.rule_set,
+            rings: self.state.rings,
+            marbles: self.state.marbles,
+            supply: self.state.supply,
+            captures: self.state.captures,
+            to_move: self.state.to_move,
         }
     }
 
-    /// The board.
+    /// The board (a [`LayoutRef`] derefs to the [`Layout`]; clone it to keep it).
     #[inline]
-    pub fn layout(&self) -> &'static Layout {
-        self.layout
+    pub fn layout(&self) -> &LayoutRef {
+        &self.layout
+    }
+
+    /// The same position holding a private copy of its layout ([`LayoutRef::private_copy`]):
+    /// for a search thread, so that the positions it clones at every node count references to
+    /// a layout of its own, not to one that other threads count too. The same position
+    /// otherwise (equal to this one); on an official board, this one.
+    pub fn with_private_layout(&self) -> Position<S> {
+        Position {
+            layout: self.layout.private_copy(),
+            ..self.clone()
+        }
     }
 
     /// Supply at the start and winning sets.
     #[inline]
     pub fn rule_set(&self) -> RuleSet {
-        self.rule_set
+        self.state.rule_set
     }
 
     /// The places that still have a ring.
     #[inline]
     pub fn rings(&self) -> S {
-        self.rings
+        self.state.rings
     }
 
     /// The places holding a marble of `colour`.
     #[inline]
     pub fn marbles(&self, colour: Colour) -> S {
-        self.marbles[colour.index()]
+        self.state.marbles[colour.index()]
     }
 
     /// The places holding a marble of any colour.
     #[inline]
     pub fn occupied(&self) -> S {
-        self.marbles[0] | self.marbles[1] | self.marbles[2]
+        self.state.marbles[0] | self.state.marbles[1] | self.state.marbles[2]
     }
 
     /// The rings without a marble.
     #[inline]
     pub fn empty(&self) -> S {
-        self.rings & !self.occupied()
+        self.state.rings & !self.occupied()
     }
 
     /// The free rings: empty rings that can slide out (two neighbouring places in a row have no
     /// ring).
     #[inline]
     pub fn free_rings(&self) -> S {
-        self.edge & !self.occupied()
+        self.state.edge & !self.occupied()
     }
 
     /// True when the rings no longer form one group.
     #[inline]
     pub fn is_split(&self) -> bool {
-        self.split
+        self.state.split
     }
 
     /// The marbles in the supply.
     #[inline]
     pub fn supply(&self) -> Marbles {
-        self.supply
+        self.state.supply
     }
 
     /// The marbles `player` has captured.
     #[inline]
     pub fn captures(&self, player: Player) -> Marbles {
-        self.captures[player.index()]
+        self.state.captures[player.index()]
     }
 
     /// Whose turn it is.
     #[inline]
     pub fn to_move(&self) -> Player {
-        self.to_move
+        self.state.to_move
     }
 
     /// The Zobrist hash, kept up to date as moves are played.
     #[inline]
     pub fn hash(&self) -> u64 {
-        self.hash
+        self.state.hash
     }
 
     /// True when `place` still has a ring.
     #[inline]
     pub fn has_ring(&self, place: Place) -> bool {
-        (self.rings & place.bit_in()).any()
+        (self.state.rings & place.bit_in()).any()
     }
 
     /// The colour of the marble on `place`, if any.
@@ -401,17 +455,17 @@ impl<S: LayoutWidth> Position<S> {
         let b: S = place.bit_in();
         Colour::ALL
             .into_iter()
-            .find(|c| (self.marbles[c.index()] & b).any())
+            .find(|c| (self.state.marbles[c.index()] & b).any())
     }
 
     /// Where the player to move takes a marble from when placing: the supply, or their own
     /// captures once the supply is empty.
     #[inline]
     pub fn placement_source(&self) -> Marbles {
-        if self.supply.is_empty() {
-            self.captures[self.to_move.index()]
+        if self.state.supply.is_empty() {
+            self.state.captures[self.state.to_move.index()]
         } else {
-            self.supply
+            self.state.supply
         }
     }
 
@@ -420,7 +474,7 @@ impl<S: LayoutWidth> Position<S> {
     pub fn winner_by_captures(&self) -> Option<Player> {
         Player::BOTH
             .into_iter()
-            .find(|p| self.rule_set.is_win(self.captures[p.index()]))
+            .find(|p| self.state.rule_set.is_win(self.state.captures[p.index()]))
     }
 
     /// How the game stands: `None` while it goes on, otherwise a win by captures or a loss for a
@@ -435,7 +489,7 @@ impl<S: LayoutWidth> Position<S> {
         }
         if !self.has_any_move() {
             return Some(Outcome::Win {
-                winner: self.to_move.other(),
+                winner: self.state.to_move.other(),
                 reason: WinReason::NoLegalMove,
             });
         }
@@ -450,50 +504,50 @@ impl<S: LayoutWidth> Position<S> {
     /// The hash computed from nothing but the state (the incremental one must equal it).
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0;
-        for i in Bits(self.rings) {
+        for i in Bits(self.state.rings) {
             h ^= zobrist::RING[i as usize];
         }
         for c in 0..3 {
-            for i in Bits(self.marbles[c]) {
+            for i in Bits(self.state.marbles[c]) {
                 h ^= zobrist::MARBLE[c][i as usize];
             }
-            h ^= zobrist::count(c, self.supply.0[c]);
-            h ^= zobrist::count(3 + c, self.captures[0].0[c]);
-            h ^= zobrist::count(6 + c, self.captures[1].0[c]);
+            h ^= zobrist::count(c, self.state.supply.0[c]);
+            h ^= zobrist::count(3 + c, self.state.captures[0].0[c]);
+            h ^= zobrist::count(6 + c, self.state.captures[1].0[c]);
         }
-        if self.to_move == Player::Two {
+        if self.state.to_move == Player::Two {
             h ^= zobrist::SIDE;
         }
         h
     }
 
     fn compute_edge(&self) -> S {
-        Bits(self.rings)
-            .filter(|&i| self.layout.is_edge(Place(i), self.rings))
+        Bits(self.state.rings)
+            .filter(|&i| self.layout.is_edge(Place(i), self.state.rings))
             .fold(S::EMPTY, |acc, i| acc | bit(i))
     }
 
     fn compute_split(&self) -> bool {
-        self.rings.any()
+        self.state.rings.any()
             && self
                 .layout
-                .flood(bit(self.rings.lowest() as u8), self.rings)
-                != self.rings
+                .flood(bit(self.state.rings.lowest() as u8), self.state.rings)
+                != self.state.rings
     }
 
     /// Checks that the derived facts (edge rings, split flag, hash) match the state. For tests.
     pub fn check_invariants(&self) -> Result<(), String> {
-        if self.edge != self.compute_edge() {
+        if self.state.edge != self.compute_edge() {
             return Err(format!(
                 "edge rings {:#x} but recomputed {:#x}",
-                self.edge,
+                self.state.edge,
                 self.compute_edge()
             ));
         }
-        if self.split != self.compute_split() {
-            return Err(format!("split flag {} but recomputed", self.split));
+        if self.state.split != self.compute_split() {
+            return Err(format!("split flag {} but recomputed", self.state.split));
         }
-        if self.hash != self.compute_hash() {
+        if self.state.hash != self.compute_hash() {
             return Err("incremental hash differs from the hash computed from scratch".into());
         }
         Ok(())

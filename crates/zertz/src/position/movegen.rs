@@ -14,7 +14,7 @@ impl<S: LayoutWidth> Position<S> {
     #[inline]
     pub fn has_capture(&self) -> bool {
         let occupied = self.occupied();
-        let empty = self.rings & !occupied;
+        let empty = self.state.rings & !occupied;
         for from in Bits(occupied) {
             for jump in self.layout.jumps(from).iter().flatten() {
                 if occupied.has(jump.over) && empty.has(jump.to) {
@@ -99,7 +99,7 @@ impl<S: LayoutWidth> Position<S> {
     /// Depth-first search over the jumps of the marble now on `at`; `occupied` is the board as
     /// it stands mid-chain (captured marbles gone, the jumper on `at`).
     fn extend_chain(&self, at: u8, occupied: S, chain: &mut Capture, f: &mut impl FnMut(&Capture)) {
-        let empty = self.rings & !occupied;
+        let empty = self.state.rings & !occupied;
         let mut jumped = false;
         for (d, jump) in self.layout.jumps(at).iter().enumerate() {
             let Some(jump) = jump else { continue };

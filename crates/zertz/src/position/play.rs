@@ -115,7 +115,7 @@ impl<S: LayoutWidth> Position<S> {
     /// Checks a move and plays it, giving the new position.
     pub fn play(&self, mv: &Move) -> Result<Position<S>, IllegalMove> {
         self.check(mv)?;
-        let mut next = *self;
+        let mut next = self.clone();
         next.play_unchecked(mv);
         Ok(next)
     }
@@ -157,11 +157,11 @@ impl<S: LayoutWidth> Position<S> {
                 .unwrap_or_default();
             return Err(IllegalMove::CaptureCompulsory { available });
         }
-        if self.supply.is_empty() {
-            if self.captures(self.to_move).get(p.colour) == 0 {
+        if self.state.supply.is_empty() {
+            if self.captures(self.state.to_move).get(p.colour) == 0 {
                 return Err(IllegalMove::NotInCaptures(p.colour));
             }
-        } else if self.supply.get(p.colour) == 0 {
+        } else if self.state.supply.get(p.colour) == 0 {
             return Err(IllegalMove::NotInSupply(p.colour));
         }
         if p.at.index() >= self.layout.len() || !self.has_ring(p.at) {
@@ -226,7 +226,7 @@ impl<S: LayoutWidth> Position<S> {
             occupied = occupied & !at.bit_in::<S>() & !over.bit_in::<S>() | to.bit_in::<S>();
             at = to;
         }
-        let empty = self.rings & !occupied;
+        let empty = self.state.rings & !occupied;
         let can_go_on = self
             .layout
             .jumps(at.0)
@@ -249,53 +249,54 @@ impl<S: LayoutWidth> Position<S> {
                 Played::default()
             }
         };
-        self.to_move = self.to_move.other();
-        self.hash ^= zobrist::SIDE;
+        self.state.to_move = self.state.to_move.other();
+        self.state.hash ^= zobrist::SIDE;
         played
     }
 
     #[inline]
     fn set_supply(&mut self, colour: usize, n: u8) {
-        self.hash ^= zobrist::count(colour, self.supply.0[colour]) ^ zobrist::count(colour, n);
-        self.supply.0[colour] = n;
+        self.state.hash ^=
+            zobrist::count(colour, self.state.supply.0[colour]) ^ zobrist::count(colour, n);
+        self.state.supply.0[colour] = n;
     }
 
     #[inline]
     fn set_captures(&mut self, player: Player, colour: usize, n: u8) {
         let slot = 3 + 3 * player.index() + colour;
-        let old = self.captures[player.index()].0[colour];
-        self.hash ^= zobrist::count(slot, old) ^ zobrist::count(slot, n);
-        self.captures[player.index()].0[colour] = n;
+        let old = self.state.captures[player.index()].0[colour];
+        self.state.hash ^= zobrist::count(slot, old) ^ zobrist::count(slot, n);
+        self.state.captures[player.index()].0[colour] = n;
     }
 
     fn place(&mut self, p: &Placement) -> Played<S> {
-        let me = self.to_move;
+        let me = self.state.to_move;
         let c = p.colour.index();
-        if self.supply.is_empty() {
-            let n = self.captures[me.index()].0[c].saturating_sub(1);
+        if self.state.supply.is_empty() {
+            let n = self.state.captures[me.index()].0[c].saturating_sub(1);
             self.set_captures(me, c, n);
         } else {
-            let n = self.supply.0[c].saturating_sub(1);
+            let n = self.state.supply.0[c].saturating_sub(1);
             self.set_supply(c, n);
         }
-        self.marbles[c] |= p.at.bit_in();
-        self.hash ^= zobrist::MARBLE[c][p.at.index()];
+        self.state.marbles[c] |= p.at.bit_in();
+        self.state.hash ^= zobrist::MARBLE[c][p.at.index()];
 
         let mut may_split = false;
         if let Some(r) = p.remove {
             let r = r.0;
-            self.rings &= !S::bit(r);
-            self.edge &= !S::bit(r);
-            self.hash ^= zobrist::RING[r as usize];
+            self.state.rings &= !S::bit(r);
+            self.state.edge &= !S::bit(r);
+            self.state.hash ^= zobrist::RING[r as usize];
             // Only the removed ring's neighbours can have become edge rings, and the board can
             // only have split if those neighbours are now in separate runs around it.
             let mut pattern = 0usize;
             for d in 0..6 {
                 let n = self.layout.neighbour_raw(r, d);
-                if n != NONE && self.rings.has(n) {
+                if n != NONE && self.state.rings.has(n) {
                     pattern |= 1 << d;
-                    if self.layout.is_edge(Place(n), self.rings) {
-                        self.edge |= bit(n);
+                    if self.layout.is_edge(Place(n), self.state.rings) {
+                        self.state.edge |= bit(n);
                     }
                 }
             }
@@ -303,39 +304,40 @@ impl<S: LayoutWidth> Position<S> {
         }
 
         let mut played = Played::default();
-        let empty = self.rings & !self.occupied();
-        if self.split || may_split || empty.none() {
+        let empty = self.state.rings & !self.occupied();
+        if self.state.split || may_split || empty.none() {
             // Every group without an empty ring is taken by the player who moved.
-            let open = self.layout.flood(empty, self.rings);
-            let full = self.rings & !open;
+            let open = self.layout.flood(empty, self.state.rings);
+            let full = self.state.rings & !open;
             if full.any() {
                 for colour in 0..3 {
-                    let taken = self.marbles[colour] & full;
+                    let taken = self.state.marbles[colour] & full;
                     played.isolated[colour] = taken;
                     if taken.none() {
                         continue;
                     }
                     for i in Bits(taken) {
-                        self.hash ^= zobrist::MARBLE[colour][i as usize];
+                        self.state.hash ^= zobrist::MARBLE[colour][i as usize];
                     }
-                    self.marbles[colour] &= !taken;
-                    let n = self.captures[me.index()].0[colour].saturating_add(taken.count() as u8);
+                    self.state.marbles[colour] &= !taken;
+                    let n = self.state.captures[me.index()].0[colour]
+                        .saturating_add(taken.count() as u8);
                     self.set_captures(me, colour, n);
                 }
                 for i in Bits(full) {
-                    self.hash ^= zobrist::RING[i as usize];
+                    self.state.hash ^= zobrist::RING[i as usize];
                 }
                 // A full group touches no other ring, so no edge status changes elsewhere.
-                self.rings &= !full;
-                self.edge &= !full;
+                self.state.rings &= !full;
+                self.state.edge &= !full;
             }
-            self.split = self.compute_split();
+            self.state.split = self.compute_split();
         }
         played
     }
 
     fn capture(&mut self, c: &Capture) {
-        let me = self.to_move;
+        let me = self.state.to_move;
         let mut at = c.from().0;
         let Some(colour) = self.colour_at(Place(at)) else {
             return;
@@ -347,13 +349,13 @@ impl<S: LayoutWidth> Position<S> {
             };
             if let Some(taken) = self.colour_at(Place(jump.over)) {
                 let t = taken.index();
-                self.marbles[t] &= !S::bit(jump.over);
-                self.hash ^= zobrist::MARBLE[t][jump.over as usize];
-                let n = self.captures[me.index()].0[t].saturating_add(1);
+                self.state.marbles[t] &= !S::bit(jump.over);
+                self.state.hash ^= zobrist::MARBLE[t][jump.over as usize];
+                let n = self.state.captures[me.index()].0[t].saturating_add(1);
                 self.set_captures(me, t, n);
             }
-            self.marbles[jumper] ^= S::bit(at) | S::bit(jump.to);
-            self.hash ^=
+            self.state.marbles[jumper] ^= S::bit(at) | S::bit(jump.to);
+            self.state.hash ^=
                 zobrist::MARBLE[jumper][at as usize] ^ zobrist::MARBLE[jumper][jump.to as usize];
             at = jump.to;
         }
@@ -365,7 +367,7 @@ impl<S: LayoutWidth> Position<S> {
         if self.winner_by_captures().is_some() {
             return Err(IllegalMove::GameOver);
         }
-        let me = self.to_move;
+        let me = self.state.to_move;
         let them = me.other();
         if !bribe.fits_in(self.captures(me)) || !bribe.fits_in(self.captures(them)) {
             return Err(IllegalMove::BadBribe(format!(
@@ -375,18 +377,18 @@ impl<S: LayoutWidth> Position<S> {
                 self.captures(them)
             )));
         }
-        let mut next = *self;
+        let mut next = self.clone();
         for c in 0..3 {
             let give = bribe.0[c];
-            next.set_captures(me, c, self.captures[me.index()].0[c] - give);
+            next.set_captures(me, c, self.state.captures[me.index()].0[c] - give);
             next.set_captures(
                 them,
                 c,
-                self.captures[them.index()].0[c].saturating_add(give),
+                self.state.captures[them.index()].0[c].saturating_add(give),
             );
         }
-        next.to_move = them;
-        next.hash ^= zobrist::SIDE;
+        next.state.to_move = them;
+        next.state.hash ^= zobrist::SIDE;
         Ok(next)
     }
 }

@@ -22,7 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Position, Setup};
-use crate::layout::{Coord, Layout, MAX_COLUMNS, MAX_ROWS};
+use crate::layout::{Coord, Layout, LayoutRef, MAX_COLUMNS, MAX_ROWS};
 use crate::marbles::{Colour, Marbles, Player};
 use crate::rules::RuleSet;
 
@@ -52,8 +52,8 @@ const FIELDS: [&str; 7] = [
 
 impl<S: crate::layout::LayoutWidth> fmt::Display for Position<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let layout = self.layout;
-        write!(f, "{} {} ", layout.kind().name(), self.rule_set)?;
+        let layout = &self.layout;
+        write!(f, "{} {} ", layout.kind().name(), self.state.rule_set)?;
         for x in 0..layout.columns() {
             if x > 0 {
                 f.write_str("/")?;
@@ -76,10 +76,10 @@ impl<S: crate::layout::LayoutWidth> fmt::Display for Position<S> {
         write!(
             f,
             " {} {} {} {}",
-            self.supply,
-            self.captures[0],
-            self.captures[1],
-            self.to_move.number()
+            self.state.supply,
+            self.state.captures[0],
+            self.state.captures[1],
+            self.state.to_move.number()
         )
     }
 }
@@ -171,7 +171,7 @@ impl FromStr for Position {
             }
         }
         // The other fields are read before a custom board is built: a string refused for its
-        // text never adds a layout (which the program keeps for its whole life).
+        // text never spends an allowance of new layouts on a board it does not use.
         let counts = |i: usize| -> Result<Marbles, PositionParseError> {
             Marbles::parse_slashed(field(i)).map_err(|m| err(i, m))
         };
@@ -199,14 +199,14 @@ impl FromStr for Position {
                         ),
                     ));
                 }
-                layout
+                LayoutRef::from(layout)
             }
             None => {
                 let coords: Vec<Coord> = cells.iter().filter(|c| c.1 != '_').map(|c| c.0).collect();
                 Layout::custom(&coords).map_err(|e| err(2, e.to_string()))?
             }
         };
-        let mut setup = Setup::start(layout, rule_set);
+        let mut setup = Setup::start(&layout, rule_set);
         setup.rings = 0;
         for (coord, ch) in &cells {
             let Some(place) = layout.place(*coord) else {

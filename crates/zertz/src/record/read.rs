@@ -297,7 +297,7 @@ impl Parser {
         while let Some(t) = self.token()? {
             self.tokens.push(t);
         }
-        let mut tree = GameTree::new(start, rules);
+        let mut tree = GameTree::new(start.clone(), rules);
         let mut result: Option<Token> = None;
         let first = Game::from_position(start, rules);
         let game = self.line(&mut tree, NodeId::ROOT, first, None, &mut result, 0)?;
@@ -421,7 +421,7 @@ impl Parser {
                         .unwrap_or(&token.text);
                     let step = bribe_event(&mut game, body, &token)?;
                     before_last = Some(cur);
-                    cur = tree.push(cur, step, *game.position());
+                    cur = tree.push(cur, step, game.position().clone());
                 }
                 Kind::Word => {
                     let text = token.text.as_str();
@@ -443,13 +443,13 @@ impl Parser {
                         continue;
                     }
                     let move_text = self.move_text(&token)?;
-                    let position = *game.position();
+                    let position = game.position().clone();
                     let mv = official::parse(&position, &move_text)
                         .map_err(|e| error(token.line, token.column, &move_text, e.to_string()))?;
                     game.play(&mv)
                         .map_err(|e| error(token.line, token.column, &move_text, e.to_string()))?;
                     before_last = Some(cur);
-                    cur = tree.push(cur, Step::Move(mv), *game.position());
+                    cur = tree.push(cur, Step::Move(mv), game.position().clone());
                 }
             }
             if cur != base && !early_comments.is_empty() {

@@ -212,12 +212,12 @@ impl GameTree {
     /// left out.
     pub fn from_game(game: &Game) -> GameTree {
         // The game has checked every turn and bribe: its positions are taken as they are.
-        let mut tree = GameTree::new(*game.start(), game.rules());
+        let mut tree = GameTree::new(game.start().clone(), game.rules());
         let mut at = NodeId::ROOT;
         let positions = game.positions();
         let mut bribes = game.bribes().iter().peekable();
         for (i, turn) in game.turns().iter().enumerate() {
-            let (Some(&before), Some(&after)) = (positions.get(i), positions.get(i + 1)) else {
+            let (Some(before), Some(after)) = (positions.get(i), positions.get(i + 1)) else {
                 break;
             };
             let mut passed = false;
@@ -228,31 +228,31 @@ impl GameTree {
                             bribe: b.bribe,
                             accepted: false,
                         };
-                        at = tree.push(at, step, before);
+                        at = tree.push(at, step, before.clone());
                     }
                     Some(true) if !passed => {
                         let step = Step::Bribe {
                             bribe: b.bribe,
                             accepted: true,
                         };
-                        at = tree.push(at, step, after);
+                        at = tree.push(at, step, after.clone());
                         passed = true;
                     }
                     _ => {}
                 }
             }
             if let (Turn::Move(mv), false) = (turn, passed) {
-                at = tree.push(at, Step::Move(*mv), after);
+                at = tree.push(at, Step::Move(*mv), after.clone());
             }
         }
-        let end = *game.position();
+        let end = game.position();
         for b in bribes {
             if b.accepted == Some(false) {
                 let step = Step::Bribe {
                     bribe: b.bribe,
                     accepted: false,
                 };
-                at = tree.push(at, step, end);
+                at = tree.push(at, step, end.clone());
             }
         }
         if let Some(outcome) = game.outcome() {
@@ -512,7 +512,7 @@ impl GameTree {
     /// The game from the start to the node: every step replayed, so that repetition counts and
     /// bribes are known.
     pub fn game_at(&self, id: NodeId) -> Result<Game, TreeError> {
-        let mut game = Game::from_position(*self.start(), self.rules);
+        let mut game = Game::from_position(self.start().clone(), self.rules);
         for n in self.path(id)? {
             let node = self.get(n)?;
             if let Some(step) = node.step {
@@ -532,7 +532,7 @@ impl GameTree {
         let mut game = match self.game_at(last) {
             Ok(game) => game,
             // Every step was checked when it was added.
-            Err(_) => Game::from_position(*self.start(), self.rules),
+            Err(_) => Game::from_position(self.start().clone(), self.rules),
         };
         if let Some(outcome) = self.declared {
             let _ = game.end(outcome);
@@ -561,14 +561,14 @@ impl GameTree {
                 reason: e.to_string(),
             });
         }
-        Ok(self.push(at, step, *game.position()))
+        Ok(self.push(at, step, game.position().clone()))
     }
 
     /// Plays a step written as text at node `at`: a move in official notation, read leniently
     /// (`Wd4,a1`, `wd4 a1`, host notation), or a bribe `bribe 1/0/0 accepted` /
     /// `(bribe 1/0/0 rejected)`. As [`GameTree::add`] otherwise.
     pub fn add_text(&mut self, at: NodeId, text: &str) -> Result<NodeId, TreeError> {
-        let position = self.get(at)?.position;
+        let position = self.get(at)?.position.clone();
         let step = parse_step(&position, text).map_err(|reason| TreeError::Illegal {
             text: text.to_string(),
             reason,

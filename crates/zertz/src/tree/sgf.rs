@@ -204,7 +204,7 @@ impl GameTree {
             let mut at = NodeId::ROOT;
             for (i, turn) in game.turns().iter().enumerate() {
                 if let (Turn::Move(mv), Some(after)) = (turn, game.positions().get(i + 1)) {
-                    at = tree.push(at, Step::Move(*mv), *after);
+                    at = tree.push(at, Step::Move(*mv), after.clone());
                     ids.push(at);
                 }
             }
@@ -249,7 +249,7 @@ const DESIGNER: &str = "Designer";
 /// The tree of the main line's record: its start, players, date, name and ending.
 fn main_tree(imported: &crate::boardspace::Imported) -> GameTree {
     let game = &imported.game;
-    let mut tree = GameTree::new(*game.start(), game.rules());
+    let mut tree = GameTree::new(game.start().clone(), game.rules());
     let mut headers = Vec::new();
     let players = [
         &imported.players[imported.first],

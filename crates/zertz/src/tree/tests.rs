@@ -27,13 +27,13 @@ fn bribes_need_the_rule() {
         "37 standard ..../...../....../......./....../...../.... 4/8/10 1/0/0 1/0/0 1"
             .parse()
             .unwrap();
-    let mut off = GameTree::new(start, Rules::default());
+    let mut off = GameTree::new(start.clone(), Rules::default());
     let e = off
         .add_text(NodeId::ROOT, "bribe 1/0/0 rejected")
         .unwrap_err();
     assert!(e.to_string().contains("not allowed"), "{e}");
     let mut on = GameTree::new(
-        start,
+        start.clone(),
         Rules {
             bribes: true,
             ..Rules::default()
