@@ -196,11 +196,13 @@ async fn wait_held(server: &Server, mut pred: impl FnMut(u64) -> bool) -> u64 {
         if pred(n) {
             return n;
         }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "still {n} custom boards held\n{}",
-            server.log()
-        );
+        if std::time::Instant::now() >= deadline {
+            let (_, stats) = server.get("/api/stats", None).await;
+            panic!(
+                "still {n} custom boards held; stats {stats}\n{}",
+                server.log()
+            );
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

@@ -47,8 +47,13 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// A tracker of `start`: a copy of the last one made when `start` is the same position.
+/// A tracker of `start`: a copy of the last one made when `start` is the same position. Only
+/// starts on official boards are kept: a custom board's layout is freed with its last holder,
+/// and this thread's copy would hold it for as long as the thread lives.
 fn tracker_of(start: &Position) -> Tracker {
+    if start.layout().kind() == zertz::BoardKind::Custom {
+        return Tracker::new(start);
+    }
     LAST_START.with_borrow_mut(|last| match last {
         Some((p, tracker)) if p == start => tracker.clone(),
         _ => {
