@@ -14,7 +14,10 @@ use std::time::Duration;
 
 use super::Cluster;
 use crate::games::hub::{Hub, HubError};
-use crate::store::{heartbeat, orphans, still_held};
+use crate::store::{drop_finished, heartbeat, orphans, still_held};
+
+/// How long a finished game keeps its lease row (a match's next step appends to it).
+const FINISHED_AFTER: Duration = Duration::from_secs(60);
 
 /// Orphaned games one node takes per round (the others take the rest).
 const ADOPT_PER_ROUND: i64 = 50;
@@ -27,11 +30,22 @@ pub fn start(hub: &Arc<Hub>, cluster: Arc<Cluster>) {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // About once a minute, the lease rows of games finished a minute ago or more go
+        // (nothing renews rows any more, so nothing else would take them away).
+        let sweep_every = (FINISHED_AFTER.as_millis() / every.as_millis().max(1)).max(1) as u64;
+        let mut rounds: u64 = 0;
         loop {
             ticks.tick().await;
             let Some(hub) = hub.upgrade() else { break };
             if let Err(e) = round(&hub, &cluster).await {
                 tracing::warn!("leases not renewed this round: {e}");
+            }
+            rounds += 1;
+            if rounds % sweep_every == 0 {
+                let after_ms = FINISHED_AFTER.as_millis() as i64;
+                if let Err(e) = drop_finished(&cluster.pool, &cluster.holder, after_ms).await {
+                    tracing::warn!("finished games' leases not deleted: {e}");
+                }
             }
         }
     });

@@ -32,7 +32,7 @@ pub use studies::{ChapterRow, StudyRow, StudyStore, StudySummary};
 
 pub use postgres::{LeaseHolder, PostgresStore};
 pub(crate) use postgres::{
-    acquire, heartbeat, orphans, owner, pairing as pairing_queue, still_held,
+    acquire, drop_finished, heartbeat, orphans, owner, pairing as pairing_queue, still_held,
 };
 pub use sqlite::SqliteStore;
 

@@ -139,13 +139,6 @@ async fn append_in(
     .bind(game)
     .execute(&mut *conn)
     .await?;
-    // A game over needs no holder: its lease row goes with the end (no round renews rows).
-    if update.status.as_deref() == Some(crate::games::room::status::FINISHED) {
-        sqlx::query("DELETE FROM game_leases WHERE game_id = $1")
-            .bind(game)
-            .execute(&mut *conn)
-            .await?;
-    }
     if let Some(end) = &update.ended {
         super::ratings::write_end(conn, end).await?;
     }

@@ -127,6 +127,24 @@ pub async fn still_held(
     Ok(held)
 }
 
+/// Deletes `holder`'s lease rows of games finished more than `after_ms` ago. Not at the end
+/// itself: a match's next step still appends to the game that ended, under its lease.
+pub async fn drop_finished(
+    pool: &PgPool,
+    holder: &LeaseHolder,
+    after_ms: i64,
+) -> Result<u64, StoreError> {
+    let done = sqlx::query(&format!(
+        "DELETE FROM game_leases l USING games g WHERE g.id = l.game_id AND l.node = $1 \
+         AND g.status = 'finished' AND g.updated_ms < {NOW_MS} - $2"
+    ))
+    .bind(holder.node.as_ref())
+    .bind(after_ms)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// Says that node `holder` lives and is reached at `addr` (`host:port`), and holds every lease
 /// it has for another lease's time. Returns whether it had **lapsed** before this beat (its
 /// leases no longer held, or it never beat): then another node may have taken some of its
