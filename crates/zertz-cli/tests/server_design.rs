@@ -213,14 +213,17 @@ async fn finished_designs_are_charged_as_new_boards() {
                 .await
         }
     };
-    // The placeholder board (one ring) is the first new board; the first design the second.
+    // The placeholder board (one ring) is held by the server from its start, like an official
+    // board: it costs nothing. The first design is the first new board.
     let (status, body) = design(&BOARD).await;
     assert_eq!(status, 200, "{body}");
-    // The same board again is known: free.
+    // The same board again is known (its first game holds it): free.
     let (status, body) = design(&BOARD).await;
     assert_eq!(status, 200, "{body}");
-    // Another board is one too many.
+    // Another board is the second; a third is one too many.
     let (status, body) = design(&BOARD[..11]).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = design(&BOARD[..10]).await;
     refused(status, &body, 429, "too many new custom boards");
     // Over the socket a design cannot be finished at all (it would escape the allowance).
     let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;

@@ -31,6 +31,15 @@ pub const PLACEHOLDER_BOARD: &str = "a1";
 /// The player who designs the board.
 pub const DESIGNER: Player = Player::One;
 
+/// Holds the placeholder board's layout for the life of the process. Every design game starts
+/// on it, and a custom layout nobody holds is freed and then counts as new again in a client's
+/// allowance: without this, each design would be charged for the placeholder once the last
+/// design in memory had finished. Called when the hub is made, outside any allowance.
+pub fn hold_placeholder() {
+    static HELD: std::sync::OnceLock<Option<zertz::LayoutRef>> = std::sync::OnceLock::new();
+    HELD.get_or_init(|| Layout::from_spec(PLACEHOLDER_BOARD).ok());
+}
+
 /// Where a designed board stands.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Design {
