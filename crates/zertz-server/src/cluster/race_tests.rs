@@ -96,10 +96,11 @@ async fn two_nodes_never_both_append_a_move() {
     }
 }
 
-async fn race(url: String) {
-    let ttl = 150;
-    let a = node(&url, "a", ttl).await;
-    let b = node(&url, "b", ttl).await;
+/// Nodes `a` and `b` with leases of `ttl_ms`, and a game between two guests created on `a`:
+/// its id and its seats' tokens.
+async fn two_nodes_and_a_game(url: &str, ttl_ms: i64) -> (Arc<Hub>, Arc<Hub>, String, [String; 2]) {
+    let a = node(url, "a", ttl_ms).await;
+    let b = node(url, "b", ttl_ms).await;
     let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
     let (id, tokens) = a
         .create_game(
@@ -110,7 +111,12 @@ async fn race(url: String) {
         )
         .await
         .unwrap();
-    let tokens = tokens.map(|t| t.unwrap());
+    (a, b, id, tokens.map(|t| t.unwrap()))
+}
+
+async fn race(url: String) {
+    let ttl = 150;
+    let (a, b, id, tokens) = two_nodes_and_a_game(&url, ttl).await;
     // A holds the game: B may neither load it nor play in it.
     let e = try_move(&b, &id, &tokens).await.unwrap_err();
     assert!(matches!(e, HubError::Elsewhere(_)), "{e:?}");
@@ -191,19 +197,7 @@ async fn lease_row(hub: &Hub, id: &str) -> Option<(String, i64)> {
 
 async fn beating(url: String) {
     let ttl = 150;
-    let a = node(&url, "a", ttl).await;
-    let b = node(&url, "b", ttl).await;
-    let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
-    let (id, tokens) = a
-        .create_game(
-            settings,
-            [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))],
-            [None, None],
-            None,
-        )
-        .await
-        .unwrap();
-    let tokens = tokens.map(|t| t.unwrap());
+    let (a, b, id, tokens) = two_nodes_and_a_game(&url, ttl).await;
     let taken = lease_row(&a, &id).await.expect("a lease row");
     // A beats for four leases' time: B can never take the game, and the lease row itself is
     // never written again (the node's own row holds it).
