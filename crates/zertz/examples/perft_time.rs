@@ -1,18 +1,28 @@
-//! Times bulk perft on the official boards, for comparing builds of the rules library:
+//! Times perft on the official boards, for comparing builds of the rules library:
 //! `cargo run --release -p zertz --example perft_time -- 37:3 48:3`. Prints each count with the
-//! best wall-clock time of `--runs N` runs (default 5).
+//! best wall-clock time of `--runs N` runs (default 5). With `--full`, every move is generated
+//! and played down to the last ply (`perft_full`, the measure of playing moves) instead of
+//! counting the last ply in bulk.
 
 use std::time::Instant;
 
-use zertz::{BoardKind, Layout, Position, RuleSet, perft::perft};
+use zertz::{
+    BoardKind, Layout, Position, RuleSet,
+    perft::{perft, perft_full},
+};
 
 fn main() {
     let mut runs = 5;
+    let mut full = false;
     let mut jobs = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--runs" {
             runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(runs);
+            continue;
+        }
+        if a == "--full" {
+            full = true;
             continue;
         }
         let Some((board, depth)) = a.split_once(':') else {
@@ -38,12 +48,18 @@ fn main() {
         let mut count = 0;
         for _ in 0..runs {
             let t = Instant::now();
-            count = perft(&start, depth);
+            count = if full {
+                perft_full(&start, depth)
+            } else {
+                perft(&start, depth)
+            };
             best = best.min(t.elapsed().as_secs_f64());
         }
         println!(
-            "{} depth {depth}: {count} in {best:.3} s (best of {runs})",
-            layout.spec()
+            "{} depth {depth}{}: {count} in {:.1} ms (best of {runs})",
+            layout.spec(),
+            if full { ", full" } else { "" },
+            best * 1e3
         );
     }
 }

@@ -20,10 +20,10 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
-use std::ops::Deref;
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Mutex, OnceLock, Weak};
 
 use crate::bits::{Bits, Huge, Narrow, PlaceSet, Wide, bit};
+pub use crate::layout_ref::LayoutRef;
 
 /// The most places of a layout whose sets of places are `u64` ([`Layout::custom`],
 /// [`Layout::from_spec`]).
@@ -344,138 +344,13 @@ pub struct Layout {
     huge: OnceLock<LayoutSets<Huge>>,
     jumps: Vec<[Option<Jump>; 6]>,
     symmetries: Vec<Symmetry>,
+    /// True for a layout in an `Arc` (a custom one), false for one that lives for the whole
+    /// program (an official one): what a [`LayoutRef`] looks at to count references. Set only
+    /// by `LayoutRef::share`, as the layout goes into its `Arc`.
+    pub(crate) in_arc: bool,
 }
 
 pub(crate) const NONE: u8 = u8::MAX;
-
-/// A handle to a layout, as positions, setups and games hold it: cheap to clone, and it derefs
-/// to the [`Layout`].
-///
-/// An official layout is held by a `&'static` reference, so cloning a position of an official
-/// board is a plain copy; a custom layout is held by an [`Arc`], so it is freed when its last
-/// handle goes (cloning one is an atomic increment).
-pub struct LayoutRef(Held);
-
-#[derive(Clone)]
-enum Held {
-    Official(&'static Layout),
-    Custom(Arc<Layout>),
-}
-
-impl LayoutRef {
-    /// The layout as a `&'static` reference when it is an official one (it lives for the whole
-    /// program), `None` for a custom layout.
-    pub fn as_static(&self) -> Option<&'static Layout> {
-        match &self.0 {
-            Held::Official(layout) => Some(layout),
-            Held::Custom(_) => None,
-        }
-    }
-
-    /// A handle to a copy of this layout that shares nothing with it: the same places, id and
-    /// symmetries, in memory of its own (an official layout is not copied). For a thread that
-    /// clones positions all the time, so that it does not contend with other threads for the
-    /// count of one shared layout.
-    pub fn private_copy(&self) -> LayoutRef {
-        match &self.0 {
-            Held::Official(_) => self.clone(),
-            Held::Custom(layout) => LayoutRef(Held::Custom(Arc::new(layout.copy()))),
-        }
-    }
-
-    /// A weak reference to a custom layout (`None` for an official one, which is never freed):
-    /// it upgrades while some handle still holds the layout.
-    pub fn downgrade(&self) -> Option<Weak<Layout>> {
-        match &self.0 {
-            Held::Official(_) => None,
-            Held::Custom(layout) => Some(Arc::downgrade(layout)),
-        }
-    }
-}
-
-impl Clone for LayoutRef {
-    #[inline]
-    fn clone(&self) -> LayoutRef {
-        LayoutRef(self.0.clone())
-    }
-
-    /// Nothing to do when both hold the same layout: a loop that plays each move on a clone
-    /// of one position (`child.clone_from(position)`) counts no reference per move.
-    #[inline]
-    fn clone_from(&mut self, source: &LayoutRef) {
-        let same = match (&self.0, &source.0) {
-            (Held::Official(a), Held::Official(b)) => std::ptr::eq(*a, *b),
-            (Held::Custom(a), Held::Custom(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        if !same {
-            *self = source.clone();
-        }
-    }
-}
-
-impl Deref for LayoutRef {
-    type Target = Layout;
-
-    #[inline]
-    fn deref(&self) -> &Layout {
-        match &self.0 {
-            Held::Official(layout) => layout,
-            Held::Custom(layout) => layout,
-        }
-    }
-}
-
-impl AsRef<Layout> for LayoutRef {
-    fn as_ref(&self) -> &Layout {
-        self
-    }
-}
-
-impl std::borrow::Borrow<Layout> for LayoutRef {
-    fn borrow(&self) -> &Layout {
-        self
-    }
-}
-
-impl From<&'static Layout> for LayoutRef {
-    /// A handle to a layout that lives for the whole program (an official one).
-    fn from(layout: &'static Layout) -> LayoutRef {
-        LayoutRef(Held::Official(layout))
-    }
-}
-
-impl From<&LayoutRef> for LayoutRef {
-    fn from(layout: &LayoutRef) -> LayoutRef {
-        layout.clone()
-    }
-}
-
-impl PartialEq for LayoutRef {
-    fn eq(&self, other: &LayoutRef) -> bool {
-        **self == **other
-    }
-}
-
-impl Eq for LayoutRef {}
-
-impl PartialEq<Layout> for LayoutRef {
-    fn eq(&self, other: &Layout) -> bool {
-        **self == *other
-    }
-}
-
-impl PartialEq<&Layout> for LayoutRef {
-    fn eq(&self, other: &&Layout) -> bool {
-        **self == **other
-    }
-}
-
-impl fmt::Debug for LayoutRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&**self, f)
-    }
-}
 
 /// The sets of places a layout precomputes, in one width ([`PlaceSet::sets`]).
 #[derive(Clone, Debug, Default)]
@@ -824,7 +699,7 @@ impl Layout {
         // build it once. Nothing here drops a layout, whose `Drop` takes this lock too.
         let mut reg = lock_registry();
         if let Some(layout) = reg.custom.get(&sorted).and_then(Weak::upgrade) {
-            return Ok(LayoutRef(Held::Custom(layout)));
+            return Ok(LayoutRef::from_arc(layout));
         }
         if !admit_new_layout() {
             return Err(LayoutError::NotAdmitted);
@@ -841,14 +716,15 @@ impl Layout {
             .next_id
             .checked_add(1)
             .expect("fewer than 2^32 layouts built");
-        let layout = Arc::new(layout);
+        let layout = LayoutRef::share(layout);
+        let weak = layout.downgrade().expect("a custom layout is in an Arc");
         // Replaces a dead entry of the same places, if its layout has not yet taken it out.
-        reg.custom.insert(sorted, Arc::downgrade(&layout));
-        Ok(LayoutRef(Held::Custom(layout)))
+        reg.custom.insert(sorted, weak);
+        Ok(layout)
     }
 
     /// A copy of this layout in memory of its own, with the same id ([`LayoutRef::private_copy`]).
-    fn copy(&self) -> Layout {
+    pub(crate) fn copy(&self) -> Layout {
         Layout {
             id: self.id,
             kind: self.kind,
@@ -863,6 +739,7 @@ impl Layout {
             huge: self.huge.clone(),
             jumps: self.jumps.clone(),
             symmetries: self.symmetries.clone(),
+            in_arc: false,
         }
     }
 
@@ -1005,6 +882,7 @@ impl Layout {
             huge: OnceLock::new(),
             jumps,
             symmetries: Vec::new(),
+            in_arc: false,
         };
         layout.symmetries = layout.find_symmetries();
         layout
@@ -1572,6 +1450,59 @@ mod tests {
         let weak = Layout::from_spec("u5-6,v5").unwrap().downgrade().unwrap();
         assert!(weak.upgrade().is_none());
         assert_eq!(entry("u5,u6,v5"), None, "no dead entry left");
+    }
+
+    #[test]
+    fn a_handle_is_one_pointer_and_counts_exactly() {
+        // One pointer, as the `&'static Layout` it replaced: a position is copied per move.
+        assert_eq!(
+            std::mem::size_of::<LayoutRef>(),
+            std::mem::size_of::<usize>()
+        );
+        assert_eq!(
+            std::mem::size_of::<Option<LayoutRef>>(),
+            std::mem::size_of::<usize>()
+        );
+        let layout = Layout::from_spec("w1-3,x1").unwrap();
+        let weak = layout.downgrade().unwrap();
+        assert_eq!(weak.strong_count(), 1);
+        let clones: Vec<LayoutRef> = (0..10).map(|_| layout.clone()).collect();
+        assert_eq!(weak.strong_count(), 11);
+        // Clones sent to other threads count and give back their counts there.
+        std::thread::scope(|scope| {
+            for handle in clones {
+                scope.spawn(move || {
+                    let more = handle.clone();
+                    assert_eq!(more.spec(), "w1-3,x1");
+                });
+            }
+        });
+        assert_eq!(weak.strong_count(), 1);
+        // `clone_from` between two layouts moves one count from the one to the other.
+        let other = Layout::from_spec("w5,x5").unwrap();
+        let mut buffer = other.clone();
+        let other_weak = other.downgrade().unwrap();
+        assert_eq!(other_weak.strong_count(), 2);
+        buffer.clone_from(&layout);
+        assert_eq!((weak.strong_count(), other_weak.strong_count()), (2, 1));
+        buffer.clone_from(&layout);
+        assert_eq!(weak.strong_count(), 2, "the same layout: no count taken");
+        buffer.clone_from(&LayoutRef::from(Layout::standard()));
+        assert_eq!(weak.strong_count(), 1);
+        assert!(buffer.as_static().is_some());
+        // A custom layout reached by a `&'static` reference (a handle leaked on purpose) gives
+        // a handle of its own, equal to it, and takes no count of the leaked one.
+        let leaked: &'static LayoutRef = Box::leak(Box::new(Layout::from_spec("w7,x7").unwrap()));
+        let leaked_weak = leaked.downgrade().unwrap();
+        let from_static = LayoutRef::from(&**leaked);
+        assert_eq!(from_static, *leaked);
+        assert_eq!(leaked_weak.strong_count(), 1);
+        assert!(!Weak::ptr_eq(
+            &leaked_weak,
+            &from_static.downgrade().unwrap()
+        ));
+        drop(layout);
+        assert!(weak.upgrade().is_none(), "freed with its last handle");
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub mod boardspace;
 pub mod diagram;
 pub mod game;
 pub mod layout;
+mod layout_ref;
 pub mod marbles;
 pub mod moves;
 pub mod notation;
