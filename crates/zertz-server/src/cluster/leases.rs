@@ -61,8 +61,7 @@ pub async fn round(hub: &Arc<Hub>, cluster: &Cluster) -> Result<(), HubError> {
         let held = still_held(&cluster.pool, &cluster.holder, &mine).await?;
         let held: std::collections::HashSet<&String> = held.iter().collect();
         for id in mine.iter().filter(|id| !held.contains(id)) {
-            tracing::warn!(game = %id, "lease lost: the game leaves this node");
-            hub.forget_game(id);
+            hub.forget_game(id, "found by the round after a lapse");
         }
     }
     for id in orphans(&cluster.pool, ADOPT_PER_ROUND).await? {

@@ -40,17 +40,18 @@ impl Hub {
         Ok((row, events, true))
     }
 
-    /// Drops game `id` from memory (its lease is lost): its flag timer stops, its sockets are
-    /// closed with 1012 (they would go quiet: the moves are made on another node now) so the
-    /// clients reconnect and resync, and the next request loads it again or is passed to its
-    /// new node.
-    pub(crate) fn forget_game(&self, id: &str) {
+    /// Drops game `id` from memory (its lease is lost, as `found_by` found): its flag timer
+    /// stops, its sockets are closed with 1012 (they would go quiet: the moves are made on
+    /// another node now) so the clients reconnect and resync, and the next request loads it
+    /// again or is passed to its new node. Says so in the log, a warning naming the game.
+    pub(crate) fn forget_game(&self, id: &str, found_by: &str) {
         let gone = self
             .live
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(id);
         let Some(live) = gone else { return };
+        tracing::warn!(game = %id, "lease lost ({found_by}): the game leaves this node");
         live.stale.send_replace(true);
         if let Ok(mut state) = live.state.try_lock()
             && let Some(t) = state.timer.take()

@@ -597,11 +597,7 @@ impl Hub {
         {
             // A lease lost: this copy of the game is stale and leaves memory.
             if matches!(e, StoreError::NotOwner(_)) {
-                tracing::warn!(
-                    game = %live.id,
-                    "lease lost (found by an append): the game leaves this node"
-                );
-                self.forget_game(&live.id);
+                self.forget_game(&live.id, "found by an append");
             }
             return Err(e.into());
         }

@@ -372,7 +372,7 @@ impl<S: LayoutWidth> Position<S> {
     pub fn with_private_layout(&self) -> Position<S> {
         Position {
             layout: self.layout.private_copy(),
-            ..self.clone()
+            state: self.state,
         }
     }
 
