@@ -5,6 +5,7 @@ use rusqlite::{OptionalExtension, params};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
+use super::recent::{self, Recent};
 use super::{SqliteStore, Write, is_unique_violation, write_error};
 use crate::store::common::{
     account_sql, changes_turns_only, check_versions, conflict, find_games_sql, game_not_found,
@@ -61,6 +62,7 @@ pub(super) fn create_game(
 
 pub(super) fn append(
     conn: &rusqlite::Connection,
+    recent: &mut Recent,
     game: &str,
     events: &[EventRow],
     update: &RowUpdate,
@@ -68,19 +70,30 @@ pub(super) fn append(
     let tokens = seat_tokens(update)?;
     let accounts = seat_accounts(update);
     let names = seat_names(update);
-    let last: Option<Option<i64>> = conn
-        .prepare_cached(
-            "SELECT (SELECT MAX(version) FROM game_events WHERE game_id = games.id) \
-             FROM games WHERE id = ?",
-        )
-        .and_then(|mut select| select.query_row([game], |row| row.get(0)).optional())
-        .map_err(write_error)?;
-    let Some(last) = last else {
-        return Err(game_not_found(game));
+    let last = match recent.last_version(game) {
+        Some(last) => last,
+        None => {
+            let last: Option<Option<i64>> = conn
+                .prepare_cached(
+                    "SELECT (SELECT MAX(version) FROM game_events WHERE game_id = games.id) \
+                     FROM games WHERE id = ?",
+                )
+                .and_then(|mut select| select.query_row([game], |row| row.get(0)).optional())
+                .map_err(write_error)?;
+            let Some(last) = last else {
+                return Err(game_not_found(game));
+            };
+            last.unwrap_or(0)
+        }
     };
-    check_versions(game, last.unwrap_or(0), events)?;
-    insert_events(conn, game, events)?;
-    if changes_turns_only(update) {
+    check_versions(game, last, events)?;
+    if !events.is_empty() {
+        // The events wait in the recent table, and the turns with them (see `recent`).
+        recent.append(conn, game, events, update.turns)?;
+        if changes_turns_only(update) {
+            return Ok(());
+        }
+    } else if changes_turns_only(update) {
         if let Some(turns) = update.turns {
             conn.prepare_cached("UPDATE games SET turns = ? WHERE id = ?")
                 .and_then(|mut set| set.execute(params![turns, game]))
@@ -166,12 +179,16 @@ pub(super) fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<()
 }
 
 /// A match step's writes, in the batch's transaction.
-pub(super) fn step(conn: &rusqlite::Connection, step: &MatchStep) -> Result<(), StoreError> {
+pub(super) fn step(
+    conn: &rusqlite::Connection,
+    recent: &mut Recent,
+    step: &MatchStep,
+) -> Result<(), StoreError> {
     if let Some((game, events)) = &step.new_game {
         create_game(conn, game, events)?;
     }
     if let Some(a) = &step.append {
-        append(conn, &a.game, &a.events, &a.update)?;
+        append(conn, recent, &a.game, &a.events, &a.update)?;
     }
     save_match(conn, &step.state)
 }
@@ -193,6 +210,14 @@ fn game_summary(row: &SqliteRow) -> Result<GameSummary, sqlx::Error> {
         board: row.try_get("board")?,
         rules: row.try_get("rules")?,
         turns: row.try_get("turns")?,
+    })
+}
+
+fn event_row(row: &SqliteRow) -> Result<EventRow, sqlx::Error> {
+    Ok(EventRow {
+        version: row.try_get("version")?,
+        at_ms: row.try_get("at_ms")?,
+        payload: row.try_get("payload")?,
     })
 }
 
@@ -231,8 +256,14 @@ impl GameStore for SqliteStore {
     }
 
     async fn load_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError> {
+        // The events not folded yet, taken before the snapshot: one folded meanwhile is in
+        // the snapshot too (it leaves memory only once committed), and is taken once.
+        let unfolded = self.recent.events_of(game);
         // One read transaction: the row and the events come from the same snapshot.
         let mut tx = self.pool.begin().await?;
+        let owner: Option<String> = sqlx::query_scalar(recent::OWNER)
+            .fetch_optional(&mut *tx)
+            .await?;
         let row = sqlx::query(
             "SELECT id, match_id, created_ms, settings, token_one, token_two, status, result, \
              updated_ms, account_one, account_two, name_one, name_two, board, rules, invite_one, \
@@ -269,15 +300,23 @@ impl GameStore for SqliteStore {
         .fetch_all(&mut *tx)
         .await?
         .iter()
-        .map(|row| {
-            Ok(EventRow {
-                version: row.try_get("version")?,
-                at_ms: row.try_get("at_ms")?,
-                payload: row.try_get("payload")?,
-            })
-        })
+        .map(event_row)
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        // Another store owns the recent tables (and their events are not in this one's
+        // memory): read them.
+        let theirs = if owner.as_deref() == Some(self.recent.store()) {
+            Vec::new()
+        } else {
+            sqlx::query(recent::EVENTS_OF_GAME)
+                .bind(game)
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(event_row)
+                .collect::<Result<Vec<_>, sqlx::Error>>()?
+        };
         tx.commit().await?;
+        let events = recent::merge(events, unfolded.into_iter().chain(theirs).collect());
         Ok((game_row, events))
     }
 
@@ -306,7 +345,12 @@ impl GameStore for SqliteStore {
             q = q.bind(c.updated_ms).bind(&c.id);
         }
         let rows = q.bind(clamp_limit(limit)).fetch_all(self.pool()).await?;
-        Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
+        let mut games = rows
+            .iter()
+            .map(game_summary)
+            .collect::<Result<Vec<_>, _>>()?;
+        self.recent.overlay_turns(&mut games);
+        Ok(games)
     }
 
     async fn account_games(
@@ -324,7 +368,12 @@ impl GameStore for SqliteStore {
             .bind(clamp_limit(limit))
             .fetch_all(self.pool())
             .await?;
-        Ok(rows.iter().map(game_summary).collect::<Result<_, _>>()?)
+        let mut games = rows
+            .iter()
+            .map(game_summary)
+            .collect::<Result<Vec<_>, _>>()?;
+        self.recent.overlay_turns(&mut games);
+        Ok(games)
     }
 
     async fn account_matches(

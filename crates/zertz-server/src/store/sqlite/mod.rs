@@ -50,6 +50,7 @@ mod pace;
 mod puzzles;
 mod ratings;
 mod readers;
+mod recent;
 mod reviews;
 mod studies;
 
@@ -90,6 +91,8 @@ pub struct SqliteStore {
     pool: SqlitePool,
     writer: Arc<Writer>,
     readers: Arc<readers::Readers>,
+    /// The events the writer has not folded into `game_events` yet (see `recent`).
+    recent: Arc<recent::Unfolded>,
 }
 
 /// The queue to the writer thread, the thread, and the switch of the checkpointer.
@@ -157,18 +160,21 @@ impl SqliteStore {
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
         let path = path.to_string();
         let opened = path.clone();
-        let (writer, checkpointer) = tokio::task::spawn_blocking(move || {
-            Ok::<_, rusqlite::Error>((connect(&opened, false)?, connect(&opened, true)?))
+        let (writer, checkpointer, recent) = tokio::task::spawn_blocking(move || {
+            let writer = connect(&opened, false).map_err(write_error)?;
+            let checkpointer = connect(&opened, true).map_err(write_error)?;
+            let recent = recent::Recent::open(&writer)?;
+            Ok::<_, StoreError>((writer, checkpointer, recent))
         })
         .await
-        .map_err(|e| StoreError::Write(format!("opening the writer: {e}")))?
-        .map_err(write_error)?;
+        .map_err(|e| StoreError::Write(format!("opening the writer: {e}")))??;
+        let unfolded = Arc::clone(recent.shared());
         let (queue, jobs) = mpsc::channel();
         let finish = FinishCheckpoint::default();
         let finish2 = finish.clone();
         let thread = std::thread::Builder::new()
             .name("zertz-sqlite-writer".into())
-            .spawn(move || write_loop(writer, jobs, finish2))
+            .spawn(move || write_loop(writer, jobs, finish2, recent))
             .map_err(|e| StoreError::Write(format!("starting the writer: {e}")))?;
         let (stop, stopped) = mpsc::channel();
         std::thread::Builder::new()
@@ -178,6 +184,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             pool,
             readers: Arc::new(readers::Readers::new(&path)),
+            recent: unfolded,
             writer: Arc::new(Writer {
                 queue: Mutex::new(Some(queue)),
                 thread: Mutex::new(Some(thread)),
@@ -297,7 +304,12 @@ pub(crate) fn is_unique_violation(e: &rusqlite::Error) -> bool {
 
 /// The writer thread: batches of waiting writes, one transaction each; between two batches,
 /// the end of a checkpoint when the checkpointer asks for it.
-fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>, finish: FinishCheckpoint) {
+fn write_loop(
+    conn: rusqlite::Connection,
+    jobs: mpsc::Receiver<Job>,
+    finish: FinishCheckpoint,
+    mut recent: recent::Recent,
+) {
     let slow = crate::util::slow_ms();
     let mut batch = Vec::with_capacity(MAX_BATCH);
     let mut pace = pace::Pace::default();
@@ -313,7 +325,7 @@ fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>, finish: Fin
         let started = Instant::now();
         let n = batch.len();
         pace.began(started, waited, n);
-        commit_batch(&conn, &mut batch);
+        commit_batch(&conn, &mut batch, &mut recent);
         if let Some(slow) = slow
             && started.elapsed() >= slow
         {
@@ -340,6 +352,10 @@ fn write_loop(conn: rusqlite::Connection, jobs: mpsc::Receiver<Job>, finish: Fin
             }
         }
     }
+    // Closing: every event goes to `game_events` (a store opened later would fold them too).
+    if let Err(e) = recent.fold_everything(&conn) {
+        tracing::warn!("SQLite writer: folding the recent events on close: {e}");
+    }
 }
 
 /// A passive checkpoint: `(frames in the log, frames copied into the database)`.
@@ -362,69 +378,105 @@ fn fail_all(batch: &mut Vec<Job>, message: String) {
 }
 
 /// Runs `batch` in one transaction and answers each job once it is committed. First without
-/// savepoints; if a write fails, the whole transaction is rolled back and the batch is run
-/// again with a savepoint per write, so that only the failed write is refused.
-fn commit_batch(conn: &rusqlite::Connection, batch: &mut Vec<Job>) {
+/// savepoints, folding the recent events that are due (see `recent`); if a write fails, the
+/// whole transaction is rolled back and the batch is run again with a savepoint per write, so
+/// that only the failed write is refused.
+fn commit_batch(conn: &rusqlite::Connection, batch: &mut Vec<Job>, recent: &mut recent::Recent) {
     if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
         return fail_all(batch, e.to_string());
     }
-    if batch.iter().all(|job| run(conn, &job.write).is_ok()) {
+    if let Err(e) = recent.begin(conn) {
+        let _ = conn.execute_batch("ROLLBACK");
+        recent.rolled_back();
+        return fail_all(batch, e.to_string());
+    }
+    let written = batch
+        .iter()
+        .all(|job| run(conn, &job.write, recent).is_ok());
+    let folded = written
+        && recent
+            .fold_due(conn)
+            .inspect_err(|e| tracing::warn!("SQLite writer: folding recent events: {e}"))
+            .is_ok();
+    if folded {
         match exec(conn, "COMMIT") {
             Ok(()) => {
+                recent.committed();
                 for job in batch.drain(..) {
                     let _ = job.done.send(Ok(()));
                 }
             }
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK");
+                recent.rolled_back();
                 fail_all(batch, format!("commit failed, nothing was written: {e}"));
             }
         }
         return;
     }
+    recent.rolled_back();
     if let Err(e) = conn.execute_batch("ROLLBACK") {
         return fail_all(batch, format!("rollback failed, nothing was written: {e}"));
     }
-    commit_batch_savepoints(conn, batch);
+    commit_batch_savepoints(conn, batch, recent);
 }
 
 /// Runs `batch` in one transaction, each write in its own savepoint (a write that fails is
 /// rolled back alone and gets its error), and answers each job once it is committed.
-fn commit_batch_savepoints(conn: &rusqlite::Connection, batch: &mut Vec<Job>) {
+fn commit_batch_savepoints(
+    conn: &rusqlite::Connection,
+    batch: &mut Vec<Job>,
+    recent: &mut recent::Recent,
+) {
     if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
+        return fail_all(batch, e.to_string());
+    }
+    if let Err(e) = recent.begin(conn) {
+        let _ = conn.execute_batch("ROLLBACK");
+        recent.rolled_back();
         return fail_all(batch, e.to_string());
     }
     let mut outcomes = Vec::with_capacity(batch.len());
     for job in batch.iter() {
+        let mark = recent.mark();
         let outcome = exec(conn, "SAVEPOINT job")
             .map_err(write_error)
-            .and_then(|()| run(conn, &job.write));
+            .and_then(|()| run(conn, &job.write, recent));
         let closed = match &outcome {
             Ok(()) => exec(conn, "RELEASE job"),
-            Err(_) => exec(conn, "ROLLBACK TO job").and_then(|()| exec(conn, "RELEASE job")),
+            Err(_) => {
+                recent.undo_to(mark);
+                exec(conn, "ROLLBACK TO job").and_then(|()| exec(conn, "RELEASE job"))
+            }
         };
         outcomes.push(closed.map_err(write_error).and(outcome));
     }
     match exec(conn, "COMMIT") {
         Ok(()) => {
+            recent.committed();
             for (job, outcome) in batch.drain(..).zip(outcomes) {
                 let _ = job.done.send(outcome);
             }
         }
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK");
+            recent.rolled_back();
             fail_all(batch, format!("commit failed, nothing was written: {e}"));
         }
     }
 }
 
 /// One write, inside the batch's transaction.
-fn run(conn: &rusqlite::Connection, write: &Write) -> Result<(), StoreError> {
+fn run(
+    conn: &rusqlite::Connection,
+    write: &Write,
+    recent: &mut recent::Recent,
+) -> Result<(), StoreError> {
     match write {
         Write::CreateGame(game, events) => games::create_game(conn, game, events),
-        Write::Append(game, events, update) => games::append(conn, game, events, update),
+        Write::Append(game, events, update) => games::append(conn, recent, game, events, update),
         Write::SaveMatch(m) => games::save_match(conn, m),
-        Write::Step(step) => games::step(conn, step),
+        Write::Step(step) => games::step(conn, recent, step),
         Write::Run(f) => f(conn),
     }
 }
