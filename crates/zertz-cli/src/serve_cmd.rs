@@ -23,6 +23,12 @@ pub struct ServeArgs {
     /// the clients whose engine games wait for one.
     #[arg(long)]
     engine_slots: Option<usize>,
+    /// Threads that serve the connections (default: the cores less one, at least one). The
+    /// engine's searches and the SQLite writer run on threads of their own; on two cores one
+    /// such thread spent 8 % less CPU per move than two, which mostly woke each other
+    /// (docs/server.md, "Measured, 27 November 2026").
+    #[arg(long)]
+    workers: Option<usize>,
     /// Analysis-board searches at once, apart from the games' engine slots (more wait in line).
     #[arg(long, default_value_t = 1)]
     study_slots: usize,
@@ -161,7 +167,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         config.engine_slots = n.max(1);
     }
     let db = args.db.clone();
-    let runtime = tokio::runtime::Runtime::new()?;
+    let workers = args.workers.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1))
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers.max(1))
+        .enable_all()
+        .build()?;
     runtime.block_on(zertz_server::serve(args.addr, &db, config, |addr| {
         let shown = if db.starts_with("postgres") {
             "PostgreSQL"

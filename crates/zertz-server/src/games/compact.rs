@@ -22,10 +22,10 @@ pub struct CompactLegal {
     pub colours: String,
     /// The empty rings, in place order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub empty: Vec<String>,
+    pub empty: Vec<Arc<str>>,
     /// The free rings (empty rings that may be removed), in place order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub free: Vec<String>,
+    pub free: Vec<Arc<str>>,
     /// The placements whose text names marbles taken by isolation, in full (`Bd7,b2 x Wa1Wa2`):
     /// each replaces the text without its ` x …` in the expanded list.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -135,7 +135,7 @@ impl CompactLegal {
         let per_colour = self.placements() / colours.len().max(1);
         let (colour, mut i) = (colours[i / per_colour], i % per_colour);
         for at in &self.empty {
-            let others: Vec<&String> = self.free.iter().filter(|r| *r != at).collect();
+            let others: Vec<&Arc<str>> = self.free.iter().filter(|r| *r != at).collect();
             let n = others.len().max(1);
             if i < n {
                 return match others.get(i) {
@@ -220,11 +220,10 @@ fn isolating(position: &Position, colours: &str) -> Vec<String> {
     let mut pairs = Vec::new();
     for at in places(empty) {
         let others = free & !(1u64 << at);
-        let removals: Vec<Option<usize>> = if others == 0 {
-            vec![None]
-        } else {
-            places(others).map(Some).collect()
-        };
+        // Each other free ring, or none when there is no other.
+        let removals = places(others)
+            .map(Some)
+            .chain((others == 0).then_some(None));
         for remove in removals {
             let removed = remove.map_or(0, |r| 1u64 << r);
             let left = rings & !removed;

@@ -19,15 +19,15 @@ pub struct LegalMoves {
 /// The texts of the places of `layout` (`a1`, `b2`…), by place index: made once per official
 /// layout, and each time for a custom one (kept, they would outlive its layout, which is freed
 /// with its last game).
-pub(crate) fn coord_texts(layout: &zertz::Layout) -> std::sync::Arc<[String]> {
+pub(crate) fn coord_texts(layout: &zertz::Layout) -> std::sync::Arc<[std::sync::Arc<str>]> {
     use std::sync::{Arc, OnceLock};
-    let texts = |layout: &zertz::Layout| -> Arc<[String]> {
+    let texts = |layout: &zertz::Layout| -> Arc<[Arc<str>]> {
         layout
             .places()
-            .map(|p| layout.coord(p).to_string())
+            .map(|p| Arc::from(layout.coord(p).to_string()))
             .collect()
     };
-    static OFFICIAL: OnceLock<Vec<Arc<[String]>>> = OnceLock::new();
+    static OFFICIAL: OnceLock<Vec<Arc<[Arc<str>]>>> = OnceLock::new();
     let official = OFFICIAL.get_or_init(|| {
         zertz::BoardKind::OFFICIAL
             .iter()

@@ -48,17 +48,11 @@ pub async fn serve(
         let stale = live.gone_stale();
         tokio::pin!(stale);
         loop {
+            // In the order of how often each is ready: a wake-up polls the branches in turn
+            // up to the first ready one, and most are the game's events or the client's
+            // actions (a stale game, a chat line or a ping waits for a quiet moment).
             tokio::select! {
-                () = &mut stale => {
-                    close_moved(&mut socket).await;
-                    break;
-                }
-                line = room.next_line() => {
-                    let Some(line) = line else { break };
-                    if !send(&mut socket, line.into()).await {
-                        break;
-                    }
-                }
+                biased;
                 out = receiver.recv() => {
                     let open = match game_text(&hub, &live, seat, &mut sent, out).await {
                         Next::Send(text) => feed(&mut socket, text).await,
@@ -69,16 +63,6 @@ pub async fn serve(
                         || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket)
                             .await
                     {
-                        break;
-                    }
-                }
-                beat = heartbeat.beat() => {
-                    if beat == Beat::Silent {
-                        tracing::debug!(game = %live.id(), "a WebSocket did not answer a ping: closed");
-                        silent = true;
-                        break;
-                    }
-                    if socket.send(Message::Ping(Default::default())).await.is_err() {
                         break;
                     }
                 }
@@ -141,6 +125,26 @@ pub async fn serve(
                             received.elapsed().as_secs_f64() * 1e3,
                             handled.as_secs_f64() * 1e3
                         );
+                    }
+                }
+                () = &mut stale => {
+                    close_moved(&mut socket).await;
+                    break;
+                }
+                line = room.next_line() => {
+                    let Some(line) = line else { break };
+                    if !send(&mut socket, line.into()).await {
+                        break;
+                    }
+                }
+                beat = heartbeat.beat() => {
+                    if beat == Beat::Silent {
+                        tracing::debug!(game = %live.id(), "a WebSocket did not answer a ping: closed");
+                        silent = true;
+                        break;
+                    }
+                    if socket.send(Message::Ping(Default::default())).await.is_err() {
+                        break;
                     }
                 }
             }

@@ -13,7 +13,7 @@
 //! many moves of different games share one commit; alone, a write is committed at once. The
 //! transaction starts with `BEGIN IMMEDIATE`, so two writers never both read the same last
 //! version, even from two processes. Under load the writer paces its batches (see `pace`): it
-//! begins one at most once a millisecond, so that the writes arriving meanwhile share its
+//! begins one at most once every 3 ms, so that the writes arriving meanwhile share its
 //! commit; a write that finds the writer idle is committed at once. A batch is first run without savepoints (nearly every
 //! write succeeds, and a savepoint costs a copy of every page it touches); only when one of its
 //! writes fails is the batch rolled back and run again with one savepoint per write.
