@@ -100,6 +100,48 @@ pub(crate) struct Change {
     pub(crate) update: RowUpdate,
 }
 
+/// Events applied in place to a room (see [`Hub::apply_change`]), with what undoes them.
+struct Applied {
+    events: Vec<Event>,
+    /// The room before them, without its log.
+    before: Room,
+    /// The log's length before them.
+    logged: usize,
+    /// The rooms after each but the last.
+    partial: Vec<Room>,
+    rows: Vec<EventRow>,
+    update: RowUpdate,
+}
+
+/// Puts a room back as it was unless disarmed (`before` taken): dropped while a change waits
+/// to be stored, it undoes the change.
+struct PutBack<'a> {
+    room: &'a mut Room,
+    before: Option<Room>,
+    logged: usize,
+}
+
+impl Drop for PutBack<'_> {
+    fn drop(&mut self) {
+        if let Some(before) = self.before.take() {
+            self.room.put_back(before, self.logged);
+        }
+    }
+}
+
+/// The rows that store `events`, the first at version `first`.
+fn event_rows(events: &[Event], first: i64, now: i64) -> Vec<EventRow> {
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| EventRow {
+            version: first + i as i64,
+            at_ms: now,
+            payload: serde_json::to_string(e).unwrap_or_default(),
+        })
+        .collect()
+}
+
 /// A game made but not stored yet (see [`Hub::prepare_game`]).
 pub(crate) struct NewGame {
     room: Room,
@@ -588,21 +630,39 @@ impl Hub {
         seat: Option<(usize, String)>,
     ) -> Result<(), HubError> {
         let started = std::time::Instant::now();
-        let change = self.prepare_change(state, events, seat)?;
+        let applied = self.apply_change(state, events, seat)?;
         let prepared = started.elapsed();
+        // Until the store has the events, the room's change is undone if this stops (storing
+        // fails, or the task is dropped while it waits).
+        let mut undo = PutBack {
+            room: &mut state.room,
+            before: Some(applied.before),
+            logged: applied.logged,
+        };
         if let Err(e) = self
             .store
-            .append(&live.id, &change.rows, &change.update)
+            .append(&live.id, &applied.rows, &applied.update)
             .await
         {
+            drop(undo);
             // A lease lost: this copy of the game is stale and leaves memory.
             if matches!(e, StoreError::NotOwner(_)) {
                 self.forget_game(&live.id, "found by an append");
             }
             return Err(e.into());
         }
+        // Stored: the change stays.
+        undo.before = None;
+        drop(undo);
         let stored = started.elapsed();
-        self.publish(live, state, change);
+        self.announce(
+            live,
+            state,
+            applied.events,
+            applied.partial,
+            applied.rows,
+            applied.update,
+        );
         if let Some(slow) = crate::util::slow_ms()
             && started.elapsed() >= slow
         {
@@ -617,6 +677,59 @@ impl Hub {
             );
         }
         Ok(())
+    }
+
+    /// Applies `events` to the room in place (undone at once if one cannot be applied) and
+    /// returns what to put back should storing them fail, with the rows to store. Unlike
+    /// [`Hub::prepare_change`] it copies the room without its log, which grows with the game.
+    fn apply_change(
+        &self,
+        state: &mut LiveGame,
+        events: Vec<Event>,
+        seat: Option<(usize, String)>,
+    ) -> Result<Applied, HubError> {
+        let now = now_ms();
+        let room = &mut state.room;
+        let (status, turns, over) = (room.status(), room.game.turns().len(), room.is_over());
+        let logged = room.log.len();
+        let before = room.without_log();
+        let first = room.version() + 1;
+        // Each event goes out with the state after it: the rooms after all but the last.
+        let mut partial = Vec::new();
+        for (i, e) in events.iter().enumerate() {
+            if let Err(e) = room.apply(e.clone(), now) {
+                room.put_back(before, logged);
+                return Err(HubError::Storage(format!("internal: {e}")));
+            }
+            if i + 1 < events.len() {
+                partial.push(room.clone());
+            }
+        }
+        let rows = event_rows(&events, first, now);
+        let ends = room.is_over() && !over;
+        let update = RowUpdate {
+            status: (room.status() != status).then(|| room.status().to_string()),
+            result: room.result().filter(|_| ends),
+            seat_account: seat
+                .as_ref()
+                .and_then(|(i, _)| room.accounts.get(*i).cloned().flatten()),
+            seat_name: seat
+                .as_ref()
+                .and_then(|(i, _)| room.names.get(*i).cloned().flatten()),
+            seat,
+            turns: (room.game.turns().len() != turns).then_some(room.game.turns().len() as i64),
+            ended: ends
+                .then(|| crate::games::ending::game_end(room, now))
+                .flatten(),
+        };
+        Ok(Applied {
+            events,
+            before,
+            logged,
+            partial,
+            rows,
+            update,
+        })
     }
 
     /// The rooms after `events` (which stay to be stored) and the rows to store.
@@ -638,15 +751,7 @@ impl Hub {
                 partial.push(next.clone());
             }
         }
-        let rows: Vec<EventRow> = events
-            .iter()
-            .enumerate()
-            .map(|(i, e)| EventRow {
-                version: first + i as i64,
-                at_ms: now,
-                payload: serde_json::to_string(e).unwrap_or_default(),
-            })
-            .collect();
+        let rows = event_rows(&events, first, now);
         let seat_account = seat
             .as_ref()
             .and_then(|(i, _)| next.accounts.get(*i).cloned().flatten());
@@ -684,17 +789,31 @@ impl Hub {
             rows,
             update,
         } = change;
+        state.room = next;
+        self.announce(live, state, events, partial, rows, update);
+    }
+
+    /// Broadcasts the stored `events`, already applied to the room (`partial`: the rooms
+    /// after each but the last), and reacts to them.
+    fn announce(
+        &self,
+        live: &Arc<Live>,
+        state: &mut LiveGame,
+        events: Vec<Event>,
+        partial: Vec<Room>,
+        rows: Vec<EventRow>,
+        update: RowUpdate,
+    ) {
         // A game that has just ended goes into the opening explorer (in the background).
         if let Some(end) = &update.ended {
             crate::explorer::spawn_add_finished(
                 Arc::clone(&self.store),
                 Arc::clone(&self.explorer_cache),
-                next.clone(),
+                state.room.clone(),
                 end.ended_ms,
             );
         }
-        let first = rows.first().map_or(next.version(), |r| r.version);
-        state.room = next;
+        let first = rows.first().map_or(state.room.version(), |r| r.version);
         state.legal = Legal::of(&state.room.game);
         let claim_after = self.config.claim_after.as_millis() as i64;
         let listening = live.sender.receiver_count() > 0;

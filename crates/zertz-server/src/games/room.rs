@@ -183,6 +183,24 @@ impl Room {
         self.log.len() as i64
     }
 
+    /// A copy of the room without its log: what [`Room::put_back`] needs to undo events
+    /// applied after this (applying only appends to the log, so its length is enough).
+    pub fn without_log(&mut self) -> Room {
+        let log = std::mem::take(&mut self.log);
+        let copy = self.clone();
+        self.log = log;
+        copy
+    }
+
+    /// Undoes the events applied since `before` was taken (with [`Room::without_log`]) when
+    /// the log held `logged` events.
+    pub fn put_back(&mut self, mut before: Room, logged: usize) {
+        let mut log = std::mem::take(&mut self.log);
+        log.truncate(logged);
+        before.log = log;
+        *self = before;
+    }
+
     /// `open`, `live` or `finished`.
     pub fn status(&self) -> &'static str {
         if self.is_over() {
@@ -899,6 +917,51 @@ mod tests {
     fn bribe() -> Action {
         Action::ProposeBribe {
             marbles: "0/0/0".into(),
+        }
+    }
+
+    #[test]
+    fn put_back_undoes_what_was_applied_since_the_copy() {
+        let clock = ClockSpec::SuddenDeath { total_ms: 60_000 };
+        let actions = [
+            (
+                Player::One,
+                Action::Move {
+                    text: "Gf3,a4".into(),
+                },
+            ),
+            (Player::One, bribe()),
+            (Player::One, Action::OfferDraw {}),
+            (Player::One, Action::RequestTakeback {}),
+            (Player::Two, Action::Resign {}),
+        ];
+        for (seat, action) in actions {
+            let mut r = room(clock);
+            act(
+                &mut r,
+                Player::One,
+                Action::Move {
+                    text: "Wd4,a1".into(),
+                },
+                7_000,
+            );
+            act(
+                &mut r,
+                Player::Two,
+                Action::Move {
+                    text: "Bb2,g1".into(),
+                },
+                9_000,
+            );
+            let was = format!("{r:?}");
+            let logged = r.log.len();
+            let before = r.without_log();
+            assert_eq!(r.log.len(), logged, "the copy leaves the log where it was");
+            let events = act(&mut r, seat, action.clone(), 12_000);
+            assert!(!events.is_empty());
+            assert_ne!(format!("{r:?}"), was, "{action:?} changed nothing");
+            r.put_back(before, logged);
+            assert_eq!(format!("{r:?}"), was, "{action:?} was not undone");
         }
     }
 
