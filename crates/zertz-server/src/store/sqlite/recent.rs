@@ -36,14 +36,14 @@ use super::write_error;
 use crate::store::{EventRow, GameSummary, StoreError};
 
 /// How long a table takes new rows before the two swap (and its games begin to be folded).
-pub const GENERATION: Duration = Duration::from_secs(10);
+pub const GENERATION: Duration = Duration::from_secs(20);
 
 /// How long the older table's games take to be folded, spread over the batches.
-pub const FOLD_WITHIN: Duration = Duration::from_secs(5);
+pub const FOLD_WITHIN: Duration = Duration::from_secs(10);
 
 /// Fewest games folded in one batch, unless all the rest are due: a fold dirties the upper
-/// pages of `game_events` and `games` whatever its size, so it is worth a few dozen games.
-const FEWEST_PER_FOLD: usize = 64;
+/// pages of `game_events` and `games` whatever its size, so it is worth a hundred games or so.
+const FEWEST_PER_FOLD: usize = 128;
 
 /// Most games folded in one batch (a batch of an idle server may have all of them due).
 const MOST_PER_FOLD: usize = 512;
