@@ -231,6 +231,9 @@ mod tests {
         }
         let mut shown = view(&room, &presence, now);
         let mut held = serde_json::to_value(&shown).unwrap();
+        // The view after each event, its move list carried from the one before (as the hub
+        // makes them).
+        let mut carried = shown.clone();
         let mut rng = seed | 1;
         let mut next = move || {
             rng ^= rng << 13;
@@ -272,6 +275,17 @@ mod tests {
             if let Ok(events) = room.decide(seat, &action, now) {
                 for e in events {
                     room.apply(e, now).unwrap();
+                    let legal = Legal::of(&room.game);
+                    carried = GameView::after(
+                        &carried,
+                        &room,
+                        None,
+                        &presence,
+                        now,
+                        CLAIM_AFTER_MS,
+                        &legal,
+                    );
+                    assert_eq!(carried.moves, room.move_list(), "after {action:?}");
                 }
             }
             let fresh = view(&room, &presence, now);

@@ -830,7 +830,19 @@ impl Hub {
                     claim_after,
                     &Legal::of(&room.game),
                 ),
-                None => self.make_view(state, None),
+                None => match &state.shown {
+                    // The move list of the view one event earlier, where it stands.
+                    Some(shown) => GameView::after(
+                        shown,
+                        &state.room,
+                        None,
+                        &state.presence,
+                        now_ms(),
+                        claim_after,
+                        &state.legal,
+                    ),
+                    None => self.make_view(state, None),
+                },
             };
             debug_assert_eq!(view.version, first + i as i64);
             self.send_changes(live, state, "event", Some(e), view);
