@@ -276,14 +276,15 @@ mod tests {
                 for e in events {
                     room.apply(e, now).unwrap();
                     let legal = Legal::of(&room.game);
-                    carried = GameView::after(
-                        &carried,
+                    let moves = crate::games::view::moves_after(&carried, &room);
+                    carried = GameView::with_moves(
                         &room,
                         None,
                         &presence,
                         now,
                         CLAIM_AFTER_MS,
                         &legal,
+                        moves,
                     );
                     assert_eq!(carried.moves, room.move_list(), "after {action:?}");
                 }

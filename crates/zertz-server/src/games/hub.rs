@@ -129,6 +129,44 @@ impl Drop for PutBack<'_> {
     }
 }
 
+/// Applies `events` to `room` (which is left part-way if one fails) and returns the rooms after
+/// each but the last (each event goes out with the state after it), the rows that store them
+/// and the change to the game's row.
+fn apply_events(
+    room: &mut Room,
+    events: &[Event],
+    seat: Option<(usize, String)>,
+) -> Result<(Vec<Room>, Vec<EventRow>, RowUpdate), HubError> {
+    let now = now_ms();
+    let (status, turns, over) = (room.status(), room.game.turns().len(), room.is_over());
+    let first = room.version() + 1;
+    let mut partial = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        room.apply(e.clone(), now)
+            .map_err(|e| HubError::Storage(format!("internal: {e}")))?;
+        if i + 1 < events.len() {
+            partial.push(room.clone());
+        }
+    }
+    let ends = room.is_over() && !over;
+    let update = RowUpdate {
+        status: (room.status() != status).then(|| room.status().to_string()),
+        result: room.result().filter(|_| ends),
+        seat_account: seat
+            .as_ref()
+            .and_then(|(i, _)| room.accounts.get(*i).cloned().flatten()),
+        seat_name: seat
+            .as_ref()
+            .and_then(|(i, _)| room.names.get(*i).cloned().flatten()),
+        seat,
+        turns: (room.game.turns().len() != turns).then_some(room.game.turns().len() as i64),
+        ended: ends
+            .then(|| crate::games::ending::game_end(room, now))
+            .flatten(),
+    };
+    Ok((partial, event_rows(events, first, now), update))
+}
+
 /// The rows that store `events`, the first at version `first`.
 fn event_rows(events: &[Event], first: i64, now: i64) -> Vec<EventRow> {
     events
@@ -688,48 +726,22 @@ impl Hub {
         events: Vec<Event>,
         seat: Option<(usize, String)>,
     ) -> Result<Applied, HubError> {
-        let now = now_ms();
-        let room = &mut state.room;
-        let (status, turns, over) = (room.status(), room.game.turns().len(), room.is_over());
-        let logged = room.log.len();
-        let before = room.without_log();
-        let first = room.version() + 1;
-        // Each event goes out with the state after it: the rooms after all but the last.
-        let mut partial = Vec::new();
-        for (i, e) in events.iter().enumerate() {
-            if let Err(e) = room.apply(e.clone(), now) {
-                room.put_back(before, logged);
-                return Err(HubError::Storage(format!("internal: {e}")));
-            }
-            if i + 1 < events.len() {
-                partial.push(room.clone());
+        let logged = state.room.log.len();
+        let before = state.room.without_log();
+        match apply_events(&mut state.room, &events, seat) {
+            Ok((partial, rows, update)) => Ok(Applied {
+                events,
+                before,
+                logged,
+                partial,
+                rows,
+                update,
+            }),
+            Err(e) => {
+                state.room.put_back(before, logged);
+                Err(e)
             }
         }
-        let rows = event_rows(&events, first, now);
-        let ends = room.is_over() && !over;
-        let update = RowUpdate {
-            status: (room.status() != status).then(|| room.status().to_string()),
-            result: room.result().filter(|_| ends),
-            seat_account: seat
-                .as_ref()
-                .and_then(|(i, _)| room.accounts.get(*i).cloned().flatten()),
-            seat_name: seat
-                .as_ref()
-                .and_then(|(i, _)| room.names.get(*i).cloned().flatten()),
-            seat,
-            turns: (room.game.turns().len() != turns).then_some(room.game.turns().len() as i64),
-            ended: ends
-                .then(|| crate::games::ending::game_end(room, now))
-                .flatten(),
-        };
-        Ok(Applied {
-            events,
-            before,
-            logged,
-            partial,
-            rows,
-            update,
-        })
     }
 
     /// The rooms after `events` (which stay to be stored) and the rows to store.
@@ -739,38 +751,8 @@ impl Hub {
         events: Vec<Event>,
         seat: Option<(usize, String)>,
     ) -> Result<Change, HubError> {
-        let now = now_ms();
         let mut next = state.room.clone();
-        let first = next.version() + 1;
-        // Each event goes out with the state after it: the rooms after all but the last.
-        let mut partial = Vec::new();
-        for (i, e) in events.iter().enumerate() {
-            next.apply(e.clone(), now)
-                .map_err(|e| HubError::Storage(format!("internal: {e}")))?;
-            if i + 1 < events.len() {
-                partial.push(next.clone());
-            }
-        }
-        let rows = event_rows(&events, first, now);
-        let seat_account = seat
-            .as_ref()
-            .and_then(|(i, _)| next.accounts.get(*i).cloned().flatten());
-        let seat_name = seat
-            .as_ref()
-            .and_then(|(i, _)| next.names.get(*i).cloned().flatten());
-        let turns = next.game.turns().len();
-        let ends = next.is_over() && !state.room.is_over();
-        let update = RowUpdate {
-            status: (next.status() != state.room.status()).then(|| next.status().to_string()),
-            result: next.result().filter(|_| ends),
-            seat,
-            seat_account,
-            seat_name,
-            turns: (turns != state.room.game.turns().len()).then_some(turns as i64),
-            ended: ends
-                .then(|| crate::games::ending::game_end(&next, now))
-                .flatten(),
-        };
+        let (partial, rows, update) = apply_events(&mut next, &events, seat)?;
         Ok(Change {
             events,
             next,
@@ -832,14 +814,14 @@ impl Hub {
                 ),
                 None => match &state.shown {
                     // The move list of the view one event earlier, where it stands.
-                    Some(shown) => GameView::after(
-                        shown,
+                    Some(shown) => GameView::with_moves(
                         &state.room,
                         None,
                         &state.presence,
                         now_ms(),
                         claim_after,
                         &state.legal,
+                        crate::games::view::moves_after(shown, &state.room),
                     ),
                     None => self.make_view(state, None),
                 },

@@ -137,11 +137,17 @@ fn counts(m: Marbles) -> [u8; 3] {
     Colour::ALL.map(|c| m.get(c))
 }
 
-/// The move list after `room`'s last event, from `kept`, the list one event earlier: a move or
-/// an accepted bribe adds one turn's text, a takeback cuts the list, the events that play no
-/// turn leave it; the rest (a designed board begun, a first event) spell it out again.
-fn moves_after(kept: &[String], room: &Room) -> Vec<String> {
+/// The move list of `room`, carried from `previous` when that is the view one event earlier
+/// (spelling every move out again for each event cost the server 2 % of its CPU at 9,000
+/// games): a move or an accepted bribe adds one turn's text, a takeback cuts the list, the
+/// events that play no turn leave it; the rest (a designed board begun, a first event) spell
+/// it out again.
+pub fn moves_after(previous: &GameView, room: &Room) -> Vec<String> {
     use crate::games::model::Event;
+    if previous.version + 1 != room.version() {
+        return room.move_list();
+    }
+    let kept = &previous.moves;
     let (turns, positions) = (room.game.turns(), room.game.positions());
     let n = turns.len();
     let cut = |n: usize| kept[..n].to_vec();
@@ -184,28 +190,9 @@ impl GameView {
         GameView::with_moves(room, viewer, presence, now_ms, claim_after_ms, legal, moves)
     }
 
-    /// As [`GameView::of`], with the move list taken from `previous` where it still stands
-    /// when that is the view one event earlier (spelling every move out again for each event
-    /// cost the server 2 % of its CPU at 9,000 games).
-    pub fn after(
-        previous: &GameView,
-        room: &Room,
-        viewer: Option<Player>,
-        presence: &Presence,
-        now_ms: i64,
-        claim_after_ms: i64,
-        legal: &Legal,
-    ) -> GameView {
-        let moves = if previous.version + 1 == room.version() {
-            moves_after(&previous.moves, room)
-        } else {
-            room.move_list()
-        };
-        GameView::with_moves(room, viewer, presence, now_ms, claim_after_ms, legal, moves)
-    }
-
+    /// As [`GameView::of`], with the move list given (see [`moves_after`]).
     #[allow(clippy::too_many_arguments)]
-    fn with_moves(
+    pub fn with_moves(
         room: &Room,
         viewer: Option<Player>,
         presence: &Presence,

@@ -232,6 +232,19 @@ fn match_row(row: &SqliteRow) -> Result<MatchRow, sqlx::Error> {
     })
 }
 
+impl SqliteStore {
+    /// Listed games, each with its turns as of its last move (a game's waiting events are not
+    /// on its row yet: see `recent`).
+    fn summaries(&self, rows: &[SqliteRow]) -> Result<Vec<GameSummary>, StoreError> {
+        let mut games = rows
+            .iter()
+            .map(game_summary)
+            .collect::<Result<Vec<_>, _>>()?;
+        self.recent.overlay_turns(&mut games);
+        Ok(games)
+    }
+}
+
 #[async_trait]
 impl GameStore for SqliteStore {
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
@@ -345,12 +358,7 @@ impl GameStore for SqliteStore {
             q = q.bind(c.updated_ms).bind(&c.id);
         }
         let rows = q.bind(clamp_limit(limit)).fetch_all(self.pool()).await?;
-        let mut games = rows
-            .iter()
-            .map(game_summary)
-            .collect::<Result<Vec<_>, _>>()?;
-        self.recent.overlay_turns(&mut games);
-        Ok(games)
+        self.summaries(&rows)
     }
 
     async fn account_games(
@@ -368,12 +376,7 @@ impl GameStore for SqliteStore {
             .bind(clamp_limit(limit))
             .fetch_all(self.pool())
             .await?;
-        let mut games = rows
-            .iter()
-            .map(game_summary)
-            .collect::<Result<Vec<_>, _>>()?;
-        self.recent.overlay_turns(&mut games);
-        Ok(games)
+        self.summaries(&rows)
     }
 
     async fn account_matches(

@@ -377,18 +377,23 @@ fn fail_all(batch: &mut Vec<Job>, message: String) {
     }
 }
 
+/// Begins a batch's transaction, and the recent events' part of it (see `recent`).
+fn begin(conn: &rusqlite::Connection, recent: &mut recent::Recent) -> Result<(), String> {
+    exec(conn, "BEGIN IMMEDIATE").map_err(|e| e.to_string())?;
+    recent.begin(conn).map_err(|e| {
+        let _ = conn.execute_batch("ROLLBACK");
+        recent.rolled_back();
+        e.to_string()
+    })
+}
+
 /// Runs `batch` in one transaction and answers each job once it is committed. First without
 /// savepoints, folding the recent events that are due (see `recent`); if a write fails, the
 /// whole transaction is rolled back and the batch is run again with a savepoint per write, so
 /// that only the failed write is refused.
 fn commit_batch(conn: &rusqlite::Connection, batch: &mut Vec<Job>, recent: &mut recent::Recent) {
-    if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
-        return fail_all(batch, e.to_string());
-    }
-    if let Err(e) = recent.begin(conn) {
-        let _ = conn.execute_batch("ROLLBACK");
-        recent.rolled_back();
-        return fail_all(batch, e.to_string());
+    if let Err(e) = begin(conn, recent) {
+        return fail_all(batch, e);
     }
     let written = batch
         .iter()
@@ -428,13 +433,8 @@ fn commit_batch_savepoints(
     batch: &mut Vec<Job>,
     recent: &mut recent::Recent,
 ) {
-    if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
-        return fail_all(batch, e.to_string());
-    }
-    if let Err(e) = recent.begin(conn) {
-        let _ = conn.execute_batch("ROLLBACK");
-        recent.rolled_back();
-        return fail_all(batch, e.to_string());
+    if let Err(e) = begin(conn, recent) {
+        return fail_all(batch, e);
     }
     let mut outcomes = Vec::with_capacity(batch.len());
     for job in batch.iter() {

@@ -199,7 +199,7 @@ impl Recent {
         };
         if self.staged.data_version != self.data_version {
             let owner: Option<String> = conn
-                .prepare_cached("SELECT store FROM recent_owner WHERE id = 1")
+                .prepare_cached(OWNER)
                 .and_then(|mut q| q.query_row([], |row| row.get(0)).optional())
                 .map_err(write_error)?;
             if owner.as_deref() != Some(self.shared.store.as_str()) {
