@@ -58,9 +58,16 @@ impl Broadcast {
             event,
             changes,
         };
+        // A move's message is some 700 bytes: one allocation instead of the growth from 128.
+        let mut text = Vec::with_capacity(1024);
+        let text = match serde_json::to_writer(&mut text, &message) {
+            // serde_json writes UTF-8 only.
+            Ok(()) => String::from_utf8(text).unwrap_or_default(),
+            Err(_) => String::new(),
+        };
         Broadcast {
             version,
-            text: Utf8Bytes::from(serde_json::to_string(&message).unwrap_or_default()),
+            text: Utf8Bytes::from(text),
         }
     }
 

@@ -807,14 +807,22 @@ impl Room {
         })
     }
 
+    /// Seat `i`'s name as shown (see [`Room::shown_names`]), without copying a name.
+    pub fn shown_name(&self, i: usize) -> std::borrow::Cow<'_, str> {
+        match &self.names[i] {
+            Some(name) => name.as_str().into(),
+            None => format!("player {}", i + 1).into(),
+        }
+    }
+
     /// What the last turn did, in a sentence (the same words as the terminal's).
     pub fn last_turn_text(&self) -> Option<String> {
         let i = self.game.turns().len().checked_sub(1)?;
         let before = self.game.positions().get(i)?;
-        let who = &self.shown_names()[before.to_move().index()];
+        let who = self.shown_name(before.to_move().index());
         Some(match self.game.turns()[i] {
-            zertz::Turn::Move(mv) => zertz::sentences::turn(before, &mv, who),
-            zertz::Turn::Pass { bribe } => zertz::sentences::pass(bribe, who),
+            zertz::Turn::Move(mv) => zertz::sentences::turn(before, &mv, &who),
+            zertz::Turn::Pass { bribe } => zertz::sentences::pass(bribe, &who),
         })
     }
 }

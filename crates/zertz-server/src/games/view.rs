@@ -2,6 +2,8 @@
 //! choose a move, including the legal moves (compact, see `compact`), so no client
 //! re-implements the rules.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use zertz::{Colour, Marbles, Player};
 
@@ -21,7 +23,7 @@ pub struct GameView {
     /// `open`, `live` or `finished`.
     pub status: &'static str,
     /// Board name (`37`, `48`, …, `custom`).
-    pub board: String,
+    pub board: &'static str,
     /// Rule set name.
     pub rules: String,
     /// `threefold` or `forbidden`.
@@ -52,8 +54,8 @@ pub struct GameView {
     pub captures: [[u8; 3]; 2],
     /// Both clocks.
     pub clocks: [ClockView; 2],
-    /// The moves in official notation.
-    pub moves: Vec<String>,
+    /// The moves in official notation (shared with the views before and after it).
+    pub moves: Vec<Arc<str>>,
     /// The legal moves of the player to move, compact (`null` when the game is not live, a
     /// bribe awaits its answer, or there is no move).
     pub legal: Legal,
@@ -142,10 +144,10 @@ fn counts(m: Marbles) -> [u8; 3] {
 /// games): a move or an accepted bribe adds one turn's text, a takeback cuts the list, the
 /// events that play no turn leave it; the rest (a designed board begun, a first event) spell
 /// it out again.
-pub fn moves_after(previous: &GameView, room: &Room) -> Vec<String> {
+pub fn moves_after(previous: &GameView, room: &Room) -> Vec<Arc<str>> {
     use crate::games::model::Event;
     if previous.version + 1 != room.version() {
-        return room.move_list();
+        return move_list(room);
     }
     let kept = &previous.moves;
     let (turns, positions) = (room.game.turns(), room.game.positions());
@@ -155,10 +157,9 @@ pub fn moves_after(previous: &GameView, room: &Room) -> Vec<String> {
         Some(Event::Moved { .. } | Event::BribeAnswered { .. }) if n == kept.len() + 1 => {
             let mut moves = Vec::with_capacity(n);
             moves.extend_from_slice(kept);
-            moves.push(zertz::notation::official::turn_text(
-                &positions[n - 1],
-                &turns[n - 1],
-            ));
+            moves.push(
+                zertz::notation::official::turn_text(&positions[n - 1], &turns[n - 1]).into(),
+            );
             moves
         }
         Some(Event::TakenBack { .. }) if n <= kept.len() => cut(n),
@@ -169,10 +170,15 @@ pub fn moves_after(previous: &GameView, room: &Room) -> Vec<String> {
             | Event::DesignFinished { .. }
             | Event::Swapped { .. },
         )
-        | None => room.move_list(),
+        | None => move_list(room),
         Some(_) if n == kept.len() => cut(n),
-        Some(_) => room.move_list(),
+        Some(_) => move_list(room),
     }
+}
+
+/// The move list of `room`, every move spelled out.
+pub fn move_list(room: &Room) -> Vec<Arc<str>> {
+    room.move_list().into_iter().map(Arc::from).collect()
 }
 
 impl GameView {
@@ -186,7 +192,7 @@ impl GameView {
         claim_after_ms: i64,
         legal: &Legal,
     ) -> GameView {
-        let moves = room.move_list();
+        let moves = move_list(room);
         GameView::with_moves(room, viewer, presence, now_ms, claim_after_ms, legal, moves)
     }
 
@@ -199,7 +205,7 @@ impl GameView {
         now_ms: i64,
         claim_after_ms: i64,
         legal: &Legal,
-        moves: Vec<String>,
+        moves: Vec<Arc<str>>,
     ) -> GameView {
         let position = room.game.position();
         let live = room.status() == crate::games::room::status::LIVE;
@@ -239,7 +245,7 @@ impl GameView {
             id: room.id.clone(),
             version: room.version(),
             status: room.status(),
-            board: position.layout().kind().name().to_string(),
+            board: position.layout().kind().name(),
             rules: position.rule_set().to_string(),
             repetition: room.settings.repetition.clone(),
             bribes: room.settings.bribes,

@@ -54,25 +54,28 @@ impl<S: crate::layout::LayoutWidth> fmt::Display for Position<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let layout = &self.layout;
         write!(f, "{} {} ", layout.kind().name(), self.state.rule_set)?;
-        for x in 0..layout.columns() {
+        // The highest row of each column, in one pass over the places; the places field is
+        // built whole and written once (it goes out with every move a server announces).
+        let mut top = [0u8; MAX_COLUMNS];
+        for p in layout.places() {
+            let c = layout.coord(p);
+            let t = &mut top[c.column as usize];
+            *t = (*t).max(c.row);
+        }
+        let mut places = String::with_capacity(layout.len() * 2 + layout.columns());
+        for (x, &top) in top.iter().enumerate().take(layout.columns()) {
             if x > 0 {
-                f.write_str("/")?;
+                places.push('/');
             }
-            let column: Vec<_> = layout.column(x).collect();
-            let top = column
-                .iter()
-                .map(|p| layout.coord(*p).row)
-                .max()
-                .unwrap_or(0);
             for row in 1..=top {
-                let c = match layout.place(Coord::new(x as u8, row)) {
+                places.push(match layout.place(Coord::new(x as u8, row)) {
                     None => '_',
                     Some(p) if !self.has_ring(p) => '-',
                     Some(p) => self.colour_at(p).map(|c| c.letter()).unwrap_or('.'),
-                };
-                write!(f, "{c}")?;
+                });
             }
         }
+        f.write_str(&places)?;
         write!(
             f,
             " {} {} {} {}",
