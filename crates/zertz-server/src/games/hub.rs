@@ -966,7 +966,7 @@ impl Hub {
         if state.room.next_game.is_some() {
             return Ok(());
         }
-        let mut settings = state.room.settings.clone();
+        let mut settings = GameSettings::clone(&state.room.settings);
         settings.seats.swap(0, 1);
         settings.open = false;
         let tokens = [state.tokens[1].clone(), state.tokens[0].clone()];

@@ -34,8 +34,8 @@ pub enum Refusal {
 pub struct Room {
     /// The game's id.
     pub id: String,
-    /// Settings from the `Created` event.
-    pub settings: GameSettings,
+    /// Settings from the `Created` event (shared: the room is copied for every move).
+    pub settings: std::sync::Arc<GameSettings>,
     /// The rules-library game.
     pub game: Game,
     /// Stored events so far (the version of the room is their number).
@@ -132,7 +132,7 @@ impl Room {
         }
         Ok(Room {
             id: id.to_string(),
-            settings: settings.clone(),
+            settings: std::sync::Arc::new(settings.clone()),
             design: settings.design.then(Default::default),
             game,
             log: vec![(at_ms, Event::Created { settings })],

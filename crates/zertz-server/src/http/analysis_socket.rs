@@ -39,7 +39,7 @@ async fn upgrade(
     upgrade
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(crate::http::game_socket::READ_BUFFER)
         .on_upgrade(move |socket| serve(study, hub, quotas, client, socket))
 }
 

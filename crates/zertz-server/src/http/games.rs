@@ -433,8 +433,7 @@ async fn ws(
         // the library's own limits are set higher, so that such a frame is read to its end.
         .max_message_size(crate::http::game_socket::MAX_FRAME)
         .max_frame_size(crate::http::game_socket::MAX_FRAME)
-        // Actions are small; tungstenite zero-fills the whole read buffer on every read.
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(crate::http::game_socket::READ_BUFFER)
         .on_upgrade(move |socket| async move {
             let _online = viewer.online(&state);
             crate::http::game_socket::serve(hub, live, seat, q.since, receiver, room, socket).await;

@@ -280,7 +280,7 @@ async fn match_ws(
     Ok(upgrade
         .max_message_size(crate::http::game_socket::MAX_FRAME)
         .max_frame_size(crate::http::game_socket::MAX_FRAME)
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(crate::http::game_socket::READ_BUFFER)
         .on_upgrade(move |socket| async move {
             let _online = viewer.online(&state);
             crate::http::match_socket::serve(hub, first, who, changes, room, socket).await
