@@ -83,7 +83,7 @@ pub struct Changes<'a> {
 #[derive(Debug, Serialize)]
 struct MovesTail<'a> {
     from: usize,
-    add: &'a [std::sync::Arc<str>],
+    add: crate::games::move_list::Tail<'a>,
 }
 
 /// `new` when it differs from `old`.
@@ -94,13 +94,7 @@ fn changed<'a, T: PartialEq + ?Sized>(old: &T, new: &'a T) -> Option<&'a T> {
 impl<'a> Changes<'a> {
     /// What a client holding `old` must set to hold `new`.
     pub fn between(old: &GameView, new: &'a GameView) -> Changes<'a> {
-        let kept = old
-            .moves
-            .iter()
-            .zip(&new.moves)
-            // A carried list shares its texts: most compare by address.
-            .take_while(|(a, b)| std::sync::Arc::ptr_eq(a, b) || a == b)
-            .count();
+        let kept = old.moves.common_prefix(&new.moves);
         let counting_down = new.seats.iter().any(|s| s.away_claim_in_ms.is_some());
         Changes {
             version: new.version,
@@ -126,7 +120,7 @@ impl<'a> Changes<'a> {
             clocks: &new.clocks,
             moves_tail: (kept < old.moves.len() || kept < new.moves.len()).then(|| MovesTail {
                 from: kept,
-                add: &new.moves[kept..],
+                add: new.moves.tail(kept),
             }),
             legal: changed(&old.legal, &new.legal),
             draw_offer: changed(&old.draw_offer, &new.draw_offer).copied(),

@@ -16,6 +16,7 @@ pub mod legal;
 pub mod match_state;
 pub mod matches;
 pub mod model;
+pub mod move_list;
 pub mod presence;
 pub mod quota;
 pub mod records;

@@ -2,13 +2,12 @@
 //! choose a move, including the legal moves (compact, see `compact`), so no client
 //! re-implements the rules.
 
-use std::sync::Arc;
-
 use serde::Serialize;
 use zertz::{Colour, Marbles, Player};
 
 use crate::games::compact::Legal;
 use crate::games::model::{SeatKind, seat_number};
+use crate::games::move_list::MoveList;
 pub use crate::games::presence::Presence;
 use crate::games::room::{ClockView, Room, slashed};
 
@@ -54,8 +53,8 @@ pub struct GameView {
     pub captures: [[u8; 3]; 2],
     /// Both clocks.
     pub clocks: [ClockView; 2],
-    /// The moves in official notation (shared with the views before and after it).
-    pub moves: Vec<Arc<str>>,
+    /// The moves in official notation.
+    pub moves: MoveList,
     /// The legal moves of the player to move, compact (`null` when the game is not live, a
     /// bribe awaits its answer, or there is no move).
     pub legal: Legal,
@@ -144,7 +143,7 @@ fn counts(m: Marbles) -> [u8; 3] {
 /// games): a move or an accepted bribe adds one turn's text, a takeback cuts the list, the
 /// events that play no turn leave it; the rest (a designed board begun, a first event) spell
 /// it out again.
-pub fn moves_after(previous: &GameView, room: &Room) -> Vec<Arc<str>> {
+pub fn moves_after(previous: &GameView, room: &Room) -> MoveList {
     use crate::games::model::Event;
     if previous.version + 1 != room.version() {
         return move_list(room);
@@ -152,17 +151,11 @@ pub fn moves_after(previous: &GameView, room: &Room) -> Vec<Arc<str>> {
     let kept = &previous.moves;
     let (turns, positions) = (room.game.turns(), room.game.positions());
     let n = turns.len();
-    let cut = |n: usize| kept[..n].to_vec();
     match room.log.last().map(|(_, e)| e) {
-        Some(Event::Moved { .. } | Event::BribeAnswered { .. }) if n == kept.len() + 1 => {
-            let mut moves = Vec::with_capacity(n);
-            moves.extend_from_slice(kept);
-            moves.push(
-                zertz::notation::official::turn_text(&positions[n - 1], &turns[n - 1]).into(),
-            );
-            moves
-        }
-        Some(Event::TakenBack { .. }) if n <= kept.len() => cut(n),
+        Some(Event::Moved { .. } | Event::BribeAnswered { .. }) if n == kept.len() + 1 => kept.and(
+            &zertz::notation::official::turn_text(&positions[n - 1], &turns[n - 1]),
+        ),
+        Some(Event::TakenBack { .. }) if n <= kept.len() => kept.first(n),
         Some(
             Event::Created { .. }
             | Event::RingAdded { .. }
@@ -171,14 +164,14 @@ pub fn moves_after(previous: &GameView, room: &Room) -> Vec<Arc<str>> {
             | Event::Swapped { .. },
         )
         | None => move_list(room),
-        Some(_) if n == kept.len() => cut(n),
+        Some(_) if n == kept.len() => kept.clone(),
         Some(_) => move_list(room),
     }
 }
 
 /// The move list of `room`, every move spelled out.
-pub fn move_list(room: &Room) -> Vec<Arc<str>> {
-    room.move_list().into_iter().map(Arc::from).collect()
+pub fn move_list(room: &Room) -> MoveList {
+    room.move_list().into_iter().collect()
 }
 
 impl GameView {
@@ -205,7 +198,7 @@ impl GameView {
         now_ms: i64,
         claim_after_ms: i64,
         legal: &Legal,
-        moves: Vec<Arc<str>>,
+        moves: MoveList,
     ) -> GameView {
         let position = room.game.position();
         let live = room.status() == crate::games::room::status::LIVE;

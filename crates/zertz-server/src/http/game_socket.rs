@@ -49,23 +49,13 @@ pub async fn serve(
         tokio::pin!(stale);
         loop {
             // In the order of how often each is ready: a wake-up polls the branches in turn
-            // up to the first ready one, and most are the game's events or the client's
-            // actions (a stale game, a chat line or a ping waits for a quiet moment).
+            // up to the first ready one, and most are the client's actions or the game's
+            // events (a stale game, a chat line or a ping waits for a quiet moment). The
+            // actions first: a channel's receive polled while an action is ready would join
+            // the channel's waiters only to leave them at once, under the channel's lock;
+            // the events an action causes leave with its answer (`feed_waiting`).
             tokio::select! {
                 biased;
-                out = receiver.recv() => {
-                    let open = match game_text(&hub, &live, seat, &mut sent, out).await {
-                        Next::Send(text) => feed(&mut socket, text).await,
-                        Next::Skip => true,
-                        Next::Closed => false,
-                    };
-                    if !open
-                        || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket)
-                            .await
-                    {
-                        break;
-                    }
-                }
                 incoming = socket.recv() => {
                     let received = Instant::now();
                     heartbeat.heard();
@@ -125,6 +115,19 @@ pub async fn serve(
                             received.elapsed().as_secs_f64() * 1e3,
                             handled.as_secs_f64() * 1e3
                         );
+                    }
+                }
+                out = receiver.recv() => {
+                    let open = match game_text(&hub, &live, seat, &mut sent, out).await {
+                        Next::Send(text) => feed(&mut socket, text).await,
+                        Next::Skip => true,
+                        Next::Closed => false,
+                    };
+                    if !open
+                        || !feed_waiting(&hub, &live, seat, &mut sent, &mut receiver, &mut socket)
+                            .await
+                    {
+                        break;
                     }
                 }
                 () = &mut stale => {
