@@ -328,7 +328,7 @@ async fn handle(
 
 /// The read buffer of a socket. Actions are a few dozen bytes, and tungstenite zero-fills
 /// what is free of the buffer on every read (a longer frame is still read whole, into a
-/// buffer of its size); 18,000 sockets hold 18 MB of buffers instead of 144.
+/// buffer of its size); 18,000 sockets hold about 18 MB of buffers instead of 147.
 pub const READ_BUFFER: usize = 1024;
 
 /// The largest message a client may send (an action is a few dozen bytes).
