@@ -174,12 +174,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .worker_threads(workers.max(1))
         .enable_all()
         .build()?;
-    runtime.block_on(zertz_server::serve(args.addr, &db, config, |addr| {
+    let served = runtime.block_on(zertz_server::serve(args.addr, &db, config, |addr| {
         let shown = if db.starts_with("postgres") {
             "PostgreSQL"
         } else {
             db.as_str()
         };
         println!("zertz serve: listening on http://{addr}/ (database: {shown})");
-    }))
+    }));
+    // Stopped (the store closed): an engine search still running is not waited for.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    served
 }

@@ -18,6 +18,60 @@ async fn acknowledged_moves_survive_a_kill() {
     kill_and_restart(Db::from(&db)).await;
 }
 
+/// Asked to stop (SIGTERM), `zertz serve` closes its store before it exits: it exits at once
+/// with success, and the SQLite file holds every event in `game_events`, none left waiting in
+/// the recent tables for the next start to fold (`store/sqlite/recent.rs`).
+#[tokio::test]
+async fn a_stopped_server_closes_its_store() {
+    use sqlx::Connection;
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db);
+    let (id, alice, bob) = server.invite_game(json!({})).await;
+    let tokens = [alice, bob];
+    let mut rng = Rng::new(5);
+    let mut state = server.game(&id, None).await;
+    for _ in 0..6 {
+        let text = pick_move(&state, &mut rng);
+        let seat = to_move(&state);
+        let (status, answer) = server.act(&id, &tokens[seat - 1], mv(&text)).await;
+        assert_eq!(status, 200, "{answer}");
+        state = answer["state"].clone();
+    }
+    let version = state["version"].as_i64().unwrap();
+    let exit = server.stop(Duration::from_secs(10));
+    assert!(
+        exit.is_some_and(|e| e.success()),
+        "exit {exit:?}; the log:\n{}",
+        server.log()
+    );
+    assert!(
+        server.log().contains("SIGTERM: stopping"),
+        "{}",
+        server.log()
+    );
+    let url = format!("sqlite://{}", db.display());
+    let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    let waiting: i64 = sqlx::query_scalar(
+        "SELECT (SELECT COUNT(*) FROM recent_events_0) + (SELECT COUNT(*) FROM recent_events_1)",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(waiting, 0, "events left waiting in the recent tables");
+    let stored: i64 = sqlx::query_scalar("SELECT MAX(version) FROM game_events WHERE game_id = ?")
+        .bind(&id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(stored, version);
+    let turns: i64 = sqlx::query_scalar("SELECT turns FROM games WHERE id = ?")
+        .bind(&id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(turns, 6, "the game's row has its turns");
+}
+
 /// The body of `acknowledged_moves_survive_a_kill`, on `db` (SQLite here, PostgreSQL in `postgres`).
 async fn kill_and_restart(db: Db) {
     // The engine thinks long enough to be thinking still when the server is killed.

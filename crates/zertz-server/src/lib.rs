@@ -36,7 +36,7 @@ pub use games::hub::Hub;
 use http::limit::PerAddress;
 
 /// Opens the store, brings unfinished games back, and serves the API on `addr` until the
-/// process ends. `on_ready` is called with the bound address once the server listens.
+/// process is asked to stop (SIGTERM or Ctrl-C: the store is closed first). `on_ready` is called with the bound address once the server listens.
 pub async fn serve(
     addr: SocketAddr,
     db: &str,
@@ -55,8 +55,40 @@ pub async fn serve(
         PerAddress::new(hub.config().http_rate),
         http::limit::by_address,
     ));
-    connections::serve(listener, app, hub.config().connections).await?;
+    tokio::select! {
+        served = connections::serve(listener, app, hub.config().connections) => served?,
+        signal = stop_signal() => {
+            // What was acknowledged is stored already; closing finishes the writes under way
+            // and leaves the database whole (on SQLite, every recent event folded), so the
+            // next start has nothing to tidy. A store that does not close in time is left
+            // to that next start.
+            tracing::info!("{signal}: stopping; closing the store");
+            let store = hub.store_handle();
+            if tokio::time::timeout(STOP_WITHIN, store.close()).await.is_err() {
+                tracing::warn!("the store did not close within {STOP_WITHIN:?}: stopping anyway");
+            }
+        }
+    }
     Ok(())
+}
+
+/// How long a stopping server waits for its store to close.
+const STOP_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Waits for a request to stop: SIGTERM (a service manager, `kill`) or an interrupt (Ctrl-C).
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = terminate.recv() => "SIGTERM",
+                _ = tokio::signal::ctrl_c() => "interrupt",
+            };
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    "interrupt"
 }
 
 /// The service's routes on the store `db` with `config`, its games resumed and its background

@@ -198,6 +198,25 @@ impl Server {
         let _ = self.child.wait();
     }
 
+    /// Asks the server to stop (SIGTERM) and waits for it, at most `within`: its exit status,
+    /// or `None` if it was still running then (it is killed).
+    pub fn stop(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -TERM the server");
+        let asked = std::time::Instant::now();
+        while asked.elapsed() < within {
+            if let Some(exit) = self.child.try_wait().expect("try_wait") {
+                return Some(exit);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.kill();
+        None
+    }
+
     /// Pauses the server (SIGSTOP) or lets it go on (SIGCONT): a node that is alive but
     /// silent for a while, as a long pause of its machine makes it.
     pub fn pause(&self, paused: bool) {

@@ -184,6 +184,10 @@ pub struct GameAppend {
 /// durable.
 #[async_trait]
 pub trait GameStore {
+    /// Finishes the writes given so far and closes the store, for a server that stops (on
+    /// SQLite the recent events are folded then); a write after this fails.
+    async fn close(&self);
+
     /// Creates a game with its first events (at least one).
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError>;
 

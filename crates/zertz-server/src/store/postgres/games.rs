@@ -199,6 +199,10 @@ fn match_row(row: &PgRow) -> Result<MatchRow, sqlx::Error> {
 
 #[async_trait]
 impl GameStore for PostgresStore {
+    async fn close(&self) {
+        PostgresStore::close(self).await;
+    }
+
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
         check_versions(&game.id, 0, events)?;
         let mut tx = self.pool.begin().await?;

@@ -247,6 +247,10 @@ impl SqliteStore {
 
 #[async_trait]
 impl GameStore for SqliteStore {
+    async fn close(&self) {
+        SqliteStore::close(self).await;
+    }
+
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
         check_versions(&game.id, 0, events)?;
         self.write(Write::CreateGame(game.clone(), events.to_vec()))
