@@ -182,7 +182,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         };
         println!("zertz serve: listening on http://{addr}/ (database: {shown})");
     }));
-    // Stopped (the store closed): an engine search still running is not waited for.
-    runtime.shutdown_timeout(Duration::from_secs(1));
+    // Stopped, the store closed: whatever still runs (an engine search, a connection) is
+    // dropped, not waited for.
+    runtime.shutdown_background();
     served
 }

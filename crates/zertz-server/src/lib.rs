@@ -64,8 +64,12 @@ pub async fn serve(
             // to that next start.
             tracing::info!("{signal}: stopping; closing the store");
             let store = hub.store_handle();
-            if tokio::time::timeout(STOP_WITHIN, store.close()).await.is_err() {
-                tracing::warn!("the store did not close within {STOP_WITHIN:?}: stopping anyway");
+            let asked = std::time::Instant::now();
+            match tokio::time::timeout(STOP_WITHIN, store.close()).await {
+                Ok(()) => tracing::info!("store closed in {} ms", asked.elapsed().as_millis()),
+                Err(_) => {
+                    tracing::warn!("the store did not close within {STOP_WITHIN:?}: stopping anyway")
+                }
             }
         }
     }
