@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use zertz_server::games::compact::CompactLegal;
+use zertz_server::games::wire::compact::CompactLegal;
 
 /// Options of `zertz loadtest`.
 #[derive(Args)]

@@ -143,7 +143,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         engine_games_per_client: args.engine_games_per_client,
         seeks_per_client: args.seeks_per_client,
         new_boards_per_client: args.new_boards_per_client,
-        connections: zertz_server::connections::ConnectionLimits {
+        connections: zertz_server::http::connections::ConnectionLimits {
             per_address: args.connections_per_address,
             idle_timeout: Duration::from_secs(args.idle_timeout.max(1)),
         },
@@ -153,7 +153,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             per_requester: args.reviews_per_client.max(1),
             total: args.review_queue.max(1),
         },
-        analysis_limits: zertz_server::study::game_analysis::AnalysisLimits {
+        analysis_limits: zertz_server::study::analysis::game::AnalysisLimits {
             per_client: args.analyses_per_client.max(1),
             total: args.analysis_queue.max(1),
         },

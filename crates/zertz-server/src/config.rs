@@ -39,7 +39,7 @@ pub struct Config {
     /// stays in memory while a game or request holds it (see `new_boards`).
     pub new_boards_per_client: usize,
     /// Connections one address may hold, and how long an idle one stays open.
-    pub connections: crate::connections::ConnectionLimits,
+    pub connections: crate::http::connections::ConnectionLimits,
     /// Analysis-board searches running at once, apart from the games' engine slots (the rest
     /// wait in line).
     pub study_slots: usize,
@@ -48,7 +48,7 @@ pub struct Config {
     /// How many game reviews may wait, per requester and in all.
     pub review_limits: crate::study::reviews::ReviewLimits,
     /// How many analyses of finished games' positions may wait or run, per client and in all.
-    pub analysis_limits: crate::study::game_analysis::AnalysisLimits,
+    pub analysis_limits: crate::study::analysis::game::AnalysisLimits,
     /// The puzzle set's file (`zertz serve --puzzles PATH`); `None`: the set compiled in
     /// (`data/puzzles.json`).
     pub puzzles: Option<std::path::PathBuf>,

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use zertz::tree::GameTree;
 use zertz_server::Config;
 use zertz_server::http::limit::MAX_BODY;
-use zertz_server::study::tree_json::MAX_DEPTH;
+use zertz_server::study::trees::json::MAX_DEPTH;
 
 /// A server on a free loopback port with a fresh SQLite file; its base URL.
 async fn serve() -> (tempfile::TempDir, String) {

@@ -63,7 +63,7 @@ async fn send(stream: &mut Stream, text: String) {
 /// `state` with its compact legal moves spelled out as `legal_moves` (what the tests pick
 /// moves from), as the web page spells them out.
 pub fn spelled(mut state: Value) -> Value {
-    let legal: Option<zertz_server::games::compact::CompactLegal> =
+    let legal: Option<zertz_server::games::wire::compact::CompactLegal> =
         serde_json::from_value(state["legal"].clone()).expect("compact legal moves");
     let list = legal.map_or_else(Vec::new, |l| l.expand().expect("legal moves"));
     state["legal_moves"] = serde_json::json!(list);
@@ -155,7 +155,7 @@ impl Ws {
             "a whole state after the first message: {}",
             brief(message)
         );
-        zertz_server::games::changes::apply(&mut self.state, &message["changes"])
+        zertz_server::games::wire::changes::apply(&mut self.state, &message["changes"])
             .unwrap_or_else(|e| panic!("{e}: {}", brief(message)));
         self.state = spelled(std::mem::take(&mut self.state));
     }

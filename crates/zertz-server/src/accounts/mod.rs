@@ -7,6 +7,11 @@ pub mod names;
 pub mod online;
 pub mod origin;
 pub mod password;
+pub mod postgres;
+pub mod routes;
 pub mod service;
+pub mod sqlite;
+pub mod store;
+pub mod viewer;
 
 pub use service::{Account, AccountError, AccountSettings, Accounts, LoggedIn};

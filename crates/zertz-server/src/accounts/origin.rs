@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::keys::{SESSION_COOKIE, cookie_key};
+use crate::accounts::keys::{SESSION_COOKIE, cookie_key};
 
 /// Whether the request comes from this site's own pages, by its headers. Requests without
 /// either header (programs, not browsers) pass only if `lenient`.

@@ -5,11 +5,11 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::guard::{Locked, LoginGuard};
-use super::keys::{SESSION_IDLE_MS, key_hash};
-use super::names::{check_name, check_password};
-use super::online::Online;
-use super::password::{HashError, Hasher};
+use crate::accounts::guard::{Locked, LoginGuard};
+use crate::accounts::keys::{SESSION_IDLE_MS, key_hash};
+use crate::accounts::names::{check_name, check_password};
+use crate::accounts::online::Online;
+use crate::accounts::password::{HashError, Hasher};
 use crate::store::{AccountRow, SessionRow, Store, StoreError};
 use crate::token;
 use crate::util::now_ms;

@@ -1,8 +1,12 @@
 //! The public game room: chat beside every game and match, moves typed in the room, questions
 //! about coordinates, mutes and reports (docs/accounts.md, "The game room").
 
+pub mod postgres;
+pub mod routes;
 pub mod rules;
 pub mod service;
+pub mod sqlite;
+pub mod store;
 pub mod typed;
 
 pub use service::{Chat, ChatError, GameRoom, Speaker, game_room, match_room};

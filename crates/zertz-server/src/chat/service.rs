@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use zertz::Player;
 
-use super::rules::{clean, is_preset, presets_only};
-use super::typed::{Typed, answer_coordinate, read_move};
+use crate::chat::rules::{clean, is_preset, presets_only};
+use crate::chat::typed::{Typed, answer_coordinate, read_move};
 use crate::games::hub::{Hub, HubError, Live};
 use crate::games::model::Action;
 use crate::games::watchers::Watchers;

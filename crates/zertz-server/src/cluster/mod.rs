@@ -14,12 +14,6 @@
 //!
 //! On SQLite there is no cluster: one process holds every game.
 
-pub mod leases;
-pub mod notify;
-mod own;
-pub mod proxy;
-#[cfg(test)]
-pub(crate) mod race_tests;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,7 +32,7 @@ pub struct Cluster {
     /// How long a lease lasts unless renewed.
     ttl: Duration,
     /// The HTTP client passing requests to other nodes.
-    client: proxy::Client,
+    client: crate::app::proxy::Client,
 }
 
 impl Cluster {
@@ -56,7 +50,7 @@ impl Cluster {
             holder,
             addr,
             ttl,
-            client: proxy::Client::new(),
+            client: crate::app::proxy::Client::new(),
         })
     }
 
@@ -83,6 +77,11 @@ impl Cluster {
     /// How long a lease lasts unless renewed.
     pub fn ttl(&self) -> Duration {
         self.ttl
+    }
+
+    /// The HTTP client passing requests to other nodes.
+    pub(crate) fn client(&self) -> &crate::app::proxy::Client {
+        &self.client
     }
 }
 

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::queries::{Gathered, Source};
+use crate::explorer::queries::{Gathered, Source};
 
 /// What an answer is cached under: the position's key, the source and the rating band asked.
 pub type CacheKey = (i64, Source, Option<i64>);

@@ -6,8 +6,8 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::cache::AnswerCache;
-use super::games::server_id;
+use crate::explorer::cache::AnswerCache;
+use crate::explorer::games::server_id;
 use crate::games::room::Room;
 use crate::store::{Cursor, Store, StoreError};
 
@@ -47,7 +47,7 @@ pub async fn catch_up(store: Arc<dyn Store>, cache: &AnswerCache) -> Result<usiz
                     continue;
                 }
             };
-            if super::add_finished(Arc::clone(&store), room, summary.updated_ms).await? {
+            if crate::explorer::add_finished(Arc::clone(&store), room, summary.updated_ms).await? {
                 added += 1;
             }
         }

@@ -5,8 +5,8 @@ use zertz::boardspace::{Ending, Imported, RecordedResult, import};
 use zertz::record::{Record, result_token};
 use zertz::{Game, Player};
 
-use super::import::GameEntry;
-use super::key::steps;
+use crate::explorer::import::GameEntry;
+use crate::explorer::key::steps;
 use crate::store::ExplorerGame;
 
 /// The id of a BoardSpace record: `bs-` and a 64-bit FNV-1a hash of its text, so that the

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use zertz::{Move, Player};
 
-use super::key::{Step, band, stored_move};
-use crate::store::explorer::MAX_EXAMPLES;
+use crate::explorer::key::{Step, band, stored_move};
+use crate::explorer::store::MAX_EXAMPLES;
 use crate::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
 
 /// A game ready to be counted: what is stored of it, and its steps.

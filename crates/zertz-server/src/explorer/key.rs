@@ -74,4 +74,4 @@ pub fn stored_move(m: &Move) -> String {
     move_code(m)
 }
 
-pub use crate::store::explorer::band;
+pub use crate::explorer::store::band;

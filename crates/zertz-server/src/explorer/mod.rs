@@ -14,7 +14,12 @@ pub mod eval;
 pub mod games;
 pub mod import;
 pub mod key;
+pub mod leaf_buckets;
+pub mod postgres;
 pub mod queries;
+pub mod routes;
+pub mod sqlite;
+pub mod store;
 
 use std::sync::Arc;
 

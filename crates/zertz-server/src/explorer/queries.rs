@@ -10,8 +10,8 @@ use zertz::notation::official;
 use zertz::symmetry::{Frame, parse_move_code};
 use zertz::{Move, Position};
 
-use super::cache::AnswerCache;
-use crate::store::explorer::MAX_EXAMPLES;
+use crate::explorer::cache::AnswerCache;
+use crate::explorer::store::MAX_EXAMPLES;
 use crate::store::{ExplorerGame, ExplorerStore, StoreError};
 
 /// Which games to count.
@@ -169,7 +169,7 @@ pub async fn explore<S: ExplorerStore + ?Sized>(
     min_rating: Option<f64>,
 ) -> Result<Answer, StoreError> {
     let frame = Frame::of(position);
-    let min_band = min_rating.map(|r| super::key::band(Some(r.max(0.0))));
+    let min_band = min_rating.map(|r| crate::explorer::key::band(Some(r.max(0.0))));
     let key = (frame.key().as_i64(), source, min_band);
     let gathered = match cache.and_then(|c| c.get(&key)) {
         Some(g) => g,

@@ -3,7 +3,7 @@
 
 use zertz::{DrawReason, Outcome, Player, Turn, WinReason};
 
-use super::room::Room;
+use crate::games::room::Room;
 use crate::store::GameEnd;
 
 /// The end of `room`'s game at `ended_ms`, or `None` if it was aborted (or is not over).

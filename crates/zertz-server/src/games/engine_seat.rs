@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use zertz::Player;
 
-use super::hub::{Hub, Live, LiveGame};
-use super::model::{Action, SeatKind};
-use super::room::Room;
+use crate::games::hub::{Hub, Live, LiveGame};
+use crate::games::model::{Action, SeatKind};
+use crate::games::room::Room;
 use crate::util::now_ms;
 
 impl Hub {
@@ -140,7 +140,7 @@ mod engine_tests {
     use crate::games::clock::ClockSpec;
     use crate::games::hub::temporary_hub;
     use crate::games::model::{Credential, Event, GameSettings, Seated};
-    use crate::games::view::legal_move_texts;
+    use crate::games::wire::view::legal_move_texts;
 
     /// Waits until the game's log holds an event of `kind` (as its JSON `type`).
     async fn wait_for(hub: &Hub, id: &str, kind: &str) -> Event {

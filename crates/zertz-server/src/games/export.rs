@@ -3,7 +3,7 @@
 
 use zertz::record::Record;
 
-use super::room::Room;
+use crate::games::room::Room;
 
 /// The record of a game as the server exports it: the players' names, the time control, the
 /// game's id, the date and the time it was created (ISO 8601, UTC), and `extra` headers.

@@ -14,16 +14,16 @@ use zertz::Player;
 use crate::config::Config;
 use crate::explorer::cache::AnswerCache;
 use crate::fair_slots::FairSlots;
-use crate::games::broadcast::{Broadcast, Outgoing};
-use crate::games::changes::Changes;
-use crate::games::compact::Legal;
+use crate::games::wire::broadcast::{Broadcast, Outgoing};
+use crate::games::wire::changes::Changes;
+use crate::games::wire::compact::Legal;
 use crate::games::invitation::{self, Key};
-use crate::games::match_state::MatchState;
+use crate::games::matches::state::MatchState;
 use crate::games::model::{
     Action, Credential, Event, GameSettings, RATED_NEEDS_ACCOUNTS, SeatKind, Seated, seat_number,
 };
 use crate::games::room::{Refusal, Room, status};
-use crate::games::view::{GameView, Presence};
+use crate::games::wire::view::{GameView, Presence};
 use crate::games::watchers::Watchers;
 use crate::store::{
     EventRow, GameAppend, GameRow, MatchRow, MatchStep, RowUpdate, Store, StoreError,
@@ -821,7 +821,7 @@ impl Hub {
                         now_ms(),
                         claim_after,
                         &state.legal,
-                        crate::games::view::moves_after(shown, &state.room),
+                        crate::games::wire::view::moves_after(shown, &state.room),
                     ),
                     None => self.make_view(state, None),
                 },

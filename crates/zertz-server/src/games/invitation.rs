@@ -5,9 +5,9 @@
 
 use zertz::Player;
 
-use super::hub::HubError;
-use super::model::{SeatKind, Seated};
-use super::room::Refusal;
+use crate::games::hub::HubError;
+use crate::games::model::{SeatKind, Seated};
+use crate::games::room::Refusal;
 use crate::token;
 
 /// The sentence that refuses an invitation used before.

@@ -1,10 +1,7 @@
 //! Games and matches: the live games in memory (`hub`), each game's rules and clocks (`room`,
 //! `clock`), matches, records, presence and what clients are sent.
 
-pub mod broadcast;
-pub mod changes;
 pub mod clock;
-pub mod compact;
 pub mod design;
 pub mod ending;
 pub mod engine_seat;
@@ -12,14 +9,18 @@ pub mod evict;
 pub mod export;
 pub mod hub;
 pub mod invitation;
-pub mod legal;
-pub mod match_state;
+pub mod leases;
 pub mod matches;
 pub mod model;
-pub mod move_list;
+pub mod new_boards;
+pub mod new_game;
+mod owned;
 pub mod presence;
 pub mod quota;
+#[cfg(test)]
+pub(crate) mod race_tests;
 pub mod records;
 pub mod room;
-pub mod view;
+pub mod routes;
 pub mod watchers;
+pub mod wire;

@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::hub::Hub;
-use super::room::status;
+use crate::games::hub::Hub;
+use crate::games::room::status;
 
 /// What a client holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ enum Hold {
 pub struct Quotas {
     limits: Limits,
     /// The custom boards new to the server each client may still bring.
-    pub new_boards: crate::new_boards::NewBoards,
+    pub new_boards: crate::games::new_boards::NewBoards,
     held: Mutex<HashMap<(String, Held), Vec<Hold>>>,
     next_request: std::sync::atomic::AtomicU64,
 }
@@ -117,7 +117,7 @@ impl Quotas {
     pub fn new(limits: Limits) -> Arc<Quotas> {
         Arc::new(Quotas {
             limits,
-            new_boards: crate::new_boards::NewBoards::new(limits.new_boards_per_hour),
+            new_boards: crate::games::new_boards::NewBoards::new(limits.new_boards_per_hour),
             held: Mutex::new(HashMap::new()),
             next_request: Default::default(),
         })

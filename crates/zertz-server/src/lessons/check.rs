@@ -7,7 +7,7 @@ use serde::Serialize;
 use zertz::notation::{self, MoveParseError, official};
 use zertz::{Move, Outcome, Position, sentences};
 
-use super::{Goal, Lesson, Step};
+use crate::lessons::{Goal, Lesson, Step};
 
 /// What a try was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

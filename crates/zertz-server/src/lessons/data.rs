@@ -1,9 +1,9 @@
 //! The lessons, in the order a newcomer needs them. Every position is a real position string;
-//! the tests of [`super::check`] play every legal move of every step and check that at least one
+//! the tests of [`crate::lessons::check`] play every legal move of every step and check that at least one
 //! does the task (and, where the lesson is a choice, that at least one does not).
 
-use super::Goal::{Capture, Exact, Isolate, NoReply, Place, Win};
-use super::{Lesson, Step};
+use crate::lessons::Goal::{Capture, Exact, Isolate, NoReply, Place, Win};
+use crate::lessons::{Lesson, Step};
 
 /// Every lesson, in order.
 pub const LESSONS: &[Lesson] = &[

@@ -8,6 +8,10 @@
 pub mod check;
 pub mod data;
 pub mod diagrams;
+pub mod postgres;
+pub mod routes;
+pub mod sqlite;
+pub mod store;
 
 use zertz::Position;
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use super::queue::{Queue, Waiting, gap};
+use crate::pairing::queue::{Queue, Waiting, gap};
 use crate::cluster::Cluster;
 use crate::games::clock::ClockSpec;
 use crate::games::hub::Hub;
@@ -71,23 +71,23 @@ pub struct Paired {
 }
 
 /// A client waiting on this node: who sits down, and where to tell them.
-pub(super) struct Waiter {
-    pub(super) seated: Seated,
-    pub(super) tell: oneshot::Sender<Paired>,
+pub(crate) struct Waiter {
+    pub(crate) seated: Seated,
+    pub(crate) tell: oneshot::Sender<Paired>,
 }
 
 /// The quick-pairing queues.
 pub struct Pairing {
-    pub(super) hub: Arc<Hub>,
+    pub(crate) hub: Arc<Hub>,
     queues: Mutex<HashMap<QueueKey, Queue>>,
     /// This node's clients waiting, by request id.
     waiters: Mutex<HashMap<u64, Waiter>>,
     next: AtomicU64,
     /// With several nodes: the queue is the database's, shared by all (see `shared`).
-    pub(super) shared: Option<Arc<Cluster>>,
+    pub(crate) shared: Option<Arc<Cluster>>,
     /// Renewing and telling on the shared queue take turns (a request told is not thought
     /// lost meanwhile).
-    pub(super) collecting: tokio::sync::Mutex<()>,
+    pub(crate) collecting: tokio::sync::Mutex<()>,
 }
 
 /// A request waiting; dropping it withdraws the request.
@@ -143,7 +143,7 @@ impl Pairing {
         self.queues.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(super) fn waiters(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiter>> {
+    pub(crate) fn waiters(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiter>> {
         self.waiters.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -151,7 +151,7 @@ impl Pairing {
     /// several nodes, on all of them.
     pub async fn waiting(&self) -> Result<Vec<(String, bool, bool, usize)>, StoreError> {
         if let Some(cluster) = &self.shared {
-            return super::shared::counts(cluster).await;
+            return crate::pairing::shared::counts(cluster).await;
         }
         let mut out: Vec<_> = self
             .queues()
@@ -199,7 +199,7 @@ impl Pairing {
     }
 
     /// The ticket of request `id`, which withdraws it when dropped.
-    pub(super) fn ticket(self: &Arc<Self>, id: u64, key: QueueKey, since_ms: i64) -> Ticket {
+    pub(crate) fn ticket(self: &Arc<Self>, id: u64, key: QueueKey, since_ms: i64) -> Ticket {
         Ticket {
             id,
             key,
@@ -211,7 +211,7 @@ impl Pairing {
     fn withdraw(&self, id: u64, key: &QueueKey) {
         if let Some(cluster) = &self.shared {
             self.waiters().remove(&id);
-            super::shared::withdraw(cluster, id);
+            crate::pairing::shared::withdraw(cluster, id);
             return;
         }
         let mut queues = self.queues();
@@ -225,7 +225,7 @@ impl Pairing {
     }
 
     /// Makes every pair that can be made now and starts their games.
-    pub(super) async fn pair_all(&self) {
+    pub(crate) async fn pair_all(&self) {
         if let Some(cluster) = &self.shared {
             self.round_shared(cluster).await;
             return;
@@ -296,7 +296,7 @@ pub enum JoinError {
 }
 
 /// `a` and `b` in seats 1 and 2, by lot.
-pub(super) fn by_lot<T>(a: T, b: T) -> Result<(T, T), String> {
+pub(crate) fn by_lot<T>(a: T, b: T) -> Result<(T, T), String> {
     let mut coin = [0u8; 1];
     getrandom::fill(&mut coin).map_err(|e| e.to_string())?;
     Ok(if coin[0] & 1 == 0 { (a, b) } else { (b, a) })

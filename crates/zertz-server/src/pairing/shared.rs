@@ -16,14 +16,14 @@ use std::sync::Arc;
 
 use tokio::sync::oneshot;
 
-use super::queue::{Queue, Waiting};
-use super::service::{JoinError, Paired, Pairing, QueueKey, Ticket, Waiter, by_lot, settings};
+use crate::pairing::queue::{Queue, Waiting};
+use crate::pairing::service::{JoinError, Paired, Pairing, QueueKey, Ticket, Waiter, by_lot, settings};
 use crate::cluster::Cluster;
-use crate::cluster::notify::PAIRING;
+use crate::app::notify::PAIRING;
 use crate::games::model::Seated;
 use crate::ratings::pools::Pool;
 use crate::store::StoreError;
-use crate::store::pairing_queue::{self as table, QueueRow};
+use crate::pairing::postgres::{self as table, QueueRow};
 use crate::util::now_ms;
 
 /// The shortest life of a request its node stops renewing: six renewals fit in it.
@@ -35,7 +35,7 @@ fn ttl_ms(cluster: &Cluster) -> i64 {
 }
 
 /// How many wait in each queue, on all nodes.
-pub(super) async fn counts(
+pub(crate) async fn counts(
     cluster: &Cluster,
 ) -> Result<Vec<(String, bool, bool, usize)>, StoreError> {
     Ok(table::counts(cluster.pool())
@@ -46,7 +46,7 @@ pub(super) async fn counts(
 }
 
 /// Takes request `id` out of the table (its client left), in the background.
-pub(super) fn withdraw(cluster: &Cluster, id: u64) {
+pub(crate) fn withdraw(cluster: &Cluster, id: u64) {
     let pool = cluster.pool().clone();
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
         runtime.spawn(async move {
@@ -59,7 +59,7 @@ pub(super) fn withdraw(cluster: &Cluster, id: u64) {
 
 impl Pairing {
     /// [`Pairing::join`] on the shared queue.
-    pub(super) async fn join_shared(
+    pub(crate) async fn join_shared(
         self: &Arc<Self>,
         cluster: &Cluster,
         key: QueueKey,
@@ -93,7 +93,7 @@ impl Pairing {
 
     /// One round on the shared queue: this node's requests renewed, the dead nodes' ones swept,
     /// the pairs made, this node's paired clients told.
-    pub(super) async fn round_shared(&self, cluster: &Cluster) {
+    pub(crate) async fn round_shared(&self, cluster: &Cluster) {
         self.keep(cluster).await;
         if let Err(e) = table::sweep(cluster.pool()).await {
             tracing::warn!("quick pairing: expired requests not swept: {e}");
@@ -185,7 +185,7 @@ impl Pairing {
     }
 
     /// Takes this node's paired requests out of the table and tells their clients.
-    pub(super) async fn collect(&self, cluster: &Cluster) {
+    pub(crate) async fn collect(&self, cluster: &Cluster) {
         let _turn = self.collecting.lock().await;
         let ids: Vec<i64> = self.waiters().keys().map(|&id| id as i64).collect();
         if ids.is_empty() {

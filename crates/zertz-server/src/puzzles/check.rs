@@ -12,7 +12,7 @@ use zertz::notation::official;
 use zertz::{Move, Position};
 use zertz_engine::puzzles::Attack;
 
-use super::set::{Loaded, wins};
+use crate::puzzles::set::{Loaded, wins};
 
 /// Why a line or a move was refused (nothing is recorded for it).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

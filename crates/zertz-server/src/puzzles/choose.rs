@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
-use super::set::{Book, Loaded, THEMES};
+use crate::puzzles::set::{Book, Loaded, THEMES};
 
 /// How many of the nearest puzzles the next one is drawn from (so that two solvers of one
 /// rating, or one solver asking twice, do not always get the same).

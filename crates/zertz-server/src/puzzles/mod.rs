@@ -7,8 +7,12 @@
 pub mod check;
 pub mod choose;
 pub mod rating;
+pub mod postgres;
 pub mod refute;
+pub mod routes;
 pub mod set;
+pub mod sqlite;
+pub mod store;
 
 use std::collections::HashMap;
 use std::sync::Arc;

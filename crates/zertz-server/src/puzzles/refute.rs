@@ -6,7 +6,7 @@ use zertz::notation::official;
 use zertz::{Player, Position};
 use zertz_engine::prove::{Prover, Verdict};
 
-use super::set::wins;
+use crate::puzzles::set::wins;
 
 /// The prover's budget for one wrong move, all defences together.
 pub const REFUTE_NODES: u64 = 60_000;

@@ -5,4 +5,8 @@ pub mod engines;
 pub mod glicko;
 pub mod leaderboard;
 pub mod pools;
+pub mod postgres;
 pub mod profile;
+pub mod routes;
+pub mod sqlite;
+pub mod store;

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use super::glicko::PROVISIONAL_DEVIATION;
-use super::pools::Pool;
+use crate::ratings::glicko::PROVISIONAL_DEVIATION;
+use crate::ratings::pools::Pool;
 use crate::store::{GameFilter, PlayedGame, RatingPoint, RatingRow, Store, StoreError};
 use crate::util::now_ms;
 

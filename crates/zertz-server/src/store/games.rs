@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-use super::StoreError;
+use crate::store::StoreError;
 
 /// A game as stored when it is created.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,7 +68,7 @@ pub struct RowUpdate {
     pub turns: Option<i64>,
     /// The game ends with this event: what its players' records and ratings keep of it,
     /// written in the same transaction.
-    pub ended: Option<super::ratings::GameEnd>,
+    pub ended: Option<crate::ratings::store::GameEnd>,
 }
 
 /// A line of a game listing.

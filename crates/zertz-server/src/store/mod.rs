@@ -3,37 +3,31 @@
 //! settings plus an append-only list of events; a match is its settings plus a small state
 //! document. Everything the service needs to rebuild a game after a crash is here.
 
-pub mod accounts;
-pub mod chat;
-mod common;
-pub mod explorer;
+pub(crate) mod common;
 mod games;
-pub mod leaf_buckets;
-pub mod lessons;
-mod postgres;
-pub mod puzzles;
-pub mod ratings;
-pub mod reviews;
-mod sqlite;
-pub mod studies;
+pub(crate) mod postgres;
+pub(crate) mod sqlite;
 
-pub use accounts::{AccountRow, AccountStore, SessionRow};
-pub use chat::{ChatLine, ChatStore, Report};
-pub use explorer::{ExplorerBatch, ExplorerGame, ExplorerStore, Leaf, MoveRow};
+pub use crate::accounts::store::{AccountRow, AccountStore, SessionRow};
+pub use crate::app::store::{Store, open};
+pub use crate::chat::store::{ChatLine, ChatStore, Report};
+pub use crate::explorer::store::{ExplorerBatch, ExplorerGame, ExplorerStore, Leaf, MoveRow};
+pub use crate::lessons::store::LessonStore;
+pub use crate::puzzles::store::{
+    AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried,
+};
+pub use crate::ratings::store::{
+    GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore,
+};
+pub use crate::study::reviews::store::{ReviewRow, ReviewStore};
+pub use crate::study::studies::store::{ChapterRow, StudyRow, StudyStore, StudySummary};
 pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,
 };
-pub use lessons::LessonStore;
-pub use puzzles::{AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried};
-pub use ratings::{GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore};
-pub use reviews::{ReviewRow, ReviewStore};
-pub use studies::{ChapterRow, StudyRow, StudyStore, StudySummary};
 
 pub use postgres::{LeaseHolder, PostgresStore};
-pub(crate) use postgres::{
-    acquire, drop_finished, heartbeat, orphans, owner, pairing as pairing_queue, still_held,
-};
+pub(crate) use postgres::{acquire, drop_finished, heartbeat, orphans, owner, still_held};
 pub use sqlite::SqliteStore;
 
 /// `url` names a PostgreSQL database (else a SQLite file).
@@ -71,51 +65,4 @@ pub enum StoreError {
     /// plays it, and nothing was written.
     #[error("game {0} is held by another node")]
     NotOwner(String),
-}
-
-/// Everything the service stores: one trait per feature, each implemented by both backends.
-pub trait Store:
-    GameStore
-    + AccountStore
-    + RatingStore
-    + ChatStore
-    + ReviewStore
-    + StudyStore
-    + ExplorerStore
-    + PuzzleStore
-    + LessonStore
-    + Send
-    + Sync
-    + 'static
-{
-}
-
-impl<T> Store for T where
-    T: GameStore
-        + AccountStore
-        + RatingStore
-        + ChatStore
-        + ReviewStore
-        + StudyStore
-        + ExplorerStore
-        + PuzzleStore
-        + LessonStore
-        + Send
-        + Sync
-        + 'static
-{
-}
-
-/// Opens the store a `--db` argument names: `postgres://…` or `postgresql://…` for
-/// PostgreSQL, `sqlite:PATH` or a plain file path for SQLite (created if missing). Runs the
-/// migrations.
-pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    if is_postgres(url) {
-        Ok(Box::new(PostgresStore::open(url).await?))
-    } else {
-        let path = url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"));
-        Ok(Box::new(SqliteStore::open(path.unwrap_or(url)).await?))
-    }
 }

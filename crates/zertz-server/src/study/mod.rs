@@ -1,13 +1,12 @@
 //! Study: the analysis board's positions, engine analysis sessions on their own bounded slots,
 //! game reviews in a fair background queue, and saved studies (issue 19, docs/study.md).
 
-pub mod game_analysis;
+pub mod analysis;
 pub mod positions;
 pub mod reviews;
-pub mod sessions;
+pub mod routes;
 pub mod studies;
-pub mod tree_check;
-pub mod tree_json;
+pub mod trees;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,7 +27,7 @@ pub struct Study {
     /// Game reviews and their queue.
     pub reviews: Arc<Reviews>,
     /// The line of finished games' analyses (`GET /api/games/{id}/analysis`).
-    pub game_analysis: Arc<game_analysis::AnalysisQueue>,
+    pub game_analysis: Arc<analysis::game::AnalysisQueue>,
 }
 
 impl Study {
@@ -39,10 +38,10 @@ impl Study {
             slots: FairSlots::new(config.study_slots),
             analysis_time: config.analysis_time,
             reviews: Reviews::new(store, config.review_limits),
-            game_analysis: game_analysis::AnalysisQueue::new(
+            game_analysis: analysis::game::AnalysisQueue::new(
                 config.analysis_limits,
                 1,
-                crate::http::analysis::BUDGET,
+                crate::study::analysis::routes::BUDGET,
             ),
         })
     }

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
-use super::{LeaseHolder, PostgresStore};
+use crate::store::postgres::{LeaseHolder, PostgresStore};
 use crate::store::common::{
     account_sql, changes_turns_only, check_versions, find_games_sql, game_not_found,
     insert_event_error, insert_game_error, limit as clamp_limit, match_not_found, seat_accounts,
@@ -37,7 +37,7 @@ async fn insert_events(
 }
 
 /// Inserts a game row and its first events, inside the caller's transaction.
-pub(super) async fn create_game_in(
+pub(crate) async fn create_game_in(
     conn: &mut sqlx::PgConnection,
     game: &GameRow,
     events: &[EventRow],
@@ -73,7 +73,7 @@ pub(super) async fn create_game_in(
     .map_err(|e| insert_game_error(e, &game.id, events))?;
     insert_events(conn, &game.id, events).await?;
     if let Some(holder) = lease {
-        super::leases::grant_in(conn, &game.id, holder).await?;
+        crate::store::postgres::leases::grant_in(conn, &game.id, holder).await?;
     }
     Ok(())
 }
@@ -98,7 +98,7 @@ async fn append_in(
     }
     // With several nodes, only the lease's holder writes; the lease stays locked until commit.
     if let Some(holder) = lease {
-        super::leases::check_in(conn, game, holder).await?;
+        crate::store::postgres::leases::check_in(conn, game, holder).await?;
     }
     let last: Option<i64> =
         sqlx::query_scalar("SELECT MAX(version) FROM game_events WHERE game_id = $1")
@@ -140,7 +140,7 @@ async fn append_in(
     .execute(&mut *conn)
     .await?;
     if let Some(end) = &update.ended {
-        super::ratings::write_end(conn, end).await?;
+        crate::ratings::postgres::write_end(conn, end).await?;
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ use sqlx::PgPool;
 use crate::store::StoreError;
 
 /// The database's clock, in ms since the epoch.
-pub(super) const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
+pub(crate) const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
 
 /// Whether the lease row `l` holds now: its own expiry or its node's is in the future.
 fn held(l: &str) -> String {
@@ -41,7 +41,7 @@ pub struct LeaseHolder {
 
 /// Checks, inside an append's transaction, that `holder` holds `game`'s lease; the row stays
 /// locked against a takeover until the transaction ends.
-pub(super) async fn check_in(
+pub(crate) async fn check_in(
     conn: &mut sqlx::PgConnection,
     game: &str,
     holder: &LeaseHolder,
@@ -62,7 +62,7 @@ pub(super) async fn check_in(
 }
 
 /// Gives a game just created in this transaction to `holder`.
-pub(super) async fn grant_in(
+pub(crate) async fn grant_in(
     conn: &mut sqlx::PgConnection,
     game: &str,
     holder: &LeaseHolder,

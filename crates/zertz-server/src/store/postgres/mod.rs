@@ -11,19 +11,10 @@ use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
-use super::StoreError;
+use crate::store::StoreError;
 
-mod accounts;
-mod chat;
-mod explorer;
-mod games;
-mod leases;
-mod lessons;
-pub mod pairing;
-mod puzzles;
-mod ratings;
-mod reviews;
-mod studies;
+pub(crate) mod games;
+pub(crate) mod leases;
 
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);

@@ -5,8 +5,8 @@ use rusqlite::{OptionalExtension, params};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use super::recent::{self, Recent};
-use super::{SqliteStore, Write, is_unique_violation, write_error};
+use crate::store::sqlite::recent::{self, Recent};
+use crate::store::sqlite::{SqliteStore, Write, is_unique_violation, write_error};
 use crate::store::common::{
     account_sql, changes_turns_only, check_versions, conflict, find_games_sql, game_not_found,
     limit as clamp_limit, match_not_found, seat_accounts, seat_names, seat_tokens,
@@ -16,7 +16,7 @@ use crate::store::{
     StoreError,
 };
 
-pub(super) fn create_game(
+pub(crate) fn create_game(
     conn: &rusqlite::Connection,
     game: &GameRow,
     events: &[EventRow],
@@ -60,7 +60,7 @@ pub(super) fn create_game(
     insert_events(conn, &game.id, events)
 }
 
-pub(super) fn append(
+pub(crate) fn append(
     conn: &rusqlite::Connection,
     recent: &mut Recent,
     game: &str,
@@ -125,7 +125,7 @@ pub(super) fn append(
     })
     .map_err(write_error)?;
     if let Some(end) = &update.ended {
-        super::ratings::write_end(conn, end)?;
+        crate::ratings::sqlite::write_end(conn, end)?;
     }
     Ok(())
 }
@@ -155,7 +155,7 @@ fn insert_events(
     Ok(())
 }
 
-pub(super) fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<(), StoreError> {
+pub(crate) fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO matches (id, created_ms, state, status, updated_ms, account_one, \
          account_two) VALUES (?, ?, ?, ?, ?, ?, ?) \
@@ -179,7 +179,7 @@ pub(super) fn save_match(conn: &rusqlite::Connection, m: &MatchRow) -> Result<()
 }
 
 /// A match step's writes, in the batch's transaction.
-pub(super) fn step(
+pub(crate) fn step(
     conn: &rusqlite::Connection,
     recent: &mut Recent,
     step: &MatchStep,

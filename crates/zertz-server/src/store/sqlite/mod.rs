@@ -39,20 +39,12 @@ use sqlx::sqlite::{
 };
 use tokio::sync::oneshot;
 
-use super::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
+use crate::store::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
 
-mod accounts;
-mod chat;
-mod explorer;
-mod games;
-mod lessons;
+pub(crate) mod games;
 mod pace;
-mod puzzles;
-mod ratings;
-mod readers;
+pub(crate) mod readers;
 mod recent;
-mod reviews;
-mod studies;
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

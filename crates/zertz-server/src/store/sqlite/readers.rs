@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Semaphore;
 
-use super::{BUSY_TIMEOUT, write_error};
+use crate::store::sqlite::{BUSY_TIMEOUT, write_error};
 use crate::store::StoreError;
 
 /// Reads that may run at once (and connections kept open between them).

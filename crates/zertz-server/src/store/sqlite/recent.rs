@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{OptionalExtension, params};
 
-use super::write_error;
+use crate::store::sqlite::write_error;
 use crate::store::{EventRow, GameSummary, StoreError};
 
 /// How long a table takes new rows before the two swap (and its games begin to be folded).
@@ -131,7 +131,7 @@ struct Staged {
 /// The writer's side: which table takes new rows, which games are still to fold, and what
 /// the open batch changed.
 #[derive(Debug)]
-pub(super) struct Recent {
+pub(crate) struct Recent {
     shared: Arc<Unfolded>,
     /// `PRAGMA data_version` after this store's last commit: it changes when another
     /// connection commits.
@@ -153,7 +153,7 @@ pub(super) struct Recent {
 impl Recent {
     /// Opens the recent tables of the writer's connection: folds whatever they hold (a
     /// killed process's last events) and names this store their owner.
-    pub(super) fn open(conn: &rusqlite::Connection) -> Result<Recent, StoreError> {
+    pub(crate) fn open(conn: &rusqlite::Connection) -> Result<Recent, StoreError> {
         let mut name = [0u8; 8];
         getrandom::fill(&mut name).map_err(|e| StoreError::Write(e.to_string()))?;
         let store = format!("{}-{:016x}", std::process::id(), u64::from_le_bytes(name));
@@ -185,13 +185,13 @@ impl Recent {
     }
 
     /// What the store's reads share with the writer.
-    pub(super) fn shared(&self) -> &Arc<Unfolded> {
+    pub(crate) fn shared(&self) -> &Arc<Unfolded> {
         &self.shared
     }
 
     /// At the start of a batch, in its transaction: folds everything if another store has
     /// written the file since this one's last commit, and swaps the tables when it is time.
-    pub(super) fn begin(&mut self, conn: &rusqlite::Connection) -> Result<(), StoreError> {
+    pub(crate) fn begin(&mut self, conn: &rusqlite::Connection) -> Result<(), StoreError> {
         self.staged = Staged {
             folded: self.folded,
             data_version: data_version(conn)?,
@@ -236,7 +236,7 @@ impl Recent {
     }
 
     /// The last version of `game` among its unfolded events (this batch's first), if any.
-    pub(super) fn last_version(&self, game: &str) -> Option<i64> {
+    pub(crate) fn last_version(&self, game: &str) -> Option<i64> {
         let staged = self
             .staged
             .appended
@@ -254,7 +254,7 @@ impl Recent {
     }
 
     /// Appends `events` of `game` (checked) to the current table; `turns` goes with the last.
-    pub(super) fn append(
+    pub(crate) fn append(
         &mut self,
         conn: &rusqlite::Connection,
         game: &str,
@@ -280,18 +280,18 @@ impl Recent {
     }
 
     /// How much of the batch is staged: a write that fails is undone to here.
-    pub(super) fn mark(&self) -> usize {
+    pub(crate) fn mark(&self) -> usize {
         self.staged.appended.len()
     }
 
     /// Forgets what was staged after `mark` (its write was rolled back).
-    pub(super) fn undo_to(&mut self, mark: usize) {
+    pub(crate) fn undo_to(&mut self, mark: usize) {
         self.staged.appended.truncate(mark);
     }
 
     /// At the end of a batch, in its transaction: folds the older table's games that are due
     /// by now, and empties the table once they all are.
-    pub(super) fn fold_due(&mut self, conn: &rusqlite::Connection) -> Result<(), StoreError> {
+    pub(crate) fn fold_due(&mut self, conn: &rusqlite::Connection) -> Result<(), StoreError> {
         if self.to_fold.is_empty() || self.staged.folded_all {
             return Ok(());
         }
@@ -358,7 +358,7 @@ impl Recent {
     }
 
     /// The batch is committed: memory follows what it wrote.
-    pub(super) fn committed(&mut self) {
+    pub(crate) fn committed(&mut self) {
         let staged = std::mem::take(&mut self.staged);
         self.data_version = staged.data_version;
         let mut pending = self.shared.lock();
@@ -393,12 +393,12 @@ impl Recent {
     }
 
     /// The batch was rolled back: nothing it staged happened.
-    pub(super) fn rolled_back(&mut self) {
+    pub(crate) fn rolled_back(&mut self) {
         self.staged = Staged::default();
     }
 
     /// Folds every waiting event, in a transaction of its own (when the store closes).
-    pub(super) fn fold_everything(
+    pub(crate) fn fold_everything(
         &mut self,
         conn: &rusqlite::Connection,
     ) -> Result<(), StoreError> {

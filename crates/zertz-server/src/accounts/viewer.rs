@@ -1,0 +1,130 @@
+//! Who is asking: the account of the request's session cookie (if any), and the credential a
+//! request acts with, a seat token (`Authorization: Bearer …`) before the session.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::HeaderMap;
+use axum::http::request::Parts;
+
+use crate::http::error::{ApiError, bearer};
+use crate::app::state::AppState;
+use crate::accounts::keys::{SESSION_COOKIE, cookie_key};
+use crate::accounts::origin::from_this_site;
+use crate::accounts::{Account, AccountError};
+use crate::games::model::{Credential, Holder, Seated};
+
+/// The logged-in account of a request, if any, its session key, and where it comes from.
+#[derive(Clone, Debug, Default)]
+pub struct Viewer {
+    /// The account whose session the request carries.
+    pub account: Option<Account>,
+    /// The session's key (from the cookie).
+    pub session_key: Option<String>,
+    /// The address the request came from.
+    pub address: Option<IpAddr>,
+}
+
+impl Viewer {
+    /// Who this is for the per-client limits: the account, or the address for a guest.
+    pub fn client(&self) -> String {
+        match (&self.account, self.address) {
+            (Some(a), _) => format!("account:{}", a.id),
+            (None, Some(ip)) => format!("address:{ip}"),
+            (None, None) => "address:unknown".into(),
+        }
+    }
+
+    /// The account as a credential.
+    pub fn credential(&self) -> Option<Credential<'_>> {
+        self.account.as_ref().map(|a| Credential::Account(&a.id))
+    }
+
+    /// Who sits down when this viewer takes a seat: their account, or a guest named `name`.
+    pub fn seated(&self, name: Option<&str>) -> Seated {
+        match &self.account {
+            Some(a) => Seated {
+                name: a.name.clone(),
+                account: Some(a.id.clone()),
+            },
+            None => Seated::guest(name.unwrap_or("")),
+        }
+    }
+
+    /// The credential a request acts with: the seat token of `headers` if it has one, else the
+    /// session's account.
+    pub fn acting<'a>(&'a self, token: Option<&'a str>) -> Option<Credential<'a>> {
+        token.map(Credential::Token).or_else(|| self.credential())
+    }
+
+    /// For a page kept open on a WebSocket: the account counts as online until the returned
+    /// guard is dropped.
+    pub fn online(&self, state: &AppState) -> Option<crate::accounts::online::Connected> {
+        self.account
+            .as_ref()
+            .map(|a| state.accounts.online.connected(&a.id, &a.name))
+    }
+
+    /// The owned form of [`Viewer::acting`], for a connection to keep.
+    pub fn holder(&self, token: Option<&str>) -> Option<Holder> {
+        match token {
+            Some(t) => Some(Holder::Token(t.to_string())),
+            None => self.account.as_ref().map(|a| Holder::Account(a.id.clone())),
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Viewer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Viewer, ApiError> {
+        let address = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        let mut v = viewer(&parts.headers, state, false).await?;
+        v.address = address;
+        Ok(v)
+    }
+}
+
+/// The viewer of a request with these headers. With `only_from_this_site`, the session cookie
+/// counts only when the request comes from this site's pages (WebSocket upgrades: a page on
+/// another site must not open a socket that acts as the player).
+pub async fn viewer(
+    headers: &HeaderMap,
+    state: &AppState,
+    only_from_this_site: bool,
+) -> Result<Viewer, ApiError> {
+    let Some(key) = cookie_key(headers, SESSION_COOKIE) else {
+        return Ok(Viewer::default());
+    };
+    if only_from_this_site && from_this_site(headers, false).is_err() {
+        return Ok(Viewer::default());
+    }
+    let account = state.accounts.session(&key).await.map_err(ApiError::from)?;
+    Ok(Viewer {
+        session_key: account.as_ref().map(|_| key),
+        account,
+        address: None,
+    })
+}
+
+/// The seat token of a request, from `Authorization: Bearer …`.
+pub fn token(headers: &HeaderMap) -> Option<String> {
+    bearer(headers)
+}
+
+impl From<AccountError> for ApiError {
+    fn from(e: AccountError) -> ApiError {
+        use axum::http::StatusCode;
+        let status = match &e {
+            AccountError::Invalid(_) => StatusCode::BAD_REQUEST,
+            AccountError::Taken(_) => StatusCode::CONFLICT,
+            AccountError::WrongLogin | AccountError::NotLoggedIn(_) => StatusCode::UNAUTHORIZED,
+            AccountError::Locked(..) => StatusCode::TOO_MANY_REQUESTS,
+            AccountError::Busy(_) | AccountError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        ApiError(status, e.to_string())
+    }
+}

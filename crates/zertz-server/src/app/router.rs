@@ -1,0 +1,53 @@
+//! Every route of the service in one router: each feature's routes, the API's fallbacks, and
+//! the layers every request passes (the body limit, the cross-site check, the headers).
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{Method, StatusCode, Uri};
+use axum::response::Response;
+
+use super::state::AppState;
+use crate::http::{error, headers, limit, pages};
+
+/// Every route of the service: the API (unknown `/api/…` paths get a JSON 404) and the pages.
+/// A request that changes something with the session cookie must come from the site's pages.
+pub fn router(state: AppState) -> Router {
+    let api = crate::games::routes::router()
+        .merge(crate::games::matches::routes::router())
+        .merge(crate::accounts::routes::router())
+        .merge(crate::ratings::routes::router())
+        .merge(crate::chat::routes::router())
+        .merge(crate::pairing::routes::router())
+        .merge(crate::study::routes::router())
+        .merge(crate::explorer::routes::router())
+        .merge(crate::puzzles::routes::router())
+        .merge(crate::lessons::routes::router())
+        .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
+        .layer(DefaultBodyLimit::max(limit::MAX_BODY))
+        .layer(axum::middleware::from_fn(
+            crate::accounts::origin::refuse_cross_site,
+        ))
+        .with_state(state);
+    api.merge(pages::router())
+        .layer(axum::middleware::from_fn(headers::secure))
+}
+
+/// An address that is neither a page nor an endpoint: a JSON 404 under `/api/`, the page that
+/// says so for a person anywhere else.
+async fn not_found(uri: Uri) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        error::error(StatusCode::NOT_FOUND, format!("no such endpoint: {path}"))
+    } else {
+        pages::not_found()
+    }
+}
+
+/// A known address asked with the wrong method: 405 and which method that was.
+async fn wrong_method(method: Method, uri: Uri) -> Response {
+    error::error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+}

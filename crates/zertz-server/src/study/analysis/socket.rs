@@ -1,0 +1,139 @@
+//! `GET /api/analysis/ws`: the WebSocket of an analysis board's engine (the protocol is in
+//! `study::sessions` and docs/study.md). One analysis at a time per connection; the
+//! connection's requests are rate-limited like a game's actions.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use axum::routing::get;
+use tokio::sync::mpsc;
+
+use crate::app::game_socket::MAX_FRAME;
+use crate::http::heartbeat::{Beat, Heartbeat};
+use crate::app::state::AppState;
+use crate::accounts::viewer::Viewer;
+use crate::games::hub::Hub;
+use crate::games::quota::Quotas;
+use crate::http::limit::Limiter;
+use crate::study::Study;
+use crate::study::analysis::sessions::{self, Request, Running};
+
+/// The analysis socket's route.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/analysis/ws", get(upgrade))
+}
+
+async fn upgrade(
+    State(study): State<Arc<Study>>,
+    State(hub): State<Arc<Hub>>,
+    State(quotas): State<Arc<Quotas>>,
+    viewer: Viewer,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    // The board's searches wait in the line of this client (its account, or its address),
+    // whatever the number of its pages.
+    let client = viewer.client();
+    upgrade
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .read_buffer_size(crate::app::game_socket::READ_BUFFER)
+        .on_upgrade(move |socket| serve(study, hub, quotas, client, socket))
+}
+
+/// Serves one analysis board until its socket closes; the running analysis stops with it.
+async fn serve(
+    study: Arc<Study>,
+    hub: Arc<Hub>,
+    quotas: Arc<Quotas>,
+    client: String,
+    mut socket: WebSocket,
+) {
+    let rate = hub.config().action_rate;
+    let limiter = Limiter::new(rate);
+    let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
+    let (out, mut found) = mpsc::channel::<sessions::Outgoing>(16);
+    let mut running: Option<Running> = None;
+    let mut number = 0;
+    loop {
+        tokio::select! {
+            Some((of, text)) = found.recv() => {
+                // What an analysis replaced or stopped still finds is not sent.
+                if running.as_ref().is_some_and(|r| r.number() == of)
+                    && socket.send(Message::Text(text.into())).await.is_err()
+                {
+                    break;
+                }
+            }
+            beat = heartbeat.beat() => {
+                if beat == Beat::Silent
+                    || socket.send(Message::Ping(Default::default())).await.is_err()
+                {
+                    break;
+                }
+            }
+            incoming = socket.recv() => {
+                heartbeat.heard();
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Binary(_))) => {
+                        let e = sessions::error("binary messages are not understood: send JSON text");
+                        if socket.send(Message::Text(e.into())).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => continue,
+                };
+                if let Err(wait) = limiter.take() {
+                    let e = sessions::error(format!(
+                        "too many requests on this connection: at most {}; try again in {} ms",
+                        rate.describe(),
+                        wait.as_millis().max(1)
+                    ));
+                    if socket.send(Message::Text(e.into())).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                let answer = match sessions::read(text.as_str()) {
+                    Ok(Request::Analyse { position, lines }) => {
+                        number += 1;
+                        // The old analysis stops as the new one starts.
+                        running = None;
+                        // A custom board new to the server counts against this client's
+                        // allowance (`new_boards`).
+                        let started = quotas
+                            .new_boards
+                            .run(&client, || {
+                                sessions::start(&study, &client, number, &position, lines, out.clone())
+                            })
+                            .and_then(|r| r);
+                        match started {
+                            Ok(r) => {
+                                running = Some(r);
+                                None
+                            }
+                            Err(e) => Some(sessions::error(e)),
+                        }
+                    }
+                    Ok(Request::Stop) => {
+                        if let Some(r) = &running {
+                            r.stop();
+                        }
+                        None
+                    }
+                    Err(e) => Some(sessions::error(e)),
+                };
+                if let Some(text) = answer
+                    && socket.send(Message::Text(text.into())).await.is_err()
+                {
+                    break;
+                }
+            }
+        }
+    }
+}
