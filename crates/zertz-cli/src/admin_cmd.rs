@@ -31,7 +31,7 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Runtime::new()?;
     let reports = runtime.block_on(async {
-        let store = zertz_server::store::open(&db).await?;
+        let store = zertz_server::app::store::open(&db).await?;
         anyhow::Ok(store.reports(limit.clamp(1, 10_000)).await?)
     })?;
     if reports.is_empty() {

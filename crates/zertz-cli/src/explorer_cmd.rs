@@ -18,11 +18,13 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+use zertz_server::app::store::Store;
 use zertz_server::explorer::cache::AnswerCache;
 use zertz_server::explorer::games::{boardspace_id, from_boardspace};
 use zertz_server::explorer::import::{Aggregate, GameEntry};
 use zertz_server::explorer::queries::{Source, explore};
-use zertz_server::store::{ExplorerBatch, Store, StoreError};
+use zertz_server::explorer::store::ExplorerBatch;
+use zertz_server::store::StoreError;
 
 use crate::replay::{Loader, Source as RecordSource, collect_lenient};
 
@@ -128,7 +130,7 @@ pub fn run(args: ExplorerArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     let summary = runtime.block_on(async {
-        let store = zertz_server::store::open(&args.db).await?;
+        let store = zertz_server::app::store::open(&args.db).await?;
         import(store.as_ref(), &args.paths, args.batch.max(1), progress).await
     })?;
     if args.json {
@@ -411,7 +413,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     let (mut times, moves, games) = runtime.block_on(async {
-        let store = zertz_server::store::open(&args.db).await?;
+        let store = zertz_server::app::store::open(&args.db).await?;
         let cache = (!args.no_cache).then(AnswerCache::new);
         let mut times = Vec::with_capacity(asked.len());
         let (mut moves, mut games) = (0usize, 0i64);

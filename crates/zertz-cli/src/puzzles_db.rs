@@ -15,7 +15,7 @@ pub fn finished_games(db: &str) -> anyhow::Result<Vec<(String, Game)>> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let store = zertz_server::store::open(db).await?;
+        let store = zertz_server::app::store::open(db).await?;
         let mut out = Vec::new();
         let mut before: Option<Cursor> = None;
         loop {

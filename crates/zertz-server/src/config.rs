@@ -1,4 +1,5 @@
-//! The settings of the service, as `zertz serve` takes them.
+//! The settings of the service, as `zertz serve` takes them: plain values, so that every part
+//! of the server may read them and this file imports nothing of the features.
 
 use std::time::Duration;
 
@@ -39,16 +40,16 @@ pub struct Config {
     /// stays in memory while a game or request holds it (see `new_boards`).
     pub new_boards_per_client: usize,
     /// Connections one address may hold, and how long an idle one stays open.
-    pub connections: crate::http::connections::ConnectionLimits,
+    pub connections: ConnectionLimits,
     /// Analysis-board searches running at once, apart from the games' engine slots (the rest
     /// wait in line).
     pub study_slots: usize,
     /// The longest one analysis-board search may run.
     pub analysis_time: Duration,
     /// How many game reviews may wait, per requester and in all.
-    pub review_limits: crate::study::reviews::ReviewLimits,
+    pub review_limits: ReviewLimits,
     /// How many analyses of finished games' positions may wait or run, per client and in all.
-    pub analysis_limits: crate::study::analysis::game::AnalysisLimits,
+    pub analysis_limits: AnalysisLimits,
     /// The puzzle set's file (`zertz serve --puzzles PATH`); `None`: the set compiled in
     /// (`data/puzzles.json`).
     pub puzzles: Option<std::path::PathBuf>,
@@ -59,7 +60,7 @@ pub struct Config {
     /// address it listens on.
     pub advertise: Option<String>,
     /// On PostgreSQL, this node's id among those sharing the database (each its own; see
-    /// `cluster::DEFAULT_NODE`).
+    /// [`DEFAULT_NODE`]).
     pub node: String,
 }
 
@@ -89,7 +90,69 @@ impl Default for Config {
             puzzles: None,
             lease_ttl: Duration::from_secs(5),
             advertise: None,
-            node: crate::cluster::DEFAULT_NODE.to_string(),
+            node: DEFAULT_NODE.to_string(),
         }
     }
 }
+
+/// Limits on the sockets of the service.
+#[derive(Clone, Copy, Debug)]
+pub struct ConnectionLimits {
+    /// Connections one address may hold open at once (0: no cap). The next is answered 429
+    /// and closed.
+    pub per_address: usize,
+    /// How long the server waits for a request's headers: on a new connection, and on a
+    /// keep-alive connection between requests (then it is idle and is closed).
+    pub idle_timeout: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> ConnectionLimits {
+        ConnectionLimits {
+            per_address: 64,
+            idle_timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// How many reviews may wait.
+#[derive(Clone, Copy, Debug)]
+pub struct ReviewLimits {
+    /// Waiting (or running) for one requester.
+    pub per_requester: usize,
+    /// Waiting in all.
+    pub total: usize,
+}
+
+impl Default for ReviewLimits {
+    fn default() -> ReviewLimits {
+        ReviewLimits {
+            per_requester: 5,
+            total: 500,
+        }
+    }
+}
+
+/// How many analyses may wait or run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalysisLimits {
+    /// Per client.
+    pub per_client: usize,
+    /// In all.
+    pub total: usize,
+}
+
+impl Default for AnalysisLimits {
+    fn default() -> AnalysisLimits {
+        AnalysisLimits {
+            per_client: 8,
+            total: 64,
+        }
+    }
+}
+
+/// The node id of a server not given one (`zertz serve --node`): a single node restarted
+/// takes back its own leases at once instead of waiting for them to run out. Nodes sharing a
+/// database must each be given an id of their own (two processes under one id would both
+/// pass the lease check; the version check still keeps them from writing one version twice).
+pub const DEFAULT_NODE: &str = "default";

@@ -96,4 +96,3 @@ async fn stop_signal() -> &'static str {
     let _ = tokio::signal::ctrl_c().await;
     "interrupt"
 }
-

@@ -16,10 +16,14 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::Connection;
+use zertz_server::accounts::store::{AccountRow, SessionRow};
+use zertz_server::app::store::Store;
+use zertz_server::explorer::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
+use zertz_server::ratings::policy::POLICY;
+use zertz_server::ratings::store::GameFilter;
 use zertz_server::store::{
-    self, AccountRow, Cursor, EventRow, ExplorerBatch, ExplorerGame, GameAppend, GameEnd,
-    GameFilter, GameQuery, GameRow, GameStore, GameSummary, Leaf, MatchRow, MatchStep, MoveRow,
-    PostgresStore, RowUpdate, SessionRow, SqliteStore, Store, StoreError,
+    Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, MatchRow,
+    MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -39,7 +43,9 @@ impl Env {
 
     /// A second, independent store on the same data (new connections, as after a restart).
     async fn reopen(&self) -> Box<dyn Store> {
-        store::open(&self.url).await.expect("reopen the store")
+        zertz_server::app::store::open(&self.url)
+            .await
+            .expect("reopen the store")
     }
 }
 
@@ -52,7 +58,7 @@ where
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = dir.path().join("zertz.sqlite");
     let path = path.to_str().expect("UTF-8 temporary path");
-    let store = SqliteStore::open(path).await.expect("open SQLite");
+    let store = SqliteStore::open(path, POLICY).await.expect("open SQLite");
     check(Env {
         store: Arc::new(store),
         url: format!("sqlite:{path}"),
@@ -107,19 +113,20 @@ where
 
     let url = with_database(&admin_url, &db);
     // A panic's payload, or the reason there was nothing to run.
-    let outcome: Result<(), Box<dyn std::any::Any + Send>> = match PostgresStore::open(&url).await {
-        // On its own task, so that a failed check still gets its database dropped.
-        Ok(store) => tokio::spawn(check(Env {
-            store: Arc::new(store),
-            url,
-        }))
-        .await
-        .map_err(|e| match e.try_into_panic() {
-            Ok(panic) => panic,
-            Err(e) => Box::new(format!("the check's task: {e}")),
-        }),
-        Err(e) => Err(Box::new(format!("open PostgreSQL at {url}: {e}"))),
-    };
+    let outcome: Result<(), Box<dyn std::any::Any + Send>> =
+        match PostgresStore::open(&url, POLICY).await {
+            // On its own task, so that a failed check still gets its database dropped.
+            Ok(store) => tokio::spawn(check(Env {
+                store: Arc::new(store),
+                url,
+            }))
+            .await
+            .map_err(|e| match e.try_into_panic() {
+                Ok(panic) => panic,
+                Err(e) => Box::new(format!("the check's task: {e}")),
+            }),
+            Err(e) => Err(Box::new(format!("open PostgreSQL at {url}: {e}"))),
+        };
 
     sqlx::raw_sql(&format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"))
         .execute(&mut admin)
@@ -1048,7 +1055,7 @@ async fn sqlite_kill_child() {
     let Ok(path) = std::env::var("ZERTZ_STORE_KILL_CHILD") else {
         return;
     };
-    let s = SqliteStore::open(&path).await.unwrap();
+    let s = SqliteStore::open(&path, POLICY).await.unwrap();
     s.create_game(&game("g1", "open", 1_000), &[event(1, 1_000)])
         .await
         .unwrap();
@@ -1096,7 +1103,9 @@ fn sqlite_survives_kill() {
 
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
-        let s = SqliteStore::open(path.to_str().unwrap()).await.unwrap();
+        let s = SqliteStore::open(path.to_str().unwrap(), POLICY)
+            .await
+            .unwrap();
         let (row, evs) = s.load_game("g1").await.unwrap();
         assert_eq!(versions(&evs), (1..=40).collect::<Vec<_>>());
         assert_eq!(row.status, "live");
@@ -1500,7 +1509,7 @@ async fn sqlite_games_stored_before_the_listing_columns_get_them() {
         sqlx::raw_sql(sql).execute(&pool).await.unwrap();
     }
     pool.close().await;
-    let store = SqliteStore::open(path).await.unwrap();
+    let store = SqliteStore::open(path, POLICY).await.unwrap();
     check_old_game(&store).await;
 }
 
@@ -1536,7 +1545,7 @@ async fn postgres_games_stored_before_the_listing_columns_get_them() {
             sqlx::raw_sql(sql).execute(&pool).await.unwrap();
         }
         pool.close().await;
-        let store = PostgresStore::open(&url).await.unwrap();
+        let store = PostgresStore::open(&url, POLICY).await.unwrap();
         check_old_game(&store).await;
         store.close().await;
     })

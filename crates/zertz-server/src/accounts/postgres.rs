@@ -4,10 +4,10 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
-use crate::store::postgres::PostgresStore;
-use crate::store::StoreError;
 use crate::accounts::store::{AccountRow, AccountStore, SessionRow};
+use crate::store::StoreError;
 use crate::store::common::{limit as clamp_limit, name_key};
+use crate::store::postgres::PostgresStore;
 
 fn account(row: &PgRow) -> Result<AccountRow, sqlx::Error> {
     Ok(AccountRow {

@@ -13,25 +13,26 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::http::error::{ApiError, ApiResult};
-use crate::app::state::AppState;
-use crate::accounts::viewer::Viewer;
 use crate::accounts::keys::{
     DEVICE_COOKIE, clear_session_cookie, cookie_key, device_cookie, session_cookie,
 };
 use crate::accounts::origin::from_this_site;
+use crate::accounts::viewer::Viewer;
 use crate::accounts::{AccountError, Accounts, LoggedIn};
-use crate::games::hub::{Hub, HubError};
-use crate::games::model::Credential;
+use crate::http::error::{ApiError, ApiResult};
+use axum::extract::FromRef;
 
 /// The account routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+{
     Router::new()
         .route("/api/accounts", post(sign_up))
         .route("/api/session", post(log_in).delete(log_out))
         .route("/api/me", get(me))
         .route("/api/me/password", post(change_password))
-        .route("/api/me/games", get(my_games))
         .route("/api/online", get(online))
 }
 
@@ -141,7 +142,7 @@ async fn log_out(State(accounts): State<Arc<Accounts>>, viewer: Viewer) -> ApiRe
 }
 
 /// 401 for a request that needs a session and has none.
-fn not_logged_in(what: &str) -> ApiError {
+pub(crate) fn not_logged_in(what: &str) -> ApiError {
     ApiError(
         StatusCode::UNAUTHORIZED,
         format!("{what} needs a session: log in first"),
@@ -180,47 +181,6 @@ async fn change_password(
 
 /// The open and live games and matches of the logged-in player, with their seat in each: what
 /// follows them from device to device.
-async fn my_games(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiResult<Response> {
-    let account = viewer
-        .account
-        .ok_or_else(|| not_logged_in("GET /api/me/games"))?;
-    let store = hub.store();
-    let games = store
-        .account_games(&account.id, &["open", "live"], 100)
-        .await
-        .map_err(HubError::from)?;
-    let games: Vec<_> = games
-        .iter()
-        .map(|g| {
-            let settings: serde_json::Value = serde_json::from_str(&g.settings).unwrap_or_default();
-            let seat = (0..2).find(|&i| g.accounts[i].as_deref() == Some(&account.id));
-            json!({
-                "id": g.id,
-                "match_id": g.match_id,
-                "status": g.status,
-                "seat": seat.map(|i| i + 1),
-                "start": settings.get("start"),
-                "clock": settings.get("clock"),
-                "updated_ms": g.updated_ms,
-            })
-        })
-        .collect();
-    let rows = store
-        .account_matches(&account.id, &["open", "live"], 100)
-        .await
-        .map_err(HubError::from)?;
-    let mut matches = Vec::new();
-    for row in rows {
-        if let Ok((m, _)) = hub.load_match(&row.id).await {
-            matches.push(
-                hub.match_view(&m, Some(Credential::Account(&account.id)))
-                    .await,
-            );
-        }
-    }
-    Ok(Json(json!({ "games": games, "matches": matches })).into_response())
-}
-
 /// Who is online: the names of accounts heard from in the last minutes (at most 100).
 async fn online(State(accounts): State<Arc<Accounts>>) -> Json<serde_json::Value> {
     let (names, count) = accounts.online.names(100);

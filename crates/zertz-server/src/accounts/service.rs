@@ -10,7 +10,9 @@ use crate::accounts::keys::{SESSION_IDLE_MS, key_hash};
 use crate::accounts::names::{check_name, check_password};
 use crate::accounts::online::Online;
 use crate::accounts::password::{HashError, Hasher};
-use crate::store::{AccountRow, SessionRow, Store, StoreError};
+use crate::accounts::store::{AccountRow, SessionRow};
+use crate::app::store::Store;
+use crate::store::StoreError;
 use crate::token;
 use crate::util::now_ms;
 

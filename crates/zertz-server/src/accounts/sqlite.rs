@@ -5,10 +5,10 @@ use rusqlite::params;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use crate::store::sqlite::{SqliteStore, is_unique_violation, write_error};
-use crate::store::StoreError;
 use crate::accounts::store::{AccountRow, AccountStore, SessionRow};
+use crate::store::StoreError;
 use crate::store::common::{limit as clamp_limit, name_key};
+use crate::store::sqlite::{SqliteStore, is_unique_violation, write_error};
 
 fn account(row: &SqliteRow) -> Result<AccountRow, sqlx::Error> {
     Ok(AccountRow {

@@ -1,5 +1,7 @@
-//! Who is asking: the account of the request's session cookie (if any), and the credential a
-//! request acts with, a seat token (`Authorization: Bearer …`) before the session.
+//! Who is asking: the account of the request's session cookie (if any) and the address it
+//! comes from. (What a viewer may do in a game is `games::seats`.)
+
+use std::sync::Arc;
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -7,12 +9,11 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 
-use crate::http::error::{ApiError, bearer};
-use crate::app::state::AppState;
 use crate::accounts::keys::{SESSION_COOKIE, cookie_key};
 use crate::accounts::origin::from_this_site;
-use crate::accounts::{Account, AccountError};
-use crate::games::model::{Credential, Holder, Seated};
+use crate::accounts::{Account, AccountError, Accounts};
+use crate::http::error::{ApiError, bearer};
+use axum::extract::FromRef;
 
 /// The logged-in account of a request, if any, its session key, and where it comes from.
 #[derive(Clone, Debug, Default)]
@@ -35,54 +36,29 @@ impl Viewer {
         }
     }
 
-    /// The account as a credential.
-    pub fn credential(&self) -> Option<Credential<'_>> {
-        self.account.as_ref().map(|a| Credential::Account(&a.id))
-    }
-
-    /// Who sits down when this viewer takes a seat: their account, or a guest named `name`.
-    pub fn seated(&self, name: Option<&str>) -> Seated {
-        match &self.account {
-            Some(a) => Seated {
-                name: a.name.clone(),
-                account: Some(a.id.clone()),
-            },
-            None => Seated::guest(name.unwrap_or("")),
-        }
-    }
-
-    /// The credential a request acts with: the seat token of `headers` if it has one, else the
-    /// session's account.
-    pub fn acting<'a>(&'a self, token: Option<&'a str>) -> Option<Credential<'a>> {
-        token.map(Credential::Token).or_else(|| self.credential())
-    }
-
     /// For a page kept open on a WebSocket: the account counts as online until the returned
     /// guard is dropped.
-    pub fn online(&self, state: &AppState) -> Option<crate::accounts::online::Connected> {
+    pub fn online(&self, accounts: &Accounts) -> Option<crate::accounts::online::Connected> {
         self.account
             .as_ref()
-            .map(|a| state.accounts.online.connected(&a.id, &a.name))
-    }
-
-    /// The owned form of [`Viewer::acting`], for a connection to keep.
-    pub fn holder(&self, token: Option<&str>) -> Option<Holder> {
-        match token {
-            Some(t) => Some(Holder::Token(t.to_string())),
-            None => self.account.as_ref().map(|a| Holder::Account(a.id.clone())),
-        }
+            .map(|a| accounts.online.connected(&a.id, &a.name))
     }
 }
 
-impl FromRequestParts<AppState> for Viewer {
+impl<S> FromRequestParts<S> for Viewer
+where
+    S: Send + Sync,
+    Arc<Accounts>: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Viewer, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Viewer, ApiError> {
         let address = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0.ip());
-        let mut v = viewer(&parts.headers, state, false).await?;
+        let accounts = Arc::<Accounts>::from_ref(state);
+        let mut v = viewer(&parts.headers, &accounts, false).await?;
         v.address = address;
         Ok(v)
     }
@@ -93,7 +69,7 @@ impl FromRequestParts<AppState> for Viewer {
 /// another site must not open a socket that acts as the player).
 pub async fn viewer(
     headers: &HeaderMap,
-    state: &AppState,
+    accounts: &Accounts,
     only_from_this_site: bool,
 ) -> Result<Viewer, ApiError> {
     let Some(key) = cookie_key(headers, SESSION_COOKIE) else {
@@ -102,7 +78,7 @@ pub async fn viewer(
     if only_from_this_site && from_this_site(headers, false).is_err() {
         return Ok(Viewer::default());
     }
-    let account = state.accounts.session(&key).await.map_err(ApiError::from)?;
+    let account = accounts.session(&key).await.map_err(ApiError::from)?;
     Ok(Viewer {
         session_key: account.as_ref().map(|_| key),
         account,

@@ -3,18 +3,19 @@
 //! `mute`, `unmute`, `report`), each answered by `ack` or `refused`. A flood of lines is
 //! refused with the reason, never dropped silently.
 
+use crate::accounts::viewer::Viewer;
 use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::{Receiver, error::RecvError};
 
-use crate::app::state::AppState;
 use crate::accounts::Accounts;
+use crate::app::state::AppState;
 use crate::chat::service::HISTORY;
+use crate::chat::store::ChatLine;
 use crate::chat::{Chat, ChatError, GameRoom, Speaker};
 use crate::rate::{Limiter, Rate};
-use crate::store::ChatLine;
 
 /// What a client may send to a room.
 #[derive(Debug, Deserialize)]
@@ -207,4 +208,24 @@ impl Drop for RoomLink {
 /// The answer to a message that was not carried out.
 pub fn refused(status: u16, message: String) -> String {
     json!({"type": "refused", "status": status, "error": message}).to_string()
+}
+
+/// A spectator in a room's chat: their account, or a guest with the name they gave (cleaned;
+/// `Guest` when none).
+pub(crate) fn spectator(viewer: &Viewer, name: Option<&str>) -> Speaker {
+    match &viewer.account {
+        Some(a) => Speaker {
+            name: a.name.clone(),
+            account: Some(a.id.clone()),
+            seat: None,
+        },
+        None => Speaker {
+            name: name
+                .and_then(|n| crate::util::clean_name(n).ok())
+                .filter(|n| n != "Anonymous")
+                .unwrap_or_else(|| "Guest".into()),
+            account: None,
+            seat: None,
+        },
+    }
 }

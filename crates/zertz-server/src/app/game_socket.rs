@@ -2,6 +2,7 @@
 //! chat, then every new event and chat line as it happens; a seat may send actions on it, and
 //! anyone may talk in the room (see `chat_socket`), each answered by `ack` or `refused`.
 
+use crate::games::seats::Seats;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -13,14 +14,24 @@ use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use zertz::Player;
 
-use crate::app::chat_socket::{RoomLink, refused};
+use crate::accounts::viewer::viewer;
+use crate::app::chat_socket::{RoomLink, refused, spectator};
+use crate::app::state::AppState;
 use crate::chat::GameRoom;
-use crate::games::wire::broadcast::Outgoing;
+use crate::chat::{Speaker, game_room};
 use crate::games::hub::{Hub, Live};
 use crate::games::model::{Action, Event};
+use crate::games::wire::broadcast::Outgoing;
 use crate::games::wire::view::GameView;
+use crate::http::error::{ApiResult, bad_query};
 use crate::http::heartbeat::{Beat, Heartbeat};
 use crate::http::limit::Limiter;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde::Deserialize;
 
 /// Serves a connection until it closes; `room` is its place in the game's chat.
 pub async fn serve(
@@ -322,7 +333,7 @@ async fn handle(
     }
     match hub.act_seat(live, seat, &action).await {
         Ok(version) => json!({"type": "ack", "version": version}).to_string(),
-        Err(e) => refused(crate::http::error::status_of(&e).as_u16(), e.to_string()),
+        Err(e) => refused(crate::games::routes::status_of(&e).as_u16(), e.to_string()),
     }
 }
 
@@ -369,4 +380,52 @@ async fn close_too_big(socket: &mut WebSocket) {
 /// Sends a text frame; false when the connection is gone.
 async fn send(socket: &mut WebSocket, text: Utf8Bytes) -> bool {
     socket.send(Message::Text(text)).await.is_ok()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WsQuery {
+    token: Option<String>,
+    since: Option<i64>,
+    /// A guest spectator's name in the chat.
+    name: Option<String>,
+}
+
+/// `GET /api/games/{id}/ws`: a game's WebSocket, with its room's chat (docs/server.md,
+/// "WebSocket"). The game and the token are checked before the upgrade, so that errors are
+/// plain HTTP answers.
+pub(crate) async fn upgrade(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    query: Result<Query<WsQuery>, QueryRejection>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(bad_query)?;
+    let viewer = viewer(&headers, &state.accounts, true).await?;
+    let hub = state.hub.clone();
+    // Check the game and the token before upgrading, so errors are plain HTTP answers.
+    let (live, seat, receiver) = hub.connect(&id, viewer.acting(q.token.as_deref())).await?;
+    let speaker = match seat {
+        Some(p) => {
+            let seated = hub.seated(&live, p).await;
+            Speaker {
+                name: seated.name,
+                account: seated.account,
+                seat: Some(p.number()),
+            }
+        }
+        None => spectator(&viewer, q.name.as_deref()),
+    };
+    let room = RoomLink::join(&state, game_room(&id), speaker);
+    Ok(upgrade
+        // Messages over the limit are refused by `ws::serve` with a close frame that says so;
+        // the library's own limits are set higher, so that such a frame is read to its end.
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .read_buffer_size(READ_BUFFER)
+        .on_upgrade(move |socket| async move {
+            let _online = viewer.online(&state.accounts);
+            serve(hub, live, seat, q.since, receiver, room, socket).await;
+        }))
 }

@@ -3,6 +3,7 @@
 //! page follows a match without polling. It only sends: moves and the rest are made on the
 //! games' own sockets or over HTTP.
 
+use crate::games::seats::Seats;
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket};
@@ -10,12 +11,23 @@ use serde_json::json;
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::app::chat_socket::{RoomLink, refused};
+use crate::accounts::viewer::viewer;
+use crate::app::chat_socket::{RoomLink, refused, spectator};
 use crate::app::game_socket::MAX_MESSAGE;
+use crate::app::state::AppState;
+use crate::chat::{Speaker, match_room};
 use crate::games::hub::Hub;
 use crate::games::matches::state::MatchState;
+use crate::games::model::Credential;
 use crate::games::model::Holder;
+use crate::http::error::{ApiError, ApiResult, bad_query};
 use crate::http::heartbeat::{Beat, Heartbeat};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use serde::Deserialize;
 
 /// Serves a watcher of `first` (the match as it was when the connection opened) until the
 /// connection closes or the server gives it up.
@@ -100,4 +112,64 @@ fn not_for_this_socket() -> String {
          sockets or over HTTP"
             .into(),
     )
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MatchWsQuery {
+    token: Option<String>,
+    /// A guest spectator's name in the chat.
+    name: Option<String>,
+}
+
+/// `GET /api/matches/{id}/ws`: a match's WebSocket, with its room's chat.
+pub(crate) async fn upgrade(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    query: Result<Query<MatchWsQuery>, QueryRejection>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(bad_query)?;
+    let viewer = viewer(&headers, &state.accounts, true).await?;
+    let hub = state.hub.clone();
+    let who = viewer.holder(q.token.as_deref());
+    // Subscribed before the state is read, so that no change falls between the two.
+    let changes = hub.watch_match(&id);
+    let first = hub.load_match(&id).await;
+    let first = match first {
+        Ok((m, _)) => m,
+        Err(e) => {
+            drop(changes);
+            hub.unwatch_match(&id);
+            return Err(e.into());
+        }
+    };
+    if let Some(t) = &q.token
+        && first.participant(Credential::Token(t)).is_none()
+    {
+        drop(changes);
+        hub.unwatch_match(&id);
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "this token holds no place in the match".into(),
+        ));
+    }
+    let speaker = match who.as_ref().and_then(|w| first.participant(w.credential())) {
+        Some(i) => Speaker {
+            name: first.players[i].name.clone().unwrap_or_default(),
+            account: first.players[i].account.clone(),
+            seat: Some(i as u8 + 1),
+        },
+        None => spectator(&viewer, q.name.as_deref()),
+    };
+    let room = RoomLink::join(&state, match_room(&id), speaker);
+    Ok(upgrade
+        .max_message_size(crate::app::game_socket::MAX_FRAME)
+        .max_frame_size(crate::app::game_socket::MAX_FRAME)
+        .read_buffer_size(crate::app::game_socket::READ_BUFFER)
+        .on_upgrade(move |socket| async move {
+            let _online = viewer.online(&state.accounts);
+            serve(hub, first, who, changes, room, socket).await
+        }))
 }

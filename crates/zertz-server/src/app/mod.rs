@@ -39,7 +39,9 @@ pub(crate) async fn build(
             node: config.node.clone().into(),
             ttl_ms: config.lease_ttl.as_millis().clamp(1, i64::MAX as u128) as i64,
         };
-        let pg = crate::store::PostgresStore::open(db).await?.with_leases(holder);
+        let pg = crate::store::PostgresStore::open(db, crate::ratings::policy::POLICY)
+            .await?
+            .with_leases(holder);
         (Arc::new(pg.clone()), Some(pg))
     } else {
         (Arc::from(store::open(db).await?), None)

@@ -18,16 +18,10 @@ use sqlx::PgPool;
 use sqlx::postgres::PgListener;
 
 use crate::accounts::Accounts;
+use crate::app::store::Store;
+use crate::cluster::{MATCH, ONLINE, PAIRING, notify};
 use crate::games::hub::Hub;
 use crate::pairing::Pairing;
-use crate::store::Store;
-
-/// The channel of accounts heard from.
-pub const ONLINE: &str = "zertz_online";
-/// The channel of nodes whose quick-pairing requests were paired.
-pub const PAIRING: &str = "zertz_pairing";
-/// The channel of matches changed.
-pub const MATCH: &str = "zertz_match";
 
 /// What a node hears about, held weakly: listening ends with the service.
 pub struct Hearers {
@@ -63,27 +57,6 @@ pub fn start(pool: PgPool, accounts: &Arc<Accounts>, hearers: Hearers) {
                 break;
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
-        }
-    });
-}
-
-/// Sends `payload` on `channel`.
-async fn notify(pool: &PgPool, channel: &str, payload: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(channel)
-        .bind(payload)
-        .execute(pool)
-        .await?;
-    Ok(())
-}
-
-/// Tells the other nodes that match `id` changed (after it was stored), in the background.
-pub fn announce_match(pool: &PgPool, node: &str, id: &str) {
-    let pool = pool.clone();
-    let payload = format!("{id} {node}");
-    tokio::spawn(async move {
-        if let Err(e) = notify(&pool, MATCH, &payload).await {
-            tracing::warn!("could not announce a match's change to the other nodes: {e}");
         }
     });
 }

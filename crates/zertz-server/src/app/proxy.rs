@@ -43,31 +43,6 @@ const HOP_BY_HOP: [&str; 8] = [
     "content-length",
 ];
 
-/// The HTTP client passing requests to other nodes.
-#[derive(Debug)]
-pub struct Client {
-    http: reqwest::Client,
-}
-
-impl Default for Client {
-    fn default() -> Client {
-        Client::new()
-    }
-}
-
-impl Client {
-    /// A client (no redirects followed: the answer goes back as it is).
-    pub fn new() -> Client {
-        Client {
-            http: reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .connect_timeout(std::time::Duration::from_secs(2))
-                .build()
-                .unwrap_or_default(),
-        }
-    }
-}
-
 /// The game a path is about (`/api/games/{id}` and below), if any.
 fn game_of(path: &str) -> Option<&str> {
     let rest = path.strip_prefix("/api/games/")?;
@@ -143,7 +118,12 @@ fn passed_on(headers: &HeaderMap, node: &str) -> HeaderMap {
     out
 }
 
-async fn http(client: &Client, node: &str, addr: &str, request: Request) -> Response {
+async fn http(
+    client: &crate::cluster::Client,
+    node: &str,
+    addr: &str,
+    request: Request,
+) -> Response {
     let (parts, body) = request.into_parts();
     let target = match parts.uri.path_and_query() {
         Some(pq) => format!("http://{addr}{pq}"),
@@ -154,7 +134,7 @@ async fn http(client: &Client, node: &str, addr: &str, request: Request) -> Resp
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("request body: {e}")),
     };
     let sent = client
-        .http
+        .http()
         .request(parts.method, &target)
         .headers(passed_on(&parts.headers, node))
         .body(body)

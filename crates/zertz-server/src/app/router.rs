@@ -1,7 +1,14 @@
 //! Every route of the service in one router: each feature's routes, the API's fallbacks, and
 //! the layers every request passes (the body limit, the cross-site check, the headers).
 
-use axum::Router;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
+
+use crate::games::hub::Hub;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{Method, StatusCode, Uri};
 use axum::response::Response;
@@ -12,7 +19,12 @@ use crate::http::{error, headers, limit, pages};
 /// Every route of the service: the API (unknown `/api/…` paths get a JSON 404) and the pages.
 /// A request that changes something with the session cookie must come from the site's pages.
 pub fn router(state: AppState) -> Router {
-    let api = crate::games::routes::router()
+    let api = Router::new()
+        .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
+        .route("/api/stats", get(stats))
+        .route("/api/games/{id}/ws", get(super::game_socket::upgrade))
+        .route("/api/matches/{id}/ws", get(super::match_socket::upgrade))
+        .merge(crate::games::routes::router())
         .merge(crate::games::matches::routes::router())
         .merge(crate::accounts::routes::router())
         .merge(crate::ratings::routes::router())
@@ -50,4 +62,17 @@ async fn wrong_method(method: Method, uri: Uri) -> Response {
         StatusCode::METHOD_NOT_ALLOWED,
         format!("{method} is not allowed on {}", uri.path()),
     )
+}
+
+/// What an operator may want to watch: the games in memory now (docs/server.md, "Memory"), and
+/// the analyses of finished games waiting or running (docs/server.md, "Limits").
+async fn stats(
+    State(hub): State<Arc<Hub>>,
+    State(study): State<Arc<crate::study::Study>>,
+) -> Json<serde_json::Value> {
+    Json(json!({
+        "games_in_memory": hub.games_in_memory(),
+        "analyses_held": study.game_analysis.held(),
+        "custom_boards_held": zertz::layout::custom_layouts_held(),
+    }))
 }

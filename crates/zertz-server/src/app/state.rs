@@ -67,3 +67,9 @@ impl FromRef<AppState> for Arc<Study> {
         Arc::clone(&state.study)
     }
 }
+
+impl FromRef<AppState> for Arc<Puzzles> {
+    fn from_ref(state: &AppState) -> Arc<Puzzles> {
+        Arc::clone(&state.puzzles)
+    }
+}

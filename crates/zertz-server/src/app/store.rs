@@ -1,7 +1,15 @@
 //! The aggregate store: every feature's storage trait, implemented by both backends, and how
 //! the store a `--db` argument names is opened.
 
-use crate::store::*;
+use crate::accounts::store::AccountStore;
+use crate::chat::store::ChatStore;
+use crate::explorer::store::ExplorerStore;
+use crate::lessons::store::LessonStore;
+use crate::puzzles::store::PuzzleStore;
+use crate::ratings::store::RatingStore;
+use crate::store::{GameStore, PostgresStore, SqliteStore, StoreError, is_postgres};
+use crate::study::reviews::store::ReviewStore;
+use crate::study::studies::store::StudyStore;
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
 pub trait Store:
@@ -41,11 +49,15 @@ impl<T> Store for T where
 /// migrations.
 pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
     if is_postgres(url) {
-        Ok(Box::new(PostgresStore::open(url).await?))
+        Ok(Box::new(
+            PostgresStore::open(url, crate::ratings::policy::POLICY).await?,
+        ))
     } else {
         let path = url
             .strip_prefix("sqlite://")
             .or_else(|| url.strip_prefix("sqlite:"));
-        Ok(Box::new(SqliteStore::open(path.unwrap_or(url)).await?))
+        Ok(Box::new(
+            SqliteStore::open(path.unwrap_or(url), crate::ratings::policy::POLICY).await?,
+        ))
     }
 }

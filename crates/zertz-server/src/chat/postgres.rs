@@ -5,10 +5,10 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
-use crate::store::postgres::PostgresStore;
-use crate::store::StoreError;
 use crate::chat::store::{ChatLine, ChatStore, Report};
+use crate::store::StoreError;
 use crate::store::common::limit as clamp_limit;
+use crate::store::postgres::PostgresStore;
 
 const LINE_COLUMNS: &str =
     "room, seq, at_ms, kind, seat, account_id, name, guest, text, played, turn";

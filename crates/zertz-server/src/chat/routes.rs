@@ -9,16 +9,21 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::json;
 
-use crate::http::error::{ApiError, ApiResult};
-use crate::app::state::AppState;
 use crate::chat::{Chat, game_room, match_room};
 use crate::games::hub::Hub;
+use crate::http::error::{ApiError, ApiResult};
+use axum::extract::FromRef;
 
 /// Lines served at most (the latest).
 const MOST: i64 = 5_000;
 
 /// The chat routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::chat::Chat>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+{
     Router::new()
         .route("/api/games/{id}/chat", get(game_chat))
         .route("/api/matches/{id}/chat", get(match_chat))

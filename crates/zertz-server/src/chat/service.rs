@@ -7,12 +7,14 @@ use std::sync::Arc;
 
 use zertz::Player;
 
+use crate::app::store::Store;
 use crate::chat::rules::{clean, is_preset, presets_only};
+use crate::chat::store::ChatLine;
 use crate::chat::typed::{Typed, answer_coordinate, read_move};
 use crate::games::hub::{Hub, HubError, Live};
 use crate::games::model::Action;
 use crate::games::watchers::Watchers;
-use crate::store::{ChatLine, Store, StoreError};
+use crate::store::StoreError;
 use crate::util::now_ms;
 
 /// Lines sent to a client when it opens a room (the latest).

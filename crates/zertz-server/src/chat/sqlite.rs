@@ -5,10 +5,10 @@ use rusqlite::params;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use crate::store::sqlite::{SqliteStore, write_error};
-use crate::store::StoreError;
 use crate::chat::store::{ChatLine, ChatStore, Report};
+use crate::store::StoreError;
 use crate::store::common::limit as clamp_limit;
+use crate::store::sqlite::{SqliteStore, write_error};
 
 const LINE_COLUMNS: &str =
     "room, seq, at_ms, kind, seat, account_id, name, guest, text, played, turn";

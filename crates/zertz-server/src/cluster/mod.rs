@@ -14,7 +14,6 @@
 //!
 //! On SQLite there is no cluster: one process holds every game.
 
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -32,7 +31,7 @@ pub struct Cluster {
     /// How long a lease lasts unless renewed.
     ttl: Duration,
     /// The HTTP client passing requests to other nodes.
-    client: crate::app::proxy::Client,
+    client: Client,
 }
 
 impl Cluster {
@@ -50,7 +49,7 @@ impl Cluster {
             holder,
             addr,
             ttl,
-            client: crate::app::proxy::Client::new(),
+            client: Client::new(),
         })
     }
 
@@ -80,18 +79,75 @@ impl Cluster {
     }
 
     /// The HTTP client passing requests to other nodes.
-    pub(crate) fn client(&self) -> &crate::app::proxy::Client {
+    pub(crate) fn client(&self) -> &Client {
         &self.client
     }
 }
 
-/// The node id of a server not given one (`zertz serve --node`): a single node restarted
-/// takes back its own leases at once instead of waiting for them to run out. Nodes sharing a
-/// database must each be given an id of their own (two processes under one id would both
-/// pass the lease check; the version check still keeps them from writing one version twice).
-pub const DEFAULT_NODE: &str = "default";
+// What one node keeps in memory and the others must see is carried by PostgreSQL's
+// `LISTEN`/`NOTIFY` on these channels (the hearing side is `app::notify`).
+
+/// The channel of accounts heard from.
+pub const ONLINE: &str = "zertz_online";
+/// The channel of nodes whose quick-pairing requests were paired.
+pub const PAIRING: &str = "zertz_pairing";
+/// The channel of matches changed.
+pub const MATCH: &str = "zertz_match";
+
+/// Sends `payload` on `channel`.
+pub(crate) async fn notify(pool: &PgPool, channel: &str, payload: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(channel)
+        .bind(payload)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+impl Cluster {
+    /// Tells the other nodes that match `id` changed (after it was stored), in the background.
+    pub fn announce_match(&self, id: &str) {
+        let pool = self.pool.clone();
+        let payload = format!("{id} {}", self.node());
+        tokio::spawn(async move {
+            if let Err(e) = notify(&pool, MATCH, &payload).await {
+                tracing::warn!("could not announce a match's change to the other nodes: {e}");
+            }
+        });
+    }
+}
 
 /// What a request for `game` is told while another node holds it.
 pub(crate) fn moved(game: &str) -> String {
     format!("game {game} is being played on another node of this service: ask again shortly")
+}
+
+/// The HTTP client passing requests to other nodes.
+#[derive(Debug)]
+pub struct Client {
+    http: reqwest::Client,
+}
+
+impl Default for Client {
+    fn default() -> Client {
+        Client::new()
+    }
+}
+
+impl Client {
+    /// The HTTP client itself.
+    pub(crate) fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
+    /// A client (no redirects followed: the answer goes back as it is).
+    pub fn new() -> Client {
+        Client {
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .connect_timeout(std::time::Duration::from_secs(2))
+                .build()
+                .unwrap_or_default(),
+        }
+    }
 }

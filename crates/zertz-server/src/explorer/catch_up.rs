@@ -6,10 +6,11 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::app::store::Store;
 use crate::explorer::cache::AnswerCache;
 use crate::explorer::games::server_id;
 use crate::games::room::Room;
-use crate::store::{Cursor, Store, StoreError};
+use crate::store::{Cursor, StoreError};
 
 /// Finished games checked at start, the newest first: the games of the last moments before a
 /// stop are among them; older ones were added long ago.

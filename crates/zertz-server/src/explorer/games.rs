@@ -7,7 +7,7 @@ use zertz::{Game, Player};
 
 use crate::explorer::import::GameEntry;
 use crate::explorer::key::steps;
-use crate::store::ExplorerGame;
+use crate::explorer::store::ExplorerGame;
 
 /// The id of a BoardSpace record: `bs-` and a 64-bit FNV-1a hash of its text, so that the
 /// same record found twice (in two archives, or imported again) is one game.

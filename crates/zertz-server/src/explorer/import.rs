@@ -10,7 +10,7 @@ use zertz::{Move, Player};
 
 use crate::explorer::key::{Step, band, stored_move};
 use crate::explorer::store::MAX_EXAMPLES;
-use crate::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
+use crate::explorer::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
 
 /// A game ready to be counted: what is stored of it, and its steps.
 #[derive(Clone, Debug)]

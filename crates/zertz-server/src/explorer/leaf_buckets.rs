@@ -11,8 +11,8 @@
 //!
 //! This module is the format and the merge; the stores read and write the bytes.
 
-use crate::store::StoreError;
 use crate::explorer::store::{ExplorerGame, Leaf, MoveRow, leaf_row};
+use crate::store::StoreError;
 
 /// Bits of a position key that choose its bucket: 16,384 buckets.
 pub const BUCKET_BITS: u32 = 14;

@@ -23,8 +23,9 @@ pub mod store;
 
 use std::sync::Arc;
 
+use crate::app::store::Store;
 use crate::games::room::Room;
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 
 /// Adds one finished game of this server to the explorer (source `server`), unless it is
 /// already there or was aborted (true when it was added). Ratings are the players' ratings in the game's pool where

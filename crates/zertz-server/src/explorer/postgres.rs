@@ -8,12 +8,12 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
-use crate::store::postgres::PostgresStore;
+use crate::explorer::leaf_buckets;
 use crate::explorer::store::{
     ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, leaf_row, split_examples,
 };
-use crate::explorer::leaf_buckets;
 use crate::store::StoreError;
+use crate::store::postgres::PostgresStore;
 
 /// The advisory lock that makes explorer batches one at a time (`"zertz-ex"` in ASCII).
 const EXPLORER_WRITE_LOCK: i64 = 0x7a65_7274_7a2d_6578;

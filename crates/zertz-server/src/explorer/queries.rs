@@ -12,7 +12,8 @@ use zertz::{Move, Position};
 
 use crate::explorer::cache::AnswerCache;
 use crate::explorer::store::MAX_EXAMPLES;
-use crate::store::{ExplorerGame, ExplorerStore, StoreError};
+use crate::explorer::store::{ExplorerGame, ExplorerStore};
+use crate::store::StoreError;
 
 /// Which games to count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -15,14 +15,20 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use zertz::Position;
 
-use crate::http::error::error;
-use crate::app::state::AppState;
 use crate::explorer::eval::{MAX_MOVES, evaluate};
 use crate::explorer::queries::{Source, explore};
 use crate::games::hub::Hub;
+use crate::http::error::error;
+use axum::extract::FromRef;
 
 /// The explorer's routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<crate::games::quota::Quotas>: FromRef<S>,
+{
     Router::new()
         .route("/api/explorer", get(positions))
         .route("/api/explorer/games/{id}", get(game))

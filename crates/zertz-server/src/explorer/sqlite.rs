@@ -10,12 +10,12 @@ use rusqlite::{OptionalExtension, params};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use crate::store::sqlite::{SqliteStore, write_error};
+use crate::explorer::leaf_buckets;
 use crate::explorer::store::{
     ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, leaf_row, split_examples,
 };
-use crate::explorer::leaf_buckets;
 use crate::store::StoreError;
+use crate::store::sqlite::{SqliteStore, write_error};
 
 const GAME_COLUMNS: &str =
     "id, source, name, player_one, player_two, rating_one, rating_two, date, result, plies";

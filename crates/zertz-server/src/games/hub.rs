@@ -11,23 +11,22 @@ use tokio::sync::{Mutex, broadcast};
 use tokio::task::AbortHandle;
 use zertz::Player;
 
+use crate::app::store::Store;
 use crate::config::Config;
 use crate::explorer::cache::AnswerCache;
 use crate::fair_slots::FairSlots;
-use crate::games::wire::broadcast::{Broadcast, Outgoing};
-use crate::games::wire::changes::Changes;
-use crate::games::wire::compact::Legal;
 use crate::games::invitation::{self, Key};
 use crate::games::matches::state::MatchState;
 use crate::games::model::{
     Action, Credential, Event, GameSettings, RATED_NEEDS_ACCOUNTS, SeatKind, Seated, seat_number,
 };
 use crate::games::room::{Refusal, Room, status};
-use crate::games::wire::view::{GameView, Presence};
 use crate::games::watchers::Watchers;
-use crate::store::{
-    EventRow, GameAppend, GameRow, MatchRow, MatchStep, RowUpdate, Store, StoreError,
-};
+use crate::games::wire::broadcast::{Broadcast, Outgoing};
+use crate::games::wire::changes::Changes;
+use crate::games::wire::compact::Legal;
+use crate::games::wire::view::{GameView, Presence};
+use crate::store::{EventRow, GameAppend, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
 use crate::token;
 use crate::util::{clean_name, now_ms};
 
@@ -1170,9 +1169,10 @@ fn seat_name(who: &Seated) -> Result<String, HubError> {
 pub(crate) async fn temporary_hub(config: Config) -> (tempfile::TempDir, Arc<Hub>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("z.db");
-    let store = crate::store::SqliteStore::open(path.to_str().unwrap())
-        .await
-        .unwrap();
+    let store =
+        crate::store::SqliteStore::open(path.to_str().unwrap(), crate::ratings::policy::POLICY)
+            .await
+            .unwrap();
     (dir, Hub::new(Arc::new(store), config))
 }
 

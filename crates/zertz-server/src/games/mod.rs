@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod design;
 pub mod ending;
+pub mod engine_ratings;
 pub mod engine_seat;
 pub mod evict;
 pub mod export;
@@ -15,6 +16,7 @@ pub mod model;
 pub mod new_boards;
 pub mod new_game;
 mod owned;
+pub mod pools;
 pub mod presence;
 pub mod quota;
 #[cfg(test)]
@@ -22,5 +24,6 @@ pub(crate) mod race_tests;
 pub mod records;
 pub mod room;
 pub mod routes;
+pub mod seats;
 pub mod watchers;
 pub mod wire;

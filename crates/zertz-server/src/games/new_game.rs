@@ -4,10 +4,10 @@
 use serde::Deserialize;
 use zertz::{Layout, Position, Repetition, RuleSet, Rules};
 
-use crate::http::error::{ApiResult, bad};
 use crate::games::clock::ClockSpec;
 use crate::games::model::{GameSettings, RATED_NEEDS_ACCOUNTS, SeatKind};
-use crate::ratings::pools::pool_of;
+use crate::games::pools::pool_of;
+use crate::http::error::{ApiResult, bad};
 
 /// Who the opponent of a new game is.
 /// Who the opponent of a new game is.

@@ -58,7 +58,7 @@ pub(crate) async fn drop_database(name: &str) {
 /// A node: a hub on its own store, with leases of `ttl_ms` that nobody renews (the test
 /// decides when they run out).
 pub(crate) async fn node(url: &str, id: &str, ttl_ms: i64) -> Arc<Hub> {
-    let store = PostgresStore::open(url)
+    let store = PostgresStore::open(url, crate::ratings::policy::POLICY)
         .await
         .unwrap()
         .with_leases(LeaseHolder {

@@ -1,9 +1,10 @@
 //! The game routes: create, list, read, join, act, follow over a WebSocket, export, import.
 
+use crate::games::model::Credential;
+use crate::games::seats::Seats;
 use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -12,44 +13,34 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::chat_socket::RoomLink;
-use crate::http::error::{ApiError, ApiResult, bad, bad_query, bearer};
-use crate::games::new_game::{NewGame, Opponent};
-use crate::app::state::AppState;
-use crate::accounts::viewer::{Viewer, viewer};
-use crate::chat::{Speaker, game_room};
+use crate::accounts::viewer::Viewer;
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::Action;
+use crate::games::new_game::{NewGame, Opponent};
 use crate::games::quota::{Held, Quotas};
+use crate::games::room::Refusal;
 use crate::games::wire::view::GameView;
+use crate::http::error::{ApiError, ApiResult, bad, bad_query, bearer};
 use crate::store::{Cursor, GameQuery};
+use axum::extract::FromRef;
 
 /// The game routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<crate::games::quota::Quotas>: FromRef<S>,
+{
     Router::new()
-        .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
-        .route("/api/stats", get(stats))
         .route("/api/games", post(create_game).get(list_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/join", post(join_game))
         .route("/api/games/{id}/action", post(act))
-        .route("/api/games/{id}/ws", get(ws))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/sgf", get(sgf))
         .route("/api/import", post(import))
-}
-
-/// What an operator may want to watch: the games in memory now (docs/server.md, "Memory"), and
-/// the analyses of finished games waiting or running (docs/server.md, "Limits").
-async fn stats(
-    State(hub): State<Arc<Hub>>,
-    State(study): State<Arc<crate::study::Study>>,
-) -> Json<serde_json::Value> {
-    Json(json!({
-        "games_in_memory": hub.games_in_memory(),
-        "analyses_held": study.game_analysis.held(),
-        "custom_boards_held": zertz::layout::custom_layouts_held(),
-    }))
+        .route("/api/me/games", get(my_games))
 }
 
 async fn create_game(
@@ -395,71 +386,6 @@ async fn import(
     .into_response())
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WsQuery {
-    token: Option<String>,
-    since: Option<i64>,
-    /// A guest spectator's name in the chat.
-    name: Option<String>,
-}
-
-async fn ws(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    query: Result<Query<WsQuery>, QueryRejection>,
-    upgrade: WebSocketUpgrade,
-) -> ApiResult<Response> {
-    let Query(q) = query.map_err(bad_query)?;
-    let viewer = viewer(&headers, &state, true).await?;
-    let hub = state.hub.clone();
-    // Check the game and the token before upgrading, so errors are plain HTTP answers.
-    let (live, seat, receiver) = hub.connect(&id, viewer.acting(q.token.as_deref())).await?;
-    let speaker = match seat {
-        Some(p) => {
-            let seated = hub.seated(&live, p).await;
-            Speaker {
-                name: seated.name,
-                account: seated.account,
-                seat: Some(p.number()),
-            }
-        }
-        None => spectator(&viewer, q.name.as_deref()),
-    };
-    let room = RoomLink::join(&state, game_room(&id), speaker);
-    Ok(upgrade
-        // Messages over the limit are refused by `ws::serve` with a close frame that says so;
-        // the library's own limits are set higher, so that such a frame is read to its end.
-        .max_message_size(crate::app::game_socket::MAX_FRAME)
-        .max_frame_size(crate::app::game_socket::MAX_FRAME)
-        .read_buffer_size(crate::app::game_socket::READ_BUFFER)
-        .on_upgrade(move |socket| async move {
-            let _online = viewer.online(&state);
-            crate::app::game_socket::serve(hub, live, seat, q.since, receiver, room, socket).await;
-        }))
-}
-
-/// A spectator in a room's chat: their account, or a guest with the name they gave (cleaned;
-/// `Guest` when none).
-pub(crate) fn spectator(viewer: &Viewer, name: Option<&str>) -> Speaker {
-    match &viewer.account {
-        Some(a) => Speaker {
-            name: a.name.clone(),
-            account: Some(a.id.clone()),
-            seat: None,
-        },
-        None => Speaker {
-            name: name
-                .and_then(|n| crate::util::clean_name(n).ok())
-                .filter(|n| n != "Anonymous")
-                .unwrap_or_else(|| "Guest".into()),
-            account: None,
-            seat: None,
-        },
-    }
-}
-
 /// What a new game with these settings holds of its creator's quota: a game against the engine,
 /// or a seek in the lobby (an invitation holds nothing: it needs a friend).
 pub(crate) fn held_by(settings: &crate::games::model::GameSettings) -> Option<Held> {
@@ -480,4 +406,66 @@ pub(crate) fn held_by(settings: &crate::games::model::GameSettings) -> Option<He
 /// A refusal over a client's quota: 429.
 pub(crate) fn too_many(message: String) -> ApiError {
     ApiError(StatusCode::TOO_MANY_REQUESTS, message)
+}
+
+/// The HTTP status of a refusal, shared by the HTTP answers and the WebSocket's `refused`.
+pub(crate) fn status_of(e: &HubError) -> StatusCode {
+    match e {
+        HubError::NotFound(_) => StatusCode::NOT_FOUND,
+        HubError::Forbidden(_) => StatusCode::FORBIDDEN,
+        HubError::Refused(Refusal::IllegalMove(_)) => StatusCode::UNPROCESSABLE_ENTITY,
+        HubError::Refused(Refusal::NotNow(_)) => StatusCode::CONFLICT,
+        HubError::Refused(Refusal::BadRequest(_)) | HubError::BadRequest(_) => {
+            StatusCode::BAD_REQUEST
+        }
+        HubError::Storage(_) | HubError::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(e: HubError) -> ApiError {
+        ApiError(status_of(&e), e.to_string())
+    }
+}
+
+/// `GET /api/me/games`: the logged-in account's open and live games and matches.
+async fn my_games(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiResult<Response> {
+    let account = viewer
+        .account
+        .ok_or_else(|| crate::accounts::routes::not_logged_in("GET /api/me/games"))?;
+    let store = hub.store();
+    let games = store
+        .account_games(&account.id, &["open", "live"], 100)
+        .await
+        .map_err(HubError::from)?;
+    let games: Vec<_> = games
+        .iter()
+        .map(|g| {
+            let settings: serde_json::Value = serde_json::from_str(&g.settings).unwrap_or_default();
+            let seat = (0..2).find(|&i| g.accounts[i].as_deref() == Some(&account.id));
+            json!({
+                "id": g.id,
+                "match_id": g.match_id,
+                "status": g.status,
+                "seat": seat.map(|i| i + 1),
+                "start": settings.get("start"),
+                "clock": settings.get("clock"),
+                "updated_ms": g.updated_ms,
+            })
+        })
+        .collect();
+    let rows = store
+        .account_matches(&account.id, &["open", "live"], 100)
+        .await
+        .map_err(HubError::from)?;
+    let mut matches = Vec::new();
+    for row in rows {
+        if let Ok((m, _)) = hub.load_match(&row.id).await {
+            matches.push(
+                hub.match_view(&m, Some(Credential::Account(&account.id)))
+                    .await,
+            );
+        }
+    }
+    Ok(Json(json!({ "games": games, "matches": matches })).into_response())
 }

@@ -4,6 +4,7 @@
 //! keep-alive connection left idle, and the process's open-file limit raised to what the system
 //! allows. docs/server.md ("Connections") gives the defaults and the flags.
 
+pub use crate::config::ConnectionLimits;
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -19,26 +20,6 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
-
-/// Limits on the sockets of the service.
-#[derive(Clone, Copy, Debug)]
-pub struct ConnectionLimits {
-    /// Connections one address may hold open at once (0: no cap). The next is answered 429
-    /// and closed.
-    pub per_address: usize,
-    /// How long the server waits for a request's headers: on a new connection, and on a
-    /// keep-alive connection between requests (then it is idle and is closed).
-    pub idle_timeout: Duration,
-}
-
-impl Default for ConnectionLimits {
-    fn default() -> ConnectionLimits {
-        ConnectionLimits {
-            per_address: 64,
-            idle_timeout: Duration::from_secs(20),
-        }
-    }
-}
 
 /// Raises the soft limit on open files to the hard limit (sockets are files) and returns it.
 pub fn raise_open_file_limit() -> io::Result<u64> {

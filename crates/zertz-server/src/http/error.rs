@@ -1,14 +1,11 @@
 //! Error answers shared by every route: a status and `{"error": message}`, the status of each
-//! kind of refusal (the WebSocket's `refused` uses it too), and the bearer token.
+//! kind of malformed request, and the bearer token.
 
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-
-use crate::games::hub::HubError;
-use crate::games::room::Refusal;
 
 /// An error answer: a status and `{"error": message}`.
 pub struct ApiError(pub StatusCode, pub String);
@@ -21,26 +18,6 @@ pub fn error(status: StatusCode, message: String) -> Response {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         error(self.0, self.1)
-    }
-}
-
-/// The HTTP status of a refusal, shared by the HTTP answers and the WebSocket's `refused`.
-pub(crate) fn status_of(e: &HubError) -> StatusCode {
-    match e {
-        HubError::NotFound(_) => StatusCode::NOT_FOUND,
-        HubError::Forbidden(_) => StatusCode::FORBIDDEN,
-        HubError::Refused(Refusal::IllegalMove(_)) => StatusCode::UNPROCESSABLE_ENTITY,
-        HubError::Refused(Refusal::NotNow(_)) => StatusCode::CONFLICT,
-        HubError::Refused(Refusal::BadRequest(_)) | HubError::BadRequest(_) => {
-            StatusCode::BAD_REQUEST
-        }
-        HubError::Storage(_) | HubError::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
-    }
-}
-
-impl From<HubError> for ApiError {
-    fn from(e: HubError) -> ApiError {
-        ApiError(status_of(&e), e.to_string())
     }
 }
 

@@ -3,9 +3,9 @@
 use async_trait::async_trait;
 use sqlx::Row;
 
-use crate::store::postgres::PostgresStore;
-use crate::store::StoreError;
 use crate::lessons::store::LessonStore;
+use crate::store::StoreError;
+use crate::store::postgres::PostgresStore;
 
 #[async_trait]
 impl LessonStore for PostgresStore {

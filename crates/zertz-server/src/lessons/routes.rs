@@ -20,19 +20,24 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::http::error::{ApiError, ApiResult, bad};
-use crate::app::state::AppState;
 use crate::accounts::viewer::Viewer;
 use crate::games::hub::Hub;
+use crate::http::error::{ApiError, ApiResult, bad};
 use crate::lessons::check::{self, TryError};
 use crate::lessons::{self, Lesson, diagrams};
 use crate::util::now_ms;
+use axum::extract::FromRef;
 
 /// The most earlier moves a try may carry (the longest lesson has far fewer steps).
 const MAX_MOVES: usize = 16;
 
 /// The lessons' routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+{
     Router::new()
         .route("/api/lessons", get(list))
         .route("/api/lessons/progress", post(add_progress))

@@ -4,9 +4,9 @@ use async_trait::async_trait;
 use rusqlite::params;
 use sqlx::Row;
 
-use crate::store::sqlite::{SqliteStore, write_error};
-use crate::store::StoreError;
 use crate::lessons::store::LessonStore;
+use crate::store::StoreError;
+use crate::store::sqlite::{SqliteStore, write_error};
 
 #[async_trait]
 impl LessonStore for SqliteStore {

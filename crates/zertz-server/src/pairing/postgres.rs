@@ -197,7 +197,13 @@ impl Round {
         events: &[EventRow],
         seats: [i64; 2],
     ) -> Result<(), StoreError> {
-        crate::store::postgres::games::create_game_in(&mut self.tx, game, events, Some(&self.lease)).await?;
+        crate::store::postgres::games::create_game_in(
+            &mut self.tx,
+            game,
+            events,
+            Some(&self.lease),
+        )
+        .await?;
         for (i, id) in seats.into_iter().enumerate() {
             let node: Option<String> = sqlx::query_scalar(
                 "UPDATE pairing_queue SET game = $2, seat = $3, token = $4 \

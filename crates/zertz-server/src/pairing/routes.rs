@@ -3,6 +3,7 @@
 //! then `paired` with the game, the seat and its token); closing it withdraws the request.
 //! `GET /api/pairing` says how many wait in each queue.
 
+use crate::games::seats::Seats;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,18 +18,25 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::http::error::{ApiResult, bad, bad_query};
-use crate::games::routes::too_many;
-use crate::app::state::AppState;
 use crate::accounts::viewer::viewer;
 use crate::games::model::RATED_NEEDS_ACCOUNTS;
+use crate::games::pools::Pool;
 use crate::games::quota::{Held, Reservation};
+use crate::games::routes::too_many;
+use crate::http::error::{ApiResult, bad, bad_query};
 use crate::pairing::{JoinError, Paired, Pairing, QueueKey, Ticket};
-use crate::ratings::pools::Pool;
 use crate::util::now_ms;
+use axum::extract::FromRef;
 
 /// The pairing routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<crate::pairing::Pairing>: FromRef<S>,
+    Arc<crate::games::quota::Quotas>: FromRef<S>,
+{
     Router::new()
         .route("/api/pairing", get(waiting))
         .route("/api/pairing/ws", get(pair))
@@ -56,7 +64,10 @@ struct PairQuery {
 }
 
 async fn pair(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<crate::accounts::Accounts>>,
+    State(hub): State<Arc<crate::games::hub::Hub>>,
+    State(pairing): State<Arc<crate::pairing::Pairing>>,
+    State(quotas): State<Arc<crate::games::quota::Quotas>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     query: Result<Query<PairQuery>, QueryRejection>,
@@ -71,7 +82,7 @@ async fn pair(
             keys.join(", ")
         ))
     })?;
-    let mut viewer = viewer(&headers, &state, true).await?;
+    let mut viewer = viewer(&headers, &accounts, true).await?;
     viewer.address = Some(peer.ip());
     let rated = q.rated.unwrap_or(viewer.account.is_some());
     if rated && viewer.account.is_none() {
@@ -84,9 +95,7 @@ async fn pair(
     };
     let rating = match &viewer.account {
         Some(a) => Some(
-            state
-                .hub
-                .store()
+            hub.store()
                 .ratings_of(&a.id)
                 .await
                 .map_err(crate::games::hub::HubError::from)?
@@ -96,21 +105,19 @@ async fn pair(
         ),
         None => None,
     };
-    let reservation = state
-        .quotas
-        .reserve(&state.hub, &viewer.client(), Held::Seek)
+    let reservation = quotas
+        .reserve(&hub, &viewer.client(), Held::Seek)
         .await
         .map_err(too_many)?;
     let seated = viewer.seated(q.name.as_deref());
     if seated.account.is_none() {
         crate::util::clean_name(&seated.name).map_err(bad)?;
     }
-    let (ticket, told) = state
-        .pairing
+    let (ticket, told) = pairing
         .join(key, seated, rating)
         .await
         .map_err(join_refusal)?;
-    let online = viewer.online(&state);
+    let online = viewer.online(&accounts);
     Ok(upgrade.on_upgrade(move |socket| async move {
         let _online = online;
         serve(socket, ticket, told, reservation).await

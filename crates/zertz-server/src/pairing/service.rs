@@ -13,12 +13,12 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use crate::pairing::queue::{Queue, Waiting, gap};
 use crate::cluster::Cluster;
 use crate::games::clock::ClockSpec;
 use crate::games::hub::Hub;
 use crate::games::model::{GameSettings, SeatKind, Seated};
-use crate::ratings::pools::{Pool, Speed};
+use crate::games::pools::{Pool, Speed};
+use crate::pairing::queue::{Queue, Waiting, gap};
 use crate::store::StoreError;
 use crate::util::now_ms;
 

@@ -16,14 +16,16 @@ use std::sync::Arc;
 
 use tokio::sync::oneshot;
 
-use crate::pairing::queue::{Queue, Waiting};
-use crate::pairing::service::{JoinError, Paired, Pairing, QueueKey, Ticket, Waiter, by_lot, settings};
 use crate::cluster::Cluster;
-use crate::app::notify::PAIRING;
+use crate::cluster::PAIRING;
 use crate::games::model::Seated;
-use crate::ratings::pools::Pool;
-use crate::store::StoreError;
+use crate::games::pools::Pool;
 use crate::pairing::postgres::{self as table, QueueRow};
+use crate::pairing::queue::{Queue, Waiting};
+use crate::pairing::service::{
+    JoinError, Paired, Pairing, QueueKey, Ticket, Waiter, by_lot, settings,
+};
+use crate::store::StoreError;
 use crate::util::now_ms;
 
 /// The shortest life of a request its node stops renewing: six renewals fit in it.

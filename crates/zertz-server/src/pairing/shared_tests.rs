@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use crate::pairing::{Paired, Pairing, QueueKey};
-use crate::games::race_tests::{drop_database, fresh_database, node};
 use crate::games::model::Seated;
-use crate::ratings::pools::Pool;
+use crate::games::pools::Pool;
+use crate::games::race_tests::{drop_database, fresh_database, node};
 use crate::pairing::postgres::{self as table, QueueRow};
+use crate::pairing::{Paired, Pairing, QueueKey};
 
 /// Long enough that no lease runs out during a test (nobody renews them here).
 const TTL_MS: i64 = 600_000;

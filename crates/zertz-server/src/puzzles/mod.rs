@@ -6,8 +6,8 @@
 
 pub mod check;
 pub mod choose;
-pub mod rating;
 pub mod postgres;
+pub mod rating;
 pub mod refute;
 pub mod routes;
 pub mod set;
@@ -20,8 +20,10 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::sync::Semaphore;
 
+use crate::app::store::Store;
+use crate::puzzles::store::{AttemptInput, AttemptOutcome};
 use crate::ratings::glicko::Rating;
-use crate::store::{AttemptInput, AttemptOutcome, Store, StoreError};
+use crate::store::StoreError;
 use check::{Judged, LineError};
 use choose::ChooseError;
 use refute::Refutation;

@@ -7,12 +7,12 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
-use crate::store::postgres::PostgresStore;
-use crate::ratings::glicko::Rating;
-use crate::store::StoreError;
 use crate::puzzles::store::{
     AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried, attempt_writes,
 };
+use crate::ratings::glicko::Rating;
+use crate::store::StoreError;
+use crate::store::postgres::PostgresStore;
 
 fn puzzle_row(row: &PgRow) -> Result<PuzzleRatingRow, sqlx::Error> {
     Ok(PuzzleRatingRow {

@@ -2,6 +2,8 @@
 //! set's size, its themes and the solver's rating), `GET /api/puzzles/next`, `GET
 //! /api/puzzles/daily`, `GET /api/puzzles/{id}` and `POST /api/puzzles/{id}/move`.
 
+use std::sync::Arc;
+
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -10,21 +12,26 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::http::error::{ApiError, ApiResult, bad, bad_query};
-use crate::app::state::AppState;
 use crate::accounts::viewer::Viewer;
+use crate::http::error::{ApiError, ApiResult, bad, bad_query};
 use crate::puzzles::check::LineError;
 use crate::puzzles::set::Loaded;
+use crate::puzzles::store::AttemptOutcome;
 use crate::puzzles::{Answer, PuzzleError, Puzzles, Solver, choose, legal_moves, rating};
 use crate::ratings::glicko::Rating;
-use crate::store::AttemptOutcome;
 use crate::util::now_ms;
+use axum::extract::FromRef;
 
 /// The longest line a move may come after (a puzzle of 32 turns).
 const MAX_LINE: usize = 64;
 
 /// The trainer's routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::puzzles::Puzzles>: FromRef<S>,
+{
     Router::new()
         .route("/api/puzzles", get(overview))
         .route("/api/puzzles/next", get(next))
@@ -103,8 +110,11 @@ async fn puzzle_json(puzzles: &Puzzles, p: &Loaded) -> ApiResult<Value> {
     }))
 }
 
-async fn overview(State(state): State<AppState>, viewer: Viewer) -> ApiResult<Json<Value>> {
-    let puzzles = &state.puzzles;
+async fn overview(
+    State(puzzles): State<Arc<crate::puzzles::Puzzles>>,
+    viewer: Viewer,
+) -> ApiResult<Json<Value>> {
+    let puzzles = &puzzles;
     let themes: serde_json::Map<String, Value> = puzzles
         .book()
         .theme_counts()
@@ -135,7 +145,7 @@ struct NextQuery {
 }
 
 async fn next(
-    State(state): State<AppState>,
+    State(puzzles): State<Arc<crate::puzzles::Puzzles>>,
     viewer: Viewer,
     query: Result<Query<NextQuery>, QueryRejection>,
 ) -> ApiResult<Json<Value>> {
@@ -147,24 +157,26 @@ async fn next(
     });
     let who = solver(&viewer, sent.as_ref())?;
     let theme = q.theme.as_deref().filter(|t| !t.is_empty());
-    let p = state
-        .puzzles
+    let p = puzzles
         .next(&who, theme, q.after.as_deref(), now_ms())
         .await?;
-    Ok(Json(puzzle_json(&state.puzzles, p).await?))
+    Ok(Json(puzzle_json(&puzzles, p).await?))
 }
 
-async fn daily(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+async fn daily(State(puzzles): State<Arc<crate::puzzles::Puzzles>>) -> ApiResult<Json<Value>> {
     let now = now_ms();
-    let p = choose::daily(state.puzzles.book(), now).map_err(PuzzleError::from)?;
-    let mut answer = puzzle_json(&state.puzzles, p).await?;
+    let p = choose::daily(puzzles.book(), now).map_err(PuzzleError::from)?;
+    let mut answer = puzzle_json(&puzzles, p).await?;
     answer["date"] = json!(choose::date(now));
     Ok(Json(answer))
 }
 
-async fn one(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    let p = state.puzzles.get(&id)?;
-    Ok(Json(puzzle_json(&state.puzzles, p).await?))
+async fn one(
+    State(puzzles): State<Arc<crate::puzzles::Puzzles>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let p = puzzles.get(&id)?;
+    Ok(Json(puzzle_json(&puzzles, p).await?))
 }
 
 #[derive(Debug, Deserialize)]
@@ -190,7 +202,7 @@ fn outcome_json(o: &AttemptOutcome) -> Value {
 }
 
 async fn answer(
-    State(state): State<AppState>,
+    State(puzzles): State<Arc<crate::puzzles::Puzzles>>,
     viewer: Viewer,
     Path(id): Path<String>,
     body: Result<Json<MoveBody>, JsonRejection>,
@@ -203,7 +215,7 @@ async fn answer(
         )));
     }
     let who = solver(&viewer, body.rating.as_ref())?;
-    let puzzles = &state.puzzles;
+    let puzzles = &puzzles;
     let p = puzzles.get(&id)?;
     let answer = puzzles
         .answer(&id, &body.moves, &body.r#move, &who, now_ms())

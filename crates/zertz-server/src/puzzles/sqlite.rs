@@ -5,12 +5,12 @@ use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
 use sqlx::Row;
 
-use crate::store::sqlite::{SqliteStore, write_error};
-use crate::ratings::glicko::Rating;
-use crate::store::StoreError;
 use crate::puzzles::store::{
     AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried, attempt_writes,
 };
+use crate::ratings::glicko::Rating;
+use crate::store::StoreError;
+use crate::store::sqlite::{SqliteStore, write_error};
 
 fn record(conn: &rusqlite::Connection, a: &AttemptInput) -> Result<AttemptOutcome, StoreError> {
     let puzzle = conn

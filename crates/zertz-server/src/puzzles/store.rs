@@ -4,8 +4,8 @@
 
 use async_trait::async_trait;
 
-use crate::store::StoreError;
 use crate::ratings::glicko::{self, Rating};
+use crate::store::StoreError;
 
 /// A puzzle's rating, as stored (a puzzle without a row has its starting rating).
 #[derive(Clone, Debug, PartialEq)]

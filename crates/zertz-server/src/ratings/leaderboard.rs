@@ -4,9 +4,10 @@
 
 use serde::Serialize;
 
+use crate::app::store::Store;
+use crate::games::pools::Pool;
 use crate::ratings::glicko::PROVISIONAL_DEVIATION;
-use crate::ratings::pools::Pool;
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 use crate::util::now_ms;
 
 /// Only players with a rated game in the pool this recently are listed.
@@ -52,7 +53,7 @@ pub async fn leaders(
     Ok(rows
         .into_iter()
         .filter_map(|(name, row)| {
-            let r = row.rating().after(now - row.updated_ms);
+            let r = crate::ratings::policy::rating_of(&row).after(now - row.updated_ms);
             (!r.is_provisional()).then_some((name, r, row.games))
         })
         .take(limit)

@@ -4,9 +4,11 @@
 
 use serde::Serialize;
 
+use crate::app::store::Store;
+use crate::games::pools::Pool;
 use crate::ratings::glicko::PROVISIONAL_DEVIATION;
-use crate::ratings::pools::Pool;
-use crate::store::{GameFilter, PlayedGame, RatingPoint, RatingRow, Store, StoreError};
+use crate::ratings::store::{GameFilter, RatingPoint};
+use crate::store::{PlayedGame, RatingRow, StoreError};
 use crate::util::now_ms;
 
 /// Points of a rating graph sent with a profile (the latest).
@@ -36,7 +38,7 @@ pub struct ShownRating {
 impl ShownRating {
     /// `row` as it stands at `now_ms`.
     pub fn of(row: &RatingRow, now_ms: i64, graph: Vec<RatingPoint>) -> ShownRating {
-        let now = row.rating().after(now_ms - row.updated_ms);
+        let now = crate::ratings::policy::rating_of(row).after(now_ms - row.updated_ms);
         ShownRating {
             pool: row.pool.clone(),
             pool_name: Pool::parse(&row.pool).map_or_else(|| row.pool.clone(), |p| p.name()),

@@ -11,17 +11,23 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::http::error::{ApiError, ApiResult, bad, bad_query};
-use crate::app::state::AppState;
 use crate::accounts::Accounts;
+use crate::accounts::store::AccountRow;
 use crate::games::hub::{Hub, HubError};
+use crate::games::pools::Pool;
+use crate::http::error::{ApiError, ApiResult, bad, bad_query};
 use crate::ratings::leaderboard::{TOP, leaders};
-use crate::ratings::pools::Pool;
 use crate::ratings::profile::{games_page, profile};
-use crate::store::{AccountRow, GameFilter};
+use crate::ratings::store::GameFilter;
+use axum::extract::FromRef;
 
 /// The players' routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+{
     Router::new()
         .route("/api/players/{name}", get(player))
         .route("/api/players/{name}/games", get(player_games))

@@ -68,7 +68,7 @@ pub struct RowUpdate {
     pub turns: Option<i64>,
     /// The game ends with this event: what its players' records and ratings keep of it,
     /// written in the same transaction.
-    pub ended: Option<crate::ratings::store::GameEnd>,
+    pub ended: Option<crate::store::game_end::GameEnd>,
 }
 
 /// A line of a game listing.

@@ -1,26 +1,17 @@
-//! Durable storage behind one trait per feature, with two real backends: SQLite (a file, the
-//! default) and PostgreSQL (by URL), each a folder with a file per feature. A game is its
-//! settings plus an append-only list of events; a match is its settings plus a small state
-//! document. Everything the service needs to rebuild a game after a crash is here.
+//! Storage machinery, under every feature: the event log of games and matches (`GameStore`: a
+//! game is its settings plus an append-only list of events, a match its settings plus a small
+//! state document), the end of a game written with its result (`game_end`), and the two
+//! backends: SQLite (a file, the default: the writer thread, its pace, recent events, readers)
+//! and PostgreSQL (by URL: the pool, leases). Each feature keeps its own storage trait and its
+//! SQLite and PostgreSQL code in its folder, on the connections these give it.
 
 pub(crate) mod common;
+pub mod game_end;
 mod games;
 pub(crate) mod postgres;
 pub(crate) mod sqlite;
 
-pub use crate::accounts::store::{AccountRow, AccountStore, SessionRow};
-pub use crate::app::store::{Store, open};
-pub use crate::chat::store::{ChatLine, ChatStore, Report};
-pub use crate::explorer::store::{ExplorerBatch, ExplorerGame, ExplorerStore, Leaf, MoveRow};
-pub use crate::lessons::store::LessonStore;
-pub use crate::puzzles::store::{
-    AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried,
-};
-pub use crate::ratings::store::{
-    GameEnd, GameFilter, PlayedGame, RatingPoint, RatingRow, RatingStore,
-};
-pub use crate::study::reviews::store::{ReviewRow, ReviewStore};
-pub use crate::study::studies::store::{ChapterRow, StudyRow, StudyStore, StudySummary};
+pub use game_end::{GameEnd, PlayedGame, RatingPolicy, RatingRow};
 pub use games::{
     Cursor, EventRow, GameAppend, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep,
     RowUpdate,

@@ -11,9 +11,9 @@ pub mod trees;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::app::store::Store;
 use crate::config::Config;
 use crate::fair_slots::FairSlots;
-use crate::store::Store;
 use reviews::Reviews;
 
 /// What the study features share: the slots analysis searches run on and their budget.

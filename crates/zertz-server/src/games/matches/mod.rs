@@ -18,7 +18,9 @@ use zertz::Player;
 
 use crate::games::hub::{Hub, HubError, Live};
 use crate::games::invitation::{self, Key};
-use crate::games::matches::state::{MatchGameEntry, MatchState, MatchView, NewMatch, Participant, match_row};
+use crate::games::matches::state::{
+    MatchGameEntry, MatchState, MatchView, NewMatch, Participant, match_row,
+};
 use crate::games::model::{Credential, Event, MatchGame, SeatKind, Seated, seat_number};
 use crate::games::room::Refusal;
 use crate::store::{GameAppend, MatchStep};
@@ -41,7 +43,7 @@ impl Hub {
     /// Tells the other nodes, if any, that match `id` changed: they send it to their watchers.
     fn announce_match(&self, id: &str) {
         if let Some(cluster) = self.cluster() {
-            crate::app::notify::announce_match(cluster.pool(), cluster.node(), id);
+            cluster.announce_match(id);
         }
     }
 

@@ -1,9 +1,9 @@
 //! The match routes: create, list, read, join, resign, export, follow over a WebSocket.
 
+use crate::games::seats::Seats;
 use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -12,31 +12,33 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::chat_socket::RoomLink;
-use crate::http::error::{ApiError, ApiResult, bad, bad_query, bearer};
-use crate::games::routes::spectator;
-use crate::games::routes::{JoinBody, check_status, cursor_text, parse_cursor, too_many};
-use crate::games::new_game::{NewGame, Opponent};
-use crate::app::state::AppState;
-use crate::accounts::viewer::{Viewer, viewer};
-use crate::chat::{Speaker, match_room};
+use crate::accounts::viewer::Viewer;
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::{Credential, SeatKind};
+use crate::games::new_game::{NewGame, Opponent};
 use crate::games::quota::{Held, Quotas};
+use crate::games::routes::{JoinBody, check_status, cursor_text, parse_cursor, too_many};
+use crate::http::error::{ApiError, ApiResult, bad, bad_query, bearer};
 use crate::store::Cursor;
+use axum::extract::FromRef;
 
 /// The most bribes per player a match may allow (the match form offers 0 to 20).
 pub const MAX_BRIBES: u32 = 20;
 
 /// The match routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<crate::games::quota::Quotas>: FromRef<S>,
+{
     Router::new()
         .route("/api/matches", post(create_match).get(list_matches))
         .route("/api/matches/{id}", get(get_match))
         .route("/api/matches/{id}/join", post(join_match))
         .route("/api/matches/{id}/resign", post(resign_match))
         .route("/api/matches/{id}/record", get(match_record))
-        .route("/api/matches/{id}/ws", get(match_ws))
 }
 
 async fn create_match(
@@ -226,63 +228,4 @@ async fn resign_match(
 async fn match_record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
     let text = hub.match_record(&id).await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MatchWsQuery {
-    token: Option<String>,
-    /// A guest spectator's name in the chat.
-    name: Option<String>,
-}
-
-async fn match_ws(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    query: Result<Query<MatchWsQuery>, QueryRejection>,
-    upgrade: WebSocketUpgrade,
-) -> ApiResult<Response> {
-    let Query(q) = query.map_err(bad_query)?;
-    let viewer = viewer(&headers, &state, true).await?;
-    let hub = state.hub.clone();
-    let who = viewer.holder(q.token.as_deref());
-    // Subscribed before the state is read, so that no change falls between the two.
-    let changes = hub.watch_match(&id);
-    let first = hub.load_match(&id).await;
-    let first = match first {
-        Ok((m, _)) => m,
-        Err(e) => {
-            drop(changes);
-            hub.unwatch_match(&id);
-            return Err(e.into());
-        }
-    };
-    if let Some(t) = &q.token
-        && first.participant(Credential::Token(t)).is_none()
-    {
-        drop(changes);
-        hub.unwatch_match(&id);
-        return Err(ApiError(
-            StatusCode::FORBIDDEN,
-            "this token holds no place in the match".into(),
-        ));
-    }
-    let speaker = match who.as_ref().and_then(|w| first.participant(w.credential())) {
-        Some(i) => Speaker {
-            name: first.players[i].name.clone().unwrap_or_default(),
-            account: first.players[i].account.clone(),
-            seat: Some(i as u8 + 1),
-        },
-        None => spectator(&viewer, q.name.as_deref()),
-    };
-    let room = RoomLink::join(&state, match_room(&id), speaker);
-    Ok(upgrade
-        .max_message_size(crate::app::game_socket::MAX_FRAME)
-        .max_frame_size(crate::app::game_socket::MAX_FRAME)
-        .read_buffer_size(crate::app::game_socket::READ_BUFFER)
-        .on_upgrade(move |socket| async move {
-            let _online = viewer.online(&state);
-            crate::app::match_socket::serve(hub, first, who, changes, room, socket).await
-        }))
 }

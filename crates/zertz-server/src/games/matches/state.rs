@@ -188,7 +188,7 @@ impl MatchState {
                     name: p.name.clone(),
                     level,
                     guest: kind == "human" && p.name.is_some() && p.account.is_none(),
-                    rating: level.and_then(crate::ratings::engines::rating),
+                    rating: level.and_then(crate::games::engine_ratings::rating),
                 }
             }),
             you: who.and_then(|w| self.participant(w)),

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 
-use crate::games::wire::changes::Changes;
 use crate::games::model::Event;
+use crate::games::wire::changes::Changes;
 
 /// A message to the connections of a game, serialised once and shared by all of them.
 #[derive(Clone, Debug)]
@@ -81,9 +81,9 @@ impl Broadcast {
 mod tests {
     use super::*;
     use crate::games::clock::ClockSpec;
-    use crate::games::wire::compact::Legal;
     use crate::games::model::GameSettings;
     use crate::games::room::Room;
+    use crate::games::wire::compact::Legal;
     use crate::games::wire::view::{GameView, Presence};
 
     #[test]

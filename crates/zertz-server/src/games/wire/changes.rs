@@ -11,8 +11,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::games::wire::compact::Legal;
 use crate::games::room::ClockView;
+use crate::games::wire::compact::Legal;
 use crate::games::wire::view::{BribeView, GameView, ResultView, SeatView};
 
 /// The fields of a state that changed from the state before it (`you` is never sent: it is

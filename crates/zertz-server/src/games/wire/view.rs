@@ -5,11 +5,11 @@
 use serde::Serialize;
 use zertz::{Colour, Marbles, Player};
 
-use crate::games::wire::compact::Legal;
 use crate::games::model::{SeatKind, seat_number};
-use crate::games::wire::move_list::MoveList;
 pub use crate::games::presence::Presence;
 use crate::games::room::{ClockView, Room, slashed};
+use crate::games::wire::compact::Legal;
+use crate::games::wire::move_list::MoveList;
 
 /// A game's state at one version. (`events` sends the fields that changed from one to the
 /// next: a field added here is sent there too.)
@@ -214,7 +214,7 @@ impl GameView {
             SeatView {
                 kind,
                 level,
-                rating: level.and_then(crate::ratings::engines::rating),
+                rating: level.and_then(crate::games::engine_ratings::rating),
                 name: room.names[i].clone(),
                 guest: level.is_none() && room.names[i].is_some() && room.accounts[i].is_none(),
                 connected,

@@ -1,15 +1,16 @@
 //! Games and matches in PostgreSQL.
 
+use crate::store::game_end::RatingPolicy;
 use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
-use crate::store::postgres::{LeaseHolder, PostgresStore};
 use crate::store::common::{
     account_sql, changes_turns_only, check_versions, find_games_sql, game_not_found,
     insert_event_error, insert_game_error, limit as clamp_limit, match_not_found, seat_accounts,
     seat_names, seat_tokens,
 };
+use crate::store::postgres::{LeaseHolder, PostgresStore};
 use crate::store::{
     Cursor, EventRow, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
     StoreError,
@@ -85,6 +86,7 @@ async fn append_in(
     events: &[EventRow],
     update: &RowUpdate,
     lease: Option<&LeaseHolder>,
+    rating: RatingPolicy,
 ) -> Result<(), StoreError> {
     let tokens = seat_tokens(update)?;
     let accounts = seat_accounts(update);
@@ -140,7 +142,7 @@ async fn append_in(
     .execute(&mut *conn)
     .await?;
     if let Some(end) = &update.ended {
-        crate::ratings::postgres::write_end(conn, end).await?;
+        super::game_end::write_end(conn, end, rating).await?;
     }
     Ok(())
 }
@@ -219,7 +221,15 @@ impl GameStore for PostgresStore {
     ) -> Result<(), StoreError> {
         seat_tokens(update)?;
         let mut tx = self.pool.begin().await?;
-        append_in(&mut tx, game, events, update, self.lease.as_ref()).await?;
+        append_in(
+            &mut tx,
+            game,
+            events,
+            update,
+            self.lease.as_ref(),
+            self.rating,
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -353,7 +363,15 @@ impl GameStore for PostgresStore {
             create_game_in(&mut tx, game, events, self.lease.as_ref()).await?;
         }
         if let Some(a) = &step.append {
-            append_in(&mut tx, &a.game, &a.events, &a.update, self.lease.as_ref()).await?;
+            append_in(
+                &mut tx,
+                &a.game,
+                &a.events,
+                &a.update,
+                self.lease.as_ref(),
+                self.rating,
+            )
+            .await?;
         }
         save_match_in(&mut tx, &step.state).await?;
         tx.commit().await?;

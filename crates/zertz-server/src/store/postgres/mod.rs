@@ -6,6 +6,7 @@
 //! still collides gets a conflict, never a second event with the same version. Reads of a whole
 //! game run in one `REPEATABLE READ` transaction, so the row and the events agree.
 
+use crate::store::game_end::RatingPolicy;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use crate::store::StoreError;
 
+pub(crate) mod game_end;
 pub(crate) mod games;
 pub(crate) mod leases;
 
@@ -34,6 +36,8 @@ pub struct PostgresStore {
     pool: PgPool,
     /// With several nodes: the lease an append must hold (none for a store used alone).
     lease: Option<LeaseHolder>,
+    /// Who a finished game rates (see `store::game_end`).
+    rating: RatingPolicy,
 }
 
 pub use leases::LeaseHolder;
@@ -42,7 +46,7 @@ pub(crate) use leases::{acquire, drop_finished, heartbeat, orphans, owner, still
 impl PostgresStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and
     /// brings its schema up to date. The database must exist; the migrations create the tables.
-    pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
+    pub async fn open(url: &str, rating: RatingPolicy) -> Result<PostgresStore, StoreError> {
         let options = PgConnectOptions::from_str(url)?;
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
@@ -50,7 +54,11 @@ impl PostgresStore {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-        Ok(PostgresStore { pool, lease: None })
+        Ok(PostgresStore {
+            pool,
+            lease: None,
+            rating,
+        })
     }
 
     /// The same store as a node among several: every append must hold its game's lease for

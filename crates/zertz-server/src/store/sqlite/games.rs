@@ -1,16 +1,17 @@
 //! Games and matches in SQLite: writes run on the writer thread, reads on the pool.
 
+use crate::store::game_end::RatingPolicy;
 use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use crate::store::sqlite::recent::{self, Recent};
-use crate::store::sqlite::{SqliteStore, Write, is_unique_violation, write_error};
 use crate::store::common::{
     account_sql, changes_turns_only, check_versions, conflict, find_games_sql, game_not_found,
     limit as clamp_limit, match_not_found, seat_accounts, seat_names, seat_tokens,
 };
+use crate::store::sqlite::recent::{self, Recent};
+use crate::store::sqlite::{SqliteStore, Write, is_unique_violation, write_error};
 use crate::store::{
     Cursor, EventRow, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
     StoreError,
@@ -66,6 +67,7 @@ pub(crate) fn append(
     game: &str,
     events: &[EventRow],
     update: &RowUpdate,
+    rating: RatingPolicy,
 ) -> Result<(), StoreError> {
     let tokens = seat_tokens(update)?;
     let accounts = seat_accounts(update);
@@ -125,7 +127,7 @@ pub(crate) fn append(
     })
     .map_err(write_error)?;
     if let Some(end) = &update.ended {
-        crate::ratings::sqlite::write_end(conn, end)?;
+        super::game_end::write_end(conn, end, rating)?;
     }
     Ok(())
 }
@@ -183,12 +185,13 @@ pub(crate) fn step(
     conn: &rusqlite::Connection,
     recent: &mut Recent,
     step: &MatchStep,
+    rating: RatingPolicy,
 ) -> Result<(), StoreError> {
     if let Some((game, events)) = &step.new_game {
         create_game(conn, game, events)?;
     }
     if let Some(a) = &step.append {
-        append(conn, recent, &a.game, &a.events, &a.update)?;
+        append(conn, recent, &a.game, &a.events, &a.update, rating)?;
     }
     save_match(conn, &step.state)
 }

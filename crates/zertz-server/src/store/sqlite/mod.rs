@@ -39,8 +39,10 @@ use sqlx::sqlite::{
 };
 use tokio::sync::oneshot;
 
+use crate::store::game_end::RatingPolicy;
 use crate::store::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
 
+mod game_end;
 pub(crate) mod games;
 mod pace;
 pub(crate) mod readers;
@@ -137,7 +139,7 @@ impl SqliteStore {
     /// Opens (creating it if missing) the database file at `path` and brings its schema up to
     /// date. WAL journal, `synchronous=NORMAL`, foreign keys on, a 10 s busy timeout; starts
     /// the writer and checkpointer threads.
-    pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
+    pub async fn open(path: &str, rating: RatingPolicy) -> Result<SqliteStore, StoreError> {
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -166,7 +168,7 @@ impl SqliteStore {
         let finish2 = finish.clone();
         let thread = std::thread::Builder::new()
             .name("zertz-sqlite-writer".into())
-            .spawn(move || write_loop(writer, jobs, finish2, recent))
+            .spawn(move || write_loop(writer, jobs, finish2, recent, rating))
             .map_err(|e| StoreError::Write(format!("starting the writer: {e}")))?;
         let (stop, stopped) = mpsc::channel();
         std::thread::Builder::new()
@@ -301,6 +303,7 @@ fn write_loop(
     jobs: mpsc::Receiver<Job>,
     finish: FinishCheckpoint,
     mut recent: recent::Recent,
+    rating: RatingPolicy,
 ) {
     let slow = crate::util::slow_ms();
     let mut batch = Vec::with_capacity(MAX_BATCH);
@@ -317,7 +320,7 @@ fn write_loop(
         let started = Instant::now();
         let n = batch.len();
         pace.began(started, waited, n);
-        commit_batch(&conn, &mut batch, &mut recent);
+        commit_batch(&conn, &mut batch, &mut recent, rating);
         if let Some(slow) = slow
             && started.elapsed() >= slow
         {
@@ -383,13 +386,18 @@ fn begin(conn: &rusqlite::Connection, recent: &mut recent::Recent) -> Result<(),
 /// savepoints, folding the recent events that are due (see `recent`); if a write fails, the
 /// whole transaction is rolled back and the batch is run again with a savepoint per write, so
 /// that only the failed write is refused.
-fn commit_batch(conn: &rusqlite::Connection, batch: &mut Vec<Job>, recent: &mut recent::Recent) {
+fn commit_batch(
+    conn: &rusqlite::Connection,
+    batch: &mut Vec<Job>,
+    recent: &mut recent::Recent,
+    rating: RatingPolicy,
+) {
     if let Err(e) = begin(conn, recent) {
         return fail_all(batch, e);
     }
     let written = batch
         .iter()
-        .all(|job| run(conn, &job.write, recent).is_ok());
+        .all(|job| run(conn, &job.write, recent, rating).is_ok());
     let folded = written
         && recent
             .fold_due(conn)
@@ -415,7 +423,7 @@ fn commit_batch(conn: &rusqlite::Connection, batch: &mut Vec<Job>, recent: &mut 
     if let Err(e) = conn.execute_batch("ROLLBACK") {
         return fail_all(batch, format!("rollback failed, nothing was written: {e}"));
     }
-    commit_batch_savepoints(conn, batch, recent);
+    commit_batch_savepoints(conn, batch, recent, rating);
 }
 
 /// Runs `batch` in one transaction, each write in its own savepoint (a write that fails is
@@ -424,6 +432,7 @@ fn commit_batch_savepoints(
     conn: &rusqlite::Connection,
     batch: &mut Vec<Job>,
     recent: &mut recent::Recent,
+    rating: RatingPolicy,
 ) {
     if let Err(e) = begin(conn, recent) {
         return fail_all(batch, e);
@@ -433,7 +442,7 @@ fn commit_batch_savepoints(
         let mark = recent.mark();
         let outcome = exec(conn, "SAVEPOINT job")
             .map_err(write_error)
-            .and_then(|()| run(conn, &job.write, recent));
+            .and_then(|()| run(conn, &job.write, recent, rating));
         let closed = match &outcome {
             Ok(()) => exec(conn, "RELEASE job"),
             Err(_) => {
@@ -463,12 +472,15 @@ fn run(
     conn: &rusqlite::Connection,
     write: &Write,
     recent: &mut recent::Recent,
+    rating: RatingPolicy,
 ) -> Result<(), StoreError> {
     match write {
         Write::CreateGame(game, events) => games::create_game(conn, game, events),
-        Write::Append(game, events, update) => games::append(conn, recent, game, events, update),
+        Write::Append(game, events, update) => {
+            games::append(conn, recent, game, events, update, rating)
+        }
         Write::SaveMatch(m) => games::save_match(conn, m),
-        Write::Step(step) => games::step(conn, recent, step),
+        Write::Step(step) => games::step(conn, recent, step, rating),
         Write::Run(f) => f(conn),
     }
 }

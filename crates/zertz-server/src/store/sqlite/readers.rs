@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Semaphore;
 
-use crate::store::sqlite::{BUSY_TIMEOUT, write_error};
 use crate::store::StoreError;
+use crate::store::sqlite::{BUSY_TIMEOUT, write_error};
 
 /// Reads that may run at once (and connections kept open between them).
 pub const MAX_READERS: usize = 4;

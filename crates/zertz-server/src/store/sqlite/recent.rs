@@ -469,6 +469,10 @@ pub(crate) const OWNER: &str = "SELECT store FROM recent_owner WHERE id = 1";
 mod tests {
     use super::*;
     use crate::store::RowUpdate;
+    use crate::store::game_end::RatingPolicy;
+
+    /// These appends end no game.
+    const NO_RATINGS: RatingPolicy = |_, _| (Vec::new(), Vec::new());
     use crate::store::sqlite::{connect, games};
 
     /// A database file with the whole schema and games `a`, `b`, `c` at version 1.
@@ -532,7 +536,14 @@ mod tests {
         conn.execute_batch("BEGIN IMMEDIATE").unwrap();
         recent.begin(conn)?;
         for (game, version, turns) in appends {
-            if let Err(e) = games::append(conn, recent, game, &[event(*version)], &moved(*turns)) {
+            if let Err(e) = games::append(
+                conn,
+                recent,
+                game,
+                &[event(*version)],
+                &moved(*turns),
+                NO_RATINGS,
+            ) {
                 conn.execute_batch("ROLLBACK").unwrap();
                 recent.rolled_back();
                 return Err(e);

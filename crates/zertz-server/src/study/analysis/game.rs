@@ -4,29 +4,12 @@
 //! once with its place and a time to ask again, rather than held for many seconds
 //! (docs/server.md, "Limits").
 
+pub use crate::config::AnalysisLimits;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::fair_slots::{FairSlot, FairSlots};
-
-/// How many analyses may wait or run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AnalysisLimits {
-    /// Per client.
-    pub per_client: usize,
-    /// In all.
-    pub total: usize,
-}
-
-impl Default for AnalysisLimits {
-    fn default() -> AnalysisLimits {
-        AnalysisLimits {
-            per_client: 8,
-            total: 64,
-        }
-    }
-}
 
 /// The analyses held (waiting or running), per client and in all.
 pub struct AnalysisQueue {

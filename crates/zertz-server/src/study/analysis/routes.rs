@@ -19,10 +19,10 @@ use zertz::{Game, Move, Position, Turn};
 use zertz_engine::analysis::analyse_position;
 use zertz_engine::{Engine, Limits, SearchOptions};
 
-use crate::app::state::AppState;
 use crate::accounts::viewer::Viewer;
 use crate::games::hub::Hub;
 use crate::study::Study;
+use axum::extract::FromRef;
 
 /// Search time of one analysis.
 pub const BUDGET: Duration = Duration::from_millis(400);
@@ -31,7 +31,13 @@ pub const BUDGET: Duration = Duration::from_millis(400);
 pub const TOP: usize = 3;
 
 /// The analysis route.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<crate::study::Study>: FromRef<S>,
+{
     Router::new().route("/api/games/{id}/analysis", get(analysis))
 }
 
@@ -88,7 +94,7 @@ async fn analysis(
     let room = match hub.room(&id).await {
         Ok(room) => room,
         Err(e) => {
-            let status = crate::http::error::status_of(&e);
+            let status = crate::games::routes::status_of(&e);
             return refuse(status, e.to_string());
         }
     };

@@ -20,9 +20,9 @@ use zertz_engine::review::{REVIEW_PROOF_MB, confirm};
 use zertz_engine::verdicts::{claim, win_chance};
 use zertz_engine::{Engine, Limits, Score, SearchOptions};
 
+use crate::fair_slots::FairSlot;
 use crate::study::Study;
 use crate::study::positions;
-use crate::fair_slots::FairSlot;
 
 /// The most lines a page may ask for.
 pub const MAX_LINES: usize = 5;

@@ -11,18 +11,25 @@ use axum::response::Response;
 use axum::routing::get;
 use tokio::sync::mpsc;
 
-use crate::app::game_socket::MAX_FRAME;
-use crate::http::heartbeat::{Beat, Heartbeat};
-use crate::app::state::AppState;
 use crate::accounts::viewer::Viewer;
+use crate::app::game_socket::MAX_FRAME;
 use crate::games::hub::Hub;
 use crate::games::quota::Quotas;
+use crate::http::heartbeat::{Beat, Heartbeat};
 use crate::http::limit::Limiter;
 use crate::study::Study;
 use crate::study::analysis::sessions::{self, Request, Running};
+use axum::extract::FromRef;
 
 /// The analysis socket's route.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<crate::games::quota::Quotas>: FromRef<S>,
+    Arc<crate::study::Study>: FromRef<S>,
+{
     Router::new().route("/api/analysis/ws", get(upgrade))
 }
 

@@ -11,15 +11,20 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::http::error::{ApiResult, bad, bad_query};
-use crate::games::routes::too_many;
-use crate::app::state::AppState;
 use crate::accounts::viewer::Viewer;
 use crate::games::quota::Quotas;
+use crate::games::routes::too_many;
+use crate::http::error::{ApiResult, bad, bad_query};
 use crate::study::positions::{self, Described, HandSetup, Played};
+use axum::extract::FromRef;
 
 /// The position routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::quota::Quotas>: FromRef<S>,
+{
     Router::new()
         .route("/api/position", get(describe))
         .route("/api/position/play", post(play))

@@ -17,6 +17,7 @@ pub mod routes;
 pub mod sqlite;
 pub mod store;
 
+pub use crate::config::ReviewLimits;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -30,26 +31,10 @@ use zertz::{Game, Turn};
 use zertz_engine::review::{self, Reviewed};
 use zertz_engine::verdicts::win_chance;
 
+use crate::app::store::Store;
+use crate::store::StoreError;
 use crate::study::analysis::sessions::{line_text, score_json};
-use crate::store::{ReviewRow, Store, StoreError};
-
-/// How many reviews may wait.
-#[derive(Clone, Copy, Debug)]
-pub struct ReviewLimits {
-    /// Waiting (or running) for one requester.
-    pub per_requester: usize,
-    /// Waiting in all.
-    pub total: usize,
-}
-
-impl Default for ReviewLimits {
-    fn default() -> ReviewLimits {
-        ReviewLimits {
-            per_requester: 5,
-            total: 500,
-        }
-    }
-}
+use crate::study::reviews::store::ReviewRow;
 
 /// Why a review was not queued.
 #[derive(Debug, thiserror::Error)]
@@ -497,7 +482,8 @@ pub fn review_json(game: &Game, names: &[String; 2], moves: &[Reviewed]) -> Valu
     // The whole game as a tree (bribes and their passes included, which the move list leaves
     // out): what the page shows, each reviewed move at its `turn`.
     let tree =
-        crate::study::trees::json::TreeJson::from_tree(&zertz::tree::GameTree::from_game(game)).ok();
+        crate::study::trees::json::TreeJson::from_tree(&zertz::tree::GameTree::from_game(game))
+            .ok();
     json!({
         "start": game.start().to_string(),
         "tree": tree,

@@ -4,8 +4,8 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 
-use crate::store::postgres::PostgresStore;
 use crate::store::StoreError;
+use crate::store::postgres::PostgresStore;
 use crate::study::reviews::store::{ReviewRow, ReviewStore};
 
 const COLUMNS: &str =

@@ -2,6 +2,8 @@
 //! of a pasted record or BoardSpace SGF, `GET /api/reviews/{id}` says where it stands (and gives
 //! it when done), `GET /api/games/{id}/review` finds a server game's review.
 
+use std::sync::Arc;
+
 use std::net::SocketAddr;
 
 use axum::extract::rejection::JsonRejection;
@@ -14,14 +16,21 @@ use serde_json::Value;
 use zertz::boardspace;
 use zertz::record::Record;
 
-use crate::http::error::{ApiError, ApiResult, bad};
-use crate::app::state::AppState;
 use crate::accounts::viewer::viewer;
 use crate::games::hub::HubError;
+use crate::http::error::{ApiError, ApiResult, bad};
 use crate::study::reviews::{ReviewError, Status};
+use axum::extract::FromRef;
 
 /// The review routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<crate::games::quota::Quotas>: FromRef<S>,
+    Arc<crate::study::Study>: FromRef<S>,
+{
     Router::new()
         .route("/api/reviews", post(ask))
         .route("/api/reviews/{id}", get(status))
@@ -72,17 +81,20 @@ fn read_record(text: &str) -> Result<Record, String> {
 }
 
 async fn ask(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<crate::accounts::Accounts>>,
+    State(hub): State<Arc<crate::games::hub::Hub>>,
+    State(quotas): State<Arc<crate::games::quota::Quotas>>,
+    State(study): State<Arc<crate::study::Study>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<Ask>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
     let Json(body) = body?;
-    let mut who = viewer(&headers, &state, false).await?;
+    let mut who = viewer(&headers, &accounts, false).await?;
     who.address = Some(peer.ip());
     let (game_id, record) = match (body.game, body.record) {
         (Some(id), None) => {
-            let room = state.hub.room(&id).await.map_err(|e| match e {
+            let room = hub.room(&id).await.map_err(|e| match e {
                 HubError::NotFound(_) => ApiError(StatusCode::NOT_FOUND, format!("no game {id}")),
                 other => other.into(),
             })?;
@@ -97,8 +109,7 @@ async fn ask(
         // A custom board new to the server counts against this client's allowance.
         (None, Some(text)) => (
             None,
-            state
-                .quotas
+            quotas
                 .new_boards
                 .run(&who.client(), || read_record(&text))
                 .map_err(crate::games::routes::too_many)?
@@ -110,8 +121,7 @@ async fn ask(
             ));
         }
     };
-    let status = state
-        .study
+    let status = study
         .reviews
         .ask(&who.client(), game_id.as_deref(), &record)
         .await?;
@@ -125,9 +135,11 @@ fn found(status: Option<Status>, what: String) -> ApiResult<Json<Value>> {
     }
 }
 
-async fn status(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    let status = state
-        .study
+async fn status(
+    State(study): State<Arc<crate::study::Study>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let status = study
         .reviews
         .status(&id)
         .await
@@ -135,9 +147,11 @@ async fn status(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
     found(status, format!("no review {id}"))
 }
 
-async fn of_game(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    let status = state
-        .study
+async fn of_game(
+    State(study): State<Arc<crate::study::Study>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let status = study
         .reviews
         .of_game(&id)
         .await

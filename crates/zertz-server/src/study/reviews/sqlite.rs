@@ -5,8 +5,8 @@ use rusqlite::params;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use crate::store::sqlite::{SqliteStore, write_error};
 use crate::store::StoreError;
+use crate::store::sqlite::{SqliteStore, write_error};
 use crate::study::reviews::store::{ReviewRow, ReviewStore};
 
 const COLUMNS: &str =

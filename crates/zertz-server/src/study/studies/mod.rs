@@ -11,8 +11,10 @@ pub mod store;
 
 use serde_json::value::RawValue;
 
+use crate::app::store::Store;
+use crate::store::StoreError;
+use crate::study::studies::store::{ChapterRow, StudyRow, StudySummary};
 use crate::study::trees::check::{self as tree_check, TreeLimits};
-use crate::store::{ChapterRow, Store, StoreError, StudyRow, StudySummary};
 use crate::token;
 use crate::util::now_ms;
 

@@ -4,9 +4,9 @@
 use async_trait::async_trait;
 use sqlx::Row;
 
-use crate::store::postgres::PostgresStore;
 use crate::store::StoreError;
 use crate::store::common::limit as clamp_limit;
+use crate::store::postgres::PostgresStore;
 use crate::study::studies::store::{ChapterRow, StudyRow, StudyStore, StudySummary};
 
 /// Writes the chapters of study `id` in order (after the old ones were deleted).

@@ -15,19 +15,24 @@ use serde::Serialize;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use crate::http::error::{ApiError, ApiResult};
-use crate::app::state::AppState;
 use crate::accounts::viewer::Viewer;
 use crate::accounts::{Account, Accounts};
 use crate::games::hub::Hub;
+use crate::http::error::{ApiError, ApiResult};
 use crate::study::studies::{MAX_BYTES, Studies, StudyError, StudyInput};
+use axum::extract::FromRef;
 
 /// The largest body of a save: the trees may take [`MAX_BYTES`] once written back, and a
 /// client's spacing and lenient notation a little more.
 pub const MAX_STUDY_BODY: usize = 2 * MAX_BYTES;
 
 /// The studies' routes.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<crate::games::hub::Hub>: FromRef<S>,
+{
     Router::new()
         .route("/api/studies", post(create))
         .route("/api/studies/{id}", get(read).put(update).delete(delete))

@@ -6,9 +6,9 @@ use async_trait::async_trait;
 use rusqlite::params;
 use sqlx::Row;
 
-use crate::store::sqlite::{SqliteStore, is_unique_violation, write_error};
 use crate::store::StoreError;
 use crate::store::common::limit as clamp_limit;
+use crate::store::sqlite::{SqliteStore, is_unique_violation, write_error};
 use crate::study::studies::store::{ChapterRow, StudyRow, StudyStore, StudySummary};
 
 /// Writes the chapters of study `id` in order (after the old ones were deleted).

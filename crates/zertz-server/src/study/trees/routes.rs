@@ -13,11 +13,13 @@ use serde_json::{Value, json};
 use zertz::tree::GameTree;
 
 use crate::http::error::{ApiError, ApiResult, bad};
-use crate::app::state::AppState;
 use crate::study::trees::json::{self as tree_json, TreeJson};
 
 /// The routes of trees.
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
     Router::new()
         .route("/api/trees/import", post(import))
         .route("/api/trees/export", post(export))
