@@ -85,7 +85,7 @@ function renderList() {
 async function show(position, last = null) {
   page.shown = position;
   page.last = last;
-  page.info = await api('GET', `/api/position?position=${encodeURIComponent(position)}`);
+  page.info = /** @type {import('../lib/types.js').PositionInfo} */ (await api('GET', `/api/position?position=${encodeURIComponent(position)}`));
   page.pos = parsePosition(page.info.position);
   board.setMoves(page.pos, page.state === 'task' && !page.info.over ? page.info.legal : null);
   render();

@@ -363,8 +363,10 @@ pub fn not_found() -> Response {
         .into_response()
 }
 
-/// The routes of the web UI (no state; merge with the API's router).
+/// The routes of the web UI (no state; merge with the API's router). The pages' preload lists
+/// are made here, when the server starts, rather than at the first request.
 pub fn router() -> Router {
+    LazyLock::force(&PAGES);
     let page =
         |name: &'static str| get(move |headers: HeaderMap| async move { serve(name, &headers) });
     Router::new()

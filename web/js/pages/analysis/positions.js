@@ -10,12 +10,17 @@
 import { api } from '../../lib/api.js';
 import { bribeOf, isTurn } from './tree.js';
 
-const known = new Map(); // position string → the answer of GET /api/position
+/** @typedef {import('../../lib/types.js').PositionInfo} PositionInfo */
+
+/** @type {Map<string, PositionInfo>} position string → the answer of GET /api/position */
+const known = new Map();
 const KEEP = 400; // answers kept: a long analysis revisits positions, memory stays small
 
 /**
  * The position `text` as the server reads it: {position, to_move, over, result, legal, supply,
  * captures}. Throws an ApiError with the server's sentence when the text is not a position.
+ * @param {string} text
+ * @returns {Promise<PositionInfo>}
  */
 export async function describe(text) {
   if (known.has(text)) return known.get(text);
@@ -25,7 +30,12 @@ export async function describe(text) {
   return p;
 }
 
-/** Plays `move` (any notation the server reads) in `position`: {position, move, said}. */
+/**
+ * Plays `move` (any notation the server reads) in `position`: {position, move, said}.
+ * @param {string} position
+ * @param {string} move
+ * @returns {Promise<import('../../lib/types.js').PlayedMove>}
+ */
 export function play(position, move) {
   return api('POST', '/api/position/play', { position, move });
 }
@@ -60,6 +70,7 @@ export async function replay(start, steps, headers = {}) {
     return b.accepted ? `(bribe ${b.marbles} accepted) -` : `(bribe ${b.marbles} rejected)`;
   });
   const head = [...ruleHeaders(headers), ['Start', start]].map(([k, v]) => `[${k} ${quoted(v)}]\n`).join('');
+  /** @type {import('../../lib/types.js').ImportedGame} */
   const game = await api('POST', '/api/import', { text: `${head}\n${tokens.join(' ')}\n` });
   const out = [start];
   let k = 1; // the next position of the record's game (one per turn)

@@ -163,7 +163,7 @@ export function analyse() {
     page.analysis.set(turn, { pending: true });
     renderAnalysis();
     try {
-      page.analysis.set(turn, await api('GET', path(`/analysis?turn=${turn}`)));
+      page.analysis.set(turn, /** @type {import('../../lib/types.js').GameAnalysis} */ (await api('GET', path(`/analysis?turn=${turn}`))));
     } catch (e) {
       page.analysis.set(turn, { error: e.message });
     }
