@@ -165,10 +165,18 @@ fn imported_by(root: &Path, module: &str) -> Vec<String> {
     let folder = Path::new(module).parent().expect("a folder");
     let mut out = Vec::new();
     for line in text.lines().map(str::trim_start) {
-        if !(line.starts_with("import ") || line.starts_with("export ")) {
+        let named = if line.starts_with("import ") || line.starts_with("export ") {
+            line.split_once(" from ").map(|(_, rest)| rest.trim_start())
+        } else {
+            None
+        };
+        // `import './x.js';` names its module right after `import`.
+        let Some(quoted) = named.or_else(|| line.strip_prefix("import ")) else {
+            continue;
+        };
+        if !quoted.starts_with(['\'', '"']) {
             continue;
         }
-        let quoted = line.split_once(" from ").map_or(line, |(_, rest)| rest);
         let Some(spec) = quoted.split(['\'', '"']).nth(1) else {
             continue;
         };
