@@ -50,7 +50,9 @@ test('save a study, open it read-only elsewhere, copy it, and guess its moves', 
   await ann.click('#add-chapter');
   await ann.waitForSelector('#chapters button[data-chapter="1"].chosen');
   await ann.click('#study-save');
-  await ann.waitForFunction(() => /Saved/.test(document.querySelector('#study-status')?.textContent || ''));
+  // "Saved." is the second save's word ("Saved as a new study." was the first's, still shown
+  // while the second is on its way).
+  await ann.waitForFunction(() => document.querySelector('#study-status')?.textContent === 'Saved.');
   const stored = await call(env.server, 'GET', `/api/studies/${id}`);
   assert.equal(stored.name, 'Openings <i>to learn</i>');
   assert.equal(stored.chapters.length, 2);

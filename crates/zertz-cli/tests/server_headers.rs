@@ -13,7 +13,7 @@ async fn pages_files_api_and_errors_carry_the_security_headers() {
     for (path, status) in [
         ("/", 200),
         ("/game/abc", 200),
-        ("/static/js/ui.js", 200),
+        ("/static/js/lib/ui.js", 200),
         ("/api/health", 200),
         ("/api/games/nope", 404),
         ("/nowhere", 404),

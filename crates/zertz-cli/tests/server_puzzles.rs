@@ -288,7 +288,7 @@ async fn the_next_puzzle_and_the_daily_one(db: Db) {
     // The pages.
     let (status, page) = server.get_text("/puzzles/chain").await;
     assert_eq!(status, 200);
-    assert!(page.contains("/static/js/puzzles.js"), "{page}");
+    assert!(page.contains("/static/js/pages/puzzles.js"), "{page}");
     assert!(
         !page.contains("<script>") && !page.contains("style=\""),
         "no inline code"
