@@ -6,5 +6,6 @@
 //! "White" everywhere is the player who moves first.
 #![deny(missing_docs)]
 
+pub mod dutch;
 pub mod matching;
 pub mod trf;
