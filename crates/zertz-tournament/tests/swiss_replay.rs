@@ -29,7 +29,7 @@ fn round_file(full: &Trf, k: usize) -> Trf {
     let rounds = full.players().map(|p| p.rounds.len()).max().unwrap_or(0);
     let initial = full
         .players()
-        .filter(|p| matches!(p.rounds.first(), Some(Some(e)) if e.result.is_played()))
+        .filter(|p| matches!(p.rounds.first(), Some(Some(e)) if e.opponent.is_some() && e.colour.is_some()))
         .min_by_key(|p| p.start_rank)
         .and_then(|p| p.rounds[0].and_then(|e| e.colour))
         .unwrap_or(Colour::White);

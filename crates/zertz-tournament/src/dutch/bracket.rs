@@ -237,8 +237,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
         // C5: the bye to the lowest score possible.
         f.push(if bye {
             let s = r.ps[u].score;
-            (self.levels_all.len() - self.levels_all.iter().position(|&x| x == s).unwrap_or(0))
-                as u64
+            (self.levels_all.iter().position(|&x| x == s).unwrap_or(0) + 1) as u64
         } else {
             0
         });

@@ -45,8 +45,11 @@ pub fn allocate(high: &PlayerState, low: &PlayerState, initial: Colour) -> Colou
     if let Some(a) = ph.colour() {
         return a;
     }
-    // 5.2.5: the initial colour to an odd pairing number.
-    if high.id % 2 == 1 {
+    // 5.2.5: the initial colour to an odd pairing number. The pairing numbers are those of
+    // the players paired in the round, in the order of their start ranks: a player absent
+    // from round 1 does not shift the alternation of colours down the boards (as the
+    // FIDE-endorsed engines read it).
+    if high.position % 2 == 1 {
         initial
     } else {
         initial.opposite()

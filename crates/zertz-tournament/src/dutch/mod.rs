@@ -65,7 +65,7 @@ impl SwissInput {
     /// nobody has an opponent or the pairing-allocated bye; a player whose entry for that
     /// round is already there (a bye or absence known in advance) is not paired. The number
     /// of rounds comes from `XXR` (else the round to pair is taken as the last), the initial
-    /// colour from `XXC` (else the round-1 colour of the highest-ranked player who played
+    /// colour from `XXC` (else the round-1 colour of the highest-ranked player paired in
     /// round 1, else white).
     pub fn from_trf(trf: &Trf) -> Result<SwissInput, DutchError> {
         let mut lines: Vec<_> = trf.players().collect();
@@ -95,7 +95,7 @@ impl SwissInput {
             .initial_colour()
             .or_else(|| {
                 lines.iter().find_map(|p| match p.rounds.first() {
-                    Some(Some(e)) if e.result.is_played() => e.colour,
+                    Some(Some(e)) if e.opponent.is_some() => e.colour,
                     _ => None,
                 })
             })
@@ -126,10 +126,14 @@ pub fn pair(input: &SwissInput) -> Result<Pairing, DutchError> {
         }
     }
     let states = player::states(&all_ids, &entries, done, input.total_rounds);
-    let states: Vec<player::PlayerState> = states
+    let mut states: Vec<player::PlayerState> = states
         .into_iter()
         .filter(|s| present.iter().any(|p| p.id == s.id))
         .collect();
+    states.sort_by_key(|s| s.id);
+    for (i, s) in states.iter_mut().enumerate() {
+        s.position = i as u32 + 1;
+    }
     if states.is_empty() {
         return Ok(Pairing::default());
     }

@@ -51,6 +51,9 @@ pub enum Float {
 pub struct PlayerState {
     /// The pairing number (start rank).
     pub id: u32,
+    /// The position, from 1, of the player's pairing number among those of the players
+    /// paired in this round.
+    pub position: u32,
     /// The score in half-points.
     pub score: u32,
     /// The colours of the games played over the board, oldest first.
@@ -186,6 +189,7 @@ pub fn states(
             let score = before[p][done];
             PlayerState {
                 id,
+                position: 0,
                 score,
                 preference: preference(&colours),
                 colours,
