@@ -8,4 +8,5 @@
 
 pub mod dutch;
 pub mod matching;
+pub mod simulate;
 pub mod trf;
