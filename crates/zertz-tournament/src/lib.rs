@@ -6,7 +6,11 @@
 //! "White" everywhere is the player who moves first.
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod dutch;
+pub mod knockout;
 pub mod matching;
+pub mod round_robin;
 pub mod simulate;
+pub mod tiebreak;
 pub mod trf;
