@@ -653,6 +653,110 @@ pub fn max_weight_matching<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> 
         .collect()
 }
 
+/// A maximum-cardinality matching (Edmonds' algorithm, blossoms found by breadth-first
+/// search), starting from a greedy matching: each vertex's partner, or `None`.
+pub fn max_cardinality_matching(adj: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let n = adj.len();
+    let mut mate = vec![NONE; n];
+    for v in 0..n {
+        if mate[v] == NONE
+            && let Some(&u) = adj[v].iter().find(|&&u| u != v && mate[u] == NONE)
+        {
+            mate[v] = u;
+            mate[u] = v;
+        }
+    }
+    let mut parent = vec![NONE; n];
+    let mut base: Vec<usize> = (0..n).collect();
+    let mut used = vec![false; n];
+    let mut blossom = vec![false; n];
+    let mut queue = std::collections::VecDeque::new();
+    for root in 0..n {
+        if mate[root] != NONE {
+            continue;
+        }
+        parent.iter_mut().for_each(|p| *p = NONE);
+        used.iter_mut().for_each(|u| *u = false);
+        for (i, b) in base.iter_mut().enumerate() {
+            *b = i;
+        }
+        used[root] = true;
+        queue.clear();
+        queue.push_back(root);
+        let mut end = NONE;
+        'search: while let Some(v) = queue.pop_front() {
+            for &to in &adj[v] {
+                if base[v] == base[to] || mate[v] == to {
+                    continue;
+                }
+                if to == root || (mate[to] != NONE && parent[mate[to]] != NONE) {
+                    // An odd cycle: shrink it to its base.
+                    let lca = {
+                        let mut seen = vec![false; n];
+                        let mut a = v;
+                        loop {
+                            a = base[a];
+                            seen[a] = true;
+                            if mate[a] == NONE {
+                                break;
+                            }
+                            a = parent[mate[a]];
+                        }
+                        let mut b = to;
+                        loop {
+                            b = base[b];
+                            if seen[b] {
+                                break b;
+                            }
+                            b = parent[mate[b]];
+                        }
+                    };
+                    blossom.iter_mut().for_each(|b| *b = false);
+                    for (start, child) in [(v, to), (to, v)] {
+                        let (mut x, mut c) = (start, child);
+                        while base[x] != lca {
+                            blossom[base[x]] = true;
+                            blossom[base[mate[x]]] = true;
+                            parent[x] = c;
+                            c = mate[x];
+                            x = parent[mate[x]];
+                        }
+                    }
+                    for i in 0..n {
+                        if blossom[base[i]] {
+                            base[i] = lca;
+                            if !used[i] {
+                                used[i] = true;
+                                queue.push_back(i);
+                            }
+                        }
+                    }
+                } else if parent[to] == NONE {
+                    parent[to] = v;
+                    if mate[to] == NONE {
+                        end = to;
+                        break 'search;
+                    }
+                    let next = mate[to];
+                    used[next] = true;
+                    queue.push_back(next);
+                }
+            }
+        }
+        let mut v = end;
+        while v != NONE {
+            let pv = parent[v];
+            let ppv = mate[pv];
+            mate[v] = pv;
+            mate[pv] = v;
+            v = ppv;
+        }
+    }
+    mate.iter()
+        .map(|&m| if m == NONE { None } else { Some(m) })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -738,6 +842,40 @@ mod tests {
             assert_eq!(max_weight_matching(n, &big).len(), n);
             let mate_big = max_weight_matching(n, &big);
             assert_eq!(total(&edges, &mate_big), brute(n, &edges));
+        }
+    }
+
+    #[test]
+    fn cardinality_matches_brute_force() {
+        let mut seed = 99u64;
+        let mut rnd = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for _ in 0..3000 {
+            let n = 1 + rnd(11) as usize;
+            let mut edges = Vec::new();
+            let mut adj = vec![Vec::new(); n];
+            for a in 0..n {
+                for b in a + 1..n {
+                    if rnd(100) < 35 {
+                        edges.push((a, b, 1u64));
+                        adj[a].push(b);
+                        adj[b].push(a);
+                    }
+                }
+            }
+            let mate = max_cardinality_matching(&adj);
+            for (v, m) in mate.iter().enumerate() {
+                if let Some(u) = *m {
+                    assert_eq!(mate[u], Some(v));
+                    assert!(adj[v].contains(&u));
+                }
+            }
+            let size = mate.iter().filter(|m| m.is_some()).count() as u64 / 2;
+            assert_eq!(size, brute(n, &edges), "{edges:?}");
         }
     }
 

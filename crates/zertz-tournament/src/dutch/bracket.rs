@@ -26,6 +26,9 @@ pub(super) struct Round<'a> {
     pub has_bye: bool,
     legal: Vec<Vec<bool>>,
     initial: Colour,
+    /// C5: the lowest score the bye's assignee can have (fixed for the whole round, since
+    /// every bracket keeps it possible).
+    bye_score: Option<u32>,
 }
 
 impl<'a> Round<'a> {
@@ -52,7 +55,46 @@ impl<'a> Round<'a> {
             has_bye: n % 2 == 1,
             legal,
             initial,
+            bye_score: None,
         }
+    }
+
+    /// Whether `v` may receive the bye: C2, and C5's lowest possible score.
+    fn bye_allowed(&self, v: usize) -> bool {
+        self.legal[v][self.n] && self.bye_score.is_none_or(|s| self.ps[v].score == s)
+    }
+
+    /// Whether the players `set` (and the bye, when the round has one) can all be paired
+    /// under the absolute criteria; no two of `apart` may meet (moved-down players of one
+    /// bracket never meet each other).
+    fn completable_set(&self, set: &[usize], apart: &[bool]) -> bool {
+        let mut vs: Vec<usize> = set.to_vec();
+        if self.has_bye {
+            vs.push(self.n);
+        }
+        let adj: Vec<Vec<usize>> = vs
+            .iter()
+            .map(|&u| {
+                (0..vs.len())
+                    .filter(|&j| {
+                        let v = vs[j];
+                        if u == v {
+                            return false;
+                        }
+                        if u == self.n {
+                            return self.bye_allowed(v);
+                        }
+                        if v == self.n {
+                            return self.bye_allowed(u);
+                        }
+                        self.legal[u][v] && !(apart[u] && apart[v])
+                    })
+                    .collect()
+            })
+            .collect();
+        crate::matching::max_cardinality_matching(&adj)
+            .iter()
+            .all(|m| m.is_some())
     }
 
     /// The colour of the higher-ranked player `i` (`i < j`) against `j`.
@@ -60,25 +102,28 @@ impl<'a> Round<'a> {
         colour::allocate(self.ps[i], self.ps[j], self.initial)
     }
 
-    /// Whether a complete pairing of all the players exists.
-    pub fn completable(&self) -> bool {
-        let v = self.n + usize::from(self.has_bye);
-        let mut edges = Vec::new();
-        for i in 0..v {
-            for j in i + 1..v {
-                if self.legal[i][j] {
-                    edges.push((i, j, 1u64));
-                }
-            }
-        }
-        let mate = crate::matching::max_weight_matching(v, &edges);
-        mate.iter().all(|m| m.is_some())
-    }
-
     /// Pairs the round: pairs of ranking indices (higher-ranked first) and the index of the
     /// player given the pairing-allocated bye.
-    pub fn pair(&self) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
-        if !self.completable() {
+    pub fn pair(&mut self) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
+        let everyone: Vec<usize> = (0..self.n).collect();
+        let nobody = vec![false; self.n + 1];
+        if self.has_bye {
+            let mut scores: Vec<u32> = (0..self.n)
+                .filter(|&v| self.legal[v][self.n])
+                .map(|v| self.ps[v].score)
+                .collect();
+            scores.sort_unstable();
+            scores.dedup();
+            self.bye_score = None;
+            for s in scores {
+                self.bye_score = Some(s);
+                if self.completable_set(&everyone, &nobody) {
+                    break;
+                }
+                self.bye_score = None;
+            }
+            self.bye_score?;
+        } else if !self.completable_set(&everyone, &nobody) {
             return None;
         }
         let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -95,8 +140,27 @@ impl<'a> Round<'a> {
             members.extend(&groups[gi]);
             let lower: Vec<usize> = groups[gi + 1..].iter().flatten().copied().collect();
             let next: Vec<usize> = groups.get(gi + 1).cloned().unwrap_or_default();
-            let mut b = Bracket::new(self, members, mdps.len(), next, lower);
-            let (p, floaters) = b.run()?;
+            if mdps.is_empty()
+                && let Some(p) = self.perfect_natural(&members, &lower)
+            {
+                pairs.extend(p);
+                continue;
+            }
+            let region = next.len() < lower.len();
+            let mut b = Bracket::new(
+                self,
+                members.clone(),
+                mdps.len(),
+                next.clone(),
+                lower.clone(),
+                region,
+            );
+            let mut result = b.run();
+            if b.incomplete {
+                let mut full = Bracket::new(self, members, mdps.len(), next, lower, false);
+                result = full.run();
+            }
+            let (p, floaters) = result?;
             pairs.extend(p);
             mdps = floaters;
         }
@@ -106,6 +170,33 @@ impl<'a> Round<'a> {
             _ => return None,
         };
         Some((pairs, bye))
+    }
+}
+
+impl Round<'_> {
+    /// A homogeneous bracket of even size whose first candidate (S1 player i against S2
+    /// player i) breaks no criterion at all is perfect and accepted at once (article 3.4),
+    /// when the players below can still all be paired.
+    fn perfect_natural(&self, members: &[usize], lower: &[usize]) -> Option<Vec<(usize, usize)>> {
+        let n = members.len();
+        if n == 0 || n % 2 == 1 {
+            return None;
+        }
+        let h = n / 2;
+        let mut pairs = Vec::with_capacity(h);
+        for i in 0..h {
+            let (u, v) = (members[i], members[i + h]);
+            if !self.legal[u][v] {
+                return None;
+            }
+            let c = self.colour(u, v);
+            if colour::failures(self.ps[u], self.ps[v], c) != [0; 4] {
+                return None;
+            }
+            pairs.push((u, v));
+        }
+        let nobody = vec![false; self.n + 1];
+        self.completable_set(lower, &nobody).then_some(pairs)
     }
 }
 
@@ -130,7 +221,6 @@ struct Bracket<'r, 'a> {
     bsn: Vec<usize>,
     levels_b: Vec<u32>,
     levels_next: Vec<u32>,
-    levels_all: Vec<u32>,
     resident_score: u32,
     sd_list: Vec<u32>,
     c9: bool,
@@ -139,6 +229,14 @@ struct Bracket<'r, 'a> {
     phase: Phase,
     best: Vec<Option<usize>>,
     best_key: Vec<u64>,
+    /// Only the bracket and the next scoregroup are in the matching; the players further
+    /// down must be checked to pair among themselves and with those left.
+    region: bool,
+    /// The players below the next scoregroup (region mode).
+    further: Vec<usize>,
+    /// A region solution left the rest unpairable: pair the bracket in full instead.
+    pub incomplete: bool,
+    cache: Option<Vec<FieldEdge>>,
 }
 
 #[derive(Clone)]
@@ -162,12 +260,24 @@ impl<'r, 'a> Bracket<'r, 'a> {
         m0: usize,
         next: Vec<usize>,
         lower: Vec<usize>,
+        region: bool,
     ) -> Self {
         let n = r.n;
         let mut active = members.clone();
-        active.extend(&lower);
-        if r.has_bye {
-            active.push(n);
+        let further: Vec<usize>;
+        if region {
+            active.extend(&next);
+            further = lower
+                .iter()
+                .copied()
+                .filter(|v| !next.contains(v))
+                .collect();
+        } else {
+            active.extend(&lower);
+            further = Vec::new();
+            if r.has_bye {
+                active.push(n);
+            }
         }
         let mut local = vec![usize::MAX; n + 1];
         for (i, &v) in active.iter().enumerate() {
@@ -191,8 +301,6 @@ impl<'r, 'a> Bracket<'r, 'a> {
         let mut levels_next: Vec<u32> = members.iter().map(|&v| score(v)).collect();
         levels_next.extend(next.iter().map(|&v| score(v)));
         levels_next.dedup();
-        let mut levels_all: Vec<u32> = members.iter().chain(&lower).map(|&v| score(v)).collect();
-        levels_all.dedup();
         let resident_score = members.last().map(|&v| score(v)).unwrap_or(0);
         let mut sd_list: Vec<u32> = members[..m0]
             .iter()
@@ -214,7 +322,6 @@ impl<'r, 'a> Bracket<'r, 'a> {
             bsn,
             levels_b,
             levels_next,
-            levels_all,
             resident_score,
             sd_list,
             c9: false,
@@ -223,7 +330,16 @@ impl<'r, 'a> Bracket<'r, 'a> {
             phase: Phase::Criteria,
             best: Vec::new(),
             best_key: Vec::new(),
+            region,
+            further,
+            incomplete: false,
+            cache: None,
         }
+    }
+
+    fn set_phase(&mut self, phase: Phase) {
+        self.phase = phase;
+        self.cache = None;
     }
 
     /// The criteria vector of the edge between vertices `u` and `v` (`u < v`; the bye is
@@ -233,14 +349,9 @@ impl<'r, 'a> Bracket<'r, 'a> {
         let r = self.r;
         let bye = v == r.n;
         let mut f = Vec::with_capacity(48);
-        f.push(1);
-        // C5: the bye to the lowest score possible.
-        f.push(if bye {
-            let s = r.ps[u].score;
-            (self.levels_all.iter().position(|&x| x == s).unwrap_or(0) + 1) as u64
-        } else {
-            0
-        });
+        // C4: the whole round completed (only when everyone is in the matching; C5 is kept
+        // by offering the bye only to players of the lowest score it can go to).
+        f.push(u64::from(!self.region));
         let both = !bye && self.in_b[u] && self.in_b[v];
         // C6
         f.push(both as u64);
@@ -357,28 +468,58 @@ impl<'r, 'a> Bracket<'r, 'a> {
         f
     }
 
-    fn edges(&self) -> Vec<FieldEdge> {
-        let r = self.r;
-        let m = self.active.len();
-        let mut edges = Vec::new();
-        for a in 0..m {
-            for b in a + 1..m {
-                let (u, v) = (self.active[a], self.active[b]);
-                let (u, v) = if u < v { (u, v) } else { (v, u) };
-                if self.banned[a][b] || !r.legal[u][v] || (self.is_mdp[u] && self.is_mdp[v]) {
-                    continue;
+    fn edges(&mut self) -> Vec<FieldEdge> {
+        if self.cache.is_none() {
+            let r = self.r;
+            let m = self.active.len();
+            let mut edges = Vec::new();
+            for a in 0..m {
+                for b in a + 1..m {
+                    let (u, v) = (self.active[a], self.active[b]);
+                    let (u, v) = if u < v { (u, v) } else { (v, u) };
+                    let ok = if v == r.n {
+                        r.bye_allowed(u)
+                    } else {
+                        r.legal[u][v] && !(self.is_mdp[u] && self.is_mdp[v])
+                    };
+                    if ok {
+                        edges.push((a, b, self.fields(u, v)));
+                    }
                 }
-                edges.push((a, b, self.fields(u, v)));
             }
+            self.cache = Some(edges);
         }
-        edges
+        self.cache
+            .as_ref()
+            .expect("cached")
+            .iter()
+            .filter(|(a, b, _)| !self.banned[*a][*b])
+            .cloned()
+            .collect()
+    }
+
+    /// Region mode: whether the players left unpaired by `mate`, with those further down,
+    /// can still all be paired.
+    fn rest_completable(&self, mate: &[Option<usize>]) -> bool {
+        let mut rest: Vec<usize> = self
+            .active
+            .iter()
+            .enumerate()
+            .filter(|(a, _)| mate[*a].is_none())
+            .map(|(_, &v)| v)
+            .collect();
+        rest.extend(&self.further);
+        self.r.completable_set(&rest, &self.in_b)
     }
 
     /// Solves under the current bans: the partners (local indices) and the compared part of
     /// the total.
-    fn solve_now(&self) -> (Vec<Option<usize>>, Vec<u64>) {
+    fn solve_now(&mut self) -> (Vec<Option<usize>>, Vec<u64>) {
         let edges = self.edges();
         let mate = solve(self.active.len(), &edges);
+        if self.region && !self.incomplete && !self.rest_completable(&mate) {
+            self.incomplete = true;
+        }
         let nf = edges.first().map(|e| e.2.len()).unwrap_or(1);
         let mut key = vec![0u64; nf];
         for (a, b, f) in &edges {
@@ -484,18 +625,18 @@ impl<'r, 'a> Bracket<'r, 'a> {
     fn run(&mut self) -> Option<(Vec<(usize, usize)>, Vec<usize>)> {
         let r = self.r;
         self.resolve();
-        let complete = self.best.iter().all(|m| m.is_some());
-        if !complete {
+        if !self.region && !self.best.iter().all(|m| m.is_some()) {
             return None;
         }
         let pairs = self.pairs_in(&self.in_b.clone());
         if r.has_bye && self.members.len() - 2 * pairs == 1 {
             self.c9 = true;
+            self.cache = None;
             self.resolve();
         }
         let mut rem: Vec<usize> = self.members.clone();
         if self.m0 > 0 {
-            self.phase = Phase::MdpSet;
+            self.set_phase(Phase::MdpSet);
             self.resolve();
             let mdps: Vec<usize> = self.members[..self.m0].to_vec();
             let residents: Vec<usize> = self.members[self.m0..].to_vec();
@@ -561,12 +702,12 @@ impl<'r, 'a> Bracket<'r, 'a> {
         if s1 == 0 {
             return;
         }
-        self.phase = Phase::Exchange {
+        self.set_phase(Phase::Exchange {
             in_rem: in_rem.clone(),
             rbsn: rbsn.clone(),
             s1,
             size: rem.len(),
-        };
+        });
         self.resolve();
         let s1r: Vec<usize> = rem[..s1].to_vec();
         let s2r: Vec<usize> = rem[s1..].to_vec();

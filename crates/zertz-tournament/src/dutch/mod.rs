@@ -137,7 +137,7 @@ pub fn pair(input: &SwissInput) -> Result<Pairing, DutchError> {
     if states.is_empty() {
         return Ok(Pairing::default());
     }
-    let round = bracket::Round::new(&states, input.initial_colour);
+    let mut round = bracket::Round::new(&states, input.initial_colour);
     let (pairs, bye) = round.pair().ok_or(DutchError::NoPairing(input.round))?;
     let ps = &round.ps;
     let mut boards: Vec<(usize, usize)> = pairs;

@@ -59,7 +59,7 @@ pub fn solve(n: usize, edges: &[FieldEdge]) -> Vec<Option<usize>> {
     let widths: Vec<u32> = (0..nf)
         .map(|f| {
             let max = edges.iter().map(|e| e.2[f]).max().unwrap_or(0);
-            bits(max.saturating_mul(pairs)).max(1)
+            bits(max.saturating_mul(pairs))
         })
         .collect();
     // Room for the duals: twice the weight and a little more.
