@@ -516,7 +516,17 @@ impl<'r, 'a> Bracket<'r, 'a> {
     /// the total.
     fn solve_now(&mut self) -> (Vec<Option<usize>>, Vec<u64>) {
         let edges = self.edges();
-        let mate = solve(self.active.len(), &edges);
+        // Likely edges first: near neighbours, and S1 against S2 around the natural partner.
+        let h = self.members.len() / 2;
+        let window = 24;
+        let first: Vec<bool> = edges
+            .iter()
+            .map(|(a, b, _)| {
+                let d = b - a;
+                d <= window || d.abs_diff(h) <= window || self.active[*b] == self.r.n
+            })
+            .collect();
+        let mate = solve(self.active.len(), &edges, &first);
         if self.region && !self.incomplete && !self.rest_completable(&mate) {
             self.incomplete = true;
         }

@@ -3,7 +3,7 @@
 //! criterion in the highest bits, each field wide enough that no sum over a matching can
 //! spill into the next.
 
-use crate::matching::{Big, Weight, max_weight_matching};
+use crate::matching::{Big, Weight, max_weight_matching_sparse};
 
 /// An edge between two vertices with its criteria, most important first.
 pub type FieldEdge = (usize, usize, Vec<u64>);
@@ -12,7 +12,12 @@ fn bits(x: u64) -> u32 {
     64 - x.leading_zeros()
 }
 
-fn run<const N: usize>(n: usize, edges: &[FieldEdge], widths: &[u32]) -> Vec<Option<usize>> {
+fn run<const N: usize>(
+    n: usize,
+    edges: &[FieldEdge],
+    widths: &[u32],
+    first: &[bool],
+) -> Vec<Option<usize>> {
     let total: u32 = widths.iter().sum();
     let weighted: Vec<(usize, usize, Big<N>)> = edges
         .iter()
@@ -28,10 +33,10 @@ fn run<const N: usize>(n: usize, edges: &[FieldEdge], widths: &[u32]) -> Vec<Opt
             (*u, *v, w)
         })
         .collect();
-    max_weight_matching(n, &weighted)
+    max_weight_matching_sparse(n, &weighted, first)
 }
 
-fn run_u128(n: usize, edges: &[FieldEdge], widths: &[u32]) -> Vec<Option<usize>> {
+fn run_u128(n: usize, edges: &[FieldEdge], widths: &[u32], first: &[bool]) -> Vec<Option<usize>> {
     let total: u32 = widths.iter().sum();
     let weighted: Vec<(usize, usize, u128)> = edges
         .iter()
@@ -45,16 +50,16 @@ fn run_u128(n: usize, edges: &[FieldEdge], widths: &[u32]) -> Vec<Option<usize>>
             (*u, *v, w)
         })
         .collect();
-    max_weight_matching(n, &weighted)
+    max_weight_matching_sparse(n, &weighted, first)
 }
 
-/// A maximum matching under the lexicographic order of the summed criteria vectors.
-/// Returns each vertex's partner.
-pub fn solve(n: usize, edges: &[FieldEdge]) -> Vec<Option<usize>> {
-    let Some(first) = edges.first() else {
+/// A maximum matching under the lexicographic order of the summed criteria vectors,
+/// solved first on the edges marked in `first`. Returns each vertex's partner.
+pub fn solve(n: usize, edges: &[FieldEdge], first: &[bool]) -> Vec<Option<usize>> {
+    let Some(head) = edges.first() else {
         return vec![None; n];
     };
-    let nf = first.2.len();
+    let nf = head.2.len();
     let pairs = (n / 2 + 1) as u64;
     let widths: Vec<u32> = (0..nf)
         .map(|f| {
@@ -65,23 +70,23 @@ pub fn solve(n: usize, edges: &[FieldEdge]) -> Vec<Option<usize>> {
     // Room for the duals: twice the weight and a little more.
     let total = widths.iter().sum::<u32>() as usize + 4;
     match total.div_ceil(64) {
-        0..=1 => run_u128(n, edges, &widths),
+        0..=1 => run_u128(n, edges, &widths, first),
         2 => {
             if total < 127 {
-                run_u128(n, edges, &widths)
+                run_u128(n, edges, &widths, first)
             } else {
-                run::<2>(n, edges, &widths)
+                run::<2>(n, edges, &widths, first)
             }
         }
-        3 => run::<3>(n, edges, &widths),
-        4 => run::<4>(n, edges, &widths),
-        5..=6 => run::<6>(n, edges, &widths),
-        7..=8 => run::<8>(n, edges, &widths),
-        9..=12 => run::<12>(n, edges, &widths),
-        13..=16 => run::<16>(n, edges, &widths),
-        17..=24 => run::<24>(n, edges, &widths),
-        25..=32 => run::<32>(n, edges, &widths),
-        33..=64 => run::<64>(n, edges, &widths),
-        _ => run::<128>(n, edges, &widths),
+        3 => run::<3>(n, edges, &widths, first),
+        4 => run::<4>(n, edges, &widths, first),
+        5..=6 => run::<6>(n, edges, &widths, first),
+        7..=8 => run::<8>(n, edges, &widths, first),
+        9..=12 => run::<12>(n, edges, &widths, first),
+        13..=16 => run::<16>(n, edges, &widths, first),
+        17..=24 => run::<24>(n, edges, &widths, first),
+        25..=32 => run::<32>(n, edges, &widths, first),
+        33..=64 => run::<64>(n, edges, &widths, first),
+        _ => run::<128>(n, edges, &widths, first),
     }
 }
