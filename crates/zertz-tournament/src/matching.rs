@@ -71,7 +71,7 @@ impl<const N: usize> Big<N> {
     }
 
     /// The value shifted right by `shift` bits.
-    pub fn shr(self, shift: usize) -> Self {
+    pub fn shifted_right(self, shift: usize) -> Self {
         let mut out = [0u64; N];
         let limb = shift / 64;
         let bit = shift % 64;
@@ -133,7 +133,7 @@ impl<const N: usize> Weight for Big<N> {
         Big(out)
     }
     fn half(self) -> Self {
-        self.shr(1)
+        self.shifted_right(1)
     }
 }
 

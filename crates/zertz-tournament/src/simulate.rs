@@ -104,7 +104,7 @@ pub fn simulate(players: u32, rounds: u32, seed: u64) -> Result<Trf, DutchError>
             } else {
                 let diff = ratings[wi] as i64 - ratings[bi] as i64 + 30;
                 let expected = 1000.0 / (1.0 + 10f64.powf(-diff as f64 / 400.0));
-                let draw = 250 - (diff.unsigned_abs().min(600) as u64) / 4;
+                let draw = 250 - diff.unsigned_abs().min(600) / 4;
                 let x = rng.below(1000);
                 if x < draw {
                     (ResultCode::Draw, ResultCode::Draw)

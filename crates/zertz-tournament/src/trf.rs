@@ -667,6 +667,102 @@ mod tests {
         assert_eq!(&line[91..99], "   2 b 1");
     }
 
+    use proptest::prelude::*;
+
+    fn entry() -> impl Strategy<Value = Option<RoundEntry>> {
+        let result = prop::sample::select(vec![
+            ResultCode::Win,
+            ResultCode::Draw,
+            ResultCode::Loss,
+            ResultCode::ForfeitWin,
+            ResultCode::ForfeitLoss,
+            ResultCode::HalfBye,
+            ResultCode::ZeroBye,
+            ResultCode::PairingBye,
+        ]);
+        prop::option::weighted(
+            0.9,
+            (1u32..200, any::<bool>(), result).prop_map(|(o, white, result)| {
+                let bye = matches!(
+                    result,
+                    ResultCode::HalfBye | ResultCode::ZeroBye | ResultCode::PairingBye
+                );
+                RoundEntry {
+                    opponent: if bye { None } else { Some(o) },
+                    colour: if bye {
+                        None
+                    } else if white {
+                        Some(Colour::White)
+                    } else {
+                        Some(Colour::Black)
+                    },
+                    result,
+                }
+            }),
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn any_file_written_reads_back_the_same(
+            players in prop::collection::vec(
+                ("[A-Za-z][A-Za-z ,.]{0,30}[A-Za-z]", 0u32..3000, prop::option::of(0u32..200), prop::collection::vec(entry(), 0..12)),
+                1..12,
+            ),
+            rounds in 1u32..20,
+            white in any::<bool>(),
+            cr in any::<bool>(),
+        ) {
+            let n = players.len() as u32;
+            let mut lines = vec![Line::Other("012 Property".to_string())];
+            for (i, (name, rating, points, rounds)) in players.into_iter().enumerate() {
+                let rounds: Vec<Option<RoundEntry>> = rounds
+                    .into_iter()
+                    .map(|e| e.map(|mut e| {
+                        // Opponents must be other players of the file.
+                        if let Some(o) = e.opponent {
+                            let o = (o % n) + 1;
+                            e.opponent = if o == i as u32 + 1 { None } else { Some(o) };
+                            if e.opponent.is_none() {
+                                e.colour = None;
+                                e.result = ResultCode::ZeroBye;
+                            }
+                        }
+                        e
+                    }))
+                    .collect();
+                let mut rounds = rounds;
+                while rounds.last() == Some(&None) {
+                    rounds.pop();
+                }
+                lines.push(Line::Player(PlayerLine {
+                    start_rank: i as u32 + 1,
+                    sex: String::new(),
+                    title: String::new(),
+                    name: name.trim().to_string(),
+                    rating,
+                    federation: String::new(),
+                    fide_id: String::new(),
+                    birth_date: String::new(),
+                    points_tenths: points.map(|p| p * 5),
+                    rank: Some(i as u32 + 1),
+                    rounds,
+                }));
+            }
+            lines.push(Line::Rounds(rounds));
+            lines.push(Line::InitialColour(if white { Colour::White } else { Colour::Black }));
+            let trf = Trf { lines };
+            let text = trf.write(if cr { "\r" } else { "\n" });
+            let back = Trf::parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+            prop_assert_eq!(back, trf);
+        }
+
+        #[test]
+        fn no_input_makes_the_reader_panic(text in "(001 [ -~]{0,120}\n|XX[RC] [ -~]{0,10}\n|[ -~]{0,40}\r){0,6}") {
+            let _ = Trf::parse(&text);
+        }
+    }
+
     #[test]
     fn malformed_lines_name_line_and_column() {
         let bad = "012 x\n001    1      A                                 2000                             1.0    1     2 x 1\n";

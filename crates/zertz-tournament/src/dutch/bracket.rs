@@ -19,6 +19,12 @@ use super::player::{Float, PlayerState};
 use super::solve::{FieldEdge, solve};
 use crate::trf::Colour;
 
+/// A round's pairs (ranking indices, higher-ranked first) and the bye's receiver.
+pub(super) type RoundPairs = (Vec<(usize, usize)>, Option<usize>);
+
+/// A bracket's pairs and its downfloaters.
+type BracketPairs = (Vec<(usize, usize)>, Vec<usize>);
+
 /// The round being paired: its players in ranking order (score, then pairing number).
 pub(super) struct Round<'a> {
     pub ps: Vec<&'a PlayerState>,
@@ -42,7 +48,7 @@ impl<'a> Round<'a> {
                 let (a, b) = (ps[i], ps[j]);
                 let ok = !a.met.contains(&b.id)
                     && !b.met.contains(&a.id)
-                    && !(absolute_clash(a, b) && !a.topscorer && !b.topscorer);
+                    && (!absolute_clash(a, b) || a.topscorer || b.topscorer);
                 legal[i][j] = ok;
                 legal[j][i] = ok;
             }
@@ -104,7 +110,7 @@ impl<'a> Round<'a> {
 
     /// Pairs the round: pairs of ranking indices (higher-ranked first) and the index of the
     /// player given the pairing-allocated bye.
-    pub fn pair(&mut self) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
+    pub fn pair(&mut self) -> Option<RoundPairs> {
         let everyone: Vec<usize> = (0..self.n).collect();
         let nobody = vec![false; self.n + 1];
         if self.has_bye {
@@ -632,7 +638,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
             .count()
     }
 
-    fn run(&mut self) -> Option<(Vec<(usize, usize)>, Vec<usize>)> {
+    fn run(&mut self) -> Option<BracketPairs> {
         let r = self.r;
         self.resolve();
         if !self.region && !self.best.iter().all(|m| m.is_some()) {
