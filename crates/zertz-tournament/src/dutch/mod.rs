@@ -173,3 +173,64 @@ impl Pairing {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulate::Rng;
+
+    /// Histories that no real tournament has (opponents that do not exist or did not play
+    /// back, colours missing, odd results) are paired or refused, never a panic.
+    #[test]
+    fn inconsistent_histories_never_panic() {
+        let mut rng = Rng::new(11);
+        let codes = [
+            ResultCode::Win,
+            ResultCode::Loss,
+            ResultCode::Draw,
+            ResultCode::ForfeitWin,
+            ResultCode::ForfeitLoss,
+            ResultCode::HalfBye,
+            ResultCode::PairingBye,
+            ResultCode::ZeroBye,
+        ];
+        for _ in 0..300 {
+            let n = 1 + rng.below(12) as u32;
+            let done = rng.below(5) as usize;
+            let players = (1..=n)
+                .map(|id| SwissPlayer {
+                    id,
+                    entries: (0..done)
+                        .map(|_| {
+                            rng.chance(900).then(|| RoundEntry {
+                                opponent: rng.chance(800).then(|| rng.below(15) as u32),
+                                colour: match rng.below(3) {
+                                    0 => Some(Colour::White),
+                                    1 => Some(Colour::Black),
+                                    _ => None,
+                                },
+                                result: codes[rng.below(codes.len() as u64) as usize],
+                            })
+                        })
+                        .collect(),
+                    absent: rng.chance(100),
+                })
+                .collect();
+            let input = SwissInput {
+                players,
+                round: done as u32 + 1,
+                total_rounds: rng.below(8) as u32,
+                initial_colour: Colour::White,
+            };
+            if let Ok(p) = pair(&input) {
+                let mut seen = std::collections::HashSet::new();
+                for (w, b) in &p.pairs {
+                    assert!(seen.insert(*w) && seen.insert(*b));
+                }
+                if let Some(b) = p.bye {
+                    assert!(seen.insert(b));
+                }
+            }
+        }
+    }
+}
