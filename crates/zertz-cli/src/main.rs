@@ -19,6 +19,7 @@ mod puzzles_db;
 mod replay;
 mod serve_cmd;
 mod show;
+mod tournament_cmd;
 mod tune_cmd;
 mod zip_entry;
 
@@ -71,6 +72,8 @@ enum Command {
     Explorer(explorer_cmd::ExplorerArgs),
     /// The operator's tools: the chat lines players reported.
     Admin(admin_cmd::AdminArgs),
+    /// Tournaments: pair the next round of a TRF file, simulate a Swiss tournament.
+    Tournament(tournament_cmd::TournamentArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -91,6 +94,7 @@ fn main() -> anyhow::Result<()> {
         Command::Show(args) => show::run(*args).map(|()| 0)?,
         Command::Admin(args) => admin_cmd::run(args).map(|()| 0)?,
         Command::Explorer(args) => explorer_cmd::run(args).map(|()| 0)?,
+        Command::Tournament(args) => tournament_cmd::run(args).map(|()| 0)?,
     };
     std::process::exit(status);
 }
