@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use zertz::{Game, Layout, LayoutRef, Move, Outcome, Player as Side, RuleSet, Rules};
 
+use crate::limits::{Clock, Limits};
 use crate::players::{Rng, Think};
 
 /// One side of a match: something that can choose moves. Built once per game thread.
@@ -334,6 +335,9 @@ struct Seat<'a> {
     contestant: &'a mut dyn Contestant,
     think: &'a Think,
     stats: MoveStats,
+    /// What is left on its clock, when its limits give one (`think.limits.clock` at the
+    /// start of the game, charged after every move as [`Clock::charge`] says).
+    clock: Option<Clock>,
 }
 
 /// Plays one game from `opening` between `first` and `second`; the rules library is the judge.
@@ -363,10 +367,36 @@ fn play_one<'a>(
         } else {
             &mut *second
         };
+        // Under a clock, the move is asked with what is left on it.
+        let think = match seat.clock {
+            Some(clock) => &Think {
+                limits: Limits {
+                    clock: Some(clock),
+                    ..seat.think.limits.clone()
+                },
+            },
+            None => seat.think,
+        };
         let started = Instant::now();
-        let chosen = seat.contestant.choose(&game, seat.think);
-        seat.stats.add(started.elapsed(), seat.contestant.nodes());
+        let chosen = seat.contestant.choose(&game, think);
+        let elapsed = started.elapsed();
+        seat.stats.add(elapsed, seat.contestant.nodes());
         let player = &seat.contestant;
+        if let Some(clock) = seat.clock {
+            seat.clock = clock.charge(elapsed);
+            if seat.clock.is_none() {
+                let _ = game.forfeit(side);
+                return (
+                    game,
+                    Some(side.other()),
+                    format!(
+                        "{} lost on time ({} ms, with {clock:?})",
+                        player.name(),
+                        elapsed.as_millis()
+                    ),
+                );
+            }
+        }
         match chosen {
             Ok(mv) => {
                 if let Err(e) = game.play(&mv) {
@@ -443,11 +473,13 @@ pub fn run_match(
                         contestant: pa.as_mut(),
                         think: &config.think,
                         stats: MoveStats::default(),
+                        clock: config.think.limits.clock,
                     };
                     let mut seat_b = Seat {
                         contestant: pb.as_mut(),
                         think: config.think_b.as_ref().unwrap_or(&config.think),
                         stats: MoveStats::default(),
+                        clock: config.think_b.as_ref().unwrap_or(&config.think).limits.clock,
                     };
                     let (game, winner, ending) = if a_first {
                         play_one(
