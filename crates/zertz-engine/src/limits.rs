@@ -174,7 +174,10 @@ impl Limits {
                 remaining,
                 increment,
             }) => {
-                let base = remaining / 30 + increment * 4 / 5;
+                // The increment less the margin: what a move gets back beyond its answer's
+                // own cost. Planning on the whole increment let the clock drain to about
+                // 100 ms at 1 s + 50 ms, where a machine's hiccup lost on time.
+                let base = remaining / 30 + increment.saturating_sub(MARGIN) * 4 / 5;
                 let hard = (base * 3).min(remaining / 4);
                 tighten(base / 2, hard);
             }

@@ -687,6 +687,9 @@ impl Session {
                         tools.player = None;
                     }
                 }
+                // The table is made now, not by the first `bestmove`: making it writes all
+                // of it, which takes a while for a large one and belongs to no move's time.
+                self.tools();
             }
             "threads" => {
                 self.options.threads = number(1, THREADS_MAX as u64)? as usize;
