@@ -216,7 +216,7 @@ fn periods_budget(period: Duration, left: u32) -> (Duration, Duration) {
         period * 4 / 5
     } else {
         // The last period: overrunning it loses, so half of it is left for a machine that
-        // answers late (at 200 ms periods, 1,000 fast games lost 3 on time with four fifths,
+        // answers late (at 200 ms periods, 250 fast games lost 3 on time with four fifths,
         // each by a last move of 206 to 248 ms).
         period / 2
     };
