@@ -48,6 +48,12 @@ pub struct MatchArgs {
     /// Time per move of player B, in milliseconds; `--movetime` by default.
     #[arg(long)]
     movetime_b: Option<u64>,
+    /// A game clock for both players, in the protocol's words: `fischer REMAINING INCREMENT`,
+    /// `periods PERIOD LEFT`, `reserve PER_MOVE RESERVE STEP` or `permove LIMIT` (ms). The
+    /// runner keeps each side's clock (measured around each move, as the time per move),
+    /// sends what is left with every move, and a player whose flag falls loses on time.
+    #[arg(long)]
+    clock: Option<String>,
     /// Positions searched per move.
     #[arg(long)]
     nodes: Option<u64>,
@@ -217,12 +223,20 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     if !(1..=64).contains(&args.threads) {
         bail!("--threads must be from 1 to 64");
     }
+    let clock = match &args.clock {
+        Some(text) => Some(
+            zertz_engine::protocol::parse_clock(text)
+                .map_err(|e| anyhow::anyhow!("--clock: {e}"))?,
+        ),
+        None => None,
+    };
     // Time odds: each side's own time per move, else the shared one.
     let think = |movetime: Option<u64>| Think {
         limits: Limits {
             depth: args.depth,
             nodes: args.nodes,
             movetime: movetime.or(args.movetime).map(Duration::from_millis),
+            clock,
             ..Limits::default()
         },
     };

@@ -360,6 +360,14 @@ fn bad_arguments_are_refused_with_a_reason() {
         (&["--rules", "fast"], "bad --rules"),
         (&["--a-set", "nonsense=1"], "unknown search parameter"),
         (&["--a-set", "nonsense"], "NAME=VALUE"),
+        (
+            &["--clock", "sandglass 5"],
+            "--clock: unknown clock `sandglass`",
+        ),
+        (
+            &["--clock", "fischer 0 5"],
+            "--clock: clock fischer remaining",
+        ),
         (&["--movetime", "0"], "--movetime must be at least 1"),
         (&["--movetime-b", "0"], "--movetime-b must be at least 1"),
         (&["--depth", "31"], "--depth must be from 1 to 30"),
@@ -576,5 +584,52 @@ fn time_odds_give_each_side_its_own_time_per_move() {
         tb.iter().all(|l| l == "bestmove time 15 nodes 800"),
         "{tb:?}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_clock_is_sent_with_what_is_left_on_it() {
+    let dir = scratch("clock");
+    let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
+    let a = format!("cmd:tee -a '{}' | '{BIN}' engine", log_a.display());
+    let b = format!("cmd:tee -a '{}' | '{BIN}' engine", log_b.display());
+    let records = dir.join("games.zertz");
+    let (out, err, code) = run(&[
+        "--a",
+        &a,
+        "--b",
+        &b,
+        "--openings",
+        "1",
+        "--clock",
+        "fischer 3000 20",
+        "--out",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for log in [&log_a, &log_b] {
+        let sent = bestmove_times(log);
+        assert_eq!(sent[0], "bestmove clock fischer 3000 20", "{sent:?}");
+        // Every later move is sent the time left: what the moves before took is charged, the
+        // increment added, so it changes from move to move and never exceeds 3,000 ms plus
+        // the increments.
+        let left: Vec<u64> = sent
+            .iter()
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                assert_eq!(words[..3], ["bestmove", "clock", "fischer"], "{l}");
+                assert_eq!(words[4], "20", "{l}");
+                words[3].parse().unwrap()
+            })
+            .collect();
+        for (i, w) in left.windows(2).enumerate() {
+            assert!(w[1] <= w[0] + 20, "{left:?}");
+            assert!(w[1] < 3_000 + 20 * (i as u64 + 1), "{left:?}");
+        }
+        assert!(left.windows(2).any(|w| w[1] != w[0]), "{left:?}");
+    }
+    assert!(out.contains("(limits: clock fischer 3000 20)"), "{out}");
+    let games = std::fs::read_to_string(&records).unwrap();
+    assert!(!games.contains("lost on time"), "{games}");
     let _ = std::fs::remove_dir_all(&dir);
 }

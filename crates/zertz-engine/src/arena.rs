@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use zertz::{Game, Layout, LayoutRef, Move, Outcome, Player as Side, RuleSet, Rules};
 
+use crate::limits::{Clock, Limits};
 use crate::players::{Rng, Think};
 
 /// One side of a match: something that can choose moves. Built once per game thread.
@@ -334,6 +335,9 @@ struct Seat<'a> {
     contestant: &'a mut dyn Contestant,
     think: &'a Think,
     stats: MoveStats,
+    /// What is left on its clock, when its limits give one (`think.limits.clock` at the
+    /// start of the game, charged after every move as [`Clock::charge`] says).
+    clock: Option<Clock>,
 }
 
 /// Plays one game from `opening` between `first` and `second`; the rules library is the judge.
@@ -363,10 +367,36 @@ fn play_one<'a>(
         } else {
             &mut *second
         };
+        // Under a clock, the move is asked with what is left on it.
+        let think = match seat.clock {
+            Some(clock) => &Think {
+                limits: Limits {
+                    clock: Some(clock),
+                    ..seat.think.limits.clone()
+                },
+            },
+            None => seat.think,
+        };
         let started = Instant::now();
-        let chosen = seat.contestant.choose(&game, seat.think);
-        seat.stats.add(started.elapsed(), seat.contestant.nodes());
+        let chosen = seat.contestant.choose(&game, think);
+        let elapsed = started.elapsed();
+        seat.stats.add(elapsed, seat.contestant.nodes());
         let player = &seat.contestant;
+        if let Some(clock) = seat.clock {
+            seat.clock = clock.charge(elapsed);
+            if seat.clock.is_none() {
+                let _ = game.forfeit(side);
+                return (
+                    game,
+                    Some(side.other()),
+                    format!(
+                        "{} lost on time ({} ms, with {clock:?})",
+                        player.name(),
+                        elapsed.as_millis()
+                    ),
+                );
+            }
+        }
         match chosen {
             Ok(mv) => {
                 if let Err(e) = game.play(&mv) {
@@ -443,11 +473,18 @@ pub fn run_match(
                         contestant: pa.as_mut(),
                         think: &config.think,
                         stats: MoveStats::default(),
+                        clock: config.think.limits.clock,
                     };
                     let mut seat_b = Seat {
                         contestant: pb.as_mut(),
                         think: config.think_b.as_ref().unwrap_or(&config.think),
                         stats: MoveStats::default(),
+                        clock: config
+                            .think_b
+                            .as_ref()
+                            .unwrap_or(&config.think)
+                            .limits
+                            .clock,
                     };
                     let (game, winner, ending) = if a_first {
                         play_one(
@@ -746,6 +783,77 @@ mod tests {
             assert_eq!((g.b_moves.reported, g.b_moves.mean_nodes()), (0, None));
             assert!(g.a_moves.longest <= g.a_moves.total);
         }
+    }
+
+    /// Plays the first legal move after sleeping `sleep`, and keeps the clocks it was given.
+    struct Sleeper {
+        sleep: Duration,
+        seen: std::sync::Arc<Mutex<Vec<Option<Clock>>>>,
+    }
+
+    impl Contestant for Sleeper {
+        fn name(&self) -> String {
+            format!("sleeper {:?}", self.sleep)
+        }
+        fn new_game(&mut self, _game: &Game) {}
+        fn choose(&mut self, game: &Game, think: &Think) -> Result<Move, String> {
+            self.seen.lock().unwrap().push(think.limits.clock);
+            std::thread::sleep(self.sleep);
+            game.legal_moves().first().copied().ok_or("no move".into())
+        }
+    }
+
+    #[test]
+    fn a_clock_is_kept_per_side_and_its_flag_loses_the_game() {
+        let ms = Duration::from_millis;
+        let config = MatchConfig {
+            openings: 1,
+            max_turns: 40,
+            think: Think {
+                limits: Limits {
+                    clock: Some(Clock::Fischer {
+                        remaining: ms(200),
+                        increment: ms(10),
+                    }),
+                    ..Limits::default()
+                },
+            },
+            ..MatchConfig::default()
+        };
+        let fast_seen = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let slow_seen = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let (fs, ss) = (fast_seen.clone(), slow_seen.clone());
+        let fast = move |_| {
+            Ok(Box::new(Sleeper {
+                sleep: Duration::ZERO,
+                seen: fs.clone(),
+            }) as Box<dyn Contestant>)
+        };
+        // 60 ms a move against 200 ms and 10 ms more a move: out of time on its fourth move.
+        let slow = move |_| {
+            Ok(Box::new(Sleeper {
+                sleep: ms(60),
+                seen: ss.clone(),
+            }) as Box<dyn Contestant>)
+        };
+        let (games, tally) = run_match(&config, &fast, &slow, &|_, _| {}).unwrap();
+        assert_eq!((tally.wins, tally.losses), (2, 0), "{games:?}");
+        for g in &games {
+            assert!(g.ending.contains("lost on time"), "{}", g.ending);
+            assert!(g.ending.starts_with("sleeper 60ms"), "{}", g.ending);
+        }
+        // Each side is told what is left on its own clock: the slow side's falls by about 50
+        // ms a move, the fast side's grows by its increment.
+        let left = |clock: &Option<Clock>| match clock {
+            Some(Clock::Fischer { remaining, .. }) => *remaining,
+            other => panic!("{other:?}"),
+        };
+        let slow_seen = slow_seen.lock().unwrap();
+        assert_eq!(left(&slow_seen[0]), ms(200));
+        assert!(left(&slow_seen[1]) <= ms(150), "{slow_seen:?}");
+        assert!(slow_seen.len() <= 2 * 4, "{slow_seen:?}");
+        let fast_seen = fast_seen.lock().unwrap();
+        assert!(left(&fast_seen[1]) > ms(200), "{fast_seen:?}");
     }
 
     #[test]

@@ -38,6 +38,50 @@ pub enum Clock {
     },
 }
 
+impl Clock {
+    /// The clock after a move that took `elapsed`, charged as the server charges it
+    /// (`zertz-server`'s `games/clock.rs`), or `None` when the flag fell during the move:
+    /// Fischer loses when the move takes all the time left and adds the increment after it;
+    /// periods lose when the move takes all of them and use up one for each whole period
+    /// overrun; a reserve is charged by started steps past the free time, and loses when the
+    /// move takes the free time and every whole step left; per move loses when the move takes
+    /// the whole limit.
+    pub fn charge(&self, elapsed: Duration) -> Option<Clock> {
+        match *self {
+            Clock::Fischer {
+                remaining,
+                increment,
+            } => (elapsed < remaining).then(|| Clock::Fischer {
+                remaining: remaining - elapsed + increment,
+                increment,
+            }),
+            Clock::Periods { period, left } => {
+                let used = elapsed.as_nanos() / period.as_nanos().max(1);
+                (used < u128::from(left)).then(|| Clock::Periods {
+                    period,
+                    left: left - used as u32,
+                })
+            }
+            Clock::Reserve {
+                per_move,
+                reserve,
+                step,
+            } => {
+                let step_ns = step.as_nanos().max(1);
+                let whole = reserve.as_nanos() / step_ns;
+                let over = elapsed.saturating_sub(per_move).as_nanos();
+                let steps = over.div_ceil(step_ns);
+                (elapsed < per_move + step * whole as u32).then(|| Clock::Reserve {
+                    per_move,
+                    reserve: reserve.saturating_sub(step * steps as u32),
+                    step,
+                })
+            }
+            Clock::PerMove { limit } => (elapsed < limit).then_some(Clock::PerMove { limit }),
+        }
+    }
+}
+
 /// Limits of one search. Several may be given; the first reached stops the search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -65,6 +109,10 @@ pub struct Budget {
 const FOREVER: Duration = Duration::from_secs(1_000_000_000);
 /// Kept back from every hard limit for the time it takes to answer.
 const MARGIN: Duration = Duration::from_millis(20);
+/// Kept back from a time per move (`time <ms>`, at most a fifth of it): ending the search,
+/// writing the answer and the pipe to the caller take under a millisecond on an idle machine;
+/// the rest is room for a loaded one, where the caller may read the answer late.
+const MOVETIME_MARGIN: Duration = Duration::from_millis(5);
 /// Free time per move below which every move overruns it anyway (the answer alone takes a
 /// few milliseconds), so a reserve step is spent whatever the engine does.
 const TOO_SHORT: Duration = Duration::from_millis(100);
@@ -106,21 +154,30 @@ impl Limits {
             soft: FOREVER,
             hard: FOREVER,
         };
+        if let Some(t) = self.movetime {
+            // "Think this long": the whole time is spent, iteration after iteration, and the
+            // last one (stopped at the hard limit) still counts its finished moves. Only the
+            // answer's own few milliseconds are kept back.
+            let hard = t
+                .saturating_sub(MOVETIME_MARGIN.min(t / 5))
+                .max(Duration::from_millis(1).min(t));
+            b.soft = b.soft.min(hard);
+            b.hard = b.hard.min(hard);
+        }
         let mut tighten = |soft: Duration, hard: Duration| {
             let hard = hard.saturating_sub(MARGIN).max(Duration::from_millis(1));
             b.soft = b.soft.min(soft.min(hard));
             b.hard = b.hard.min(hard);
         };
-        if let Some(t) = self.movetime {
-            // An iteration started after half the time would rarely finish.
-            tighten(t / 2, t);
-        }
         match self.clock {
             Some(Clock::Fischer {
                 remaining,
                 increment,
             }) => {
-                let base = remaining / 30 + increment * 4 / 5;
+                // The increment less the margin: what a move gets back beyond its answer's
+                // own cost. Planning on the whole increment let the clock drain to about
+                // 100 ms at 1 s + 50 ms, where a machine's hiccup lost on time.
+                let base = remaining / 30 + increment.saturating_sub(MARGIN) * 4 / 5;
                 let hard = (base * 3).min(remaining / 4);
                 tighten(base / 2, hard);
             }
@@ -148,15 +205,20 @@ impl Limits {
 
 /// Periods: every move is planned within one period, and only a move whose last iteration
 /// runs long may use one period up, and only while three or more are left (so that two are
-/// always in hand: the last is never put at risk by choice). With one or two left the move
-/// stays inside its period.
+/// always in hand: the last is never put at risk by choice). With two left the move stays
+/// inside four fifths of its period, with the last one inside half of it.
 fn periods_budget(period: Duration, left: u32) -> (Duration, Duration) {
     let soft = period * 2 / 5;
     let hard = if left >= 3 {
         // Less than two periods: an overrun uses up one period, never two.
         period * 9 / 5
-    } else {
+    } else if left == 2 {
         period * 4 / 5
+    } else {
+        // The last period: overrunning it loses, so half of it is left for a machine that
+        // answers late (at 200 ms periods, 250 fast games lost 3 on time with four fifths,
+        // each by a last move of 206 to 248 ms).
+        period / 2
     };
     (soft, hard)
 }
@@ -240,8 +302,11 @@ mod tests {
         for left in [0, 1, 2] {
             let b = clocked(Clock::Periods { period, left });
             assert!(b.soft <= b.hard && b.hard < period, "{left}: {b:?}");
-            // A fifth of the period is kept for the answer to arrive.
+            // A fifth of the period is kept for the answer to arrive, half of the last one.
             assert!(b.hard <= period * 4 / 5, "{left}: {b:?}");
+            if left <= 1 {
+                assert!(b.hard <= period / 2, "{left}: {b:?}");
+            }
         }
         for left in [3, 5, 100] {
             let b = clocked(Clock::Periods { period, left });
@@ -358,6 +423,55 @@ mod tests {
             b.hard > b.soft * 2 && b.hard < Duration::from_secs(75),
             "{b:?}"
         );
+    }
+
+    #[test]
+    fn clocks_are_charged_as_the_server_charges_them() {
+        let fischer = Clock::Fischer {
+            remaining: ms(1_000),
+            increment: ms(100),
+        };
+        assert_eq!(
+            fischer.charge(ms(300)),
+            Some(Clock::Fischer {
+                remaining: ms(800),
+                increment: ms(100)
+            })
+        );
+        assert_eq!(fischer.charge(ms(1_000)), None);
+        let periods = Clock::Periods {
+            period: ms(100),
+            left: 3,
+        };
+        assert_eq!(periods.charge(ms(99)), Some(periods));
+        assert_eq!(
+            periods.charge(ms(250)),
+            Some(Clock::Periods {
+                period: ms(100),
+                left: 1
+            })
+        );
+        assert_eq!(periods.charge(ms(300)), None);
+        let reserve = Clock::Reserve {
+            per_move: ms(100),
+            reserve: ms(250),
+            step: ms(100),
+        };
+        assert_eq!(reserve.charge(ms(100)), Some(reserve));
+        assert_eq!(
+            reserve.charge(ms(101)),
+            Some(Clock::Reserve {
+                per_move: ms(100),
+                reserve: ms(150),
+                step: ms(100)
+            })
+        );
+        // Only whole steps can be used: 100 ms free and two whole steps.
+        assert!(reserve.charge(ms(299)).is_some());
+        assert_eq!(reserve.charge(ms(300)), None);
+        let per_move = Clock::PerMove { limit: ms(500) };
+        assert_eq!(per_move.charge(ms(499)), Some(per_move));
+        assert_eq!(per_move.charge(ms(500)), None);
     }
 
     #[test]

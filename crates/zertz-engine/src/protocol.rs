@@ -687,6 +687,9 @@ impl Session {
                         tools.player = None;
                     }
                 }
+                // The table is made now, not by the first `bestmove`: making it writes all
+                // of it, which takes a while for a large one and belongs to no move's time.
+                self.tools();
             }
             "threads" => {
                 self.options.threads = number(1, THREADS_MAX as u64)? as usize;
@@ -805,6 +808,22 @@ fn move_refusal(e: MoveParseError, prefix: &str) -> Refusal {
 }
 
 /// Reads the limits of `bestmove` and `analyse`.
+/// A clock in the protocol's words without the leading `clock` (`fischer 60000 500`,
+/// `periods 1000 5`, `reserve 1000 10000 1000`, `permove 5000`), for a match runner.
+pub fn parse_clock(text: &str) -> Result<Clock, String> {
+    match parse_limits(&format!("clock {text}")) {
+        Ok(Limits {
+            clock: Some(clock),
+            depth: None,
+            nodes: None,
+            movetime: None,
+            ..
+        }) => Ok(clock),
+        Ok(_) => Err(format!("`{text}`: only a clock was expected")),
+        Err(Refusal::Err(message) | Refusal::Invalid(message)) => Err(message),
+    }
+}
+
 fn parse_limits(text: &str) -> Result<Limits, Refusal> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut limits = Limits::default();

@@ -352,9 +352,19 @@ impl<'a> Worker<'a> {
         e + (z % (2 * noise as u64 + 1)) as i32 - noise
     }
 
-    /// Counts a node and checks the limits every 1024 nodes.
+    /// Counts a node, checks the clock every 64 nodes (the main thread) and the node limit every
+    /// 1024. A node can cost far more than the average (a thousand placements to generate,
+    /// order and filter near the root): 1024 of those took over 50 ms, which overran a
+    /// 100 ms move by half; 64 keep the overrun to a few milliseconds, and reading the clock that
+    /// often costs well under 1% of the search.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
+        if self.main
+            && self.nodes & 63 == 0
+            && self.shared.start.elapsed() >= self.shared.budget.hard
+        {
+            self.shared.halt.store(true, Ordering::Relaxed);
+        }
         if self.nodes & 1023 == 0 {
             let total = self
                 .shared
@@ -366,9 +376,6 @@ impl<'a> Worker<'a> {
                 if total >= limit {
                     self.shared.halt.store(true, Ordering::Relaxed);
                 }
-            }
-            if self.main && self.shared.start.elapsed() >= self.shared.budget.hard {
-                self.shared.halt.store(true, Ordering::Relaxed);
             }
         }
         self.shared.stopped()
@@ -871,10 +878,21 @@ pub fn search(
     // A capture at the root that follows a capture completes a combination.
     let last_was_capture =
         matches!(game.turns().last(), Some(zertz::Turn::Move(m)) if m.is_capture());
-    let single_reply = root_moves.len() == 1
+    // Under a time per move and nothing else, the whole time is thought ("think this long"),
+    // even with one legal move or a proven result: the deeper search of the only move, or of
+    // the won line, fills the table for the next move, which is what a fixed time per move is
+    // for. A clock keeps the time such a move does not need (and a depth or node limit has
+    // its own end).
+    let spend_all = limits.movetime.is_some()
+        && limits.clock.is_none()
         && limits.depth.is_none()
         && limits.nodes.is_none()
         && !limits.infinite;
+    let single_reply = root_moves.len() == 1
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && !limits.infinite
+        && !spend_all;
 
     std::thread::scope(|scope| {
         for t in 1..options.threads.max(1) {
@@ -917,14 +935,21 @@ pub fn search(
                 Some(&mut exact),
             );
             worker.flush();
-            let Some((best, score)) = done else { break };
+            let Some((best, score, complete)) = done else {
+                break;
+            };
             result.best = Some(best);
             result.score = score_of(score);
-            result.depth = depth;
             result.pv = worker.pv[0].clone();
             if result.pv.first() != Some(&best) {
                 result.pv = vec![best];
             }
+            if !complete {
+                // Stopped inside the iteration, after its first move (the best so far) was
+                // searched to the new depth: the best of the moves it finished is played.
+                break;
+            }
+            result.depth = depth;
             result.root_scores = exact.iter().map(|&(m, s, e)| (m, score_of(s), e)).collect();
             let info = Info {
                 depth,
@@ -940,10 +965,10 @@ pub fn search(
             }
             // A forced win is a proof (win scores come only from lines where every defence was
             // searched to the end): play it. A forced loss found twice in a row will not change.
-            if score > WIN - 1000 && !limits.infinite {
+            if score > WIN - 1000 && !limits.infinite && !spend_all {
                 break;
             }
-            if score.abs() > WIN - 1000 && last_score == score && depth > 1 {
+            if score.abs() > WIN - 1000 && last_score == score && depth > 1 && !spend_all {
                 break;
             }
             last_score = score;
@@ -958,16 +983,18 @@ pub fn search(
     result
 }
 
-/// Searches every root move at `depth`; moves are re-sorted best first. Returns the best move
-/// and score, or `None` if the search was stopped before the iteration completed (the first
-/// iteration always completes at least its first move).
+/// Searches every root move at `depth`; moves are re-sorted best first. Returns the best move,
+/// its score and whether the iteration completed. A stopped iteration returns the best of the
+/// moves it finished, provided it finished the first (the previous iteration's best, or any
+/// move in the first iteration): a later move counts only once its search ended with an exact
+/// score above the first's, so it is better at this depth. Otherwise `None`.
 fn root_iteration(
     worker: &mut Worker,
     root: &Position,
     moves: &mut [Move],
     depth: i32,
     mut exact: Option<&mut Vec<(Move, i32, bool)>>,
-) -> Option<(Move, i32)> {
+) -> Option<(Move, i32, bool)> {
     let mut alpha = -WIN - 1;
     let beta = WIN + 1;
     let mut best: Option<(Move, i32)> = None;
@@ -1017,12 +1044,13 @@ fn root_iteration(
         *slot = m;
     }
     debug_assert!(count <= moves.len());
-    if !complete && depth <= ONE_TURN {
-        // Stopped during the first iteration: the best move searched so far beats an
-        // unsearched one.
-        return best;
+    if !complete {
+        // Only finished searches were scored, and a move after the first is scored above it
+        // only by a full-window search that ended (a null-window fail high alone is not
+        // enough: its re-search was stopped, so it was not scored).
+        return best.map(|(m, s)| (m, s, false));
     }
-    if complete {
+    {
         if let Some((m, s)) = best {
             worker.shared.tt.store(
                 root.hash(),
@@ -1034,8 +1062,6 @@ fn root_iteration(
                 },
             );
         }
-        best
-    } else {
-        None
+        best.map(|(m, s)| (m, s, true))
     }
 }

@@ -83,11 +83,19 @@ impl TranspositionTable {
         let slots = (0..count)
             .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
             .collect();
-        TranspositionTable {
+        let table = TranspositionTable {
             slots,
             mask: count - 1,
             generation: AtomicU64::new(0),
-        }
+        };
+        // Zeroed memory may come from the system as the shared zero page: the first write to
+        // each page (or 2 MB huge page, where the allocator asks for them) then faults, and the
+        // system clears, and may first compact, memory for it. Left to the first search, those
+        // faults took hundreds of milliseconds that no clock check inside the search can
+        // interrupt (a 100 ms move took 640 ms for 65 nodes); writing every slot now moves
+        // them here, before any clock runs.
+        table.clear();
+        table
     }
 
     /// The size in megabytes.
