@@ -151,7 +151,7 @@ pub enum ApplyError {
 }
 
 /// Sets `changes` (as received) on `state` (a full state, as received): what a client does
-/// with each message after the first. The web page does the same in `web/js/socket.js`.
+/// with each message after the first. The web page does the same in `web/js/lib/socket.js`.
 pub fn apply(state: &mut Value, changes: &Value) -> Result<(), ApplyError> {
     let changes = changes
         .as_object()
