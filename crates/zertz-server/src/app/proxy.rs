@@ -64,7 +64,7 @@ pub async fn to_owner(State(hub): State<Arc<Hub>>, request: Request, next: Next)
     if hub.in_memory(id) {
         return next.run(request).await;
     }
-    let addr = match owner(&cluster.pool(), id).await {
+    let addr = match owner(cluster.pool(), id).await {
         Ok(Some((node, addr))) if node != cluster.node() => addr,
         _ => return next.run(request).await,
     };
@@ -80,7 +80,7 @@ pub async fn to_owner(State(hub): State<Arc<Hub>>, request: Request, next: Next)
         if upgrade {
             websocket(cluster.node(), &addr, request).await
         } else {
-            http(&cluster.client(), cluster.node(), &addr, request).await
+            http(cluster.client(), cluster.node(), &addr, request).await
         }
     };
     match tokio::time::timeout(patience, passed).await {

@@ -43,7 +43,7 @@ pub fn start(hub: &Arc<Hub>, cluster: Arc<Cluster>) {
             rounds += 1;
             if rounds % sweep_every == 0 {
                 let after_ms = FINISHED_AFTER.as_millis() as i64;
-                if let Err(e) = drop_finished(&cluster.pool(), &cluster.holder(), after_ms).await {
+                if let Err(e) = drop_finished(cluster.pool(), cluster.holder(), after_ms).await {
                     tracing::warn!("finished games' leases not deleted: {e}");
                 }
             }
@@ -53,18 +53,18 @@ pub fn start(hub: &Arc<Hub>, cluster: Arc<Cluster>) {
 
 /// One round: alive (which holds every lease), let go of what was lost, take over.
 pub async fn round(hub: &Arc<Hub>, cluster: &Cluster) -> Result<(), HubError> {
-    let lapsed = heartbeat(&cluster.pool(), &cluster.holder(), &cluster.addr()).await?;
+    let lapsed = heartbeat(cluster.pool(), cluster.holder(), cluster.addr()).await?;
     // While the heartbeats come in time nobody can take this node's games: which it still
     // holds is asked only after a lapse (a paused process, a lost round trip).
     if lapsed {
         let mine = hub.unfinished_in_memory();
-        let held = still_held(&cluster.pool(), &cluster.holder(), &mine).await?;
+        let held = still_held(cluster.pool(), cluster.holder(), &mine).await?;
         let held: std::collections::HashSet<&String> = held.iter().collect();
         for id in mine.iter().filter(|id| !held.contains(id)) {
             hub.forget_game(id, "found by the round after a lapse");
         }
     }
-    for id in orphans(&cluster.pool(), ADOPT_PER_ROUND).await? {
+    for id in orphans(cluster.pool(), ADOPT_PER_ROUND).await? {
         match hub.get(&id).await {
             Ok(_) => tracing::info!(game = %id, "game taken over from a node that stopped"),
             // Another node took it first.

@@ -31,7 +31,7 @@ impl Hub {
         if over {
             return Ok((row, events, false));
         }
-        if !acquire(&cluster.pool(), id, &cluster.holder()).await? {
+        if !acquire(cluster.pool(), id, cluster.holder()).await? {
             return Err(HubError::Elsewhere(crate::cluster::moved(id)));
         }
         // The log as it is under the lease: an append of the node before may have committed

@@ -63,6 +63,8 @@ struct PairQuery {
     name: Option<String>,
 }
 
+// An axum handler names each part of the state it takes: eight extractors, one argument each.
+#[allow(clippy::too_many_arguments)]
 async fn pair(
     State(accounts): State<Arc<crate::accounts::Accounts>>,
     State(hub): State<Arc<crate::games::hub::Hub>>,
