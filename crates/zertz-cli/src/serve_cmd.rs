@@ -143,17 +143,17 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         engine_games_per_client: args.engine_games_per_client,
         seeks_per_client: args.seeks_per_client,
         new_boards_per_client: args.new_boards_per_client,
-        connections: zertz_server::http::connections::ConnectionLimits {
+        connections: zertz_server::config::ConnectionLimits {
             per_address: args.connections_per_address,
             idle_timeout: Duration::from_secs(args.idle_timeout.max(1)),
         },
         study_slots: args.study_slots.max(1),
         analysis_time: Duration::from_secs(args.analysis_time.max(1)),
-        review_limits: zertz_server::study::reviews::ReviewLimits {
+        review_limits: zertz_server::config::ReviewLimits {
             per_requester: args.reviews_per_client.max(1),
             total: args.review_queue.max(1),
         },
-        analysis_limits: zertz_server::study::analysis::game::AnalysisLimits {
+        analysis_limits: zertz_server::config::AnalysisLimits {
             per_client: args.analyses_per_client.max(1),
             total: args.analysis_queue.max(1),
         },

@@ -4,7 +4,7 @@
 //! keep-alive connection left idle, and the process's open-file limit raised to what the system
 //! allows. docs/server.md ("Connections") gives the defaults and the flags.
 
-pub use crate::config::ConnectionLimits;
+use crate::config::ConnectionLimits;
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};

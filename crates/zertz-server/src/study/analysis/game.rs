@@ -4,7 +4,7 @@
 //! once with its place and a time to ask again, rather than held for many seconds
 //! (docs/server.md, "Limits").
 
-pub use crate::config::AnalysisLimits;
+use crate::config::AnalysisLimits;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;

@@ -17,7 +17,7 @@ pub mod routes;
 pub mod sqlite;
 pub mod store;
 
-pub use crate::config::ReviewLimits;
+use crate::config::ReviewLimits;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
