@@ -55,19 +55,6 @@ pub struct AnalyseArgs {
     set: Vec<String>,
 }
 
-fn line(position: &Position, moves: &[Move]) -> String {
-    let mut p = position.clone();
-    let mut out = Vec::new();
-    for m in moves {
-        if p.check(m).is_err() {
-            break;
-        }
-        out.push(official::move_text(&p, m));
-        p.play_unchecked(m);
-    }
-    out.join(" ")
-}
-
 fn load(what: &str) -> anyhow::Result<(Game, bool)> {
     let path = Path::new(what);
     if !path.is_file() {
@@ -152,7 +139,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
                 info.score.to_string(),
                 info.nodes,
                 info.nps() / 1000,
-                line(&position, &info.pv)
+                official::line_text(&position, &info.pv).join(" ")
             );
         });
         println!();
@@ -168,14 +155,17 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             ),
             a.search.depth
         );
-        println!("best line: {}", line(&position, &a.search.pv));
+        println!(
+            "best line: {}",
+            official::line_text(&position, &a.search.pv).join(" ")
+        );
         println!("top moves:");
         for r in &a.top {
             println!(
                 "  {:<24} {:>10}   {}",
                 official::move_text(&position, &r.mv),
                 claimed(&mut prover, &position, Some(&r.mv), r.score),
-                line(&position, &r.pv)
+                official::line_text(&position, &r.pv).join(" ")
             );
         }
         return Ok(());

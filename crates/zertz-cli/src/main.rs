@@ -8,6 +8,7 @@ mod engine_log;
 mod engine_positions;
 mod explorer_cmd;
 mod external;
+mod game_file;
 mod loadtest_cmd;
 mod match_cmd;
 mod match_report;

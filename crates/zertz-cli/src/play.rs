@@ -265,30 +265,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
 
 /// A game read from a file (BoardSpace `.sgf` or the project's record), with its headers.
 fn load_game(path: &Path) -> anyhow::Result<(Game, Vec<(String, String)>)> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let is_sgf = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
-        || text.trim_start().starts_with('(');
-    if is_sgf {
-        let r = boardspace::import(&text)
-            .with_context(|| format!("{} is not a replayable BoardSpace record", path.display()))?;
-        let mut headers = vec![
-            ("Player1".to_string(), r.players[r.first].clone()),
-            ("Player2".to_string(), r.players[1 - r.first].clone()),
-        ];
-        if let Some(date) = &r.date {
-            headers.push(("Date".to_string(), date.clone()));
-        }
-        headers.push(("Event".to_string(), format!("BoardSpace {}", r.variant)));
-        Ok((r.game, headers))
-    } else {
-        let record = Record::parse(&text)
-            .with_context(|| format!("{} is not a readable game record", path.display()))?;
-        Ok((record.game, record.headers))
-    }
+    let file = crate::game_file::read(path)?;
+    Ok((file.game, file.headers))
 }
 
 impl<R: BufRead, W: Write> Session<R, W> {
@@ -1397,26 +1375,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Today's date (UTC) as `YYYY-MM-DD`, and the time as `HHMMSS`.
 fn today() -> (String, String) {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let days = (secs / 86_400) as i64;
-    let rest = secs % 86_400;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (
-        format!("{year:04}-{month:02}-{day:02}"),
-        format!("{:02}{:02}{:02}", rest / 3600, rest % 3600 / 60, rest % 60),
-    )
+    let iso = zertz_server::util::iso_time(zertz_server::util::now_ms());
+    (iso[..10].to_string(), iso[11..19].replace(':', ""))
 }
 
 /// `zertz-DATE.txt`, or `zertz-DATE-2.txt` and so on when that file exists.

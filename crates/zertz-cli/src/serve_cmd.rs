@@ -26,7 +26,7 @@ pub struct ServeArgs {
     /// Threads that serve the connections (default: the cores less one, at least one). The
     /// engine's searches and the SQLite writer run on threads of their own; on two cores one
     /// such thread spent 8 % less CPU per move than two, which mostly woke each other
-    /// (docs/server.md, "Measured, 27 November 2026").
+    /// (docs/performance.md, "Measured, 27 November 2026").
     #[arg(long)]
     workers: Option<usize>,
     /// Analysis-board searches at once, apart from the games' engine slots (more wait in line).

@@ -7,8 +7,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use zertz::diagram::{DiagramOptions, Labels, render};
 use zertz::notation::official;
-use zertz::record::Record;
-use zertz::{Game, Position, Turn, boardspace};
+use zertz::{Game, Position, Turn};
 
 /// How to label the board.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -56,36 +55,23 @@ pub struct ShowArgs {
 
 /// A game read from a file, with a title.
 fn load_game(path: &Path) -> anyhow::Result<(String, Game)> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let is_sgf = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
-        || text.trim_start().starts_with('(');
-    if is_sgf {
-        let r = boardspace::import(&text)
-            .with_context(|| format!("{} is not a replayable BoardSpace record", path.display()))?;
-        let title = format!(
-            "{} ({}) vs {} ({}), BoardSpace {}{}",
-            r.players[r.first],
-            "player 1",
-            r.players[1 - r.first],
-            "player 2",
-            r.variant,
-            r.result_text
+    let file = crate::game_file::read(path)?;
+    let name = |h: &str| file.header(h).unwrap_or("?").to_string();
+    let title = if file.from_boardspace {
+        format!(
+            "{} (player 1) vs {} (player 2), {}{}",
+            name("Player1"),
+            name("Player2"),
+            name("Event"),
+            file.result_text
                 .as_ref()
                 .map(|t| format!(": {t}"))
                 .unwrap_or_default()
-        );
-        Ok((title, r.game))
+        )
     } else {
-        let record = Record::parse(&text)
-            .with_context(|| format!("{} is not a readable game record", path.display()))?;
-        let name = |h: &str| record.header(h).unwrap_or("?").to_string();
-        let title = format!("{} vs {}", name("Player1"), name("Player2"));
-        Ok((title, record.game))
-    }
+        format!("{} vs {}", name("Player1"), name("Player2"))
+    };
+    Ok((title, file.game))
 }
 
 fn turn_text(game: &Game, i: usize) -> String {

@@ -1,5 +1,5 @@
 //! `zertz loadtest` at a tiny scale: it starts its own server, plays, and reports what it
-//! measured. (The figures at full scale are in docs/server.md; speed is not tested here.)
+//! measured. (The figures at full scale are in docs/performance.md; speed is not tested here.)
 
 use std::process::Command;
 

@@ -225,13 +225,26 @@ async fn finished_designs_are_charged_as_new_boards() {
     assert_eq!(status, 200, "{body}");
     let (status, body) = design(&BOARD[..10]).await;
     refused(status, &body, 429, "too many new custom boards");
-    // Over the socket a design cannot be finished at all (it would escape the allowance).
+    // Over the game's socket the same allowance holds: a new board is refused, one the server
+    // holds is finished.
     let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;
-    server.act_ok(&id, &alice, add("a1")).await;
+    for at in &BOARD[..9] {
+        server.act_ok(&id, &alice, add(at)).await;
+    }
     let mut ws = server.ws(&id, Some(&alice), None).await;
     let answer = ws.act(json!({"type": "finish_design"})).await;
     assert_eq!(answer["type"], "refused", "{answer}");
-    assert!(answer.to_string().contains("POST"), "{answer}");
+    assert!(
+        answer.to_string().contains("too many new custom boards"),
+        "{answer}"
+    );
+    let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;
+    for at in &BOARD {
+        server.act_ok(&id, &alice, add(at)).await;
+    }
+    let mut ws = server.ws(&id, Some(&alice), None).await;
+    let answer = ws.act(json!({"type": "finish_design"})).await;
+    assert_eq!(answer["type"], "ack", "{answer}");
 }
 
 async fn wait_for_version(server: &Server, id: &str, v: i64) -> Value {

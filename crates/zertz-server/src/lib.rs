@@ -5,8 +5,9 @@
 //! One folder per feature (`accounts`, `chat`, `explorer`, `lessons`, `pairing`, `puzzles`,
 //! `ratings`, `study`, `games`), each with its routes, service and storage; `app` composes
 //! them; `http`, `store` and `cluster` are the machinery below; `config`, `util`, `rate`,
-//! `token` and `fair_slots` import nothing of the features. The map is in docs/server.md,
-//! "Where the code is"; the API is described there too.
+//! `token` and `fair_slots` import nothing of the features. Which folder may use which is the
+//! table in docs/server.md ("Which folder may use which"), checked by `tests/layers.rs`; the
+//! API is described there too.
 
 #![warn(missing_docs)]
 

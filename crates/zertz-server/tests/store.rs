@@ -11,11 +11,9 @@
 
 use std::future::Future;
 use std::io::{BufRead, BufReader, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Once};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::Duration;
 
-use sqlx::Connection;
 use zertz_server::accounts::store::{AccountRow, SessionRow};
 use zertz_server::app::store::Store;
 use zertz_server::explorer::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
@@ -23,7 +21,7 @@ use zertz_server::ratings::policy::POLICY;
 use zertz_server::ratings::store::GameFilter;
 use zertz_server::store::{
     Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, MatchRow,
-    MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError,
+    MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError, scratch,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -69,91 +67,24 @@ where
 /// Runs `check` on a fresh PostgreSQL database, or says it did not.
 async fn on_postgres<F, Fut>(name: &str, check: F)
 where
-    F: FnOnce(Env) -> Fut,
+    F: FnOnce(Env) -> Fut + Send + 'static,
     Fut: Future<Output = ()> + Send + 'static,
 {
-    let admin_url = match std::env::var("ZERTZ_TEST_POSTGRES") {
-        Ok(url) if !url.trim().is_empty() => url,
-        _ => {
-            // Once per run, straight to the stream past the test harness's capture, so it is
-            // seen even though the tests pass.
-            static SAID: Once = Once::new();
-            SAID.call_once(|| {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "\nNOT RUN: the postgres::* store tests checked nothing, because \
-                     ZERTZ_TEST_POSTGRES is not set (`source .ci/postgres.sh` sets it)"
-                );
-            });
-            return;
-        }
+    let Some(database) = scratch::create(name).await else {
+        return;
     };
-
-    static SEQ: AtomicU64 = AtomicU64::new(0);
-    let now_ms = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_millis();
-    // Unique across tests and runs sharing the server; names the test for whoever
-    // finds one left behind by a killed run. (PostgreSQL names stop at 63 bytes.)
-    let db = format!(
-        "zertz_test_{}_{}_{}_{}",
-        &name[..name.len().min(20)],
-        std::process::id(),
-        now_ms,
-        SEQ.fetch_add(1, Ordering::Relaxed)
-    );
-    let mut admin = sqlx::PgConnection::connect(&admin_url)
-        .await
-        .unwrap_or_else(|e| panic!("connect to ZERTZ_TEST_POSTGRES ({admin_url}): {e}"));
-    sqlx::raw_sql(&format!("CREATE DATABASE \"{db}\""))
-        .execute(&mut admin)
-        .await
-        .unwrap_or_else(|e| panic!("create database {db}: {e}"));
-
-    let url = with_database(&admin_url, &db);
-    // A panic's payload, or the reason there was nothing to run.
-    let outcome: Result<(), Box<dyn std::any::Any + Send>> =
-        match PostgresStore::open(&url, POLICY).await {
-            // On its own task, so that a failed check still gets its database dropped.
-            Ok(store) => tokio::spawn(check(Env {
+    database
+        .run(|url| async move {
+            let store = PostgresStore::open(&url, POLICY)
+                .await
+                .unwrap_or_else(|e| panic!("open PostgreSQL at {url}: {e}"));
+            check(Env {
                 store: Arc::new(store),
                 url,
-            }))
-            .await
-            .map_err(|e| match e.try_into_panic() {
-                Ok(panic) => panic,
-                Err(e) => Box::new(format!("the check's task: {e}")),
-            }),
-            Err(e) => Err(Box::new(format!("open PostgreSQL at {url}: {e}"))),
-        };
-
-    sqlx::raw_sql(&format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"))
-        .execute(&mut admin)
-        .await
-        .unwrap_or_else(|e| panic!("drop database {db}: {e}"));
-    admin.close().await.ok();
-
-    if let Err(panic) = outcome {
-        std::panic::resume_unwind(panic);
-    }
-}
-
-/// `url` with its database name replaced by `db`.
-fn with_database(url: &str, db: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, Some(query)),
-        None => (url, None),
-    };
-    let authority_start = base.find("://").map_or(0, |i| i + 3);
-    let base = match base[authority_start..].find('/') {
-        Some(slash) => &base[..authority_start + slash],
-        None => base,
-    };
-    match query {
-        Some(query) => format!("{base}/{db}?{query}"),
-        None => format!("{base}/{db}"),
-    }
+            })
+            .await;
+        })
+        .await;
 }
 
 /// Each check, once on SQLite and once on PostgreSQL.
@@ -1515,48 +1446,24 @@ async fn sqlite_games_stored_before_the_listing_columns_get_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_games_stored_before_the_listing_columns_get_them() {
-    let Ok(admin_url) = std::env::var("ZERTZ_TEST_POSTGRES") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "NOT RUN on PostgreSQL: the migration of old games (ZERTZ_TEST_POSTGRES is not set)"
-        );
+    let Some(database) = scratch::create("old_games").await else {
         return;
     };
-    let db = format!(
-        "zertz_test_old_games_{}_{}",
-        std::process::id(),
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_millis()
-    );
-    let mut admin = sqlx::PgConnection::connect(&admin_url).await.unwrap();
-    sqlx::raw_sql(&format!("CREATE DATABASE \"{db}\""))
-        .execute(&mut admin)
-        .await
-        .unwrap();
-    let url = with_database(&admin_url, &db);
-    let outcome = tokio::spawn(async move {
-        let pool = sqlx::PgPool::connect(&url).await.unwrap();
-        let mut old = sqlx::migrate!("./migrations/postgres");
-        old.migrations = std::borrow::Cow::Owned(old.migrations[..4].to_vec());
-        old.run(&pool).await.unwrap();
-        for sql in OLD_GAME_SQL {
-            sqlx::raw_sql(sql).execute(&pool).await.unwrap();
-        }
-        pool.close().await;
-        let store = PostgresStore::open(&url, POLICY).await.unwrap();
-        check_old_game(&store).await;
-        store.close().await;
-    })
-    .await;
-    sqlx::raw_sql(&format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"))
-        .execute(&mut admin)
-        .await
-        .unwrap();
-    if let Err(e) = outcome {
-        std::panic::resume_unwind(e.into_panic());
-    }
+    database
+        .run(|url| async move {
+            let pool = sqlx::PgPool::connect(&url).await.unwrap();
+            let mut old = sqlx::migrate!("./migrations/postgres");
+            old.migrations = std::borrow::Cow::Owned(old.migrations[..4].to_vec());
+            old.run(&pool).await.unwrap();
+            for sql in OLD_GAME_SQL {
+                sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+            }
+            pool.close().await;
+            let store = PostgresStore::open(&url, POLICY).await.unwrap();
+            check_old_game(&store).await;
+            store.close().await;
+        })
+        .await;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ use crate::accounts::keys::{SESSION_IDLE_MS, key_hash};
 use crate::accounts::names::{check_name, check_password};
 use crate::accounts::online::Online;
 use crate::accounts::password::{HashError, Hasher};
+use crate::accounts::store::AccountStore;
 use crate::accounts::store::{AccountRow, SessionRow};
-use crate::app::store::Store;
 use crate::store::StoreError;
 use crate::token;
 use crate::util::now_ms;
@@ -112,7 +112,7 @@ pub struct LoggedIn {
 
 /// The accounts of the service.
 pub struct Accounts {
-    store: Arc<dyn Store>,
+    store: Arc<dyn AccountStore>,
     hasher: Hasher,
     guard: LoginGuard,
     settings: AccountSettings,
@@ -122,7 +122,7 @@ pub struct Accounts {
 
 impl Accounts {
     /// The accounts in `store`.
-    pub fn new(store: Arc<dyn Store>, settings: AccountSettings) -> Accounts {
+    pub fn new(store: Arc<dyn AccountStore>, settings: AccountSettings) -> Accounts {
         Accounts {
             store,
             hasher: Hasher::new(settings.hash_threads, settings.hash_queue),

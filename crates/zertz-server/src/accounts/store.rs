@@ -36,7 +36,7 @@ pub struct SessionRow {
 
 /// Accounts and sessions. Every method is one transaction.
 #[async_trait]
-pub trait AccountStore {
+pub trait AccountStore: Send + Sync {
     /// Creates `account` with its first `session`. A name already taken (without regard to
     /// case) is [`StoreError::Taken`], and nothing is written.
     async fn create_account(

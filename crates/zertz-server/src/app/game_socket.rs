@@ -3,6 +3,7 @@
 //! anyone may talk in the room (see `chat_socket`), each answered by `ack` or `refused`.
 
 use crate::games::seats::Seats;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -26,18 +27,23 @@ use crate::games::wire::view::GameView;
 use crate::http::error::{ApiResult, bad_query};
 use crate::http::heartbeat::{Beat, Heartbeat};
 use crate::http::limit::Limiter;
+use crate::http::socket::{MAX_FRAME, MAX_MESSAGE, READ_BUFFER};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
 
-/// Serves a connection until it closes; `room` is its place in the game's chat.
+/// Serves a connection until it closes; `room` is its place in the game's chat, `client` (an
+/// account or an address) is charged for a new board an action makes.
+// The parts of a connection, each its own argument: a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub async fn serve(
     hub: Arc<Hub>,
     live: Arc<Live>,
     seat: Option<Player>,
+    client: String,
     since: Option<i64>,
     mut receiver: Receiver<Outgoing>,
     mut room: RoomLink,
@@ -98,7 +104,7 @@ pub async fn serve(
                         break;
                     }
                     let reply = match limiter.take() {
-                        Ok(()) => handle(&hub, &live, seat, &mut room, text.as_str()).await,
+                        Ok(()) => handle(&hub, &live, seat, &client, &mut room, text.as_str()).await,
                         Err(wait) => refused(
                             429,
                             format!(
@@ -310,10 +316,14 @@ async fn handle(
     hub: &Hub,
     live: &Arc<Live>,
     seat: Option<Player>,
+    client: &str,
     room: &mut RoomLink,
     text: &str,
 ) -> String {
-    if let Some(answer) = room.handle(text, Some(GameRoom { hub, live })).await {
+    if let Some(answer) = room
+        .handle(text, Some(GameRoom { hub, live, client }))
+        .await
+    {
         return answer;
     }
     let action: Action = match serde_json::from_str(text) {
@@ -323,33 +333,11 @@ async fn handle(
     let Some(seat) = seat else {
         return refused(403, "spectators cannot act".into());
     };
-    if matches!(action, Action::FinishDesign {}) {
-        // A finished design is a board new to the server, charged to the client by the HTTP
-        // route (new_boards.rs); the socket knows no allowance.
-        return refused(
-            400,
-            "finish a design with POST /api/games/{id}/action, not over the socket".into(),
-        );
-    }
-    match hub.act_seat(live, seat, &action).await {
+    match hub.act_seat(live, seat, &action, client).await {
         Ok(version) => json!({"type": "ack", "version": version}).to_string(),
         Err(e) => refused(crate::games::routes::status_of(&e).as_u16(), e.to_string()),
     }
 }
-
-/// The read buffer of a socket. Actions are a few dozen bytes, and tungstenite zero-fills
-/// what is free of the buffer on every read (a longer frame is still read whole, into a
-/// buffer of its size); 18,000 sockets hold about 18 MB of buffers instead of 147.
-pub const READ_BUFFER: usize = 1024;
-
-/// The largest message a client may send (an action is a few dozen bytes).
-pub const MAX_MESSAGE: usize = crate::http::limit::MAX_BODY;
-
-/// The largest frame read whole. Frames between [`MAX_MESSAGE`] and this are read to their end
-/// and then refused with a close frame, which the client receives for sure; a longer frame is
-/// refused from its header, and its unread rest may make the operating system reset the
-/// connection before the close frame gets through.
-pub const MAX_FRAME: usize = 4 * MAX_MESSAGE;
 
 /// Whether a read failed because the frame was over [`MAX_FRAME`]. (axum hides the WebSocket
 /// library's error type; its text is all there is.)
@@ -396,13 +384,16 @@ pub(crate) struct WsQuery {
 /// plain HTTP answers.
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     headers: HeaderMap,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
-    let viewer = viewer(&headers, &state.accounts, true).await?;
+    let mut viewer = viewer(&headers, &state.accounts, true).await?;
+    // A guest's actions are charged to their address, as over HTTP.
+    viewer.address = Some(peer.ip());
     let hub = state.hub.clone();
     // Check the game and the token before upgrading, so errors are plain HTTP answers.
     let (live, seat, receiver) = hub.connect(&id, viewer.acting(q.token.as_deref())).await?;
@@ -418,6 +409,7 @@ pub(crate) async fn upgrade(
         None => spectator(&viewer, q.name.as_deref()),
     };
     let room = RoomLink::join(&state, game_room(&id), speaker);
+    let client = viewer.client();
     Ok(upgrade
         // Messages over the limit are refused by `ws::serve` with a close frame that says so;
         // the library's own limits are set higher, so that such a frame is read to its end.
@@ -426,6 +418,6 @@ pub(crate) async fn upgrade(
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| async move {
             let _online = viewer.online(&state.accounts);
-            serve(hub, live, seat, q.since, receiver, room, socket).await;
+            serve(hub, live, seat, client, q.since, receiver, room, socket).await;
         }))
 }

@@ -13,7 +13,6 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::viewer::viewer;
 use crate::app::chat_socket::{RoomLink, refused, spectator};
-use crate::app::game_socket::MAX_MESSAGE;
 use crate::app::state::AppState;
 use crate::chat::{Speaker, match_room};
 use crate::games::hub::Hub;
@@ -22,6 +21,7 @@ use crate::games::model::Credential;
 use crate::games::model::Holder;
 use crate::http::error::{ApiError, ApiResult, bad_query};
 use crate::http::heartbeat::{Beat, Heartbeat};
+use crate::http::socket::MAX_MESSAGE;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, Query, State};
@@ -165,9 +165,9 @@ pub(crate) async fn upgrade(
     };
     let room = RoomLink::join(&state, match_room(&id), speaker);
     Ok(upgrade
-        .max_message_size(crate::app::game_socket::MAX_FRAME)
-        .max_frame_size(crate::app::game_socket::MAX_FRAME)
-        .read_buffer_size(crate::app::game_socket::READ_BUFFER)
+        .max_message_size(crate::http::socket::MAX_FRAME)
+        .max_frame_size(crate::http::socket::MAX_FRAME)
+        .read_buffer_size(crate::http::socket::READ_BUFFER)
         .on_upgrade(move |socket| async move {
             let _online = viewer.online(&state.accounts);
             serve(hub, first, who, changes, room, socket).await

@@ -47,19 +47,14 @@ pub(crate) async fn build(
         (Arc::from(store::open(db).await?), None)
     };
     let accounts = Arc::new(accounts::Accounts::new(
-        Arc::clone(&store),
+        store.clone(),
         accounts::AccountSettings {
             secure_cookies: config.secure_cookies,
             ..accounts::AccountSettings::default()
         },
     ));
-    let chat = Arc::new(chat::Chat::new(Arc::clone(&store), config.guest_chat));
-    let quotas = games::quota::Quotas::new(games::quota::Limits {
-        engine_games: config.engine_games_per_client,
-        seeks: config.seeks_per_client,
-        new_boards_per_hour: config.new_boards_per_client,
-    });
-    let study = study::Study::new(Arc::clone(&store), &config);
+    let chat = Arc::new(chat::Chat::new(store.clone(), config.guest_chat));
+    let study = study::Study::new(store.clone(), &config);
     let book = match &config.puzzles {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -70,17 +65,26 @@ pub(crate) async fn build(
         None => puzzles::set::Book::embedded()?,
     };
     tracing::info!("{} puzzles", book.all().len());
-    let trainer = puzzles::Puzzles::new(book, Arc::clone(&store), config.study_slots);
+    let trainer = puzzles::Puzzles::new(book, store.clone(), config.study_slots);
     let requeued = study.reviews.start().await?;
     if requeued > 0 {
         tracing::info!("{requeued} game reviews queued again");
     }
-    let hub = Hub::new(Arc::clone(&store), config);
+    let hub = Hub::new(store.clone(), config);
+    // A finished game is announced once; who acts on it subscribes here.
+    let explorer = explorer::Explorer::new(store.clone());
+    let hearing = Arc::clone(&explorer);
+    hub.on_game_end(move |ended| hearing.game_ended(ended));
+    let matches = Arc::downgrade(&hub);
+    hub.on_game_end(move |ended| {
+        if let Some(hub) = matches.upgrade() {
+            hub.game_ended(ended);
+        }
+    });
     // Finished games the explorer missed at the last stop go in, in the background.
-    let catching = Arc::clone(&hub);
+    let catching = Arc::clone(&explorer);
     tokio::spawn(async move {
-        let store = catching.store_handle();
-        match explorer::catch_up::catch_up(store, catching.explorer_cache()).await {
+        match catching.catch_up().await {
             // Said even when none was missing: the check has ended (tests wait for it).
             Ok(n) => tracing::info!("explorer: {n} finished games added at start"),
             Err(e) => tracing::warn!("explorer: finished games not checked at start: {e}"),
@@ -126,7 +130,7 @@ pub(crate) async fn build(
     let pairing = pairing::Pairing::new(Arc::clone(&hub));
     if let Some(node) = hub.cluster() {
         let hearers = notify::Hearers {
-            store: Arc::clone(&store),
+            store: store.clone(),
             accounts: Arc::downgrade(&accounts),
             hub: Arc::downgrade(&hub),
             pairing: Arc::downgrade(&pairing),
@@ -138,10 +142,12 @@ pub(crate) async fn build(
     hub.start_eviction();
     tracing::info!("{resumed} unfinished games resumed");
     let app = router::router(state::AppState {
+        store,
+        explorer,
         hub: Arc::clone(&hub),
         accounts,
         chat,
-        quotas,
+        quotas: Arc::clone(hub.quotas()),
         pairing,
         study,
         puzzles: trainer,

@@ -3,17 +3,19 @@
 
 use crate::accounts::store::AccountStore;
 use crate::chat::store::ChatStore;
-use crate::explorer::store::ExplorerStore;
+use crate::explorer::store::{ExplorerSources, ExplorerStore};
 use crate::lessons::store::LessonStore;
 use crate::puzzles::store::PuzzleStore;
-use crate::ratings::store::RatingStore;
+use crate::ratings::store::{PlayerStore, RatingStore};
 use crate::store::{GameStore, PostgresStore, SqliteStore, StoreError, is_postgres};
 use crate::study::reviews::store::ReviewStore;
 use crate::study::studies::store::StudyStore;
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
 pub trait Store:
-    GameStore
+    ExplorerSources
+    + PlayerStore
+    + GameStore
     + AccountStore
     + RatingStore
     + ChatStore

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use zertz::Player;
 
-use crate::app::store::Store;
 use crate::chat::rules::{clean, is_preset, presets_only};
 use crate::chat::store::ChatLine;
+use crate::chat::store::ChatStore;
 use crate::chat::typed::{Typed, answer_coordinate, read_move};
 use crate::games::hub::{Hub, HubError, Live};
 use crate::games::model::Action;
@@ -81,11 +81,13 @@ pub struct GameRoom<'a> {
     pub hub: &'a Hub,
     /// The game.
     pub live: &'a Arc<Live>,
+    /// Who sends (an account or an address), as the hub charges an action to it.
+    pub client: &'a str,
 }
 
 /// The chat of every room.
 pub struct Chat {
-    store: Arc<dyn Store>,
+    store: Arc<dyn ChatStore>,
     watchers: Watchers<Arc<ChatLine>>,
     /// Guests who do not play may say anything (`zertz serve --guest-chat`).
     guest_chat: bool,
@@ -103,7 +105,7 @@ pub fn match_room(id: &str) -> String {
 
 impl Chat {
     /// The chat on `store`; `guest_chat` lets guests who do not play say anything.
-    pub fn new(store: Arc<dyn Store>, guest_chat: bool) -> Chat {
+    pub fn new(store: Arc<dyn ChatStore>, guest_chat: bool) -> Chat {
         Chat {
             store,
             watchers: Watchers::new(64),
@@ -212,7 +214,7 @@ impl Chat {
                     let action = Action::Move {
                         text: official.clone(),
                     };
-                    match g.hub.act_seat(g.live, seat, &action).await {
+                    match g.hub.act_seat(g.live, seat, &action, g.client).await {
                         Ok(_) => line.played = Some(official),
                         Err(HubError::Storage(e)) => return Err(ChatError::Storage(e)),
                         Err(e) => answer = Some(format!("`{text}` is not played: {e}")),

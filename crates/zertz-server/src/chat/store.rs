@@ -48,7 +48,7 @@ pub struct Report {
 
 /// The chat's storage. Every method is one transaction.
 #[async_trait]
-pub trait ChatStore {
+pub trait ChatStore: Send + Sync {
     /// Adds `line` to its room with the next number there (its `seq` is ignored); returns the
     /// line as stored.
     async fn add_chat_line(&self, line: &ChatLine) -> Result<ChatLine, StoreError>;

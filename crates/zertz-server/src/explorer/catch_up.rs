@@ -4,11 +4,10 @@
 //! added (adding a game twice stores it once, so a game added meanwhile costs nothing).
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
-use crate::app::store::Store;
 use crate::explorer::cache::AnswerCache;
 use crate::explorer::games::server_id;
+use crate::explorer::store::ExplorerSources;
 use crate::games::room::Room;
 use crate::store::{Cursor, StoreError};
 
@@ -18,7 +17,10 @@ pub const CHECKED: usize = 500;
 
 /// Adds the newest [`CHECKED`] finished games missing from the explorer; returns how many
 /// were added. A game whose log cannot be read is left out (and logged).
-pub async fn catch_up(store: Arc<dyn Store>, cache: &AnswerCache) -> Result<usize, StoreError> {
+pub async fn catch_up(
+    store: &dyn ExplorerSources,
+    cache: &AnswerCache,
+) -> Result<usize, StoreError> {
     let known: HashSet<String> = store
         .explorer_game_ids("server")
         .await?
@@ -41,14 +43,14 @@ pub async fn catch_up(store: Arc<dyn Store>, cache: &AnswerCache) -> Result<usiz
             if known.contains(&server_id(&summary.id)) {
                 continue;
             }
-            let room = match load(store.as_ref(), &summary.id).await {
+            let room = match load(store, &summary.id).await {
                 Ok(room) => room,
                 Err(e) => {
                     tracing::warn!(game = %summary.id, "explorer: cannot read the game: {e}");
                     continue;
                 }
             };
-            if crate::explorer::add_finished(Arc::clone(&store), room, summary.updated_ms).await? {
+            if crate::explorer::add_finished(store, room, summary.updated_ms).await? {
                 added += 1;
             }
         }
@@ -60,7 +62,7 @@ pub async fn catch_up(store: Arc<dyn Store>, cache: &AnswerCache) -> Result<usiz
 }
 
 /// A stored game rebuilt from its log.
-async fn load(store: &dyn Store, id: &str) -> Result<Room, String> {
+async fn load(store: &dyn ExplorerSources, id: &str) -> Result<Room, String> {
     let (_, events) = store.load_game(id).await.map_err(|e| e.to_string())?;
     Room::from_stored(id, &events)
 }

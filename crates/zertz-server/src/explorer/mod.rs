@@ -23,7 +23,8 @@ pub mod store;
 
 use std::sync::Arc;
 
-use crate::app::store::Store;
+use crate::explorer::store::ExplorerSources;
+use crate::games::ended::GameEnded;
 use crate::games::room::Room;
 use crate::store::StoreError;
 
@@ -31,7 +32,7 @@ use crate::store::StoreError;
 /// already there or was aborted (true when it was added). Ratings are the players' ratings in the game's pool where
 /// their profiles show them for this game (before it), else their current ones.
 pub async fn add_finished(
-    store: Arc<dyn Store>,
+    store: &dyn ExplorerSources,
     room: Room,
     ended_ms: i64,
 ) -> Result<bool, StoreError> {
@@ -70,20 +71,53 @@ pub async fn add_finished(
     }
 }
 
-/// [`add_finished`] in the background, then `cache` forgotten (its answers may miss the
-/// game); a failure is logged (the game itself is stored).
-pub fn spawn_add_finished(
-    store: Arc<dyn Store>,
-    cache: Arc<cache::AnswerCache>,
-    room: Room,
-    ended_ms: i64,
-) {
-    tokio::spawn(async move {
-        let id = room.id.clone();
-        let added = add_finished(store, room, ended_ms).await;
-        cache.clear();
-        if let Err(e) = added {
-            tracing::warn!(game = %id, "explorer: the finished game was not added: {e}");
-        }
-    });
+/// The opening explorer of this server: its storage and its cache of answers for busy
+/// positions (emptied when a game of this server is added).
+pub struct Explorer {
+    store: Arc<dyn ExplorerSources>,
+    cache: cache::AnswerCache,
+}
+
+impl Explorer {
+    /// The explorer on `store`.
+    pub fn new(store: Arc<dyn ExplorerSources>) -> Arc<Explorer> {
+        Arc::new(Explorer {
+            store,
+            cache: cache::AnswerCache::new(),
+        })
+    }
+
+    /// The explorer's storage.
+    pub fn store(&self) -> &dyn ExplorerSources {
+        self.store.as_ref()
+    }
+
+    /// The answers kept for busy positions.
+    pub fn cache(&self) -> &cache::AnswerCache {
+        &self.cache
+    }
+
+    /// Hears a finished game (subscribed in `app`): it is added in the background, then the
+    /// cache is forgotten (its answers would miss the game); a failure is logged (the game
+    /// itself is stored).
+    pub fn game_ended(self: &Arc<Self>, ended: &Arc<GameEnded>) {
+        let explorer = Arc::clone(self);
+        let ended = Arc::clone(ended);
+        tokio::spawn(async move {
+            match add_finished(explorer.store(), ended.room.clone(), ended.ended_ms).await {
+                Ok(true) => explorer.cache.clear(),
+                // Aborted, empty, or added already: nothing new to show.
+                Ok(false) => {}
+                Err(e) => tracing::warn!(
+                    game = %ended.room.id,
+                    "explorer: the finished game was not added: {e}"
+                ),
+            }
+        });
+    }
+
+    /// Adds the finished games a stop left out (see `catch_up`); returns how many.
+    pub async fn catch_up(&self) -> Result<usize, StoreError> {
+        catch_up::catch_up(self.store(), &self.cache).await
+    }
 }

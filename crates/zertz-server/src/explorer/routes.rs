@@ -15,9 +15,9 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use zertz::Position;
 
+use crate::explorer::Explorer;
 use crate::explorer::eval::{MAX_MOVES, evaluate};
 use crate::explorer::queries::{Source, explore};
-use crate::games::hub::Hub;
 use crate::http::error::error;
 use axum::extract::FromRef;
 
@@ -26,7 +26,7 @@ pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<crate::accounts::Accounts>: FromRef<S>,
-    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<Explorer>: FromRef<S>,
     Arc<crate::games::quota::Quotas>: FromRef<S>,
 {
     Router::new()
@@ -55,7 +55,7 @@ struct ExplorerQuery {
 }
 
 async fn positions(
-    State(hub): State<Arc<Hub>>,
+    State(explorer): State<Arc<Explorer>>,
     State(quotas): State<Arc<crate::games::quota::Quotas>>,
     viewer: crate::accounts::viewer::Viewer,
     query: Result<Query<ExplorerQuery>, QueryRejection>,
@@ -114,8 +114,8 @@ async fn positions(
         }
     };
     let mut answer = match explore(
-        hub.store(),
-        Some(hub.explorer_cache()),
+        explorer.store(),
+        Some(explorer.cache()),
         &position,
         source,
         min_rating,
@@ -136,8 +136,8 @@ async fn positions(
     Json(answer).into_response()
 }
 
-async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match hub.store().explorer_game(&id).await {
+async fn game(State(explorer): State<Arc<Explorer>>, Path(id): Path<String>) -> Response {
+    match explorer.store().explorer_game(&id).await {
         Ok(Some(g)) => Json(g).into_response(),
         Ok(None) => error(
             StatusCode::NOT_FOUND,
@@ -148,7 +148,7 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
 }
 
 async fn game_named(
-    State(hub): State<Arc<Hub>>,
+    State(explorer): State<Arc<Explorer>>,
     query: Result<Query<NameQuery>, QueryRejection>,
 ) -> Response {
     let q = match query {
@@ -180,7 +180,7 @@ async fn game_named(
             );
         }
     };
-    match hub.store().explorer_game_named(source, &name).await {
+    match explorer.store().explorer_game_named(source, &name).await {
         Ok(Some(g)) => Json(g).into_response(),
         Ok(None) => error(
             StatusCode::NOT_FOUND,

@@ -141,9 +141,21 @@ pub fn leaf_row(position: i64, mover: u8, mv: &str, game: &ExplorerGame) -> Move
     }
 }
 
+/// What the explorer reads besides its own rows to add this server's finished games: the
+/// games' logs (`catch_up`) and the players' ratings (`add_finished`).
+pub trait ExplorerSources:
+    ExplorerStore + crate::store::GameStore + crate::ratings::store::RatingStore
+{
+}
+
+impl<T> ExplorerSources for T where
+    T: ExplorerStore + crate::store::GameStore + crate::ratings::store::RatingStore + ?Sized
+{
+}
+
 /// The explorer's storage.
 #[async_trait]
-pub trait ExplorerStore {
+pub trait ExplorerStore: Send + Sync {
     /// Ids of every stored game of `source`.
     async fn explorer_game_ids(&self, source: &str) -> Result<Vec<String>, StoreError>;
 

@@ -197,17 +197,14 @@ impl ClockSpec {
                 ..*state
             },
             ClockSpec::Periods { period_ms, .. } => {
+                let after = periods_after(state, period_ms, elapsed);
                 if elapsed < state.remaining_ms {
-                    ClockState {
-                        remaining_ms: state.remaining_ms - elapsed,
-                        ..*state
-                    }
+                    after
                 } else {
-                    // Main time is gone; each whole period overrun is used up.
-                    let over = elapsed - state.remaining_ms;
+                    // Main time is gone: the next turn starts a period afresh.
                     ClockState {
                         remaining_ms: 0,
-                        periods_left: state.periods_left - (over / period_ms) as u32,
+                        ..after
                     }
                 }
             }
@@ -215,14 +212,10 @@ impl ClockSpec {
                 per_move_ms,
                 step_ms,
                 ..
-            } => {
-                let over = (elapsed - per_move_ms).max(0);
-                let steps = (over + step_ms - 1) / step_ms;
-                ClockState {
-                    remaining_ms: state.remaining_ms - steps * step_ms,
-                    ..*state
-                }
-            }
+            } => ClockState {
+                remaining_ms: state.remaining_ms - reserve_used(per_move_ms, step_ms, elapsed),
+                ..*state
+            },
         })
     }
 
@@ -236,38 +229,16 @@ impl ClockSpec {
                 remaining_ms: (state.remaining_ms - elapsed).max(0),
                 ..*state
             },
-            ClockSpec::Periods { period_ms, .. } => {
-                if elapsed < state.remaining_ms {
-                    ClockState {
-                        remaining_ms: state.remaining_ms - elapsed,
-                        ..*state
-                    }
-                } else {
-                    let over = elapsed - state.remaining_ms;
-                    let used = u32::try_from(over / period_ms).unwrap_or(u32::MAX);
-                    ClockState {
-                        // The time left in the current period.
-                        remaining_ms: if used >= state.periods_left {
-                            0
-                        } else {
-                            period_ms - over % period_ms
-                        },
-                        periods_left: state.periods_left.saturating_sub(used),
-                    }
-                }
-            }
+            ClockSpec::Periods { period_ms, .. } => periods_after(state, period_ms, elapsed),
             ClockSpec::PerMoveReserve {
                 per_move_ms,
                 step_ms,
                 ..
-            } => {
-                let over = (elapsed - per_move_ms).max(0);
-                let steps = (over + step_ms - 1) / step_ms;
-                ClockState {
-                    remaining_ms: (state.remaining_ms - steps * step_ms).max(0),
-                    ..*state
-                }
-            }
+            } => ClockState {
+                remaining_ms: (state.remaining_ms - reserve_used(per_move_ms, step_ms, elapsed))
+                    .max(0),
+                ..*state
+            },
             ClockSpec::Correspondence { per_move_ms } => ClockState {
                 remaining_ms: (per_move_ms - elapsed).max(0),
                 ..*state
@@ -321,6 +292,35 @@ impl ClockSpec {
             }
         }
     }
+}
+
+/// A periods clock `elapsed` ms into a turn: the main time left while it lasts; after it, the
+/// periods left once each whole period overrun is used up, and the time left in the current
+/// period (0 once none is left).
+fn periods_after(state: &ClockState, period_ms: i64, elapsed: i64) -> ClockState {
+    if elapsed < state.remaining_ms {
+        return ClockState {
+            remaining_ms: state.remaining_ms - elapsed,
+            ..*state
+        };
+    }
+    let over = elapsed - state.remaining_ms;
+    let used = u32::try_from(over / period_ms).unwrap_or(u32::MAX);
+    ClockState {
+        remaining_ms: if used >= state.periods_left {
+            0
+        } else {
+            period_ms - over % period_ms
+        },
+        periods_left: state.periods_left.saturating_sub(used),
+    }
+}
+
+/// The reserve a turn of `elapsed` ms takes under the host's clock: past the free time per
+/// move, every started step costs a whole step.
+fn reserve_used(per_move_ms: i64, step_ms: i64, elapsed: i64) -> i64 {
+    let over = (elapsed - per_move_ms).max(0);
+    (over + step_ms - 1) / step_ms * step_ms
 }
 
 #[cfg(test)]

@@ -329,28 +329,7 @@ mod tests {
             design: true,
             ..GameSettings::for_tests(ClockSpec::Unlimited {})
         };
-        started(settings)
-    }
-
-    /// A room of `settings` with both seats taken and the game started.
-    fn started(settings: GameSettings) -> Room {
-        let mut room = Room::new("g", settings, 0).unwrap();
-        for e in [
-            Event::Joined {
-                seat: 1,
-                name: "a".into(),
-                account: None,
-            },
-            Event::Joined {
-                seat: 2,
-                name: "b".into(),
-                account: None,
-            },
-            Event::Started,
-        ] {
-            room.apply(e, 0).unwrap();
-        }
-        room
+        Room::started_for_tests(settings)
     }
 
     fn act(room: &mut Room, seat: Player, action: Action) -> Result<(), Refusal> {
@@ -462,7 +441,7 @@ mod tests {
     #[test]
     fn design_actions_in_an_ordinary_game_are_refused() {
         let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
-        let mut r = started(settings);
+        let mut r = Room::started_for_tests(settings);
         assert!(matches!(
             act(&mut r, Player::Two, Action::Swap {}),
             Err(Refusal::BadRequest(t)) if t.contains("only Zertz+xx")

@@ -182,7 +182,7 @@ mod engine_tests {
         let token = tokens[0].clone().unwrap();
 
         // A draw offered to the engine is declined by an event of its own.
-        hub.act(&id, Credential::Token(&token), Action::OfferDraw {})
+        hub.act(&id, Credential::Token(&token), Action::OfferDraw {}, "test")
             .await
             .unwrap();
         let declined = wait_for(&hub, &id, "draw_declined").await;
@@ -191,9 +191,14 @@ mod engine_tests {
 
         // A move, the engine's answer, then a takeback request: declined too.
         let text = legal_move_texts(&hub.room(&id).await.unwrap()).to_vec()[0].clone();
-        hub.act(&id, Credential::Token(&token), Action::Move { text })
-            .await
-            .unwrap();
+        hub.act(
+            &id,
+            Credential::Token(&token),
+            Action::Move { text },
+            "test",
+        )
+        .await
+        .unwrap();
         for _ in 0..400 {
             if hub.room(&id).await.unwrap().game.turns().len() == 2 {
                 break;
@@ -201,9 +206,14 @@ mod engine_tests {
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         assert_eq!(hub.room(&id).await.unwrap().game.turns().len(), 2);
-        hub.act(&id, Credential::Token(&token), Action::RequestTakeback {})
-            .await
-            .unwrap();
+        hub.act(
+            &id,
+            Credential::Token(&token),
+            Action::RequestTakeback {},
+            "test",
+        )
+        .await
+        .unwrap();
         let declined = wait_for(&hub, &id, "takeback_declined").await;
         assert!(matches!(declined, Event::TakebackDeclined { seat: 2 }));
         let room = hub.room(&id).await.unwrap();

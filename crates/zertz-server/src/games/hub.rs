@@ -11,22 +11,24 @@ use tokio::sync::{Mutex, broadcast};
 use tokio::task::AbortHandle;
 use zertz::Player;
 
-use crate::app::store::Store;
 use crate::config::Config;
-use crate::explorer::cache::AnswerCache;
 use crate::fair_slots::FairSlots;
+use crate::games::ended::{Announcer, GameEnded};
 use crate::games::invitation::{self, Key};
 use crate::games::matches::state::MatchState;
 use crate::games::model::{
     Action, Credential, Event, GameSettings, RATED_NEEDS_ACCOUNTS, SeatKind, Seated, seat_number,
 };
+use crate::games::quota::{Limits as QuotaLimits, Quotas};
 use crate::games::room::{Refusal, Room, status};
 use crate::games::watchers::Watchers;
 use crate::games::wire::broadcast::{Broadcast, Outgoing};
 use crate::games::wire::changes::Changes;
 use crate::games::wire::compact::Legal;
 use crate::games::wire::view::{GameView, Presence};
-use crate::store::{EventRow, GameAppend, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
+use crate::store::{
+    EventRow, GameAppend, GameRow, GameStore, MatchRow, MatchStep, RowUpdate, StoreError,
+};
 use crate::token;
 use crate::util::{clean_name, now_ms};
 
@@ -51,6 +53,9 @@ pub enum HubError {
     /// Another node plays this game now (several nodes on PostgreSQL): ask again shortly.
     #[error("{0}")]
     Elsewhere(String),
+    /// The client has used its allowance (of new custom boards): ask again later.
+    #[error("{0}")]
+    TooMany(String),
 }
 
 impl From<StoreError> for HubError {
@@ -205,14 +210,16 @@ pub struct Created {
 
 /// The service.
 pub struct Hub {
-    store: Arc<dyn Store>,
+    store: Arc<dyn GameStore>,
     /// The games in memory (see `evict` for which leave it).
     pub(crate) live: StdMutex<HashMap<String, Arc<Live>>>,
     config: Config,
     pub(crate) engine_slots: Arc<FairSlots>,
     match_mutex: Mutex<()>,
-    /// The opening explorer's answers for busy positions.
-    explorer_cache: Arc<AnswerCache>,
+    /// Who hears of finished games (see `ended`).
+    ended: Announcer,
+    /// What each client may hold at once, and the new boards it may bring.
+    quotas: Arc<Quotas>,
     /// The channels of the matches someone watches (see `matches`).
     pub(crate) match_watchers: Watchers<Arc<MatchState>>,
     /// With several nodes on PostgreSQL: this node's place among them (see `cluster`).
@@ -222,15 +229,21 @@ pub struct Hub {
 
 impl Hub {
     /// A service on `store`.
-    pub fn new(store: Arc<dyn Store>, config: Config) -> Arc<Hub> {
+    pub fn new(store: Arc<dyn GameStore>, config: Config) -> Arc<Hub> {
         crate::games::design::hold_placeholder();
+        let quotas = Quotas::new(QuotaLimits {
+            engine_games: config.engine_games_per_client,
+            seeks: config.seeks_per_client,
+            new_boards_per_hour: config.new_boards_per_client,
+        });
         Arc::new_cyclic(|me| Hub {
             store,
             live: StdMutex::new(HashMap::new()),
             engine_slots: FairSlots::new(config.engine_slots),
             config,
             match_mutex: Mutex::new(()),
-            explorer_cache: Arc::new(AnswerCache::new()),
+            ended: Announcer::default(),
+            quotas,
             match_watchers: Watchers::new(16),
             cluster: std::sync::OnceLock::new(),
             me: me.clone(),
@@ -257,19 +270,26 @@ impl Hub {
         &self.config
     }
 
-    /// The store.
-    pub fn store(&self) -> &dyn Store {
+    /// The games' and matches' storage.
+    pub fn store(&self) -> &dyn GameStore {
         self.store.as_ref()
     }
 
-    /// The store, shared (for background work that outlives a request).
-    pub fn store_handle(&self) -> Arc<dyn Store> {
+    /// The games' and matches' storage, shared (for work that outlives a request).
+    pub fn store_handle(&self) -> Arc<dyn GameStore> {
         Arc::clone(&self.store)
     }
 
-    /// The opening explorer's cache of answers (emptied when a game of this server is added).
-    pub fn explorer_cache(&self) -> &AnswerCache {
-        &self.explorer_cache
+    /// What each client may hold at once (engine games, seeks) and the custom boards new to
+    /// the server it may still bring.
+    pub fn quotas(&self) -> &Arc<Quotas> {
+        &self.quotas
+    }
+
+    /// Calls `listener` with each game that ends from now on, once, after its end is stored
+    /// (see `ended`).
+    pub fn on_game_end(&self, listener: impl Fn(&Arc<GameEnded>) + Send + Sync + 'static) {
+        self.ended.subscribe(listener);
     }
 
     /// Brings every unfinished game back after a start: clocks re-armed, engines to move
@@ -574,13 +594,15 @@ impl Hub {
         Ok((seat_number(seat), token))
     }
 
-    /// Carries out `action` for `who` (a seat's token or its account). Returns the version
+    /// Carries out `action` for `who` (a seat's token or its account), sent by `client` (an
+    /// account or an address, charged for a new board the action makes). Returns the version
     /// after it.
     pub async fn act(
         &self,
         id: &str,
         who: Credential<'_>,
         action: Action,
+        client: &str,
     ) -> Result<i64, HubError> {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
@@ -594,19 +616,45 @@ impl Hub {
                 }
             })
         })?;
+        self.charge(&state, &action, client)?;
         self.act_locked(&live, &mut state, seat, &action).await
     }
 
     /// Carries out `action` for `seat` of `live`: for a connection whose seat was checked
-    /// when it opened. Returns the version after it.
+    /// when it opened, sent by `client` as in [`Hub::act`]. Returns the version after it.
     pub async fn act_seat(
         &self,
         live: &Arc<Live>,
         seat: Player,
         action: &Action,
+        client: &str,
     ) -> Result<i64, HubError> {
         let mut state = live.state.lock().await;
+        self.charge(&state, action, client)?;
         self.act_locked(live, &mut state, seat, action).await
+    }
+
+    /// A finished design is a board new to the server: built here within `client`'s allowance
+    /// (`new_boards`), whichever door the action came by, the game then finds it known.
+    fn charge(&self, state: &LiveGame, action: &Action, client: &str) -> Result<(), HubError> {
+        if !matches!(action, Action::FinishDesign {}) {
+            return Ok(());
+        }
+        if let Some(design) = state
+            .room
+            .design
+            .as_ref()
+            .filter(|d| !d.done && !d.rings.is_empty())
+        {
+            let coords: Vec<zertz::Coord> = design.rings.iter().copied().collect();
+            // A board the rules refuse is refused by the action itself, with its reason.
+            let _ = self
+                .quotas
+                .new_boards
+                .run(client, || zertz::Layout::custom(&coords))
+                .map_err(HubError::TooMany)?;
+        }
+        Ok(())
     }
 
     pub(crate) async fn act_locked(
@@ -785,14 +833,16 @@ impl Hub {
         rows: Vec<EventRow>,
         update: RowUpdate,
     ) {
-        // A game that has just ended goes into the opening explorer (in the background).
-        if let Some(end) = &update.ended {
-            crate::explorer::spawn_add_finished(
-                Arc::clone(&self.store),
-                Arc::clone(&self.explorer_cache),
-                state.room.clone(),
-                end.ended_ms,
-            );
+        // A game that has just ended, by a result or an abort (its status becomes finished
+        // with these events), is announced: the explorer, the matches, … listen.
+        if update.status.as_deref() == Some(status::FINISHED)
+            && let Some(last) = rows.last()
+            && self.ended.is_heard()
+        {
+            self.ended.announce(GameEnded {
+                room: state.room.clone(),
+                ended_ms: last.at_ms,
+            });
         }
         let first = rows.first().map_or(state.room.version(), |r| r.version);
         state.legal = Legal::of(&state.room.game);
@@ -923,17 +973,6 @@ impl Hub {
                     }
                 });
             }
-        }
-        if state.room.is_over()
-            && let Some(m) = state.room.settings.match_game.clone()
-            && state.room.next_game.is_none()
-        {
-            let live2 = live.clone();
-            tokio::spawn(async move {
-                if let Err(e) = hub.match_game_over(&m.match_id, &live2).await {
-                    tracing::warn!(game = %live2.id, "match follow-up failed: {e}");
-                }
-            });
         }
     }
 
@@ -1169,10 +1208,10 @@ fn seat_name(who: &Seated) -> Result<String, HubError> {
 pub(crate) async fn temporary_hub(config: Config) -> (tempfile::TempDir, Arc<Hub>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("z.db");
-    let store =
-        crate::store::SqliteStore::open(path.to_str().unwrap(), crate::ratings::policy::POLICY)
-            .await
-            .unwrap();
+    // The games' own tests rate nobody (the ratings are tested in `ratings`).
+    let store = crate::store::SqliteStore::open(path.to_str().unwrap(), |_, _| Default::default())
+        .await
+        .unwrap();
     (dir, Hub::new(Arc::new(store), config))
 }
 
@@ -1201,7 +1240,9 @@ mod clock_tests {
         let first = Action::Move {
             text: "Wd4,a1".into(),
         };
-        hub.act(&id, Credential::Token(&ann), first).await.unwrap();
+        hub.act(&id, Credential::Token(&ann), first, "test")
+            .await
+            .unwrap();
         // Blocks the runtime's only thread past the end of Ben's time.
         std::thread::sleep(Duration::from_millis(120));
         let move_text = "Bd5,g4".to_string();
@@ -1210,6 +1251,7 @@ mod clock_tests {
                 &id,
                 Credential::Token(&ben),
                 Action::Move { text: move_text },
+                "test",
             )
             .await
             .unwrap_err();
@@ -1229,5 +1271,52 @@ mod clock_tests {
         assert_eq!(row.result.as_deref(), Some("1-0"));
         let last: Event = serde_json::from_str(&events.last().unwrap().payload).unwrap();
         assert_eq!(last, Event::Flagged { seat: 2 });
+    }
+
+    /// A game is announced once when it ends, by a result or by an abort; what happens in the
+    /// room after its end (a rematch asked for) is not an end again.
+    #[tokio::test]
+    async fn a_game_that_ends_is_announced_once() {
+        let (_dir, hub) = temporary_hub(Config::default()).await;
+        let heard = Arc::new(StdMutex::new(Vec::new()));
+        let hearing = Arc::clone(&heard);
+        hub.on_game_end(move |ended| {
+            let mut heard = hearing.lock().unwrap();
+            heard.push((ended.room.id.clone(), ended.room.result()));
+        });
+        let seated = || [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))];
+        let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
+        let (won, tokens) = hub
+            .create_game(settings.clone(), seated(), [None, None], None)
+            .await
+            .unwrap();
+        let (ann, ben) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+        let first = Action::Move {
+            text: "Wd4,a1".into(),
+        };
+        hub.act(&won, Credential::Token(&ann), first, "test")
+            .await
+            .unwrap();
+        hub.act(&won, Credential::Token(&ben), Action::Resign {}, "test")
+            .await
+            .unwrap();
+        hub.act(&won, Credential::Token(&ann), Action::Rematch {}, "test")
+            .await
+            .unwrap();
+        let (aborted, tokens) = hub
+            .create_game(settings, seated(), [None, None], None)
+            .await
+            .unwrap();
+        let ann = tokens[0].clone().unwrap();
+        hub.act(&aborted, Credential::Token(&ann), Action::Abort {}, "test")
+            .await
+            .unwrap();
+        assert_eq!(
+            *heard.lock().unwrap(),
+            [
+                (won, Some("1-0".to_string())),
+                (aborted, Some("*".to_string()))
+            ]
+        );
     }
 }

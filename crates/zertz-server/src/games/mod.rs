@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod design;
+pub mod ended;
 pub mod ending;
 pub mod engine_ratings;
 pub mod engine_seat;

@@ -3,12 +3,9 @@
 //! Runs on the database `ZERTZ_TEST_POSTGRES` names (a fresh one made for it); without it,
 //! says NOT RUN on stderr, like the store's tests.
 
-use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-
-use sqlx::Connection;
 
 use crate::cluster::Cluster;
 use crate::config::Config;
@@ -16,49 +13,13 @@ use crate::games::clock::ClockSpec;
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::{Action, Credential, Event, GameSettings, Seated};
 use crate::games::room::Room;
-use crate::store::{LeaseHolder, PostgresStore};
-
-/// A fresh database's URL, or `None` (and NOT RUN on stderr) without `ZERTZ_TEST_POSTGRES`.
-pub(crate) async fn fresh_database(test: &str) -> Option<(String, String)> {
-    let Ok(admin) = std::env::var("ZERTZ_TEST_POSTGRES") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "NOT RUN on PostgreSQL: {test} checked nothing, because ZERTZ_TEST_POSTGRES is \
-             not set (`source .ci/postgres.sh` sets it)"
-        );
-        return None;
-    };
-    // Two tests may start in the same millisecond: a count tells their databases apart.
-    static MADE: AtomicUsize = AtomicUsize::new(0);
-    let name = format!(
-        "zertz_cluster_{}_{}_{}",
-        std::process::id(),
-        crate::util::now_ms(),
-        MADE.fetch_add(1, Ordering::Relaxed)
-    );
-    let mut conn = sqlx::PgConnection::connect(&admin)
-        .await
-        .unwrap_or_else(|e| panic!("connect to ZERTZ_TEST_POSTGRES ({admin}): {e}"));
-    sqlx::raw_sql(&format!("CREATE DATABASE \"{name}\""))
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    let root = admin.rsplit_once('/').map_or(admin.as_str(), |(r, _)| r);
-    Some((format!("{root}/{name}"), name))
-}
-
-pub(crate) async fn drop_database(name: &str) {
-    let admin = std::env::var("ZERTZ_TEST_POSTGRES").unwrap();
-    let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap();
-    let _ = sqlx::raw_sql(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-        .execute(&mut conn)
-        .await;
-}
+use crate::store::{LeaseHolder, PostgresStore, scratch};
 
 /// A node: a hub on its own store, with leases of `ttl_ms` that nobody renews (the test
 /// decides when they run out).
 pub(crate) async fn node(url: &str, id: &str, ttl_ms: i64) -> Arc<Hub> {
-    let store = PostgresStore::open(url, crate::ratings::policy::POLICY)
+    // Rates nobody: these tests are about who appends, not ratings.
+    let store = PostgresStore::open(url, |_, _| Default::default())
         .await
         .unwrap()
         .with_leases(LeaseHolder {
@@ -80,19 +41,14 @@ async fn try_move(hub: &Hub, id: &str, tokens: &[String; 2]) -> Result<i64, HubE
     };
     let text = zertz::notation::official::move_text(game.position(), &mv);
     let token = &tokens[game.to_move().index()];
-    hub.act(id, Credential::Token(token), Action::Move { text })
+    hub.act(id, Credential::Token(token), Action::Move { text }, "test")
         .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_nodes_never_both_append_a_move() {
-    let Some((url, name)) = fresh_database("two_nodes_never_both_append_a_move").await else {
-        return;
-    };
-    let outcome = tokio::spawn(race(url)).await;
-    drop_database(&name).await;
-    if let Err(e) = outcome {
-        std::panic::resume_unwind(e.into_panic());
+    if let Some(database) = scratch::create("two_nodes_never_both_append_a_move").await {
+        database.run(race).await;
     }
 }
 
@@ -175,14 +131,8 @@ async fn race(url: String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_beating_node_holds_its_games_with_one_row() {
-    let Some((url, name)) = fresh_database("a_beating_node_holds_its_games_with_one_row").await
-    else {
-        return;
-    };
-    let outcome = tokio::spawn(beating(url)).await;
-    drop_database(&name).await;
-    if let Err(e) = outcome {
-        std::panic::resume_unwind(e.into_panic());
+    if let Some(database) = scratch::create("a_beating_node_holds_its_games_with_one_row").await {
+        database.run(beating).await;
     }
 }
 
@@ -230,7 +180,7 @@ async fn beating(url: String) {
     // A finished game's lease row stays a while (a match's next step appends to the game),
     // then goes.
     let seat = &tokens[0];
-    b.act(&id, Credential::Token(seat), Action::Resign {})
+    b.act(&id, Credential::Token(seat), Action::Resign {}, "test")
         .await
         .unwrap();
     let cluster_b = b.cluster().unwrap();

@@ -845,15 +845,10 @@ pub fn slashed(m: Marbles) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::clock::ClockSpec;
-
-    fn room(clock: ClockSpec) -> Room {
-        let settings = GameSettings {
-            bribes: true,
-            ..GameSettings::for_tests(clock)
-        };
+impl Room {
+    /// A room of `settings` with both seats taken by the guests `a` and `b`, and the game
+    /// started (the tests' usual start).
+    pub(crate) fn started_for_tests(settings: GameSettings) -> Room {
         let mut room = Room::new("g", settings, 0).unwrap();
         for e in [
             Event::Joined {
@@ -871,6 +866,20 @@ mod tests {
             room.apply(e, 0).unwrap();
         }
         room
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::clock::ClockSpec;
+
+    fn room(clock: ClockSpec) -> Room {
+        let settings = GameSettings {
+            bribes: true,
+            ..GameSettings::for_tests(clock)
+        };
+        Room::started_for_tests(settings)
     }
 
     /// `room(clock)` after a first move each at time 0, so that the clocks run (none runs

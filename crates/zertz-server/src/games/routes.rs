@@ -298,7 +298,6 @@ async fn join_game(
 
 async fn act(
     State(hub): State<Arc<Hub>>,
-    State(quotas): State<Arc<Quotas>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     viewer: Viewer,
@@ -316,24 +315,7 @@ async fn act(
         )
     })?;
     let Json(action) = body?;
-    if matches!(action, Action::FinishDesign {}) {
-        // A finished design is a board new to the server: charged to the client like any
-        // other (new_boards.rs). Built here within the allowance, the game then finds it known.
-        let room = hub.room(&id).await?;
-        if let Some(design) = room
-            .design
-            .as_ref()
-            .filter(|d| !d.done && !d.rings.is_empty())
-        {
-            let coords: Vec<zertz::Coord> = design.rings.iter().copied().collect();
-            quotas
-                .new_boards
-                .run(&viewer.client(), || zertz::Layout::custom(&coords))
-                .map_err(too_many)?
-                .ok();
-        }
-    }
-    let version = hub.act(&id, who, action).await?;
+    let version = hub.act(&id, who, action, &viewer.client()).await?;
     let view = hub.view(&id, Some(who), list).await?;
     Ok(Json(json!({ "version": version, "state": view })).into_response())
 }
@@ -419,6 +401,7 @@ pub(crate) fn status_of(e: &HubError) -> StatusCode {
             StatusCode::BAD_REQUEST
         }
         HubError::Storage(_) | HubError::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
+        HubError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
     }
 }
 

@@ -8,3 +8,4 @@ pub mod headers;
 pub mod heartbeat;
 pub mod limit;
 pub mod pages;
+pub mod socket;

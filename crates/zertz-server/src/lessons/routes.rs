@@ -21,9 +21,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::accounts::viewer::Viewer;
-use crate::games::hub::Hub;
 use crate::http::error::{ApiError, ApiResult, bad};
 use crate::lessons::check::{self, TryError};
+use crate::lessons::store::LessonStore;
 use crate::lessons::{self, Lesson, diagrams};
 use crate::util::now_ms;
 use axum::extract::FromRef;
@@ -36,7 +36,7 @@ pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<crate::accounts::Accounts>: FromRef<S>,
-    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<dyn LessonStore>: FromRef<S>,
 {
     Router::new()
         .route("/api/lessons", get(list))
@@ -66,12 +66,11 @@ fn lesson_or_404(id: &str) -> ApiResult<(usize, &'static Lesson)> {
 }
 
 /// The lessons the viewer's account has done (none for a guest).
-async fn done_by(hub: &Hub, viewer: &Viewer) -> ApiResult<Vec<String>> {
+async fn done_by(store: &dyn LessonStore, viewer: &Viewer) -> ApiResult<Vec<String>> {
     let Some(account) = &viewer.account else {
         return Ok(Vec::new());
     };
-    let rows = hub
-        .store()
+    let rows = store
         .lessons_done(&account.id)
         .await
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
@@ -87,8 +86,8 @@ struct Item {
     done: bool,
 }
 
-async fn list(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiResult<Json<Value>> {
-    let done = done_by(&hub, &viewer).await?;
+async fn list(State(store): State<Arc<dyn LessonStore>>, viewer: Viewer) -> ApiResult<Json<Value>> {
+    let done = done_by(store.as_ref(), &viewer).await?;
     let items: Vec<Item> = lessons::all()
         .iter()
         .enumerate()
@@ -107,12 +106,12 @@ async fn list(State(hub): State<Arc<Hub>>, viewer: Viewer) -> ApiResult<Json<Val
 }
 
 async fn one(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn LessonStore>>,
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let (index, lesson) = lesson_or_404(&id)?;
-    let done = done_by(&hub, &viewer).await?;
+    let done = done_by(store.as_ref(), &viewer).await?;
     let steps: Vec<Value> = lesson
         .steps
         .iter()
@@ -141,7 +140,7 @@ struct TryBody {
 }
 
 async fn try_move(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn LessonStore>>,
     viewer: Viewer,
     Path(id): Path<String>,
     body: Result<Json<TryBody>, JsonRejection>,
@@ -158,7 +157,7 @@ async fn try_move(
     let mut recorded = false;
     if answer.done {
         if let Some(account) = &viewer.account {
-            hub.store()
+            store
                 .mark_lessons_done(&account.id, &[lesson.id.to_string()], now_ms())
                 .await
                 .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
@@ -178,7 +177,7 @@ struct ProgressBody {
 }
 
 async fn add_progress(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn LessonStore>>,
     viewer: Viewer,
     body: Result<Json<ProgressBody>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
@@ -205,12 +204,11 @@ async fn add_progress(
         .map(String::from)
         .collect();
     let ignored: Vec<&String> = body.done.iter().filter(|d| !known.contains(d)).collect();
-    let added = hub
-        .store()
+    let added = store
         .mark_lessons_done(&account.id, &known, now_ms())
         .await
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
-    let done = done_by(&hub, &viewer).await?;
+    let done = done_by(store.as_ref(), &viewer).await?;
     Ok(Json(
         json!({ "done": done, "added": added, "ignored": ignored }),
     ))

@@ -6,7 +6,7 @@ use crate::store::StoreError;
 
 /// The lessons' storage. Every method is one transaction.
 #[async_trait]
-pub trait LessonStore {
+pub trait LessonStore: Send + Sync {
     /// The lessons `account_id` has completed, with when each was first completed, oldest
     /// first.
     async fn lessons_done(&self, account_id: &str) -> Result<Vec<(String, i64)>, StoreError>;

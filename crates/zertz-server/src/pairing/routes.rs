@@ -36,6 +36,7 @@ where
     Arc<crate::games::hub::Hub>: FromRef<S>,
     Arc<crate::pairing::Pairing>: FromRef<S>,
     Arc<crate::games::quota::Quotas>: FromRef<S>,
+    Arc<dyn crate::ratings::store::RatingStore>: FromRef<S>,
 {
     Router::new()
         .route("/api/pairing", get(waiting))
@@ -63,13 +64,14 @@ struct PairQuery {
     name: Option<String>,
 }
 
-// An axum handler names each part of the state it takes: eight extractors, one argument each.
+// An axum handler names each part of the state it takes: nine extractors, one argument each.
 #[allow(clippy::too_many_arguments)]
 async fn pair(
     State(accounts): State<Arc<crate::accounts::Accounts>>,
     State(hub): State<Arc<crate::games::hub::Hub>>,
     State(pairing): State<Arc<crate::pairing::Pairing>>,
     State(quotas): State<Arc<crate::games::quota::Quotas>>,
+    State(ratings): State<Arc<dyn crate::ratings::store::RatingStore>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     query: Result<Query<PairQuery>, QueryRejection>,
@@ -97,7 +99,7 @@ async fn pair(
     };
     let rating = match &viewer.account {
         Some(a) => Some(
-            hub.store()
+            ratings
                 .ratings_of(&a.id)
                 .await
                 .map_err(crate::games::hub::HubError::from)?

@@ -10,7 +10,7 @@ use tokio::sync::oneshot;
 
 use crate::games::model::Seated;
 use crate::games::pools::Pool;
-use crate::games::race_tests::{drop_database, fresh_database, node};
+use crate::games::race_tests::node;
 use crate::pairing::postgres::{self as table, QueueRow};
 use crate::pairing::{Paired, Pairing, QueueKey};
 
@@ -34,13 +34,8 @@ where
     F: FnOnce(String) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
-    let Some((url, name)) = fresh_database(test).await else {
-        return;
-    };
-    let outcome = tokio::spawn(check(url)).await;
-    drop_database(&name).await;
-    if let Err(e) = outcome {
-        std::panic::resume_unwind(e.into_panic());
+    if let Some(database) = crate::store::scratch::create(test).await {
+        database.run(check).await;
     }
 }
 

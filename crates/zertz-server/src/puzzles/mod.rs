@@ -20,7 +20,7 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::sync::Semaphore;
 
-use crate::app::store::Store;
+use crate::puzzles::store::PuzzleStore;
 use crate::puzzles::store::{AttemptInput, AttemptOutcome};
 use crate::ratings::glicko::Rating;
 use crate::store::StoreError;
@@ -111,13 +111,13 @@ pub enum Answer {
 /// The trainer: the set, the store, and the slots refutation searches run on.
 pub struct Puzzles {
     book: Book,
-    store: Arc<dyn Store>,
+    store: Arc<dyn PuzzleStore>,
     slots: Semaphore,
 }
 
 impl Puzzles {
     /// The trainer serving `book`, with `slots` refutation searches at once.
-    pub fn new(book: Book, store: Arc<dyn Store>, slots: usize) -> Arc<Puzzles> {
+    pub fn new(book: Book, store: Arc<dyn PuzzleStore>, slots: usize) -> Arc<Puzzles> {
         Arc::new(Puzzles {
             book,
             store,

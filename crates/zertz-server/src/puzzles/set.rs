@@ -18,16 +18,8 @@ pub const EMBEDDED: &str = include_str!(concat!(
 ));
 
 /// The themes a puzzle may have (learning contract): a `theme` asked for must be one of them.
-pub const THEMES: &[&str] = &[
-    "isolation",
-    "chain-capture",
-    "forced-sacrifice",
-    "supply-exhaustion",
-    "win-by-colour",
-    "win-by-each",
-    "no-moves",
-    "capture-choice",
-];
+/// The engine names them when it makes a puzzle; the list is its.
+pub use zertz_engine::puzzles::themes::THEMES;
 
 /// Why a puzzle set was refused.
 #[derive(Debug, Error)]

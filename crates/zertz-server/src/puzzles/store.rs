@@ -80,7 +80,7 @@ pub struct Tried {
 
 /// The puzzle trainer's storage. Every method is one transaction.
 #[async_trait]
-pub trait PuzzleStore {
+pub trait PuzzleStore: Send + Sync {
     /// Records an attempt: rated when the solver has no rated attempt at this puzzle yet, and
     /// then the puzzle's and (for an account) the solver's ratings are updated with it.
     async fn record_attempt(&self, attempt: &AttemptInput) -> Result<AttemptOutcome, StoreError>;

@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::app::store::Store;
 use crate::games::pools::Pool;
 use crate::ratings::glicko::PROVISIONAL_DEVIATION;
+use crate::ratings::store::RatingStore;
 use crate::store::StoreError;
 use crate::util::now_ms;
 
@@ -33,7 +33,7 @@ pub struct Leader {
 
 /// The best `limit` (at most [`TOP`]) of `pool`.
 pub async fn leaders(
-    store: &dyn Store,
+    store: &dyn RatingStore,
     pool: &Pool,
     limit: usize,
 ) -> Result<Vec<Leader>, StoreError> {

@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::app::store::Store;
 use crate::games::pools::Pool;
 use crate::ratings::glicko::PROVISIONAL_DEVIATION;
+use crate::ratings::store::PlayerStore;
 use crate::ratings::store::{GameFilter, RatingPoint};
 use crate::store::{PlayedGame, RatingRow, StoreError};
 use crate::util::now_ms;
@@ -99,7 +99,7 @@ pub struct Profile {
 
 /// The profile of account `id` named `name`.
 pub async fn profile(
-    store: &dyn Store,
+    store: &dyn PlayerStore,
     id: &str,
     name: &str,
     created_ms: i64,
@@ -150,7 +150,7 @@ pub async fn profile(
 /// A page of an account's finished games, and the `next` that continues it (when the page is
 /// full).
 pub async fn games_page(
-    store: &dyn Store,
+    store: &dyn PlayerStore,
     id: &str,
     filter: &GameFilter,
     before: Option<(i64, String)>,

@@ -13,12 +13,13 @@ use serde_json::json;
 
 use crate::accounts::Accounts;
 use crate::accounts::store::AccountRow;
-use crate::games::hub::{Hub, HubError};
+use crate::games::hub::HubError;
 use crate::games::pools::Pool;
 use crate::http::error::{ApiError, ApiResult, bad, bad_query};
 use crate::ratings::leaderboard::{TOP, leaders};
 use crate::ratings::profile::{games_page, profile};
 use crate::ratings::store::GameFilter;
+use crate::ratings::store::PlayerStore;
 use axum::extract::FromRef;
 
 /// The players' routes.
@@ -26,7 +27,7 @@ pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<crate::accounts::Accounts>: FromRef<S>,
-    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<dyn PlayerStore>: FromRef<S>,
 {
     Router::new()
         .route("/api/players/{name}", get(player))
@@ -56,16 +57,22 @@ fn parse_pool(key: &str) -> ApiResult<Pool> {
 }
 
 async fn player(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn PlayerStore>>,
     State(accounts): State<Arc<Accounts>>,
     Path(name): Path<String>,
 ) -> ApiResult<Response> {
     let row = account(&accounts, &name).await?;
     let (online, _) = accounts.online.names(usize::MAX);
     let is_online = online.iter().any(|n| n == &row.name);
-    let p = profile(hub.store(), &row.id, &row.name, row.created_ms, is_online)
-        .await
-        .map_err(HubError::from)?;
+    let p = profile(
+        store.as_ref(),
+        &row.id,
+        &row.name,
+        row.created_ms,
+        is_online,
+    )
+    .await
+    .map_err(HubError::from)?;
     Ok(Json(p).into_response())
 }
 
@@ -84,7 +91,7 @@ struct GamesQuery {
 const BOARDS: [&str; 7] = ["37", "40", "43", "44", "48", "61", "custom"];
 
 async fn player_games(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn PlayerStore>>,
     State(accounts): State<Arc<Accounts>>,
     Path(name): Path<String>,
     query: Result<Query<GamesQuery>, QueryRejection>,
@@ -146,7 +153,7 @@ async fn player_games(
         board,
         pool,
     };
-    let (games, next) = games_page(hub.store(), &row.id, &filter, before, limit)
+    let (games, next) = games_page(store.as_ref(), &row.id, &filter, before, limit)
         .await
         .map_err(HubError::from)?;
     Ok(Json(json!({ "name": row.name, "games": games, "next": next })).into_response())
@@ -160,7 +167,7 @@ struct LeaderboardQuery {
 
 /// With `pool`, its top 100; without, the top 10 of every pool.
 async fn leaderboard(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn PlayerStore>>,
     query: Result<Query<LeaderboardQuery>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
@@ -171,7 +178,7 @@ async fn leaderboard(
     let limit = if pools.len() == 1 { TOP } else { 10 };
     let mut out = Vec::new();
     for pool in pools {
-        let players = leaders(hub.store(), &pool, limit)
+        let players = leaders(store.as_ref(), &pool, limit)
             .await
             .map_err(HubError::from)?;
         out.push(json!({ "pool": pool.key(), "name": pool.name(), "players": players }));

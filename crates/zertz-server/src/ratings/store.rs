@@ -35,9 +35,15 @@ pub struct GameFilter {
     pub pool: Option<String>,
 }
 
+/// What a player's pages read: their ratings and finished games, and the games they are
+/// playing now.
+pub trait PlayerStore: RatingStore + crate::store::GameStore {}
+
+impl<T: RatingStore + crate::store::GameStore + ?Sized> PlayerStore for T {}
+
 /// Ratings and finished games. Every method is one read.
 #[async_trait]
-pub trait RatingStore {
+pub trait RatingStore: Send + Sync {
     /// The ratings of `account`, in every pool where it has played a rated game.
     async fn ratings_of(&self, account: &str) -> Result<Vec<RatingRow>, StoreError>;
 

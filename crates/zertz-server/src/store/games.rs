@@ -183,7 +183,7 @@ pub struct GameAppend {
 /// Games and matches. Every method is one transaction: when it returns `Ok`, the change is
 /// durable.
 #[async_trait]
-pub trait GameStore {
+pub trait GameStore: Send + Sync {
     /// Finishes the writes given so far and closes the store, for a server that stops (on
     /// SQLite the recent events are folded then); a write after this fails.
     async fn close(&self);

@@ -9,6 +9,7 @@ pub(crate) mod common;
 pub mod game_end;
 mod games;
 pub(crate) mod postgres;
+pub mod scratch;
 pub(crate) mod sqlite;
 
 pub use game_end::{GameEnd, PlayedGame, RatingPolicy, RatingRow};

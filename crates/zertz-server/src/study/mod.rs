@@ -11,9 +11,9 @@ pub mod trees;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::app::store::Store;
 use crate::config::Config;
 use crate::fair_slots::FairSlots;
+use crate::study::reviews::store::ReviewStore;
 use reviews::Reviews;
 
 /// What the study features share: the slots analysis searches run on and their budget.
@@ -33,7 +33,7 @@ pub struct Study {
 impl Study {
     /// The study features on `store` with the service's settings (the review worker is
     /// started by `reviews.start()`).
-    pub fn new(store: Arc<dyn Store>, config: &Config) -> Arc<Study> {
+    pub fn new(store: Arc<dyn ReviewStore>, config: &Config) -> Arc<Study> {
         Arc::new(Study {
             slots: FairSlots::new(config.study_slots),
             analysis_time: config.analysis_time,

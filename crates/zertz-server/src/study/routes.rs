@@ -14,6 +14,7 @@ where
     Arc<crate::games::hub::Hub>: FromRef<S>,
     Arc<crate::games::quota::Quotas>: FromRef<S>,
     Arc<crate::study::Study>: FromRef<S>,
+    Arc<dyn crate::study::studies::store::StudyStore>: FromRef<S>,
 {
     super::positions::routes::router()
         .merge(super::trees::routes::router())

@@ -22,6 +22,22 @@ pub fn move_text<S: LayoutWidth>(position: &Position<S>, mv: &Move) -> String {
     s
 }
 
+/// A line of moves from `position` (an engine's principal variation, say) in official
+/// notation, one text per move, as far as the moves are legal one after another: a line read
+/// from a search table may end in a move its last position no longer allows, and stops there.
+pub fn line_text<S: LayoutWidth>(position: &Position<S>, moves: &[Move]) -> Vec<String> {
+    let mut p = position.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for mv in moves {
+        if p.check(mv).is_err() {
+            break;
+        }
+        out.push(move_text(&p, mv));
+        p.play_unchecked(mv);
+    }
+    out
+}
+
 /// [`move_text`] appended to `out` (a record of many moves is written into one buffer).
 pub fn write_move_text<S: LayoutWidth>(out: &mut String, position: &Position<S>, mv: &Move) {
     let mut after = position.clone();
@@ -433,6 +449,19 @@ mod tests {
             }
         }
         assert!(isolations > 20, "{isolations} isolations");
+    }
+
+    #[test]
+    fn a_line_is_written_as_far_as_it_is_legal() {
+        let p = Position::standard();
+        let first = parse(&p, "Wd4,a1").unwrap();
+        let mut after = p.clone();
+        after.play_unchecked(&first);
+        let second = parse(&after, "Bd5,g4").unwrap();
+        assert_eq!(line_text(&p, &[first, second]), ["Wd4,a1", "Bd5,g4"]);
+        // The same placement twice: d4 is taken, the line stops before it.
+        assert_eq!(line_text(&p, &[first, first, second]), ["Wd4,a1"]);
+        assert!(line_text(&p, &[]).is_empty());
     }
 
     #[test]

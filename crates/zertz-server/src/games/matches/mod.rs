@@ -16,6 +16,7 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 use zertz::Player;
 
+use crate::games::ended::GameEnded;
 use crate::games::hub::{Hub, HubError, Live};
 use crate::games::invitation::{self, Key};
 use crate::games::matches::state::{
@@ -294,6 +295,29 @@ impl Hub {
             .await?;
         self.match_changed(&m);
         Ok(game_id)
+    }
+
+    /// Hears a finished game (subscribed in `app`): a game of a match is scored and the match
+    /// goes on, in a task of its own; other games are not the matches' business.
+    pub fn game_ended(self: &Arc<Self>, ended: &Arc<GameEnded>) {
+        let room = &ended.room;
+        let Some(m) = room.settings.match_game.clone() else {
+            return;
+        };
+        if room.next_game.is_some() {
+            return;
+        }
+        let hub = Arc::clone(self);
+        let game = room.id.clone();
+        tokio::spawn(async move {
+            let followed = match hub.get(&game).await {
+                Ok(live) => hub.match_game_over(&m.match_id, &live).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = followed {
+                tracing::warn!(game = %game, "match follow-up failed: {e}");
+            }
+        });
     }
 
     /// Called when a game of a match ends: scores it, and starts the next game or ends the

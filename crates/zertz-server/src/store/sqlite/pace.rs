@@ -5,13 +5,13 @@
 //! pages the batch touched (the games' `updated_ms` indexes take their new entries on the same
 //! page), the page cache's truncation, the wake-ups of the threads. With moves arriving one by
 //! one, nearly every move had its own commit, and the writer was the largest share of the
-//! server's CPU per move (docs/server.md, "Measured, 26 November 2026: CPU per move"). So when a
+//! server's CPU per move (docs/performance.md, "Measured, 26 November 2026: CPU per move"). So when a
 //! write arrives within [`PACE`] of the previous batch's start, the writer waits out the rest of
 //! it and takes every write that arrived meanwhile: each waits at most that much longer, and a
 //! write that finds the writer idle for longer is not delayed at all. Three milliseconds rather
 //! than one: at 9,000 games the server's CPU per move was some 10 % lower (the commits, their
 //! file locks and the writer's wake-ups are a third as many), for 1 ms more at the median of
-//! the answers (docs/server.md, "Measured, 27 November 2026").
+//! the answers (docs/performance.md, "Measured, 27 November 2026").
 //!
 //! A wait that gathered nothing only delayed its write. Under load that happens now and then
 //! (no other write came in the rest of the pace); when it happens [`IDLE_WAITS`] times

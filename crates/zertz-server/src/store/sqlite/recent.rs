@@ -4,7 +4,7 @@
 //! `game_events` is kept in game order (its key is the game and the version), so a move
 //! dirties a page of its own game: nine thousand games moving every two seconds share no page
 //! within a commit, and each move cost the writer some 3.4 pages written to the log (and
-//! copied again by the checkpoint), plus its row's `turns` (docs/server.md, "Measured, 26
+//! copied again by the checkpoint), plus its row's `turns` (docs/performance.md, "Measured, 26
 //! November 2026"). So the events of an append go to one of two small tables in arrival order
 //! (the moves of a batch share the last page), and the writer **folds** them into
 //! `game_events` later, a few games in each batch, every waiting event of a game at once: a

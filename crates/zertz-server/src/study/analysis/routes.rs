@@ -14,14 +14,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
-use zertz::notation::official;
-use zertz::{Game, Move, Position, Turn};
-use zertz_engine::analysis::analyse_position;
-use zertz_engine::{Engine, Limits, SearchOptions};
 
 use crate::accounts::viewer::Viewer;
 use crate::games::hub::Hub;
 use crate::study::Study;
+use crate::study::analysis::finished;
 use axum::extract::FromRef;
 
 /// Search time of one analysis.
@@ -49,35 +46,6 @@ struct AnalysisQuery {
 
 fn refuse(status: StatusCode, message: String) -> Response {
     (status, Json(json!({ "error": message }))).into_response()
-}
-
-/// The moves of a line in official notation, as far as they are legal.
-fn line(position: &Position, moves: &[Move]) -> Vec<String> {
-    let mut p = position.clone();
-    let mut out = Vec::new();
-    for m in moves {
-        if p.check(m).is_err() {
-            break;
-        }
-        out.push(official::move_text(&p, m));
-        p.play_unchecked(m);
-    }
-    out
-}
-
-/// The game after its first `turn` turns.
-fn replay(game: &Game, turn: usize) -> Option<Game> {
-    let mut g = Game::from_position(game.start().clone(), game.rules());
-    for t in game.turns().get(..turn)? {
-        match t {
-            Turn::Move(mv) => g.play(mv).ok()?,
-            Turn::Pass { bribe } => {
-                g.propose_bribe(*bribe).ok()?;
-                g.answer_bribe(true).ok()?;
-            }
-        }
-    }
-    Some(g)
 }
 
 async fn analysis(
@@ -112,16 +80,14 @@ async fn analysis(
             format!("turn {turn}: the game has {turns} turns"),
         );
     }
-    let Some(game) = replay(&room.game, turn) else {
+    let Some(game) = finished::replay(&room.game, turn) else {
         return refuse(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the game could not be replayed".into(),
         );
     };
-    let mover = game.to_move().number();
     if game.is_over() || game.legal_moves().is_empty() {
-        return Json(json!({ "turn": turn, "to_move": mover, "over": true, "best": [] }))
-            .into_response();
+        return Json(finished::over(&game, turn)).into_response();
     }
     let ticket = match study.game_analysis.enter(&viewer.client()) {
         Ok(ticket) => ticket,
@@ -142,28 +108,7 @@ async fn analysis(
     let slot = ticket.slot().await;
     let result = tokio::task::spawn_blocking(move || {
         let _held = (slot, ticket);
-        let engine = Engine::new(SearchOptions::default(), 16);
-        let a = analyse_position(&engine, &game, &Limits::movetime(BUDGET), TOP, &mut |_| {});
-        let position = game.position().clone();
-        let best: Vec<_> = a
-            .top
-            .iter()
-            .map(|r| {
-                json!({
-                    "move": official::move_text(&position, &r.mv),
-                    "score": r.score.to_string(),
-                    "line": line(&position, &r.pv),
-                })
-            })
-            .collect();
-        json!({
-            "turn": turn,
-            "to_move": mover,
-            "over": false,
-            "score": a.search.score.to_string(),
-            "depth": a.search.depth,
-            "best": best,
-        })
+        finished::analyse(&game, turn, BUDGET, TOP)
     })
     .await;
     match result {

@@ -211,20 +211,6 @@ pub fn score_json(score: Score) -> Value {
     }
 }
 
-/// The moves of a line in official notation, as far as they are legal.
-pub fn line_text(position: &Position, moves: &[Move]) -> Vec<String> {
-    let mut p = position.clone();
-    let mut out = Vec::new();
-    for m in moves {
-        if p.check(m).is_err() {
-            break;
-        }
-        out.push(official::move_text(&p, m));
-        p.play_unchecked(m);
-    }
-    out
-}
-
 /// Which forced results of the search the prover has confirmed, so that a line says "wins in
 /// N" only when it is proven (as the review does). Each (move, score) is tried once per
 /// search: the lines repeat at every depth. The prover's table is made at the first forced
@@ -261,7 +247,7 @@ fn lines_message(text: &str, position: &Position, found: &Lines, proofs: &mut Pr
                 "proven": proven,
                 "text": claim(l.score, proven),
                 "win_chance": win_chance(l.score),
-                "pv": line_text(position, &l.pv),
+                "pv": official::line_text(position, &l.pv),
             })
         })
         .collect();

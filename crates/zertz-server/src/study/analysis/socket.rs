@@ -12,11 +12,11 @@ use axum::routing::get;
 use tokio::sync::mpsc;
 
 use crate::accounts::viewer::Viewer;
-use crate::app::game_socket::MAX_FRAME;
 use crate::games::hub::Hub;
 use crate::games::quota::Quotas;
 use crate::http::heartbeat::{Beat, Heartbeat};
 use crate::http::limit::Limiter;
+use crate::http::socket::MAX_FRAME;
 use crate::study::Study;
 use crate::study::analysis::sessions::{self, Request, Running};
 use axum::extract::FromRef;
@@ -46,7 +46,7 @@ async fn upgrade(
     upgrade
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .read_buffer_size(crate::app::game_socket::READ_BUFFER)
+        .read_buffer_size(crate::http::socket::READ_BUFFER)
         .on_upgrade(move |socket| serve(study, hub, quotas, client, socket))
 }
 

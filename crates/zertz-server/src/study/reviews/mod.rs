@@ -31,10 +31,10 @@ use zertz::{Game, Turn};
 use zertz_engine::review::{self, Reviewed};
 use zertz_engine::verdicts::win_chance;
 
-use crate::app::store::Store;
 use crate::store::StoreError;
-use crate::study::analysis::sessions::{line_text, score_json};
+use crate::study::analysis::sessions::score_json;
 use crate::study::reviews::store::ReviewRow;
+use crate::study::reviews::store::ReviewStore;
 
 /// Why a review was not queued.
 #[derive(Debug, thiserror::Error)]
@@ -171,7 +171,7 @@ impl Queue {
 
 /// The reviews: the queue, its worker and the store.
 pub struct Reviews {
-    store: Arc<dyn Store>,
+    store: Arc<dyn ReviewStore>,
     limits: ReviewLimits,
     queue: Mutex<Queue>,
     wake: Notify,
@@ -210,7 +210,7 @@ pub fn names_of(record: &Record) -> [String; 2] {
 
 impl Reviews {
     /// The reviews on `store`; [`Reviews::start`] starts the worker.
-    pub fn new(store: Arc<dyn Store>, limits: ReviewLimits) -> Arc<Reviews> {
+    pub fn new(store: Arc<dyn ReviewStore>, limits: ReviewLimits) -> Arc<Reviews> {
         Arc::new(Reviews {
             store,
             limits,
@@ -474,7 +474,7 @@ pub fn review_json(game: &Game, names: &[String; 2], moves: &[Reviewed]) -> Valu
                 "win_chance_before": win_chance(r.best_score),
                 "win_chance_after": win_chance(r.played_score),
                 "lost": r.lost(),
-                "line": line_text(position, &r.best_line),
+                "line": zertz::notation::official::line_text(position, &r.best_line),
                 "depth": r.depth,
             })
         })

@@ -30,7 +30,7 @@ pub struct ReviewRow {
 
 /// The reviews' storage. Every method is one transaction.
 #[async_trait]
-pub trait ReviewStore {
+pub trait ReviewStore: Send + Sync {
     /// Stores a new review unless one with its id exists; true if it was added.
     async fn add_review(&self, row: &ReviewRow) -> Result<bool, StoreError>;
 

@@ -11,8 +11,8 @@ pub mod store;
 
 use serde_json::value::RawValue;
 
-use crate::app::store::Store;
 use crate::store::StoreError;
+use crate::study::studies::store::StudyStore;
 use crate::study::studies::store::{ChapterRow, StudyRow, StudySummary};
 use crate::study::trees::check::{self as tree_check, TreeLimits};
 use crate::token;
@@ -212,12 +212,12 @@ fn too_many() -> StudyError {
 
 /// The studies of one store.
 pub struct Studies<'a> {
-    store: &'a dyn Store,
+    store: &'a dyn StudyStore,
 }
 
 impl<'a> Studies<'a> {
     /// The studies kept in `store`.
-    pub fn new(store: &'a dyn Store) -> Studies<'a> {
+    pub fn new(store: &'a dyn StudyStore) -> Studies<'a> {
         Studies { store }
     }
 

@@ -17,8 +17,8 @@ use serde_json::value::RawValue;
 
 use crate::accounts::viewer::Viewer;
 use crate::accounts::{Account, Accounts};
-use crate::games::hub::Hub;
 use crate::http::error::{ApiError, ApiResult};
+use crate::study::studies::store::StudyStore;
 use crate::study::studies::{MAX_BYTES, Studies, StudyError, StudyInput};
 use axum::extract::FromRef;
 
@@ -31,7 +31,7 @@ pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<crate::accounts::Accounts>: FromRef<S>,
-    Arc<crate::games::hub::Hub>: FromRef<S>,
+    Arc<dyn StudyStore>: FromRef<S>,
 {
     Router::new()
         .route("/api/studies", post(create))
@@ -87,22 +87,24 @@ struct StudyItem {
 }
 
 async fn create(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn StudyStore>>,
     viewer: Viewer,
     body: Result<Json<StudyInput>, JsonRejection>,
 ) -> ApiResult<Response> {
     let account = logged_in(viewer, "saving a study")?;
     let Json(input) = body?;
-    let id = Studies::new(hub.store()).create(&account.id, input).await?;
+    let id = Studies::new(store.as_ref())
+        .create(&account.id, input)
+        .await?;
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
 }
 
 async fn read(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn StudyStore>>,
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let study = Studies::new(hub.store()).get(&id).await?;
+    let study = Studies::new(store.as_ref()).get(&id).await?;
     let mut chapters = Vec::with_capacity(study.chapters.len());
     for chapter in &study.chapters {
         let tree: &RawValue = serde_json::from_str(&chapter.tree).map_err(|e| {
@@ -133,41 +135,43 @@ async fn read(
 }
 
 async fn update(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn StudyStore>>,
     viewer: Viewer,
     Path(id): Path<String>,
     body: Result<Json<StudyInput>, JsonRejection>,
 ) -> ApiResult<Response> {
     let account = logged_in(viewer, "changing a study")?;
     let Json(input) = body?;
-    let updated = Studies::new(hub.store())
+    let updated = Studies::new(store.as_ref())
         .update(&account.id, &id, input)
         .await?;
     Ok(Json(json!({ "id": id, "updated": updated })).into_response())
 }
 
 async fn delete(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn StudyStore>>,
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
     let account = logged_in(viewer, "deleting a study")?;
-    Studies::new(hub.store()).delete(&account.id, &id).await?;
+    Studies::new(store.as_ref())
+        .delete(&account.id, &id)
+        .await?;
     Ok(Json(json!({ "deleted": id })).into_response())
 }
 
 async fn copy(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn StudyStore>>,
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
     let account = logged_in(viewer, "copying a study")?;
-    let copy = Studies::new(hub.store()).copy(&account.id, &id).await?;
+    let copy = Studies::new(store.as_ref()).copy(&account.id, &id).await?;
     Ok((StatusCode::CREATED, Json(json!({ "id": copy }))).into_response())
 }
 
 async fn list(
-    State(hub): State<Arc<Hub>>,
+    State(store): State<Arc<dyn StudyStore>>,
     State(accounts): State<Arc<Accounts>>,
     Path(name): Path<String>,
 ) -> ApiResult<Response> {
@@ -175,7 +179,7 @@ async fn list(
         .named(&name)
         .await?
         .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no player is named {name}")))?;
-    let studies = Studies::new(hub.store()).of_account(&player.id).await?;
+    let studies = Studies::new(store.as_ref()).of_account(&player.id).await?;
     let items: Vec<StudyItem> = studies
         .into_iter()
         .map(|s| StudyItem {

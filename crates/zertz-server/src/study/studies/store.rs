@@ -51,7 +51,7 @@ pub struct StudySummary {
 
 /// The studies' storage. Every method is one transaction.
 #[async_trait]
-pub trait StudyStore {
+pub trait StudyStore: Send + Sync {
     /// Stores a new study, unless its owner already has `most` studies: `Ok(false)` then, and
     /// nothing is written. (`owner_name` is ignored.) A taken id is `StoreError::Taken`.
     async fn create_study(&self, study: &StudyRow, most: i64) -> Result<bool, StoreError>;
