@@ -9,6 +9,8 @@ use std::cmp::Ordering;
 pub trait Weight: Copy + Ord + std::fmt::Debug {
     /// Zero.
     fn zero() -> Self;
+    /// One.
+    fn one() -> Self;
     /// The sum.
     fn plus(self, other: Self) -> Self;
     /// The difference; `other` is never larger than `self`.
@@ -25,6 +27,9 @@ impl Weight for u64 {
     fn zero() -> Self {
         0
     }
+    fn one() -> Self {
+        1
+    }
     fn plus(self, other: Self) -> Self {
         self + other
     }
@@ -39,6 +44,9 @@ impl Weight for u64 {
 impl Weight for u128 {
     fn zero() -> Self {
         0
+    }
+    fn one() -> Self {
+        1
     }
     fn plus(self, other: Self) -> Self {
         self + other
@@ -110,6 +118,9 @@ impl<const N: usize> Weight for Big<N> {
     fn zero() -> Self {
         Big([0; N])
     }
+    fn one() -> Self {
+        Big::shifted(1, 0)
+    }
     fn plus(self, other: Self) -> Self {
         let mut out = [0u64; N];
         let mut carry = false;
@@ -139,12 +150,18 @@ impl<const N: usize> Weight for Big<N> {
 
 const NONE: usize = usize::MAX;
 
-/// The solver's state; see [`max_weight_matching`].
-struct Solver<'a, W: Weight> {
+/// The solver's state, kept between solves so that the matching can be re-optimised after
+/// edges are removed (see [`IncrementalMatching`]); see also [`max_weight_matching`].
+struct Solver<W: Weight> {
     n: usize,
-    edges: &'a [(usize, usize, W)],
+    edges: Vec<(usize, usize, W)>,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
+    /// Edges taken out of the graph.
+    removed: Vec<bool>,
+    /// Edges removed since the last solve, whose effect on the matching, the duals and the
+    /// blossoms is still to be applied.
+    pending: Vec<usize>,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -159,9 +176,24 @@ struct Solver<'a, W: Weight> {
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
+    saved: Option<Saved<W>>,
 }
 
-impl<W: Weight> Solver<'_, W> {
+/// What a solve changes, kept to undo it.
+struct Saved<W> {
+    removed: Vec<usize>,
+    pending: Vec<usize>,
+    mate: Vec<usize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    blossomendps: Vec<Vec<usize>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<W>,
+}
+
+impl<W: Weight> Solver<W> {
     /// Twice the reduced cost of edge `k` between two different top-level blossoms.
     fn slack(&self, k: usize) -> W {
         let (i, j, w) = self.edges[k];
@@ -277,11 +309,20 @@ impl<W: Weight> Solver<'_, W> {
                 None => self
                     .leaves_of(bv)
                     .into_iter()
-                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
+                    .map(|v| {
+                        self.neighbend[v]
+                            .iter()
+                            .map(|p| p / 2)
+                            .filter(|&k| !self.removed[k])
+                            .collect()
+                    })
                     .collect(),
             };
             for list in lists {
                 for k in list {
+                    if self.removed[k] {
+                        continue;
+                    }
                     let (mut i, mut j, _) = self.edges[k];
                     if self.inblossom[j] == b {
                         std::mem::swap(&mut i, &mut j);
@@ -425,34 +466,47 @@ impl<W: Weight> Solver<'_, W> {
         self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
     }
 
-    fn augment_matching(&mut self, k: usize) {
-        let (v, w, _) = self.edges[k];
-        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
-            loop {
-                let bs = self.inblossom[s];
-                if bs >= self.n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.labelend[bs] == NONE {
-                    break;
-                }
-                let t = self.endpoint[self.labelend[bs]];
-                let bt = self.inblossom[t];
-                s = self.endpoint[self.labelend[bt]];
-                let j = self.endpoint[self.labelend[bt] ^ 1];
-                if bt >= self.n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = self.labelend[bt];
-                p = self.labelend[bt] ^ 1;
+    /// Swaps the matched and unmatched edges on the alternating path from `s` up to the root
+    /// of its tree; `s` is then matched through endpoint `p` (or left free, `NONE`).
+    fn augment_from(&mut self, mut s: usize, mut p: usize) {
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
             }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.endpoint[self.labelend[bs]];
+            let bt = self.inblossom[t];
+            s = self.endpoint[self.labelend[bt]];
+            let j = self.endpoint[self.labelend[bt] ^ 1];
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
         }
     }
 
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w, _) = self.edges[k];
+        self.augment_from(v, 2 * k + 1);
+        self.augment_from(w, 2 * k);
+    }
+
+    /// The primal-dual stages, from any state in which the duals are feasible, every matched
+    /// edge is tight and every blossom is whole: each stage grows alternating trees from the
+    /// free vertices whose dual is still positive (the optimality conditions want the dual of
+    /// a free vertex to be zero) and ends with an augmentation, or when such a vertex's dual
+    /// reaches zero (if it is matched, the path to its tree's root is flipped so that it
+    /// becomes the free one). From scratch (every vertex free, every dual equal) this is
+    /// Edmonds' algorithm as usual; after a few edges are removed, only the few vertices they
+    /// freed are searched from.
     fn solve(&mut self) {
         let n = self.n;
-        for _ in 0..n {
+        loop {
             self.label.iter_mut().for_each(|l| *l = 0);
             self.bestedge.iter_mut().for_each(|e| *e = NONE);
             for b in n..2 * n {
@@ -460,17 +514,32 @@ impl<W: Weight> Solver<'_, W> {
             }
             self.allowedge.iter_mut().for_each(|a| *a = false);
             self.queue.clear();
-            for v in 0..n {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
-                    self.assign_label(v, 1, NONE);
+            let roots: Vec<usize> = (0..n)
+                .filter(|&v| self.mate[v] == NONE && self.dualvar[v] > W::zero())
+                .collect();
+            if roots.is_empty() {
+                break;
+            }
+            let odd = |d: W| d != d.half().twice();
+            let parity = odd(self.dualvar[roots[0]]);
+            for &r in &roots[1..] {
+                if odd(self.dualvar[r]) != parity {
+                    self.raise_root(r);
                 }
             }
-            let mut augmented = false;
-            loop {
+            for &r in &roots {
+                if self.label[self.inblossom[r]] == 0 {
+                    self.assign_label(r, 1, NONE);
+                }
+            }
+            'stage: loop {
                 while let Some(v) = self.queue.pop() {
                     for idx in 0..self.neighbend[v].len() {
                         let p = self.neighbend[v][idx];
                         let k = p / 2;
+                        if self.removed[k] {
+                            continue;
+                        }
                         let w = self.endpoint[p];
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
@@ -483,16 +552,23 @@ impl<W: Weight> Solver<'_, W> {
                             }
                         }
                         if self.allowedge[k] {
-                            if self.label[self.inblossom[w]] == 0 {
+                            let bw = self.inblossom[w];
+                            if self.label[bw] == 0 {
+                                if self.mate[self.blossombase[bw]] == NONE {
+                                    // A free vertex whose dual is already zero: augment.
+                                    self.labelend[w] = NONE;
+                                    self.labelend[bw] = NONE;
+                                    self.augment_matching(k);
+                                    break 'stage;
+                                }
                                 self.assign_label(w, 2, p ^ 1);
-                            } else if self.label[self.inblossom[w]] == 1 {
+                            } else if self.label[bw] == 1 {
                                 let base = self.scan_blossom(v, w);
                                 if base != NONE {
                                     self.add_blossom(base, k);
                                 } else {
                                     self.augment_matching(k);
-                                    augmented = true;
-                                    break;
+                                    break 'stage;
                                 }
                             } else if self.label[w] == 0 {
                                 self.label[w] = 2;
@@ -509,16 +585,26 @@ impl<W: Weight> Solver<'_, W> {
                             self.bestedge[w] = k;
                         }
                     }
-                    if augmented {
-                        break;
+                }
+                // No augmenting path with tight edges: change the duals. Type 1: an
+                // S-vertex's dual reaches zero (a free one first, on a tie).
+                let mut deltatype = 1;
+                let mut delta = W::zero();
+                let mut deltavertex = NONE;
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] == 1 {
+                        let d = self.dualvar[v];
+                        let better = deltavertex == NONE
+                            || d < delta
+                            || (d == delta
+                                && self.mate[v] == NONE
+                                && self.mate[deltavertex] != NONE);
+                        if better {
+                            delta = d;
+                            deltavertex = v;
+                        }
                     }
                 }
-                if augmented {
-                    break;
-                }
-                // No augmenting path with tight edges: change the duals.
-                let mut deltatype = 1;
-                let mut delta = *self.dualvar[..n].iter().min().expect("vertices");
                 let mut deltaedge = NONE;
                 let mut deltablossom = NONE;
                 for v in 0..n {
@@ -573,7 +659,13 @@ impl<W: Weight> Solver<'_, W> {
                     }
                 }
                 match deltatype {
-                    1 => break,
+                    1 => {
+                        if self.mate[deltavertex] != NONE {
+                            // A matched S-vertex of zero dual: it becomes the free one.
+                            self.augment_from(deltavertex, NONE);
+                        }
+                        break 'stage;
+                    }
                     2 => {
                         self.allowedge[deltaedge] = true;
                         let (mut i, mut j, _) = self.edges[deltaedge];
@@ -591,9 +683,6 @@ impl<W: Weight> Solver<'_, W> {
                     _ => self.expand_blossom(deltablossom, false),
                 }
             }
-            if !augmented {
-                break;
-            }
             for b in n..2 * n {
                 if self.blossomparent[b] == NONE
                     && self.blossombase[b] != NONE
@@ -605,60 +694,205 @@ impl<W: Weight> Solver<'_, W> {
             }
         }
     }
-}
 
-/// A maximum-weight matching of the graph with `n` vertices and the given edges
-/// `(u, v, weight)`: each vertex's partner, or `None`. Edges of weight zero may be left out.
-/// Weights of all edges must leave room for twice the largest weight plus twice the largest
-/// weight again (the duals) without overflow.
-pub fn max_weight_matching<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
-    if edges.is_empty() || n == 0 {
-        return vec![None; n];
+    /// Raises by one the dual of the free vertex `r` (and of every vertex of the blossoms
+    /// around it, lowering theirs, so that no edge inside them changes): every root of a
+    /// stage must have duals of the same parity, so that the slack of an edge between two
+    /// S-vertices is even and half of it an integer.
+    fn raise_root(&mut self, r: usize) {
+        loop {
+            let b = self.inblossom[r];
+            if b == r {
+                self.dualvar[r] = self.dualvar[r].plus(W::one());
+                return;
+            }
+            if self.dualvar[b] == W::zero() {
+                self.dissolve(b);
+                continue;
+            }
+            self.dualvar[b] = self.dualvar[b].minus(W::one());
+            for v in self.leaves_of(b) {
+                self.dualvar[v] = self.dualvar[v].plus(W::one());
+            }
+            return;
+        }
     }
-    let s = run_solver(n, edges);
-    s.mate
-        .iter()
-        .map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) })
-        .collect()
-}
 
-fn run_solver<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> Solver<'_, W> {
-    let maxweight = edges.iter().map(|e| e.2).max().expect("edges");
-    let mut endpoint = Vec::with_capacity(2 * edges.len());
-    let mut neighbend = vec![Vec::new(); n];
-    for (k, &(i, j, _)) in edges.iter().enumerate() {
-        endpoint.push(i);
-        endpoint.push(j);
-        neighbend[i].push(2 * k + 1);
-        neighbend[j].push(2 * k);
-    }
-    let mut s = Solver {
-        n,
-        edges,
-        endpoint,
-        neighbend,
-        mate: vec![NONE; n],
-        label: vec![0; 2 * n],
-        labelend: vec![NONE; 2 * n],
-        inblossom: (0..n).collect(),
-        blossomparent: vec![NONE; 2 * n],
-        blossomchilds: vec![Vec::new(); 2 * n],
-        blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
-        blossomendps: vec![Vec::new(); 2 * n],
-        bestedge: vec![NONE; 2 * n],
-        blossombestedges: vec![None; 2 * n],
-        unusedblossoms: (n..2 * n).collect(),
-        dualvar: std::iter::repeat_n(maxweight, n)
+    /// Back to the start of Edmonds' algorithm on the edges in `include` (and not removed):
+    /// nothing matched, no blossom, every vertex's dual the largest weight.
+    fn reset(&mut self, include: &[bool]) {
+        let n = self.n;
+        let mut maxweight = W::zero();
+        for v in &mut self.neighbend {
+            v.clear();
+        }
+        for (k, &(i, j, w)) in self.edges.iter().enumerate() {
+            if include[k] && !self.removed[k] {
+                maxweight = maxweight.max(w);
+                self.neighbend[i].push(2 * k + 1);
+                self.neighbend[j].push(2 * k);
+            }
+        }
+        self.pending.clear();
+        self.mate.iter_mut().for_each(|m| *m = NONE);
+        self.labelend.iter_mut().for_each(|m| *m = NONE);
+        self.inblossom = (0..n).collect();
+        self.blossomparent.iter_mut().for_each(|m| *m = NONE);
+        self.blossomchilds.iter_mut().for_each(Vec::clear);
+        self.blossomendps.iter_mut().for_each(Vec::clear);
+        self.blossombase = (0..n).chain(std::iter::repeat_n(NONE, n)).collect();
+        self.unusedblossoms = (n..2 * n).collect();
+        self.dualvar = std::iter::repeat_n(maxweight, n)
             .chain(std::iter::repeat_n(W::zero(), n))
-            .collect(),
-        allowedge: vec![false; edges.len()],
-        queue: Vec::new(),
-    };
-    s.solve();
-    s
-}
+            .collect();
+    }
 
-impl<W: Weight> Solver<'_, W> {
+    /// A new solver for the graph, nothing solved yet.
+    fn new(n: usize, edges: Vec<(usize, usize, W)>) -> Self {
+        let mut endpoint = Vec::with_capacity(2 * edges.len());
+        for &(i, j, _) in &edges {
+            endpoint.push(i);
+            endpoint.push(j);
+        }
+        let m = edges.len();
+        Solver {
+            n,
+            edges,
+            endpoint,
+            neighbend: vec![Vec::new(); n],
+            removed: vec![false; m],
+            pending: Vec::new(),
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).collect(),
+            dualvar: vec![W::zero(); 2 * n],
+            allowedge: vec![false; m],
+            queue: Vec::new(),
+            saved: None,
+        }
+    }
+
+    /// Solves from scratch, first on the edges marked in `first` (those likely to be used),
+    /// then, while the final duals are violated by edges left out, with those added
+    /// (linear-programming optimality: a matching and feasible duals in complementary
+    /// slackness prove the optimum). The final state serves every edge not removed.
+    fn solve_sparse(&mut self, first: &[bool]) {
+        let mut included = first.to_vec();
+        loop {
+            self.reset(&included);
+            self.solve();
+            let mut added = false;
+            for k in 0..self.edges.len() {
+                let (i, j, w) = self.edges[k];
+                if !included[k] && !self.removed[k] && !self.dual_feasible(i, j, w) {
+                    included[k] = true;
+                    added = true;
+                }
+            }
+            if !added {
+                break;
+            }
+        }
+        if included.iter().any(|&i| !i) {
+            for v in &mut self.neighbend {
+                v.clear();
+            }
+            for (k, &(i, j, _)) in self.edges.iter().enumerate() {
+                if !self.removed[k] {
+                    self.neighbend[i].push(2 * k + 1);
+                    self.neighbend[j].push(2 * k);
+                }
+            }
+        }
+    }
+
+    /// The smallest blossom holding both `i` and `j`, if any.
+    fn common_blossom(&self, i: usize, j: usize) -> Option<usize> {
+        if self.inblossom[i] != self.inblossom[j] {
+            return None;
+        }
+        let mut above_i = Vec::new();
+        let mut b = self.blossomparent[i];
+        while b != NONE {
+            above_i.push(b);
+            b = self.blossomparent[b];
+        }
+        let mut b = self.blossomparent[j];
+        while b != NONE {
+            if above_i.contains(&b) {
+                return Some(b);
+            }
+            b = self.blossomparent[b];
+        }
+        None
+    }
+
+    /// Takes apart the top-level blossom `b`: its dual goes to its vertices (which keeps
+    /// every edge inside it as it was and the edges leaving it feasible); the matched edge
+    /// at its base, no longer tight when that dual was positive, is unmatched.
+    fn dissolve(&mut self, b: usize) {
+        let z = self.dualvar[b];
+        if z > W::zero() {
+            for v in self.leaves_of(b) {
+                self.dualvar[v] = self.dualvar[v].plus(z);
+            }
+            let base = self.blossombase[b];
+            if self.mate[base] != NONE {
+                let m = self.endpoint[self.mate[base]];
+                self.mate[m] = NONE;
+                self.mate[base] = NONE;
+            }
+        }
+        let childs = std::mem::take(&mut self.blossomchilds[b]);
+        for &c in &childs {
+            self.blossomparent[c] = NONE;
+            for v in self.leaves_of(c) {
+                self.inblossom[v] = c;
+            }
+        }
+        self.blossomendps[b].clear();
+        self.blossombase[b] = NONE;
+        self.dualvar[b] = W::zero();
+        self.unusedblossoms.push(b);
+    }
+
+    /// Applies the removal of the pending edges: a blossom whose cycle uses one is taken
+    /// apart (with every blossom around it), a matched one is unmatched. The duals stay
+    /// feasible, the matched edges tight, the blossoms whole.
+    fn apply_removals(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for k in pending {
+            let (i, j, _) = self.edges[k];
+            if let Some(c) = self.common_blossom(i, j)
+                && self.blossomendps[c]
+                    .iter()
+                    .any(|&p| p == 2 * k || p == 2 * k + 1)
+            {
+                let mut chain = vec![c];
+                let mut b = self.blossomparent[c];
+                while b != NONE {
+                    chain.push(b);
+                    b = self.blossomparent[b];
+                }
+                for &b in chain.iter().rev() {
+                    self.dissolve(b);
+                }
+            }
+            if self.mate[i] == 2 * k + 1 {
+                self.mate[i] = NONE;
+                self.mate[j] = NONE;
+            }
+        }
+    }
+
     /// Whether an edge of weight `w` between `i` and `j` (not necessarily one the solver
     /// knew) respects the final duals: `2y_i + 2y_j + 2·Σz(blossoms holding both) ≥ 2w`.
     fn dual_feasible(&self, i: usize, j: usize, w: W) -> bool {
@@ -679,6 +913,134 @@ impl<W: Weight> Solver<'_, W> {
         }
         lhs >= w.twice()
     }
+
+    fn partners(&self) -> Vec<Option<usize>> {
+        self.mate
+            .iter()
+            .map(|&p| {
+                if p == NONE {
+                    None
+                } else {
+                    Some(self.endpoint[p])
+                }
+            })
+            .collect()
+    }
+}
+
+/// A maximum-weight matching kept between solves: edges can be removed and the optimum
+/// found again from the previous one (its duals, blossoms and matching, with only the
+/// vertices the removal freed searched from), and a solve can be undone.
+pub trait IncrementalMatching {
+    /// Takes edge `k` (its index in the list given) out of the graph; applied at the next
+    /// [`IncrementalMatching::resolve`].
+    fn remove(&mut self, k: usize);
+    /// The optimum again, after removals.
+    fn resolve(&mut self);
+    /// Each vertex's partner.
+    fn partners(&self) -> Vec<Option<usize>>;
+    /// The indices of the matched edges.
+    fn matched_edges(&self) -> Vec<usize>;
+    /// Remembers the state (the matching, duals, blossoms and removals), replacing what was
+    /// remembered.
+    fn save(&mut self);
+    /// Goes back to the state last saved.
+    fn restore(&mut self);
+}
+
+impl<W: Weight> IncrementalMatching for Solver<W> {
+    fn remove(&mut self, k: usize) {
+        if !self.removed[k] {
+            self.removed[k] = true;
+            self.pending.push(k);
+            if let Some(s) = &mut self.saved {
+                s.removed.push(k);
+            }
+        }
+    }
+
+    fn resolve(&mut self) {
+        self.apply_removals();
+        self.solve();
+    }
+
+    fn partners(&self) -> Vec<Option<usize>> {
+        Solver::partners(self)
+    }
+
+    fn matched_edges(&self) -> Vec<usize> {
+        (0..self.n)
+            .filter(|&v| self.mate[v] != NONE && self.mate[v] & 1 == 1)
+            .map(|v| self.mate[v] / 2)
+            .collect()
+    }
+
+    fn save(&mut self) {
+        self.saved = Some(Saved {
+            removed: Vec::new(),
+            pending: self.pending.clone(),
+            mate: self.mate.clone(),
+            inblossom: self.inblossom.clone(),
+            blossomparent: self.blossomparent.clone(),
+            blossomchilds: self.blossomchilds.clone(),
+            blossombase: self.blossombase.clone(),
+            blossomendps: self.blossomendps.clone(),
+            unusedblossoms: self.unusedblossoms.clone(),
+            dualvar: self.dualvar.clone(),
+        });
+    }
+
+    fn restore(&mut self) {
+        let s = self.saved.take().expect("a saved state");
+        for k in s.removed {
+            self.removed[k] = false;
+        }
+        self.pending = s.pending;
+        self.mate = s.mate;
+        self.inblossom = s.inblossom;
+        self.blossomparent = s.blossomparent;
+        self.blossomchilds = s.blossomchilds;
+        self.blossombase = s.blossombase;
+        self.blossomendps = s.blossomendps;
+        self.unusedblossoms = s.unusedblossoms;
+        self.dualvar = s.dualvar;
+    }
+}
+
+/// A maximum-weight matching of `n` vertices, solved as [`max_weight_matching_sparse`]
+/// does, kept to be solved again after edges are removed.
+pub fn incremental_matching<W: Weight + 'static>(
+    n: usize,
+    edges: Vec<(usize, usize, W)>,
+    first: &[bool],
+    removed: &[bool],
+) -> Box<dyn IncrementalMatching> {
+    let mut s = Solver::new(n, edges);
+    for (k, &r) in removed.iter().enumerate() {
+        if r {
+            s.removed[k] = true;
+        }
+    }
+    s.solve_sparse(first);
+    Box::new(s)
+}
+
+/// A maximum-weight matching of the graph with `n` vertices and the given edges
+/// `(u, v, weight)`: each vertex's partner, or `None`. Edges of weight zero may be left out.
+/// Weights of all edges must leave room for twice the largest weight plus twice the largest
+/// weight again (the duals) without overflow.
+pub fn max_weight_matching<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
+    if edges.is_empty() || n == 0 {
+        return vec![None; n];
+    }
+    run_solver(n, edges).partners()
+}
+
+fn run_solver<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> Solver<W> {
+    let mut s = Solver::new(n, edges.to_vec());
+    s.reset(&vec![true; edges.len()]);
+    s.solve();
+    s
 }
 
 /// The same matching as [`max_weight_matching`], found faster on dense graphs: solved first
@@ -691,33 +1053,12 @@ pub fn max_weight_matching_sparse<W: Weight>(
     edges: &[(usize, usize, W)],
     first: &[bool],
 ) -> Vec<Option<usize>> {
-    if n == 0 || first.iter().all(|&f| f) {
-        return max_weight_matching(n, edges);
+    if n == 0 || edges.is_empty() {
+        return vec![None; n];
     }
-    let mut included = first.to_vec();
-    loop {
-        let sub: Vec<(usize, usize, W)> = edges
-            .iter()
-            .zip(&included)
-            .filter(|(_, inc)| **inc)
-            .map(|(e, _)| *e)
-            .collect();
-        let s = run_solver(n, &sub);
-        let mut added = false;
-        for (e, &(i, j, w)) in edges.iter().enumerate() {
-            if !included[e] && !s.dual_feasible(i, j, w) {
-                included[e] = true;
-                added = true;
-            }
-        }
-        if !added {
-            return s
-                .mate
-                .iter()
-                .map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) })
-                .collect();
-        }
-    }
+    let mut s = Solver::new(n, edges.to_vec());
+    s.solve_sparse(first);
+    s.partners()
 }
 
 /// A maximum-cardinality matching (Edmonds' algorithm, blossoms found by breadth-first
@@ -943,6 +1284,96 @@ mod tests {
             }
             let size = mate.iter().filter(|m| m.is_some()).count() as u64 / 2;
             assert_eq!(size, brute(n, &edges), "{edges:?}");
+        }
+    }
+
+    /// Removing edges one batch at a time and solving again from the previous optimum
+    /// finds the optimum of the smaller graph; an undone solve gives back the previous one.
+    #[test]
+    fn re_solving_after_removals_finds_the_optimum() {
+        let mut seed = 17u64;
+        let mut rnd = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for round in 0..600 {
+            let n = 2 + rnd(if round % 3 == 0 { 9 } else { 24 }) as usize;
+            let mut edges = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    if rnd(100) < 70 {
+                        let w = if round % 2 == 0 {
+                            1 + rnd(40)
+                        } else {
+                            1 + rnd(3)
+                        };
+                        edges.push((a, b, w));
+                    }
+                }
+            }
+            if edges.is_empty() {
+                continue;
+            }
+            let first: Vec<bool> = edges.iter().map(|e| e.1 - e.0 <= 2).collect();
+            let mut removed = vec![false; edges.len()];
+            let mut m = incremental_matching(n, edges.clone(), &first, &removed);
+            let weight = |mate: &[Option<usize>], removed: &[bool]| -> u64 {
+                let mut t = 0;
+                for (k, e) in edges.iter().enumerate() {
+                    if mate[e.0] == Some(e.1) {
+                        assert!(!removed[k], "a removed edge is matched");
+                        t += e.2;
+                    }
+                }
+                t
+            };
+            let optimum = |removed: &[bool]| -> u64 {
+                let kept: Vec<(usize, usize, u64)> = edges
+                    .iter()
+                    .zip(removed)
+                    .filter(|(_, r)| !**r)
+                    .map(|(e, _)| *e)
+                    .collect();
+                let mate = max_weight_matching(n, &kept);
+                total(&kept, &mate)
+            };
+            for _ in 0..6 {
+                let mate = m.partners();
+                for (v, p) in mate.iter().enumerate() {
+                    if let Some(u) = *p {
+                        assert_eq!(mate[u], Some(v));
+                    }
+                }
+                assert_eq!(weight(&mate, &removed), optimum(&removed));
+                let matched = m.matched_edges();
+                let before = (mate.clone(), removed.clone());
+                let undo = rnd(3) == 0;
+                if undo {
+                    m.save();
+                }
+                // Remove some matched edges and some others.
+                for &k in &matched {
+                    if rnd(3) == 0 {
+                        m.remove(k);
+                        removed[k] = true;
+                    }
+                }
+                for _ in 0..rnd(4) {
+                    let k = rnd(edges.len() as u64) as usize;
+                    m.remove(k);
+                    removed[k] = true;
+                }
+                m.resolve();
+                if undo {
+                    m.restore();
+                    removed = before.1;
+                    assert_eq!(m.partners(), before.0);
+                    m.resolve();
+                    assert_eq!(m.partners(), before.0);
+                }
+            }
         }
     }
 

@@ -17,6 +17,7 @@
 use super::colour;
 use super::player::{Float, PlayerState};
 use super::solve::{FieldEdge, solve};
+use crate::matching::IncrementalMatching;
 use crate::trf::Colour;
 
 /// A round's pairs (ranking indices, higher-ranked first) and the bye's receiver.
@@ -243,6 +244,11 @@ struct Bracket<'r, 'a> {
     /// A region solution left the rest unpairable: pair the bracket in full instead.
     pub incomplete: bool,
     cache: Option<Vec<FieldEdge>>,
+    /// The index in `cache` of the edge between two local vertices.
+    edge_at: Vec<Vec<u32>>,
+    /// The matching of the current phase, kept to be solved again from its optimum after
+    /// more edges are banned.
+    solver: Option<Box<dyn IncrementalMatching>>,
 }
 
 #[derive(Clone)]
@@ -340,12 +346,20 @@ impl<'r, 'a> Bracket<'r, 'a> {
             further,
             incomplete: false,
             cache: None,
+            edge_at: Vec::new(),
+            solver: None,
         }
     }
 
     fn set_phase(&mut self, phase: Phase) {
         self.phase = phase;
+        self.invalidate();
+    }
+
+    /// The weights change: the edges are built again and the matching solved from scratch.
+    fn invalidate(&mut self) {
         self.cache = None;
+        self.solver = None;
     }
 
     /// The criteria vector of the edge between vertices `u` and `v` (`u < v`; the bye is
@@ -474,34 +488,32 @@ impl<'r, 'a> Bracket<'r, 'a> {
         f
     }
 
-    fn edges(&mut self) -> Vec<FieldEdge> {
-        if self.cache.is_none() {
-            let r = self.r;
-            let m = self.active.len();
-            let mut edges = Vec::new();
-            for a in 0..m {
-                for b in a + 1..m {
-                    let (u, v) = (self.active[a], self.active[b]);
-                    let (u, v) = if u < v { (u, v) } else { (v, u) };
-                    let ok = if v == r.n {
-                        r.bye_allowed(u)
-                    } else {
-                        r.legal[u][v] && !(self.is_mdp[u] && self.is_mdp[v])
-                    };
-                    if ok {
-                        edges.push((a, b, self.fields(u, v)));
-                    }
+    fn build_edges(&mut self) {
+        if self.cache.is_some() {
+            return;
+        }
+        let r = self.r;
+        let m = self.active.len();
+        let mut edges = Vec::new();
+        let mut edge_at = vec![vec![u32::MAX; m]; m];
+        for a in 0..m {
+            for b in a + 1..m {
+                let (u, v) = (self.active[a], self.active[b]);
+                let (u, v) = if u < v { (u, v) } else { (v, u) };
+                let ok = if v == r.n {
+                    r.bye_allowed(u)
+                } else {
+                    r.legal[u][v] && !(self.is_mdp[u] && self.is_mdp[v])
+                };
+                if ok {
+                    edge_at[a][b] = edges.len() as u32;
+                    edge_at[b][a] = edges.len() as u32;
+                    edges.push((a, b, self.fields(u, v)));
                 }
             }
-            self.cache = Some(edges);
         }
-        self.cache
-            .as_ref()
-            .expect("cached")
-            .iter()
-            .filter(|(a, b, _)| !self.banned[*a][*b])
-            .cloned()
-            .collect()
+        self.cache = Some(edges);
+        self.edge_at = edge_at;
     }
 
     /// Region mode: whether the players left unpaired by `mate`, with those further down,
@@ -518,34 +530,46 @@ impl<'r, 'a> Bracket<'r, 'a> {
         self.r.completable_set(&rest, &self.in_b)
     }
 
-    /// Solves under the current bans: the partners (local indices) and the compared part of
-    /// the total.
+    /// Solves under the current bans (from scratch after the weights changed, else from the
+    /// previous optimum): the partners (local indices) and the compared part of the total.
     fn solve_now(&mut self) -> (Vec<Option<usize>>, Vec<u64>) {
-        let edges = self.edges();
-        // Likely edges first: near neighbours, and S1 against S2 around the natural partner.
-        let h = self.members.len() / 2;
-        let window = 24;
-        let first: Vec<bool> = edges
-            .iter()
-            .map(|(a, b, _)| {
-                let d = b - a;
-                d <= window || d.abs_diff(h) <= window || self.active[*b] == self.r.n
-            })
-            .collect();
-        let mate = solve(self.active.len(), &edges, &first);
-        if self.region && !self.incomplete && !self.rest_completable(&mate) {
-            self.incomplete = true;
-        }
+        self.build_edges();
+        let edges = self.cache.as_ref().expect("built");
+        let solver = match &mut self.solver {
+            Some(s) => {
+                s.resolve();
+                s
+            }
+            None => {
+                // Likely edges first: near neighbours, and S1 against S2 around the natural
+                // partner.
+                let h = self.members.len() / 2;
+                let window = 24;
+                let first: Vec<bool> = edges
+                    .iter()
+                    .map(|(a, b, _)| {
+                        let d = b - a;
+                        d <= window || d.abs_diff(h) <= window || self.active[*b] == self.r.n
+                    })
+                    .collect();
+                let removed: Vec<bool> =
+                    edges.iter().map(|(a, b, _)| self.banned[*a][*b]).collect();
+                self.solver
+                    .insert(solve(self.active.len(), edges, &first, &removed))
+            }
+        };
+        let mate = solver.partners();
         let nf = edges.first().map(|e| e.2.len()).unwrap_or(1);
         let mut key = vec![0u64; nf];
-        for (a, b, f) in &edges {
-            if mate[*a] == Some(*b) {
-                for (k, x) in key.iter_mut().zip(f) {
-                    *k += x;
-                }
+        for k in solver.matched_edges() {
+            for (x, f) in key.iter_mut().zip(&edges[k].2) {
+                *x += f;
             }
         }
         key.pop();
+        if self.region && !self.incomplete && !self.rest_completable(&mate) {
+            self.incomplete = true;
+        }
         (mate, key)
     }
 
@@ -561,8 +585,17 @@ impl<'r, 'a> Bracket<'r, 'a> {
 
     fn ban(&mut self, u: usize, v: usize) {
         let (a, b) = (self.local[u], self.local[v]);
+        if self.banned[a][b] {
+            return;
+        }
         self.banned[a][b] = true;
         self.banned[b][a] = true;
+        if let Some(s) = &mut self.solver {
+            let k = self.edge_at[a][b];
+            if k != u32::MAX {
+                s.remove(k as usize);
+            }
+        }
     }
 
     /// Bans the edges if a best pairing remains without them; reports whether it did.
@@ -574,7 +607,15 @@ impl<'r, 'a> Bracket<'r, 'a> {
             }
             return true;
         }
-        let saved = self.banned.clone();
+        let fresh: Vec<(usize, usize)> = bans
+            .iter()
+            .map(|&(u, v)| (self.local[u], self.local[v]))
+            .filter(|&(a, b)| !self.banned[a][b])
+            .collect();
+        let had_solver = self.solver.is_some();
+        if let Some(s) = &mut self.solver {
+            s.save();
+        }
         for &(u, v) in bans {
             self.ban(u, v);
         }
@@ -583,7 +624,14 @@ impl<'r, 'a> Bracket<'r, 'a> {
             self.best = mate;
             true
         } else {
-            self.banned = saved;
+            for (a, b) in fresh {
+                self.banned[a][b] = false;
+                self.banned[b][a] = false;
+            }
+            match &mut self.solver {
+                Some(s) if had_solver => s.restore(),
+                _ => self.solver = None,
+            }
             false
         }
     }
@@ -647,7 +695,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
         let pairs = self.pairs_in(&self.in_b.clone());
         if r.has_bye && self.members.len() - 2 * pairs == 1 {
             self.c9 = true;
-            self.cache = None;
+            self.invalidate();
             self.resolve();
         }
         let mut rem: Vec<usize> = self.members.clone();
