@@ -11,6 +11,8 @@ pub trait Weight: Copy + Ord + std::fmt::Debug {
     fn zero() -> Self;
     /// One.
     fn one() -> Self;
+    /// The number `x`.
+    fn from_u64(x: u64) -> Self;
     /// The sum.
     fn plus(self, other: Self) -> Self;
     /// The difference; `other` is never larger than `self`.
@@ -30,6 +32,9 @@ impl Weight for u64 {
     fn one() -> Self {
         1
     }
+    fn from_u64(x: u64) -> Self {
+        x
+    }
     fn plus(self, other: Self) -> Self {
         self + other
     }
@@ -47,6 +52,9 @@ impl Weight for u128 {
     }
     fn one() -> Self {
         1
+    }
+    fn from_u64(x: u64) -> Self {
+        x as u128
     }
     fn plus(self, other: Self) -> Self {
         self + other
@@ -121,6 +129,9 @@ impl<const N: usize> Weight for Big<N> {
     fn one() -> Self {
         Big::shifted(1, 0)
     }
+    fn from_u64(x: u64) -> Self {
+        Big::shifted(x, 0)
+    }
     fn plus(self, other: Self) -> Self {
         let mut out = [0u64; N];
         let mut carry = false;
@@ -156,7 +167,9 @@ struct Solver<W: Weight> {
     n: usize,
     edges: Vec<(usize, usize, W)>,
     endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
+    /// For each vertex, its edges: the remote endpoint, the neighbour, the weight (kept
+    /// together, so that a scan reads memory in order).
+    neighbend: Vec<Vec<Adj<W>>>,
     /// Edges taken out of the graph.
     removed: Vec<bool>,
     /// Edges removed since the last solve, whose effect on the matching, the duals and the
@@ -177,6 +190,16 @@ struct Solver<W: Weight> {
     allowedge: Vec<bool>,
     queue: Vec<usize>,
     saved: Option<Saved<W>>,
+}
+
+/// An edge seen from one of its vertices.
+#[derive(Clone, Copy)]
+struct Adj<W> {
+    /// The remote endpoint (`2k` or `2k + 1` for edge `k`).
+    p: usize,
+    /// The neighbour.
+    w: usize,
+    weight: W,
 }
 
 /// What a solve changes, kept to undo it.
@@ -312,7 +335,7 @@ impl<W: Weight> Solver<W> {
                     .map(|v| {
                         self.neighbend[v]
                             .iter()
-                            .map(|p| p / 2)
+                            .map(|a| a.p / 2)
                             .filter(|&k| !self.removed[k])
                             .collect()
                     })
@@ -535,18 +558,17 @@ impl<W: Weight> Solver<W> {
             'stage: loop {
                 while let Some(v) = self.queue.pop() {
                     for idx in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][idx];
+                        let Adj { p, w, weight } = self.neighbend[v][idx];
                         let k = p / 2;
                         if self.removed[k] {
                             continue;
                         }
-                        let w = self.endpoint[p];
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
                         let mut kslack = W::zero();
                         if !self.allowedge[k] {
-                            kslack = self.slack(k);
+                            kslack = self.dualvar[v].plus(self.dualvar[w]).minus(weight.twice());
                             if kslack == W::zero() {
                                 self.allowedge[k] = true;
                             }
@@ -729,8 +751,16 @@ impl<W: Weight> Solver<W> {
         for (k, &(i, j, w)) in self.edges.iter().enumerate() {
             if include[k] && !self.removed[k] {
                 maxweight = maxweight.max(w);
-                self.neighbend[i].push(2 * k + 1);
-                self.neighbend[j].push(2 * k);
+                self.neighbend[i].push(Adj {
+                    p: 2 * k + 1,
+                    w: j,
+                    weight: w,
+                });
+                self.neighbend[j].push(Adj {
+                    p: 2 * k,
+                    w: i,
+                    weight: w,
+                });
             }
         }
         self.pending.clear();
@@ -805,10 +835,18 @@ impl<W: Weight> Solver<W> {
             for v in &mut self.neighbend {
                 v.clear();
             }
-            for (k, &(i, j, _)) in self.edges.iter().enumerate() {
+            for (k, &(i, j, w)) in self.edges.iter().enumerate() {
                 if !self.removed[k] {
-                    self.neighbend[i].push(2 * k + 1);
-                    self.neighbend[j].push(2 * k);
+                    self.neighbend[i].push(Adj {
+                        p: 2 * k + 1,
+                        w: j,
+                        weight: w,
+                    });
+                    self.neighbend[j].push(Adj {
+                        p: 2 * k,
+                        w: i,
+                        weight: w,
+                    });
                 }
             }
         }
@@ -896,22 +934,32 @@ impl<W: Weight> Solver<W> {
     /// Whether an edge of weight `w` between `i` and `j` (not necessarily one the solver
     /// knew) respects the final duals: `2y_i + 2y_j + 2·Σz(blossoms holding both) ≥ 2w`.
     fn dual_feasible(&self, i: usize, j: usize, w: W) -> bool {
+        self.dual_sum(i, j) >= w.twice()
+    }
+
+    /// `2y_i + 2y_j + 2·Σz(blossoms holding both)`: twice the weight edge `i`-`j` may have.
+    fn dual_sum(&self, i: usize, j: usize) -> W {
         let mut lhs = self.dualvar[i].plus(self.dualvar[j]);
         if self.inblossom[i] == self.inblossom[j] {
-            let chain = |mut v: usize| {
-                let mut c = Vec::new();
-                while self.blossomparent[v] != NONE {
-                    v = self.blossomparent[v];
-                    c.push(v);
+            // The smallest blossom above `i` that also holds `j`, and every one around it
+            // (nesting is shallow: no allocation, a walk up from `j` for each).
+            let mut b = self.blossomparent[i];
+            while b != NONE {
+                let mut c = self.blossomparent[j];
+                while c != NONE && c != b {
+                    c = self.blossomparent[c];
                 }
-                c
-            };
-            let (ci, cj) = (chain(i), chain(j));
-            for b in ci.iter().filter(|b| cj.contains(b)) {
-                lhs = lhs.plus(self.dualvar[*b].twice());
+                if c == b {
+                    while b != NONE {
+                        lhs = lhs.plus(self.dualvar[b].twice());
+                        b = self.blossomparent[b];
+                    }
+                    break;
+                }
+                b = self.blossomparent[b];
             }
         }
-        lhs >= w.twice()
+        lhs
     }
 
     fn partners(&self) -> Vec<Option<usize>> {
@@ -946,6 +994,12 @@ pub trait IncrementalMatching {
     fn save(&mut self);
     /// Goes back to the state last saved.
     fn restore(&mut self);
+    /// Whether every matching in which vertex `v` is free or matched through one of the
+    /// edges `allowed` weighs less than the optimum minus `margin`, as the duals prove
+    /// (linear-programming duality: such a matching loses at least the reduced cost of each
+    /// of its edges, and the dual of each vertex it leaves free). Valid after removals not
+    /// yet solved again, as long as the optimum found last is still in the graph.
+    fn certainly_worse(&self, v: usize, allowed: &[usize], margin: u64) -> bool;
 }
 
 impl<W: Weight> IncrementalMatching for Solver<W> {
@@ -988,6 +1042,16 @@ impl<W: Weight> IncrementalMatching for Solver<W> {
             unusedblossoms: self.unusedblossoms.clone(),
             dualvar: self.dualvar.clone(),
         });
+    }
+
+    fn certainly_worse(&self, v: usize, allowed: &[usize], margin: u64) -> bool {
+        let twice = W::from_u64(margin).twice();
+        self.dualvar[v] > twice
+            && allowed.iter().all(|&k| {
+                let (i, j, w) = self.edges[k];
+                let sum = self.dual_sum(i, j);
+                sum > w.twice() && sum.minus(w.twice()) > twice
+            })
     }
 
     fn restore(&mut self) {

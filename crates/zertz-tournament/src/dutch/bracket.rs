@@ -236,6 +236,10 @@ struct Bracket<'r, 'a> {
     phase: Phase,
     best: Vec<Option<usize>>,
     best_key: Vec<u64>,
+    /// The steering field summed over `best` (the part of its weight below the criteria).
+    best_steer: u64,
+    /// The steering field summed over the matching solved last.
+    last_steer: u64,
     /// Only the bracket and the next scoregroup are in the matching; the players further
     /// down must be checked to pair among themselves and with those left.
     region: bool,
@@ -249,6 +253,9 @@ struct Bracket<'r, 'a> {
     /// The matching of the current phase, kept to be solved again from its optimum after
     /// more edges are banned.
     solver: Option<Box<dyn IncrementalMatching>>,
+    /// The edges and matching of the previous weights, kept when new weights come in case
+    /// they order the matchings the same way.
+    previous: Option<(Vec<FieldEdge>, Box<dyn IncrementalMatching>)>,
 }
 
 #[derive(Clone)]
@@ -342,12 +349,15 @@ impl<'r, 'a> Bracket<'r, 'a> {
             phase: Phase::Criteria,
             best: Vec::new(),
             best_key: Vec::new(),
+            best_steer: 0,
+            last_steer: 0,
             region,
             further,
             incomplete: false,
             cache: None,
             edge_at: Vec::new(),
             solver: None,
+            previous: None,
         }
     }
 
@@ -358,8 +368,9 @@ impl<'r, 'a> Bracket<'r, 'a> {
 
     /// The weights change: the edges are built again and the matching solved from scratch.
     fn invalidate(&mut self) {
-        self.cache = None;
-        self.solver = None;
+        if let (Some(c), Some(s)) = (self.cache.take(), self.solver.take()) {
+            self.previous = Some((c, s));
+        }
     }
 
     /// The criteria vector of the edge between vertices `u` and `v` (`u < v`; the bye is
@@ -535,6 +546,13 @@ impl<'r, 'a> Bracket<'r, 'a> {
     fn solve_now(&mut self) -> (Vec<Option<usize>>, Vec<u64>) {
         self.build_edges();
         let edges = self.cache.as_ref().expect("built");
+        if self.solver.is_none()
+            && let Some((old, s)) = self.previous.take()
+            && same_order(&old, edges)
+        {
+            self.solver = Some(s);
+        }
+        self.previous = None;
         let solver = match &mut self.solver {
             Some(s) => {
                 s.resolve();
@@ -566,7 +584,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
                 *x += f;
             }
         }
-        key.pop();
+        self.last_steer = key.pop().unwrap_or(0);
         if self.region && !self.incomplete && !self.rest_completable(&mate) {
             self.incomplete = true;
         }
@@ -577,6 +595,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
         let (mate, key) = self.solve_now();
         self.best = mate;
         self.best_key = key;
+        self.best_steer = self.last_steer;
     }
 
     fn partner(&self, v: usize) -> Option<usize> {
@@ -590,9 +609,11 @@ impl<'r, 'a> Bracket<'r, 'a> {
         }
         self.banned[a][b] = true;
         self.banned[b][a] = true;
-        if let Some(s) = &mut self.solver {
-            let k = self.edge_at[a][b];
-            if k != u32::MAX {
+        let k = self.edge_at.get(a).map_or(u32::MAX, |row| row[b]);
+        if k != u32::MAX {
+            if let Some(s) = &mut self.solver {
+                s.remove(k as usize);
+            } else if let Some((_, s)) = &mut self.previous {
                 s.remove(k as usize);
             }
         }
@@ -606,6 +627,9 @@ impl<'r, 'a> Bracket<'r, 'a> {
                 self.ban(u, v);
             }
             return true;
+        }
+        if self.certainly_worse(bans) {
+            return false;
         }
         let fresh: Vec<(usize, usize)> = bans
             .iter()
@@ -622,6 +646,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
         let (mate, key) = self.solve_now();
         if key == self.best_key {
             self.best = mate;
+            self.best_steer = self.last_steer;
             true
         } else {
             for (a, b) in fresh {
@@ -634,6 +659,32 @@ impl<'r, 'a> Bracket<'r, 'a> {
             }
             false
         }
+    }
+
+    /// Whether the duals of the current optimum prove that no pairing without the edges
+    /// `bans` (all at the vertex of the first) is best on the compared criteria: every such
+    /// pairing leaves that vertex unpaired or pairs it through an edge still allowed, and
+    /// loses more than the steering part of the optimum's weight.
+    fn certainly_worse(&self, bans: &[(usize, usize)]) -> bool {
+        let (Some(s), Some(&(x, _))) = (&self.solver, bans.first()) else {
+            return false;
+        };
+        let a = self.local[x];
+        let mut out = vec![false; self.active.len()];
+        for &(u, v) in bans {
+            if u == x {
+                out[self.local[v]] = true;
+            } else if v == x {
+                out[self.local[u]] = true;
+            }
+        }
+        let allowed: Vec<usize> = (0..self.active.len())
+            .filter(|&b| !out[b] && !self.banned[a][b])
+            .map(|b| self.edge_at[a][b])
+            .filter(|&k| k != u32::MAX)
+            .map(|k| k as usize)
+            .collect();
+        s.certainly_worse(a, &allowed, self.best_steer)
     }
 
     /// The edges of `x` other than to `y`, and those of `y` other than to `x`.
@@ -688,6 +739,16 @@ impl<'r, 'a> Bracket<'r, 'a> {
 
     fn run(&mut self) -> Option<BracketPairs> {
         let r = self.r;
+        // The generation order's fields lie below every criterion, so the first solve is
+        // made with those of the first phase already (the moved-down players', or the
+        // exchanges' with S1 guessed as half the bracket, checked after): the criteria are
+        // read from it all the same, and one solve from scratch is saved.
+        if self.m0 > 0 {
+            self.set_phase(Phase::MdpSet);
+        } else {
+            let members = self.members.clone();
+            self.set_phase(self.exchange_fields(&members, members.len() / 2));
+        }
         self.resolve();
         if !self.region && !self.best.iter().all(|m| m.is_some()) {
             return None;
@@ -700,8 +761,6 @@ impl<'r, 'a> Bracket<'r, 'a> {
         }
         let mut rem: Vec<usize> = self.members.clone();
         if self.m0 > 0 {
-            self.set_phase(Phase::MdpSet);
-            self.resolve();
             let mdps: Vec<usize> = self.members[..self.m0].to_vec();
             let residents: Vec<usize> = self.members[self.m0..].to_vec();
             let paired: Vec<usize> = mdps
@@ -750,6 +809,22 @@ impl<'r, 'a> Bracket<'r, 'a> {
         Some((out, floaters))
     }
 
+    /// The phase of the exchanges in the remainder `rem` whose S1 has `s1` players.
+    fn exchange_fields(&self, rem: &[usize], s1: usize) -> Phase {
+        let mut in_rem = vec![false; self.r.n + 1];
+        let mut rbsn = vec![0; self.r.n + 1];
+        for (i, &v) in rem.iter().enumerate() {
+            in_rem[v] = true;
+            rbsn[v] = i + 1;
+        }
+        Phase::Exchange {
+            in_rem,
+            rbsn,
+            s1,
+            size: rem.len(),
+        }
+    }
+
     /// A homogeneous bracket or the remainder: exchanges, then transpositions.
     fn exchange_phase(&mut self, rem: &[usize]) {
         let r = self.r;
@@ -766,13 +841,12 @@ impl<'r, 'a> Bracket<'r, 'a> {
         if s1 == 0 {
             return;
         }
-        self.set_phase(Phase::Exchange {
-            in_rem: in_rem.clone(),
-            rbsn: rbsn.clone(),
-            s1,
-            size: rem.len(),
-        });
-        self.resolve();
+        let already = matches!(&self.phase, Phase::Exchange { in_rem: cur, s1: cur_s1, .. }
+            if *cur_s1 == s1 && *cur == in_rem);
+        if !already {
+            self.set_phase(self.exchange_fields(rem, s1));
+            self.resolve();
+        }
         let s1r: Vec<usize> = rem[..s1].to_vec();
         let s2r: Vec<usize> = rem[s1..].to_vec();
         let k = s2r
@@ -851,4 +925,24 @@ impl<'r, 'a> Bracket<'r, 'a> {
             self.first_partner(x, &new_s2);
         }
     }
+}
+
+/// Whether two lists of the same edges have the same weights once the fields that are zero
+/// on every edge are left out (such fields take no bits in the packed weight), so that a
+/// matching optimal under one is optimal under the other.
+fn same_order(a: &[FieldEdge], b: &[FieldEdge]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let used = |list: &[FieldEdge]| -> Vec<usize> {
+        let nf = list.first().map_or(0, |e| e.2.len());
+        (0..nf)
+            .filter(|&f| list.iter().any(|e| e.2[f] != 0))
+            .collect()
+    };
+    let (ua, ub) = (used(a), used(b));
+    ua.len() == ub.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.0 == y.0 && x.1 == y.1 && ua.iter().zip(&ub).all(|(&i, &j)| x.2[i] == y.2[j])
+        })
 }

@@ -67,18 +67,13 @@ pub fn solve(
 ) -> Box<dyn IncrementalMatching> {
     let nf = edges.first().map_or(0, |e| e.2.len());
     let pairs = (n / 2 + 1) as u64;
-    let widths: Vec<u32> = (0..nf)
-        .map(|f| {
-            let max = edges
-                .iter()
-                .zip(removed)
-                .filter(|(_, r)| !**r)
-                .map(|(e, _)| e.2[f])
-                .max()
-                .unwrap_or(0);
-            bits(max.saturating_mul(pairs))
-        })
-        .collect();
+    let mut max = vec![0u64; nf];
+    for (e, _) in edges.iter().zip(removed).filter(|(_, r)| !**r) {
+        for (m, &x) in max.iter_mut().zip(&e.2) {
+            *m = (*m).max(x);
+        }
+    }
+    let widths: Vec<u32> = max.iter().map(|m| bits(m.saturating_mul(pairs))).collect();
     // Room for the duals: twice the weight and a little more.
     let total = widths.iter().sum::<u32>() as usize + 4;
     match total.div_ceil(64) {
