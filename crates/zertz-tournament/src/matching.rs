@@ -934,29 +934,41 @@ impl<W: Weight> Solver<W> {
     /// Whether an edge of weight `w` between `i` and `j` (not necessarily one the solver
     /// knew) respects the final duals: `2y_i + 2y_j + 2·Σz(blossoms holding both) ≥ 2w`.
     fn dual_feasible(&self, i: usize, j: usize, w: W) -> bool {
-        self.dual_sum(i, j) >= w.twice()
+        self.dualvar[i].plus(self.dualvar[j]) >= w.twice() || self.dual_sum(i, j) >= w.twice()
     }
 
     /// `2y_i + 2y_j + 2·Σz(blossoms holding both)`: twice the weight edge `i`-`j` may have.
     fn dual_sum(&self, i: usize, j: usize) -> W {
         let mut lhs = self.dualvar[i].plus(self.dualvar[j]);
         if self.inblossom[i] == self.inblossom[j] {
-            // The smallest blossom above `i` that also holds `j`, and every one around it
-            // (nesting is shallow: no allocation, a walk up from `j` for each).
-            let mut b = self.blossomparent[i];
-            while b != NONE {
-                let mut c = self.blossomparent[j];
-                while c != NONE && c != b {
-                    c = self.blossomparent[c];
+            // The smallest blossom holding both (blossoms may nest deeply: walk up from the
+            // deeper one to the same depth, then from both together), and every one
+            // around it.
+            let depth = |mut v: usize| {
+                let mut d = 0;
+                while self.blossomparent[v] != NONE {
+                    v = self.blossomparent[v];
+                    d += 1;
                 }
-                if c == b {
-                    while b != NONE {
-                        lhs = lhs.plus(self.dualvar[b].twice());
-                        b = self.blossomparent[b];
-                    }
-                    break;
-                }
+                d
+            };
+            let (mut a, mut b) = (i, j);
+            let (mut da, mut db) = (depth(a), depth(b));
+            while da > db {
+                a = self.blossomparent[a];
+                da -= 1;
+            }
+            while db > da {
                 b = self.blossomparent[b];
+                db -= 1;
+            }
+            while a != b {
+                a = self.blossomparent[a];
+                b = self.blossomparent[b];
+            }
+            while a != NONE {
+                lhs = lhs.plus(self.dualvar[a].twice());
+                a = self.blossomparent[a];
             }
         }
         lhs
@@ -1049,8 +1061,8 @@ impl<W: Weight> IncrementalMatching for Solver<W> {
         self.dualvar[v] > twice
             && allowed.iter().all(|&k| {
                 let (i, j, w) = self.edges[k];
-                let sum = self.dual_sum(i, j);
-                sum > w.twice() && sum.minus(w.twice()) > twice
+                let exceeds = |sum: W| sum > w.twice() && sum.minus(w.twice()) > twice;
+                exceeds(self.dualvar[i].plus(self.dualvar[j])) || exceeds(self.dual_sum(i, j))
             })
     }
 

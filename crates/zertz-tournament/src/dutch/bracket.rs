@@ -248,6 +248,9 @@ struct Bracket<'r, 'a> {
     /// A region solution left the rest unpairable: pair the bracket in full instead.
     pub incomplete: bool,
     cache: Option<Vec<FieldEdge>>,
+    /// Region mode: whether the players further down can be paired with each set of
+    /// players left unpaired, as found so far.
+    completable: std::collections::HashMap<Vec<usize>, bool>,
     /// The index in `cache` of the edge between two local vertices.
     edge_at: Vec<Vec<u32>>,
     /// The matching of the current phase, kept to be solved again from its optimum after
@@ -355,6 +358,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
             further,
             incomplete: false,
             cache: None,
+            completable: std::collections::HashMap::new(),
             edge_at: Vec::new(),
             solver: None,
             previous: None,
@@ -529,16 +533,22 @@ impl<'r, 'a> Bracket<'r, 'a> {
 
     /// Region mode: whether the players left unpaired by `mate`, with those further down,
     /// can still all be paired.
-    fn rest_completable(&self, mate: &[Option<usize>]) -> bool {
-        let mut rest: Vec<usize> = self
+    fn rest_completable(&mut self, mate: &[Option<usize>]) -> bool {
+        let left: Vec<usize> = self
             .active
             .iter()
             .enumerate()
             .filter(|(a, _)| mate[*a].is_none())
             .map(|(_, &v)| v)
             .collect();
+        if let Some(&known) = self.completable.get(&left) {
+            return known;
+        }
+        let mut rest = left.clone();
         rest.extend(&self.further);
-        self.r.completable_set(&rest, &self.in_b)
+        let known = self.r.completable_set(&rest, &self.in_b);
+        self.completable.insert(left, known);
+        known
     }
 
     /// Solves under the current bans (from scratch after the weights changed, else from the
