@@ -175,6 +175,8 @@ struct Solver<W: Weight> {
     /// Edges removed since the last solve, whose effect on the matching, the duals and the
     /// blossoms is still to be applied.
     pending: Vec<usize>,
+    /// Scratch space: the blossom whose cycle uses each edge, or `NONE`.
+    cycle_of: Vec<usize>,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -792,6 +794,7 @@ impl<W: Weight> Solver<W> {
             neighbend: vec![Vec::new(); n],
             removed: vec![false; m],
             pending: Vec::new(),
+            cycle_of: vec![NONE; m],
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
             labelend: vec![NONE; 2 * n],
@@ -816,61 +819,67 @@ impl<W: Weight> Solver<W> {
     /// slackness prove the optimum). The final state serves every edge not removed.
     fn solve_sparse(&mut self, first: &[bool]) {
         let mut included = first.to_vec();
+        self.reset(&included);
+        self.solve();
         loop {
-            self.reset(&included);
-            self.solve();
-            let mut added = false;
-            for k in 0..self.edges.len() {
-                let (i, j, w) = self.edges[k];
-                if !included[k] && !self.removed[k] && !self.dual_feasible(i, j, w) {
-                    included[k] = true;
-                    added = true;
-                }
-            }
-            if !added {
+            let violated: Vec<usize> = (0..self.edges.len())
+                .filter(|&k| {
+                    let (i, j, w) = self.edges[k];
+                    !included[k] && !self.removed[k] && !self.dual_feasible(i, j, w)
+                })
+                .collect();
+            if violated.is_empty() {
                 break;
             }
-        }
-        if included.iter().any(|&i| !i) {
-            for v in &mut self.neighbend {
-                v.clear();
+            for k in violated {
+                included[k] = true;
+                self.admit(k);
             }
-            for (k, &(i, j, w)) in self.edges.iter().enumerate() {
-                if !self.removed[k] {
-                    self.neighbend[i].push(Adj {
-                        p: 2 * k + 1,
-                        w: j,
-                        weight: w,
-                    });
-                    self.neighbend[j].push(Adj {
-                        p: 2 * k,
-                        w: i,
-                        weight: w,
-                    });
-                }
+            self.solve();
+        }
+        for k in 0..self.edges.len() {
+            if !included[k] && !self.removed[k] {
+                self.link(k);
             }
         }
     }
 
-    /// The smallest blossom holding both `i` and `j`, if any.
-    fn common_blossom(&self, i: usize, j: usize) -> Option<usize> {
-        if self.inblossom[i] != self.inblossom[j] {
-            return None;
+    /// Puts edge `k` in its ends' lists.
+    fn link(&mut self, k: usize) {
+        let (i, j, w) = self.edges[k];
+        self.neighbend[i].push(Adj {
+            p: 2 * k + 1,
+            w: j,
+            weight: w,
+        });
+        self.neighbend[j].push(Adj {
+            p: 2 * k,
+            w: i,
+            weight: w,
+        });
+    }
+
+    /// Adds edge `k`, left out so far, to the graph solved: if the duals are too small for
+    /// it, the blossoms around one end are taken apart and that end's dual raised until
+    /// the edge is tight (that end is unmatched, its matched edge being tight no more).
+    fn admit(&mut self, k: usize) {
+        self.link(k);
+        let (i, j, w) = self.edges[k];
+        if self.dual_sum(i, j) >= w.twice() {
+            return;
         }
-        let mut above_i = Vec::new();
-        let mut b = self.blossomparent[i];
-        while b != NONE {
-            above_i.push(b);
-            b = self.blossomparent[b];
+        while self.inblossom[i] != i {
+            self.dissolve(self.inblossom[i]);
         }
-        let mut b = self.blossomparent[j];
-        while b != NONE {
-            if above_i.contains(&b) {
-                return Some(b);
+        let sum = self.dual_sum(i, j);
+        if sum < w.twice() {
+            self.dualvar[i] = self.dualvar[i].plus(w.twice().minus(sum));
+            if self.mate[i] != NONE {
+                let m = self.endpoint[self.mate[i]];
+                self.mate[m] = NONE;
+                self.mate[i] = NONE;
             }
-            b = self.blossomparent[b];
         }
-        None
     }
 
     /// Takes apart the top-level blossom `b`: its dual goes to its vertices (which keeps
@@ -907,13 +916,24 @@ impl<W: Weight> Solver<W> {
     /// feasible, the matched edges tight, the blossoms whole.
     fn apply_removals(&mut self) {
         let pending = std::mem::take(&mut self.pending);
+        if pending.is_empty() {
+            return;
+        }
+        // The blossom whose cycle uses each edge (an edge is in one cycle at most).
+        let mut marked = Vec::new();
+        for b in self.n..2 * self.n {
+            if self.blossombase[b] != NONE {
+                for &p in &self.blossomendps[b] {
+                    self.cycle_of[p / 2] = b;
+                    marked.push(p / 2);
+                }
+            }
+        }
         for k in pending {
             let (i, j, _) = self.edges[k];
-            if let Some(c) = self.common_blossom(i, j)
-                && self.blossomendps[c]
-                    .iter()
-                    .any(|&p| p == 2 * k || p == 2 * k + 1)
-            {
+            let c = self.cycle_of[k];
+            // Taken apart already with a blossom around it: nothing more to do.
+            if c != NONE && self.blossombase[c] != NONE {
                 let mut chain = vec![c];
                 let mut b = self.blossomparent[c];
                 while b != NONE {
@@ -928,6 +948,9 @@ impl<W: Weight> Solver<W> {
                 self.mate[i] = NONE;
                 self.mate[j] = NONE;
             }
+        }
+        for k in marked {
+            self.cycle_of[k] = NONE;
         }
     }
 

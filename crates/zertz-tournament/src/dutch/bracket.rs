@@ -572,7 +572,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
                 // Likely edges first: near neighbours, and S1 against S2 around the natural
                 // partner.
                 let h = self.members.len() / 2;
-                let window = 24;
+                let window = 12;
                 let first: Vec<bool> = edges
                     .iter()
                     .map(|(a, b, _)| {
