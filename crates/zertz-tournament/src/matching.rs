@@ -177,6 +177,15 @@ struct Solver<W: Weight> {
     pending: Vec<usize>,
     /// Scratch space: the blossom whose cycle uses each edge, or `NONE`.
     cycle_of: Vec<usize>,
+    /// The number of vertices of each blossom.
+    bsize: Vec<usize>,
+    /// While set, the stages stop as soon as twice the dual objective (an upper bound on
+    /// twice the optimum) falls below it.
+    floor: Option<W>,
+    /// The stages stopped on `floor`.
+    stopped: bool,
+    /// Removed edges still in the lists of their ends (skipped there).
+    stale: usize,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -207,7 +216,9 @@ struct Adj<W> {
 /// What a solve changes, kept to undo it.
 struct Saved<W> {
     removed: Vec<usize>,
+    stale: usize,
     pending: Vec<usize>,
+    bsize: Vec<usize>,
     mate: Vec<usize>,
     inblossom: Vec<usize>,
     blossomparent: Vec<usize>,
@@ -316,6 +327,7 @@ impl<W: Weight> Solver<W> {
             w = self.endpoint[self.labelend[bw]];
             bw = self.inblossom[w];
         }
+        self.bsize[b] = path.iter().map(|&c| self.bsize[c]).sum();
         self.blossomchilds[b] = path.clone();
         self.blossomendps[b] = endps;
         self.label[b] = 1;
@@ -682,6 +694,12 @@ impl<W: Weight> Solver<W> {
                         }
                     }
                 }
+                if let Some(floor) = self.floor
+                    && self.objective2() < floor
+                {
+                    self.stopped = true;
+                    return;
+                }
                 match deltatype {
                     1 => {
                         if self.mate[deltavertex] != NONE {
@@ -719,6 +737,29 @@ impl<W: Weight> Solver<W> {
         }
     }
 
+    /// Twice the dual objective, `Σ 2y_v + Σ z_B·(|B| - 1)`: at least twice the weight of
+    /// any matching (linear-programming duality).
+    fn objective2(&self) -> W {
+        let mut total = W::zero();
+        for v in 0..self.n {
+            total = total.plus(self.dualvar[v]);
+        }
+        for b in self.n..2 * self.n {
+            if self.blossombase[b] != NONE && self.dualvar[b] != W::zero() {
+                // z·(|B| - 1) by doubling.
+                let (mut x, mut c) = (self.dualvar[b], self.bsize[b] - 1);
+                while c > 0 {
+                    if c & 1 == 1 {
+                        total = total.plus(x);
+                    }
+                    x = x.twice();
+                    c >>= 1;
+                }
+            }
+        }
+        total
+    }
+
     /// Raises by one the dual of the free vertex `r` (and of every vertex of the blossoms
     /// around it, lowering theirs, so that no edge inside them changes): every root of a
     /// stage must have duals of the same parity, so that the slack of an edge between two
@@ -750,6 +791,7 @@ impl<W: Weight> Solver<W> {
         for v in &mut self.neighbend {
             v.clear();
         }
+        self.stale = 0;
         for (k, &(i, j, w)) in self.edges.iter().enumerate() {
             if include[k] && !self.removed[k] {
                 maxweight = maxweight.max(w);
@@ -795,6 +837,10 @@ impl<W: Weight> Solver<W> {
             removed: vec![false; m],
             pending: Vec::new(),
             cycle_of: vec![NONE; m],
+            bsize: vec![1; 2 * n],
+            floor: None,
+            stopped: false,
+            stale: 0,
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
             labelend: vec![NONE; 2 * n],
@@ -1020,6 +1066,10 @@ pub trait IncrementalMatching {
     fn remove(&mut self, k: usize);
     /// The optimum again, after removals.
     fn resolve(&mut self);
+    /// The optimum again, after removals, unless the duals prove on the way that it weighs
+    /// less than the optimum before them minus `margin` (the matching is then left half
+    /// solved, to be restored): whether it was solved.
+    fn resolve_above(&mut self, margin: u64) -> bool;
     /// Each vertex's partner.
     fn partners(&self) -> Vec<Option<usize>>;
     /// The indices of the matched edges.
@@ -1041,6 +1091,7 @@ impl<W: Weight> IncrementalMatching for Solver<W> {
     fn remove(&mut self, k: usize) {
         if !self.removed[k] {
             self.removed[k] = true;
+            self.stale += 1;
             self.pending.push(k);
             if let Some(s) = &mut self.saved {
                 s.removed.push(k);
@@ -1051,6 +1102,20 @@ impl<W: Weight> IncrementalMatching for Solver<W> {
     fn resolve(&mut self) {
         self.apply_removals();
         self.solve();
+    }
+
+    fn resolve_above(&mut self, margin: u64) -> bool {
+        let mut before = W::zero();
+        for k in IncrementalMatching::matched_edges(self) {
+            before = before.plus(self.edges[k].2.twice());
+        }
+        let cut = W::from_u64(margin).twice();
+        self.floor = (before >= cut).then(|| before.minus(cut));
+        self.stopped = false;
+        self.apply_removals();
+        self.solve();
+        self.floor = None;
+        !self.stopped
     }
 
     fn partners(&self) -> Vec<Option<usize>> {
@@ -1065,9 +1130,21 @@ impl<W: Weight> IncrementalMatching for Solver<W> {
     }
 
     fn save(&mut self) {
+        // Many removed edges still listed: out of the lists with them (an edge removed
+        // after this is put back by `restore` and must still be listed).
+        let listed: usize = self.neighbend.iter().map(Vec::len).sum();
+        if 8 * self.stale > listed {
+            let removed = &self.removed;
+            for list in &mut self.neighbend {
+                list.retain(|a| !removed[a.p / 2]);
+            }
+            self.stale = 0;
+        }
         self.saved = Some(Saved {
             removed: Vec::new(),
+            stale: self.stale,
             pending: self.pending.clone(),
+            bsize: self.bsize.clone(),
             mate: self.mate.clone(),
             inblossom: self.inblossom.clone(),
             blossomparent: self.blossomparent.clone(),
@@ -1095,6 +1172,8 @@ impl<W: Weight> IncrementalMatching for Solver<W> {
             self.removed[k] = false;
         }
         self.pending = s.pending;
+        self.stale = s.stale;
+        self.bsize = s.bsize;
         self.mate = s.mate;
         self.inblossom = s.inblossom;
         self.blossomparent = s.blossomparent;

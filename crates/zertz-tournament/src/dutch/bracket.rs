@@ -554,6 +554,12 @@ impl<'r, 'a> Bracket<'r, 'a> {
     /// Solves under the current bans (from scratch after the weights changed, else from the
     /// previous optimum): the partners (local indices) and the compared part of the total.
     fn solve_now(&mut self) -> (Vec<Option<usize>>, Vec<u64>) {
+        self.solve_above(None).expect("solved in full")
+    }
+
+    /// As [`Bracket::solve_now`]; with a margin, gives up (`None`) as soon as the duals
+    /// prove the optimum weighs less than the previous one minus the margin.
+    fn solve_above(&mut self, margin: Option<u64>) -> Option<(Vec<Option<usize>>, Vec<u64>)> {
         self.build_edges();
         let edges = self.cache.as_ref().expect("built");
         if self.solver.is_none()
@@ -565,7 +571,14 @@ impl<'r, 'a> Bracket<'r, 'a> {
         self.previous = None;
         let solver = match &mut self.solver {
             Some(s) => {
-                s.resolve();
+                match margin {
+                    Some(m) => {
+                        if !s.resolve_above(m) {
+                            return None;
+                        }
+                    }
+                    None => s.resolve(),
+                }
                 s
             }
             None => {
@@ -598,7 +611,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
         if self.region && !self.incomplete && !self.rest_completable(&mate) {
             self.incomplete = true;
         }
-        (mate, key)
+        Some((mate, key))
     }
 
     fn resolve(&mut self) {
@@ -653,8 +666,10 @@ impl<'r, 'a> Bracket<'r, 'a> {
         for &(u, v) in bans {
             self.ban(u, v);
         }
-        let (mate, key) = self.solve_now();
-        if key == self.best_key {
+        let solved = self.solve_above(Some(self.best_steer));
+        if let Some((mate, key)) = solved
+            && key == self.best_key
+        {
             self.best = mate;
             self.best_steer = self.last_steer;
             true
@@ -720,23 +735,41 @@ impl<'r, 'a> Bracket<'r, 'a> {
         let Some(y0) = self.partner(x) else {
             return;
         };
-        for &y in candidates {
-            if y == y0 {
-                break;
-            }
-            if self.banned[self.local[x]][self.local[y]] {
-                continue;
-            }
-            let (a, b) = if x < y { (x, y) } else { (y, x) };
-            if !self.r.legal[a][b] {
-                continue;
-            }
-            if self.try_bans(&self.others(x, y)) {
-                return;
+        let before: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .take_while(|&y| y != y0)
+            .filter(|&y| {
+                let (a, b) = if x < y { (x, y) } else { (y, x) };
+                !self.banned[self.local[x]][self.local[y]] && self.r.legal[a][b]
+            })
+            .collect();
+        // Usually no earlier candidate is allowed: one trial with `x` kept to all of them
+        // settles it (a best pairing with `x` paired to one of them, or unpaired, is what
+        // any trial of one of them would find). Otherwise they are tried one by one.
+        if !before.is_empty() && self.try_bans(&self.outside(x, &before)) {
+            for &y in &before {
+                if self.try_bans(&self.others(x, y)) {
+                    return;
+                }
             }
         }
         let y = self.partner(x).expect("partner");
         self.fix(x, y);
+    }
+
+    /// The edges of `x` to players not in `keep`.
+    fn outside(&self, x: usize, keep: &[usize]) -> Vec<(usize, usize)> {
+        let mut kept = vec![false; self.active.len()];
+        for &y in keep {
+            kept[self.local[y]] = true;
+        }
+        self.active
+            .iter()
+            .copied()
+            .filter(|&z| z != x && !kept[self.local[z]])
+            .map(|z| (x, z))
+            .collect()
     }
 
     fn pairs_in(&self, set: &[bool]) -> usize {
@@ -752,7 +785,11 @@ impl<'r, 'a> Bracket<'r, 'a> {
         // The generation order's fields lie below every criterion, so the first solve is
         // made with those of the first phase already (the moved-down players', or the
         // exchanges' with S1 guessed as half the bracket, checked after): the criteria are
-        // read from it all the same, and one solve from scratch is saved.
+        // read from it all the same, and one solve from scratch is saved. Likewise C9 is
+        // guessed (on when the bracket is odd and the round has a bye: one player left over
+        // when the bracket is fully paired) and checked, the pairs counted by C6 above it
+        // not depending on it.
+        self.c9 = r.has_bye && self.members.len() % 2 == 1;
         if self.m0 > 0 {
             self.set_phase(Phase::MdpSet);
         } else {
@@ -764,8 +801,9 @@ impl<'r, 'a> Bracket<'r, 'a> {
             return None;
         }
         let pairs = self.pairs_in(&self.in_b.clone());
-        if r.has_bye && self.members.len() - 2 * pairs == 1 {
-            self.c9 = true;
+        let c9 = r.has_bye && self.members.len() - 2 * pairs == 1;
+        if c9 != self.c9 {
+            self.c9 = c9;
             self.invalidate();
             self.resolve();
         }
