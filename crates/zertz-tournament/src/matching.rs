@@ -868,10 +868,37 @@ impl<W: Weight> Solver<W> {
         self.reset(&included);
         self.solve();
         loop {
+            // Each vertex's blossom duals summed, and its top blossom's: the blossom part of
+            // an edge's dual sum lies between them (checked exactly only in between).
+            let mut around = vec![W::zero(); self.n];
+            let mut top = vec![W::zero(); self.n];
+            for v in 0..self.n {
+                let mut b = self.blossomparent[v];
+                while b != NONE {
+                    around[v] = around[v].plus(self.dualvar[b]);
+                    b = self.blossomparent[b];
+                }
+                if self.inblossom[v] != v {
+                    top[v] = self.dualvar[self.inblossom[v]];
+                }
+            }
             let violated: Vec<usize> = (0..self.edges.len())
                 .filter(|&k| {
+                    if included[k] || self.removed[k] {
+                        return false;
+                    }
                     let (i, j, w) = self.edges[k];
-                    !included[k] && !self.removed[k] && !self.dual_feasible(i, j, w)
+                    let base = self.dualvar[i].plus(self.dualvar[j]);
+                    if self.inblossom[i] != self.inblossom[j] {
+                        return base < w.twice();
+                    }
+                    if base.plus(top[i].twice()) >= w.twice() {
+                        return false;
+                    }
+                    if base.plus(around[i].min(around[j]).twice()) < w.twice() {
+                        return true;
+                    }
+                    !self.dual_feasible(i, j, w)
                 })
                 .collect();
             if violated.is_empty() {

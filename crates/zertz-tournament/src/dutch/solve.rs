@@ -3,35 +3,13 @@
 //! criterion in the highest bits, each field wide enough that no sum over a matching can
 //! spill into the next.
 
-use crate::matching::{Big, IncrementalMatching, Weight, incremental_matching};
+use crate::matching::{Big, IncrementalMatching, incremental_matching};
 
 /// An edge between two vertices with its criteria, most important first.
 pub type FieldEdge = (usize, usize, Vec<u64>);
 
 fn bits(x: u64) -> u32 {
     64 - x.leading_zeros()
-}
-
-fn packed<W: Weight>(
-    edges: &[FieldEdge],
-    widths: &[u32],
-    shifted: impl Fn(u64, u32) -> W,
-) -> Vec<(usize, usize, W)> {
-    let total: u32 = widths.iter().sum();
-    edges
-        .iter()
-        .map(|(u, v, f)| {
-            let mut w = W::zero();
-            let mut shift = total;
-            for (x, width) in f.iter().zip(widths) {
-                shift -= width;
-                if *x != 0 {
-                    w = w.plus(shifted(*x, shift));
-                }
-            }
-            (*u, *v, w)
-        })
-        .collect()
 }
 
 fn run<const N: usize>(
@@ -41,7 +19,26 @@ fn run<const N: usize>(
     first: &[bool],
     removed: &[bool],
 ) -> Box<dyn IncrementalMatching> {
-    let weighted = packed(edges, widths, |x, s| Big::<N>::shifted(x, s as usize));
+    // The fields never overlap: each is or-ed into its limbs directly.
+    let total: u32 = widths.iter().sum();
+    let weighted: Vec<(usize, usize, Big<N>)> = edges
+        .iter()
+        .map(|(u, v, f)| {
+            let mut w = [0u64; N];
+            let mut shift = total;
+            for (&x, width) in f.iter().zip(widths) {
+                shift -= width;
+                if x != 0 {
+                    let (limb, bit) = ((shift / 64) as usize, shift % 64);
+                    w[limb] |= x << bit;
+                    if bit > 0 && limb + 1 < N {
+                        w[limb + 1] |= x >> (64 - bit);
+                    }
+                }
+            }
+            (*u, *v, Big(w))
+        })
+        .collect();
     incremental_matching(n, weighted, first, removed)
 }
 
@@ -52,7 +49,21 @@ fn run_u128(
     first: &[bool],
     removed: &[bool],
 ) -> Box<dyn IncrementalMatching> {
-    let weighted = packed(edges, widths, |x, s| (x as u128) << s);
+    let total: u32 = widths.iter().sum();
+    let weighted: Vec<(usize, usize, u128)> = edges
+        .iter()
+        .map(|(u, v, f)| {
+            let mut w = 0u128;
+            let mut shift = total;
+            for (&x, width) in f.iter().zip(widths) {
+                shift -= width;
+                if x != 0 {
+                    w |= (x as u128) << shift;
+                }
+            }
+            (*u, *v, w)
+        })
+        .collect();
     incremental_matching(n, weighted, first, removed)
 }
 
