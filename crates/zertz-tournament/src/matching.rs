@@ -910,8 +910,8 @@ impl<W: Weight> Solver<W> {
             }
             self.solve();
         }
-        for k in 0..self.edges.len() {
-            if !included[k] && !self.removed[k] {
+        for (k, &inc) in included.iter().enumerate() {
+            if !inc && !self.removed[k] {
                 self.link(k);
             }
         }

@@ -510,7 +510,6 @@ impl<'r, 'a> Bracket<'r, 'a> {
         let r = self.r;
         let m = self.active.len();
         let mut edges = Vec::new();
-        let mut edge_at = vec![vec![u32::MAX; m]; m];
         for a in 0..m {
             for b in a + 1..m {
                 let (u, v) = (self.active[a], self.active[b]);
@@ -521,11 +520,14 @@ impl<'r, 'a> Bracket<'r, 'a> {
                     r.legal[u][v] && !(self.is_mdp[u] && self.is_mdp[v])
                 };
                 if ok {
-                    edge_at[a][b] = edges.len() as u32;
-                    edge_at[b][a] = edges.len() as u32;
                     edges.push((a, b, self.fields(u, v)));
                 }
             }
+        }
+        let mut edge_at = vec![vec![u32::MAX; m]; m];
+        for (k, &(a, b, _)) in edges.iter().enumerate() {
+            edge_at[a][b] = k as u32;
+            edge_at[b][a] = k as u32;
         }
         self.cache = Some(edges);
         self.edge_at = edge_at;
