@@ -340,37 +340,38 @@ impl<W: Weight> Solver<W> {
             self.inblossom[v] = b;
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
+        let mut bestslack: Vec<Option<W>> = vec![None; 2 * self.n];
+        let mut consider = |s: &Self, k: usize, j: usize, slack: W| {
+            let bj = s.inblossom[j];
+            if bj != b && s.label[bj] == 1 && bestslack[bj].is_none_or(|x| slack < x) {
+                bestedgeto[bj] = k;
+                bestslack[bj] = Some(slack);
+            }
+        };
         for &bv in &path {
-            let lists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
-                Some(list) => vec![list],
-                None => self
-                    .leaves_of(bv)
-                    .into_iter()
-                    .map(|v| {
-                        self.neighbend[v]
-                            .iter()
-                            .map(|a| a.p / 2)
-                            .filter(|&k| !self.removed[k])
-                            .collect()
-                    })
-                    .collect(),
-            };
-            for list in lists {
-                for k in list {
-                    if self.removed[k] {
-                        continue;
+            match self.blossombestedges[bv].take() {
+                Some(list) => {
+                    for k in list {
+                        if self.removed[k] {
+                            continue;
+                        }
+                        let (i, j, _) = self.edges[k];
+                        let j = if self.inblossom[j] == b { i } else { j };
+                        consider(self, k, j, self.slack(k));
                     }
-                    let (mut i, mut j, _) = self.edges[k];
-                    if self.inblossom[j] == b {
-                        std::mem::swap(&mut i, &mut j);
-                    }
-                    let _ = i;
-                    let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
-                    {
-                        bestedgeto[bj] = k;
+                }
+                None => {
+                    for v in self.leaves_of(bv) {
+                        for idx in 0..self.neighbend[v].len() {
+                            let a = self.neighbend[v][idx];
+                            if self.removed[a.p / 2] {
+                                continue;
+                            }
+                            let slack = self.dualvar[v]
+                                .plus(self.dualvar[a.w])
+                                .minus(a.weight.twice());
+                            consider(self, a.p / 2, a.w, slack);
+                        }
                     }
                 }
             }
