@@ -587,7 +587,7 @@ impl<'r, 'a> Bracket<'r, 'a> {
                 // Likely edges first: near neighbours, and S1 against S2 around the natural
                 // partner.
                 let h = self.members.len() / 2;
-                let window = 12;
+                let window = 8;
                 let first: Vec<bool> = edges
                     .iter()
                     .map(|(a, b, _)| {
