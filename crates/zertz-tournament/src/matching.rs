@@ -9,6 +9,10 @@ use std::cmp::Ordering;
 pub trait Weight: Copy + Ord + std::fmt::Debug {
     /// Zero.
     fn zero() -> Self;
+    /// One.
+    fn one() -> Self;
+    /// The number `x`.
+    fn from_u64(x: u64) -> Self;
     /// The sum.
     fn plus(self, other: Self) -> Self;
     /// The difference; `other` is never larger than `self`.
@@ -25,6 +29,12 @@ impl Weight for u64 {
     fn zero() -> Self {
         0
     }
+    fn one() -> Self {
+        1
+    }
+    fn from_u64(x: u64) -> Self {
+        x
+    }
     fn plus(self, other: Self) -> Self {
         self + other
     }
@@ -39,6 +49,12 @@ impl Weight for u64 {
 impl Weight for u128 {
     fn zero() -> Self {
         0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn from_u64(x: u64) -> Self {
+        x as u128
     }
     fn plus(self, other: Self) -> Self {
         self + other
@@ -110,6 +126,12 @@ impl<const N: usize> Weight for Big<N> {
     fn zero() -> Self {
         Big([0; N])
     }
+    fn one() -> Self {
+        Big::shifted(1, 0)
+    }
+    fn from_u64(x: u64) -> Self {
+        Big::shifted(x, 0)
+    }
     fn plus(self, other: Self) -> Self {
         let mut out = [0u64; N];
         let mut carry = false;
@@ -139,12 +161,31 @@ impl<const N: usize> Weight for Big<N> {
 
 const NONE: usize = usize::MAX;
 
-/// The solver's state; see [`max_weight_matching`].
-struct Solver<'a, W: Weight> {
+/// The solver's state, kept between solves so that the matching can be re-optimised after
+/// edges are removed (see [`IncrementalMatching`]); see also [`max_weight_matching`].
+struct Solver<W: Weight> {
     n: usize,
-    edges: &'a [(usize, usize, W)],
+    edges: Vec<(usize, usize, W)>,
     endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
+    /// For each vertex, its edges: the remote endpoint, the neighbour, the weight (kept
+    /// together, so that a scan reads memory in order).
+    neighbend: Vec<Vec<Adj<W>>>,
+    /// Edges taken out of the graph.
+    removed: Vec<bool>,
+    /// Edges removed since the last solve, whose effect on the matching, the duals and the
+    /// blossoms is still to be applied.
+    pending: Vec<usize>,
+    /// Scratch space: the blossom whose cycle uses each edge, or `NONE`.
+    cycle_of: Vec<usize>,
+    /// The number of vertices of each blossom.
+    bsize: Vec<usize>,
+    /// While set, the stages stop as soon as twice the dual objective (an upper bound on
+    /// twice the optimum) falls below it.
+    floor: Option<W>,
+    /// The stages stopped on `floor`.
+    stopped: bool,
+    /// Removed edges still in the lists of their ends (skipped there).
+    stale: usize,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -159,9 +200,36 @@ struct Solver<'a, W: Weight> {
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
+    saved: Option<Saved<W>>,
 }
 
-impl<W: Weight> Solver<'_, W> {
+/// An edge seen from one of its vertices.
+#[derive(Clone, Copy)]
+struct Adj<W> {
+    /// The remote endpoint (`2k` or `2k + 1` for edge `k`).
+    p: usize,
+    /// The neighbour.
+    w: usize,
+    weight: W,
+}
+
+/// What a solve changes, kept to undo it.
+struct Saved<W> {
+    removed: Vec<usize>,
+    stale: usize,
+    pending: Vec<usize>,
+    bsize: Vec<usize>,
+    mate: Vec<usize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    blossomendps: Vec<Vec<usize>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<W>,
+}
+
+impl<W: Weight> Solver<W> {
     /// Twice the reduced cost of edge `k` between two different top-level blossoms.
     fn slack(&self, k: usize) -> W {
         let (i, j, w) = self.edges[k];
@@ -259,6 +327,7 @@ impl<W: Weight> Solver<'_, W> {
             w = self.endpoint[self.labelend[bw]];
             bw = self.inblossom[w];
         }
+        self.bsize[b] = path.iter().map(|&c| self.bsize[c]).sum();
         self.blossomchilds[b] = path.clone();
         self.blossomendps[b] = endps;
         self.label[b] = 1;
@@ -271,28 +340,38 @@ impl<W: Weight> Solver<'_, W> {
             self.inblossom[v] = b;
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
+        let mut bestslack: Vec<Option<W>> = vec![None; 2 * self.n];
+        let mut consider = |s: &Self, k: usize, j: usize, slack: W| {
+            let bj = s.inblossom[j];
+            if bj != b && s.label[bj] == 1 && bestslack[bj].is_none_or(|x| slack < x) {
+                bestedgeto[bj] = k;
+                bestslack[bj] = Some(slack);
+            }
+        };
         for &bv in &path {
-            let lists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
-                Some(list) => vec![list],
-                None => self
-                    .leaves_of(bv)
-                    .into_iter()
-                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
-                    .collect(),
-            };
-            for list in lists {
-                for k in list {
-                    let (mut i, mut j, _) = self.edges[k];
-                    if self.inblossom[j] == b {
-                        std::mem::swap(&mut i, &mut j);
+            match self.blossombestedges[bv].take() {
+                Some(list) => {
+                    for k in list {
+                        if self.removed[k] {
+                            continue;
+                        }
+                        let (i, j, _) = self.edges[k];
+                        let j = if self.inblossom[j] == b { i } else { j };
+                        consider(self, k, j, self.slack(k));
                     }
-                    let _ = i;
-                    let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
-                    {
-                        bestedgeto[bj] = k;
+                }
+                None => {
+                    for v in self.leaves_of(bv) {
+                        for idx in 0..self.neighbend[v].len() {
+                            let a = self.neighbend[v][idx];
+                            if self.removed[a.p / 2] {
+                                continue;
+                            }
+                            let slack = self.dualvar[v]
+                                .plus(self.dualvar[a.w])
+                                .minus(a.weight.twice());
+                            consider(self, a.p / 2, a.w, slack);
+                        }
                     }
                 }
             }
@@ -425,34 +504,47 @@ impl<W: Weight> Solver<'_, W> {
         self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
     }
 
-    fn augment_matching(&mut self, k: usize) {
-        let (v, w, _) = self.edges[k];
-        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
-            loop {
-                let bs = self.inblossom[s];
-                if bs >= self.n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.labelend[bs] == NONE {
-                    break;
-                }
-                let t = self.endpoint[self.labelend[bs]];
-                let bt = self.inblossom[t];
-                s = self.endpoint[self.labelend[bt]];
-                let j = self.endpoint[self.labelend[bt] ^ 1];
-                if bt >= self.n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = self.labelend[bt];
-                p = self.labelend[bt] ^ 1;
+    /// Swaps the matched and unmatched edges on the alternating path from `s` up to the root
+    /// of its tree; `s` is then matched through endpoint `p` (or left free, `NONE`).
+    fn augment_from(&mut self, mut s: usize, mut p: usize) {
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
             }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.endpoint[self.labelend[bs]];
+            let bt = self.inblossom[t];
+            s = self.endpoint[self.labelend[bt]];
+            let j = self.endpoint[self.labelend[bt] ^ 1];
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
         }
     }
 
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w, _) = self.edges[k];
+        self.augment_from(v, 2 * k + 1);
+        self.augment_from(w, 2 * k);
+    }
+
+    /// The primal-dual stages, from any state in which the duals are feasible, every matched
+    /// edge is tight and every blossom is whole: each stage grows alternating trees from the
+    /// free vertices whose dual is still positive (the optimality conditions want the dual of
+    /// a free vertex to be zero) and ends with an augmentation, or when such a vertex's dual
+    /// reaches zero (if it is matched, the path to its tree's root is flipped so that it
+    /// becomes the free one). From scratch (every vertex free, every dual equal) this is
+    /// Edmonds' algorithm as usual; after a few edges are removed, only the few vertices they
+    /// freed are searched from.
     fn solve(&mut self) {
         let n = self.n;
-        for _ in 0..n {
+        loop {
             self.label.iter_mut().for_each(|l| *l = 0);
             self.bestedge.iter_mut().for_each(|e| *e = NONE);
             for b in n..2 * n {
@@ -460,39 +552,60 @@ impl<W: Weight> Solver<'_, W> {
             }
             self.allowedge.iter_mut().for_each(|a| *a = false);
             self.queue.clear();
-            for v in 0..n {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
-                    self.assign_label(v, 1, NONE);
+            let roots: Vec<usize> = (0..n)
+                .filter(|&v| self.mate[v] == NONE && self.dualvar[v] > W::zero())
+                .collect();
+            if roots.is_empty() {
+                break;
+            }
+            let odd = |d: W| d != d.half().twice();
+            let parity = odd(self.dualvar[roots[0]]);
+            for &r in &roots[1..] {
+                if odd(self.dualvar[r]) != parity {
+                    self.raise_root(r);
                 }
             }
-            let mut augmented = false;
-            loop {
+            for &r in &roots {
+                if self.label[self.inblossom[r]] == 0 {
+                    self.assign_label(r, 1, NONE);
+                }
+            }
+            'stage: loop {
                 while let Some(v) = self.queue.pop() {
                     for idx in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][idx];
+                        let Adj { p, w, weight } = self.neighbend[v][idx];
                         let k = p / 2;
-                        let w = self.endpoint[p];
+                        if self.removed[k] {
+                            continue;
+                        }
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
                         let mut kslack = W::zero();
                         if !self.allowedge[k] {
-                            kslack = self.slack(k);
+                            kslack = self.dualvar[v].plus(self.dualvar[w]).minus(weight.twice());
                             if kslack == W::zero() {
                                 self.allowedge[k] = true;
                             }
                         }
                         if self.allowedge[k] {
-                            if self.label[self.inblossom[w]] == 0 {
+                            let bw = self.inblossom[w];
+                            if self.label[bw] == 0 {
+                                if self.mate[self.blossombase[bw]] == NONE {
+                                    // A free vertex whose dual is already zero: augment.
+                                    self.labelend[w] = NONE;
+                                    self.labelend[bw] = NONE;
+                                    self.augment_matching(k);
+                                    break 'stage;
+                                }
                                 self.assign_label(w, 2, p ^ 1);
-                            } else if self.label[self.inblossom[w]] == 1 {
+                            } else if self.label[bw] == 1 {
                                 let base = self.scan_blossom(v, w);
                                 if base != NONE {
                                     self.add_blossom(base, k);
                                 } else {
                                     self.augment_matching(k);
-                                    augmented = true;
-                                    break;
+                                    break 'stage;
                                 }
                             } else if self.label[w] == 0 {
                                 self.label[w] = 2;
@@ -509,16 +622,26 @@ impl<W: Weight> Solver<'_, W> {
                             self.bestedge[w] = k;
                         }
                     }
-                    if augmented {
-                        break;
+                }
+                // No augmenting path with tight edges: change the duals. Type 1: an
+                // S-vertex's dual reaches zero (a free one first, on a tie).
+                let mut deltatype = 1;
+                let mut delta = W::zero();
+                let mut deltavertex = NONE;
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] == 1 {
+                        let d = self.dualvar[v];
+                        let better = deltavertex == NONE
+                            || d < delta
+                            || (d == delta
+                                && self.mate[v] == NONE
+                                && self.mate[deltavertex] != NONE);
+                        if better {
+                            delta = d;
+                            deltavertex = v;
+                        }
                     }
                 }
-                if augmented {
-                    break;
-                }
-                // No augmenting path with tight edges: change the duals.
-                let mut deltatype = 1;
-                let mut delta = *self.dualvar[..n].iter().min().expect("vertices");
                 let mut deltaedge = NONE;
                 let mut deltablossom = NONE;
                 for v in 0..n {
@@ -572,8 +695,20 @@ impl<W: Weight> Solver<'_, W> {
                         }
                     }
                 }
+                if let Some(floor) = self.floor
+                    && self.objective2() < floor
+                {
+                    self.stopped = true;
+                    return;
+                }
                 match deltatype {
-                    1 => break,
+                    1 => {
+                        if self.mate[deltavertex] != NONE {
+                            // A matched S-vertex of zero dual: it becomes the free one.
+                            self.augment_from(deltavertex, NONE);
+                        }
+                        break 'stage;
+                    }
                     2 => {
                         self.allowedge[deltaedge] = true;
                         let (mut i, mut j, _) = self.edges[deltaedge];
@@ -591,9 +726,6 @@ impl<W: Weight> Solver<'_, W> {
                     _ => self.expand_blossom(deltablossom, false),
                 }
             }
-            if !augmented {
-                break;
-            }
             for b in n..2 * n {
                 if self.blossomparent[b] == NONE
                     && self.blossombase[b] != NONE
@@ -605,6 +737,498 @@ impl<W: Weight> Solver<'_, W> {
             }
         }
     }
+
+    /// Twice the dual objective, `Σ 2y_v + Σ z_B·(|B| - 1)`: at least twice the weight of
+    /// any matching (linear-programming duality).
+    fn objective2(&self) -> W {
+        let mut total = W::zero();
+        for v in 0..self.n {
+            total = total.plus(self.dualvar[v]);
+        }
+        for b in self.n..2 * self.n {
+            if self.blossombase[b] != NONE && self.dualvar[b] != W::zero() {
+                // z·(|B| - 1) by doubling.
+                let (mut x, mut c) = (self.dualvar[b], self.bsize[b] - 1);
+                while c > 0 {
+                    if c & 1 == 1 {
+                        total = total.plus(x);
+                    }
+                    x = x.twice();
+                    c >>= 1;
+                }
+            }
+        }
+        total
+    }
+
+    /// Raises by one the dual of the free vertex `r` (and of every vertex of the blossoms
+    /// around it, lowering theirs, so that no edge inside them changes): every root of a
+    /// stage must have duals of the same parity, so that the slack of an edge between two
+    /// S-vertices is even and half of it an integer.
+    fn raise_root(&mut self, r: usize) {
+        loop {
+            let b = self.inblossom[r];
+            if b == r {
+                self.dualvar[r] = self.dualvar[r].plus(W::one());
+                return;
+            }
+            if self.dualvar[b] == W::zero() {
+                self.dissolve(b);
+                continue;
+            }
+            self.dualvar[b] = self.dualvar[b].minus(W::one());
+            for v in self.leaves_of(b) {
+                self.dualvar[v] = self.dualvar[v].plus(W::one());
+            }
+            return;
+        }
+    }
+
+    /// Back to the start of Edmonds' algorithm on the edges in `include` (and not removed):
+    /// nothing matched, no blossom, every vertex's dual the largest weight.
+    fn reset(&mut self, include: &[bool]) {
+        let n = self.n;
+        let mut maxweight = W::zero();
+        for v in &mut self.neighbend {
+            v.clear();
+        }
+        self.stale = 0;
+        for (k, &(i, j, w)) in self.edges.iter().enumerate() {
+            if include[k] && !self.removed[k] {
+                maxweight = maxweight.max(w);
+                self.neighbend[i].push(Adj {
+                    p: 2 * k + 1,
+                    w: j,
+                    weight: w,
+                });
+                self.neighbend[j].push(Adj {
+                    p: 2 * k,
+                    w: i,
+                    weight: w,
+                });
+            }
+        }
+        self.pending.clear();
+        self.mate.iter_mut().for_each(|m| *m = NONE);
+        self.labelend.iter_mut().for_each(|m| *m = NONE);
+        self.inblossom = (0..n).collect();
+        self.blossomparent.iter_mut().for_each(|m| *m = NONE);
+        self.blossomchilds.iter_mut().for_each(Vec::clear);
+        self.blossomendps.iter_mut().for_each(Vec::clear);
+        self.blossombase = (0..n).chain(std::iter::repeat_n(NONE, n)).collect();
+        self.unusedblossoms = (n..2 * n).collect();
+        self.dualvar = std::iter::repeat_n(maxweight, n)
+            .chain(std::iter::repeat_n(W::zero(), n))
+            .collect();
+    }
+
+    /// A new solver for the graph, nothing solved yet.
+    fn new(n: usize, edges: Vec<(usize, usize, W)>) -> Self {
+        let mut endpoint = Vec::with_capacity(2 * edges.len());
+        for &(i, j, _) in &edges {
+            endpoint.push(i);
+            endpoint.push(j);
+        }
+        let m = edges.len();
+        Solver {
+            n,
+            edges,
+            endpoint,
+            neighbend: vec![Vec::new(); n],
+            removed: vec![false; m],
+            pending: Vec::new(),
+            cycle_of: vec![NONE; m],
+            bsize: vec![1; 2 * n],
+            floor: None,
+            stopped: false,
+            stale: 0,
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).collect(),
+            dualvar: vec![W::zero(); 2 * n],
+            allowedge: vec![false; m],
+            queue: Vec::new(),
+            saved: None,
+        }
+    }
+
+    /// Solves from scratch, first on the edges marked in `first` (those likely to be used),
+    /// then, while the final duals are violated by edges left out, with those added
+    /// (linear-programming optimality: a matching and feasible duals in complementary
+    /// slackness prove the optimum). The final state serves every edge not removed.
+    fn solve_sparse(&mut self, first: &[bool]) {
+        let mut included = first.to_vec();
+        self.reset(&included);
+        self.solve();
+        loop {
+            // Each vertex's blossom duals summed, and its top blossom's: the blossom part of
+            // an edge's dual sum lies between them (checked exactly only in between).
+            let mut around = vec![W::zero(); self.n];
+            let mut top = vec![W::zero(); self.n];
+            for v in 0..self.n {
+                let mut b = self.blossomparent[v];
+                while b != NONE {
+                    around[v] = around[v].plus(self.dualvar[b]);
+                    b = self.blossomparent[b];
+                }
+                if self.inblossom[v] != v {
+                    top[v] = self.dualvar[self.inblossom[v]];
+                }
+            }
+            let violated: Vec<usize> = (0..self.edges.len())
+                .filter(|&k| {
+                    if included[k] || self.removed[k] {
+                        return false;
+                    }
+                    let (i, j, w) = self.edges[k];
+                    let base = self.dualvar[i].plus(self.dualvar[j]);
+                    if self.inblossom[i] != self.inblossom[j] {
+                        return base < w.twice();
+                    }
+                    if base.plus(top[i].twice()) >= w.twice() {
+                        return false;
+                    }
+                    if base.plus(around[i].min(around[j]).twice()) < w.twice() {
+                        return true;
+                    }
+                    !self.dual_feasible(i, j, w)
+                })
+                .collect();
+            if violated.is_empty() {
+                break;
+            }
+            for k in violated {
+                included[k] = true;
+                self.admit(k);
+            }
+            self.solve();
+        }
+        for (k, &inc) in included.iter().enumerate() {
+            if !inc && !self.removed[k] {
+                self.link(k);
+            }
+        }
+    }
+
+    /// Puts edge `k` in its ends' lists.
+    fn link(&mut self, k: usize) {
+        let (i, j, w) = self.edges[k];
+        self.neighbend[i].push(Adj {
+            p: 2 * k + 1,
+            w: j,
+            weight: w,
+        });
+        self.neighbend[j].push(Adj {
+            p: 2 * k,
+            w: i,
+            weight: w,
+        });
+    }
+
+    /// Adds edge `k`, left out so far, to the graph solved: if the duals are too small for
+    /// it, the blossoms around one end are taken apart and that end's dual raised until
+    /// the edge is tight (that end is unmatched, its matched edge being tight no more).
+    fn admit(&mut self, k: usize) {
+        self.link(k);
+        let (i, j, w) = self.edges[k];
+        if self.dual_sum(i, j) >= w.twice() {
+            return;
+        }
+        while self.inblossom[i] != i {
+            self.dissolve(self.inblossom[i]);
+        }
+        let sum = self.dual_sum(i, j);
+        if sum < w.twice() {
+            self.dualvar[i] = self.dualvar[i].plus(w.twice().minus(sum));
+            if self.mate[i] != NONE {
+                let m = self.endpoint[self.mate[i]];
+                self.mate[m] = NONE;
+                self.mate[i] = NONE;
+            }
+        }
+    }
+
+    /// Takes apart the top-level blossom `b`: its dual goes to its vertices (which keeps
+    /// every edge inside it as it was and the edges leaving it feasible); the matched edge
+    /// at its base, no longer tight when that dual was positive, is unmatched.
+    fn dissolve(&mut self, b: usize) {
+        let z = self.dualvar[b];
+        if z > W::zero() {
+            for v in self.leaves_of(b) {
+                self.dualvar[v] = self.dualvar[v].plus(z);
+            }
+            let base = self.blossombase[b];
+            if self.mate[base] != NONE {
+                let m = self.endpoint[self.mate[base]];
+                self.mate[m] = NONE;
+                self.mate[base] = NONE;
+            }
+        }
+        let childs = std::mem::take(&mut self.blossomchilds[b]);
+        for &c in &childs {
+            self.blossomparent[c] = NONE;
+            for v in self.leaves_of(c) {
+                self.inblossom[v] = c;
+            }
+        }
+        self.blossomendps[b].clear();
+        self.blossombase[b] = NONE;
+        self.dualvar[b] = W::zero();
+        self.unusedblossoms.push(b);
+    }
+
+    /// Applies the removal of the pending edges: a blossom whose cycle uses one is taken
+    /// apart (with every blossom around it), a matched one is unmatched. The duals stay
+    /// feasible, the matched edges tight, the blossoms whole.
+    fn apply_removals(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        if pending.is_empty() {
+            return;
+        }
+        // The blossom whose cycle uses each edge (an edge is in one cycle at most).
+        let mut marked = Vec::new();
+        for b in self.n..2 * self.n {
+            if self.blossombase[b] != NONE {
+                for &p in &self.blossomendps[b] {
+                    self.cycle_of[p / 2] = b;
+                    marked.push(p / 2);
+                }
+            }
+        }
+        for k in pending {
+            let (i, j, _) = self.edges[k];
+            let c = self.cycle_of[k];
+            // Taken apart already with a blossom around it: nothing more to do.
+            if c != NONE && self.blossombase[c] != NONE {
+                let mut chain = vec![c];
+                let mut b = self.blossomparent[c];
+                while b != NONE {
+                    chain.push(b);
+                    b = self.blossomparent[b];
+                }
+                for &b in chain.iter().rev() {
+                    self.dissolve(b);
+                }
+            }
+            if self.mate[i] == 2 * k + 1 {
+                self.mate[i] = NONE;
+                self.mate[j] = NONE;
+            }
+        }
+        for k in marked {
+            self.cycle_of[k] = NONE;
+        }
+    }
+
+    /// Whether an edge of weight `w` between `i` and `j` (not necessarily one the solver
+    /// knew) respects the final duals: `2y_i + 2y_j + 2·Σz(blossoms holding both) ≥ 2w`.
+    fn dual_feasible(&self, i: usize, j: usize, w: W) -> bool {
+        self.dualvar[i].plus(self.dualvar[j]) >= w.twice() || self.dual_sum(i, j) >= w.twice()
+    }
+
+    /// `2y_i + 2y_j + 2·Σz(blossoms holding both)`: twice the weight edge `i`-`j` may have.
+    fn dual_sum(&self, i: usize, j: usize) -> W {
+        let mut lhs = self.dualvar[i].plus(self.dualvar[j]);
+        if self.inblossom[i] == self.inblossom[j] {
+            // The smallest blossom holding both (blossoms may nest deeply: walk up from the
+            // deeper one to the same depth, then from both together), and every one
+            // around it.
+            let depth = |mut v: usize| {
+                let mut d = 0;
+                while self.blossomparent[v] != NONE {
+                    v = self.blossomparent[v];
+                    d += 1;
+                }
+                d
+            };
+            let (mut a, mut b) = (i, j);
+            let (mut da, mut db) = (depth(a), depth(b));
+            while da > db {
+                a = self.blossomparent[a];
+                da -= 1;
+            }
+            while db > da {
+                b = self.blossomparent[b];
+                db -= 1;
+            }
+            while a != b {
+                a = self.blossomparent[a];
+                b = self.blossomparent[b];
+            }
+            while a != NONE {
+                lhs = lhs.plus(self.dualvar[a].twice());
+                a = self.blossomparent[a];
+            }
+        }
+        lhs
+    }
+
+    fn partners(&self) -> Vec<Option<usize>> {
+        self.mate
+            .iter()
+            .map(|&p| {
+                if p == NONE {
+                    None
+                } else {
+                    Some(self.endpoint[p])
+                }
+            })
+            .collect()
+    }
+}
+
+/// A maximum-weight matching kept between solves: edges can be removed and the optimum
+/// found again from the previous one (its duals, blossoms and matching, with only the
+/// vertices the removal freed searched from), and a solve can be undone.
+pub trait IncrementalMatching {
+    /// Takes edge `k` (its index in the list given) out of the graph; applied at the next
+    /// [`IncrementalMatching::resolve`].
+    fn remove(&mut self, k: usize);
+    /// The optimum again, after removals.
+    fn resolve(&mut self);
+    /// The optimum again, after removals, unless the duals prove on the way that it weighs
+    /// less than the optimum before them minus `margin` (the matching is then left half
+    /// solved, to be restored): whether it was solved.
+    fn resolve_above(&mut self, margin: u64) -> bool;
+    /// Each vertex's partner.
+    fn partners(&self) -> Vec<Option<usize>>;
+    /// The indices of the matched edges.
+    fn matched_edges(&self) -> Vec<usize>;
+    /// Remembers the state (the matching, duals, blossoms and removals), replacing what was
+    /// remembered.
+    fn save(&mut self);
+    /// Goes back to the state last saved.
+    fn restore(&mut self);
+    /// Whether every matching in which vertex `v` is free or matched through one of the
+    /// edges `allowed` weighs less than the optimum minus `margin`, as the duals prove
+    /// (linear-programming duality: such a matching loses at least the reduced cost of each
+    /// of its edges, and the dual of each vertex it leaves free). Valid after removals not
+    /// yet solved again, as long as the optimum found last is still in the graph.
+    fn certainly_worse(&self, v: usize, allowed: &[usize], margin: u64) -> bool;
+}
+
+impl<W: Weight> IncrementalMatching for Solver<W> {
+    fn remove(&mut self, k: usize) {
+        if !self.removed[k] {
+            self.removed[k] = true;
+            self.stale += 1;
+            self.pending.push(k);
+            if let Some(s) = &mut self.saved {
+                s.removed.push(k);
+            }
+        }
+    }
+
+    fn resolve(&mut self) {
+        self.apply_removals();
+        self.solve();
+    }
+
+    fn resolve_above(&mut self, margin: u64) -> bool {
+        let mut before = W::zero();
+        for k in IncrementalMatching::matched_edges(self) {
+            before = before.plus(self.edges[k].2.twice());
+        }
+        let cut = W::from_u64(margin).twice();
+        self.floor = (before >= cut).then(|| before.minus(cut));
+        self.stopped = false;
+        self.apply_removals();
+        self.solve();
+        self.floor = None;
+        !self.stopped
+    }
+
+    fn partners(&self) -> Vec<Option<usize>> {
+        Solver::partners(self)
+    }
+
+    fn matched_edges(&self) -> Vec<usize> {
+        (0..self.n)
+            .filter(|&v| self.mate[v] != NONE && self.mate[v] & 1 == 1)
+            .map(|v| self.mate[v] / 2)
+            .collect()
+    }
+
+    fn save(&mut self) {
+        // Many removed edges still listed: out of the lists with them (an edge removed
+        // after this is put back by `restore` and must still be listed).
+        let listed: usize = self.neighbend.iter().map(Vec::len).sum();
+        if 8 * self.stale > listed {
+            let removed = &self.removed;
+            for list in &mut self.neighbend {
+                list.retain(|a| !removed[a.p / 2]);
+            }
+            self.stale = 0;
+        }
+        self.saved = Some(Saved {
+            removed: Vec::new(),
+            stale: self.stale,
+            pending: self.pending.clone(),
+            bsize: self.bsize.clone(),
+            mate: self.mate.clone(),
+            inblossom: self.inblossom.clone(),
+            blossomparent: self.blossomparent.clone(),
+            blossomchilds: self.blossomchilds.clone(),
+            blossombase: self.blossombase.clone(),
+            blossomendps: self.blossomendps.clone(),
+            unusedblossoms: self.unusedblossoms.clone(),
+            dualvar: self.dualvar.clone(),
+        });
+    }
+
+    fn certainly_worse(&self, v: usize, allowed: &[usize], margin: u64) -> bool {
+        let twice = W::from_u64(margin).twice();
+        self.dualvar[v] > twice
+            && allowed.iter().all(|&k| {
+                let (i, j, w) = self.edges[k];
+                let exceeds = |sum: W| sum > w.twice() && sum.minus(w.twice()) > twice;
+                exceeds(self.dualvar[i].plus(self.dualvar[j])) || exceeds(self.dual_sum(i, j))
+            })
+    }
+
+    fn restore(&mut self) {
+        let s = self.saved.take().expect("a saved state");
+        for k in s.removed {
+            self.removed[k] = false;
+        }
+        self.pending = s.pending;
+        self.stale = s.stale;
+        self.bsize = s.bsize;
+        self.mate = s.mate;
+        self.inblossom = s.inblossom;
+        self.blossomparent = s.blossomparent;
+        self.blossomchilds = s.blossomchilds;
+        self.blossombase = s.blossombase;
+        self.blossomendps = s.blossomendps;
+        self.unusedblossoms = s.unusedblossoms;
+        self.dualvar = s.dualvar;
+    }
+}
+
+/// A maximum-weight matching of `n` vertices, solved as [`max_weight_matching_sparse`]
+/// does, kept to be solved again after edges are removed.
+pub fn incremental_matching<W: Weight + 'static>(
+    n: usize,
+    edges: Vec<(usize, usize, W)>,
+    first: &[bool],
+    removed: &[bool],
+) -> Box<dyn IncrementalMatching> {
+    let mut s = Solver::new(n, edges);
+    for (k, &r) in removed.iter().enumerate() {
+        if r {
+            s.removed[k] = true;
+        }
+    }
+    s.solve_sparse(first);
+    Box::new(s)
 }
 
 /// A maximum-weight matching of the graph with `n` vertices and the given edges
@@ -615,70 +1239,14 @@ pub fn max_weight_matching<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> 
     if edges.is_empty() || n == 0 {
         return vec![None; n];
     }
-    let s = run_solver(n, edges);
-    s.mate
-        .iter()
-        .map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) })
-        .collect()
+    run_solver(n, edges).partners()
 }
 
-fn run_solver<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> Solver<'_, W> {
-    let maxweight = edges.iter().map(|e| e.2).max().expect("edges");
-    let mut endpoint = Vec::with_capacity(2 * edges.len());
-    let mut neighbend = vec![Vec::new(); n];
-    for (k, &(i, j, _)) in edges.iter().enumerate() {
-        endpoint.push(i);
-        endpoint.push(j);
-        neighbend[i].push(2 * k + 1);
-        neighbend[j].push(2 * k);
-    }
-    let mut s = Solver {
-        n,
-        edges,
-        endpoint,
-        neighbend,
-        mate: vec![NONE; n],
-        label: vec![0; 2 * n],
-        labelend: vec![NONE; 2 * n],
-        inblossom: (0..n).collect(),
-        blossomparent: vec![NONE; 2 * n],
-        blossomchilds: vec![Vec::new(); 2 * n],
-        blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
-        blossomendps: vec![Vec::new(); 2 * n],
-        bestedge: vec![NONE; 2 * n],
-        blossombestedges: vec![None; 2 * n],
-        unusedblossoms: (n..2 * n).collect(),
-        dualvar: std::iter::repeat_n(maxweight, n)
-            .chain(std::iter::repeat_n(W::zero(), n))
-            .collect(),
-        allowedge: vec![false; edges.len()],
-        queue: Vec::new(),
-    };
+fn run_solver<W: Weight>(n: usize, edges: &[(usize, usize, W)]) -> Solver<W> {
+    let mut s = Solver::new(n, edges.to_vec());
+    s.reset(&vec![true; edges.len()]);
     s.solve();
     s
-}
-
-impl<W: Weight> Solver<'_, W> {
-    /// Whether an edge of weight `w` between `i` and `j` (not necessarily one the solver
-    /// knew) respects the final duals: `2y_i + 2y_j + 2·Σz(blossoms holding both) ≥ 2w`.
-    fn dual_feasible(&self, i: usize, j: usize, w: W) -> bool {
-        let mut lhs = self.dualvar[i].plus(self.dualvar[j]);
-        if self.inblossom[i] == self.inblossom[j] {
-            let chain = |mut v: usize| {
-                let mut c = Vec::new();
-                while self.blossomparent[v] != NONE {
-                    v = self.blossomparent[v];
-                    c.push(v);
-                }
-                c
-            };
-            let (ci, cj) = (chain(i), chain(j));
-            for b in ci.iter().filter(|b| cj.contains(b)) {
-                lhs = lhs.plus(self.dualvar[*b].twice());
-            }
-        }
-        lhs >= w.twice()
-    }
 }
 
 /// The same matching as [`max_weight_matching`], found faster on dense graphs: solved first
@@ -691,33 +1259,12 @@ pub fn max_weight_matching_sparse<W: Weight>(
     edges: &[(usize, usize, W)],
     first: &[bool],
 ) -> Vec<Option<usize>> {
-    if n == 0 || first.iter().all(|&f| f) {
-        return max_weight_matching(n, edges);
+    if n == 0 || edges.is_empty() {
+        return vec![None; n];
     }
-    let mut included = first.to_vec();
-    loop {
-        let sub: Vec<(usize, usize, W)> = edges
-            .iter()
-            .zip(&included)
-            .filter(|(_, inc)| **inc)
-            .map(|(e, _)| *e)
-            .collect();
-        let s = run_solver(n, &sub);
-        let mut added = false;
-        for (e, &(i, j, w)) in edges.iter().enumerate() {
-            if !included[e] && !s.dual_feasible(i, j, w) {
-                included[e] = true;
-                added = true;
-            }
-        }
-        if !added {
-            return s
-                .mate
-                .iter()
-                .map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) })
-                .collect();
-        }
-    }
+    let mut s = Solver::new(n, edges.to_vec());
+    s.solve_sparse(first);
+    s.partners()
 }
 
 /// A maximum-cardinality matching (Edmonds' algorithm, blossoms found by breadth-first
@@ -943,6 +1490,96 @@ mod tests {
             }
             let size = mate.iter().filter(|m| m.is_some()).count() as u64 / 2;
             assert_eq!(size, brute(n, &edges), "{edges:?}");
+        }
+    }
+
+    /// Removing edges one batch at a time and solving again from the previous optimum
+    /// finds the optimum of the smaller graph; an undone solve gives back the previous one.
+    #[test]
+    fn re_solving_after_removals_finds_the_optimum() {
+        let mut seed = 17u64;
+        let mut rnd = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for round in 0..600 {
+            let n = 2 + rnd(if round % 3 == 0 { 9 } else { 24 }) as usize;
+            let mut edges = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    if rnd(100) < 70 {
+                        let w = if round % 2 == 0 {
+                            1 + rnd(40)
+                        } else {
+                            1 + rnd(3)
+                        };
+                        edges.push((a, b, w));
+                    }
+                }
+            }
+            if edges.is_empty() {
+                continue;
+            }
+            let first: Vec<bool> = edges.iter().map(|e| e.1 - e.0 <= 2).collect();
+            let mut removed = vec![false; edges.len()];
+            let mut m = incremental_matching(n, edges.clone(), &first, &removed);
+            let weight = |mate: &[Option<usize>], removed: &[bool]| -> u64 {
+                let mut t = 0;
+                for (k, e) in edges.iter().enumerate() {
+                    if mate[e.0] == Some(e.1) {
+                        assert!(!removed[k], "a removed edge is matched");
+                        t += e.2;
+                    }
+                }
+                t
+            };
+            let optimum = |removed: &[bool]| -> u64 {
+                let kept: Vec<(usize, usize, u64)> = edges
+                    .iter()
+                    .zip(removed)
+                    .filter(|(_, r)| !**r)
+                    .map(|(e, _)| *e)
+                    .collect();
+                let mate = max_weight_matching(n, &kept);
+                total(&kept, &mate)
+            };
+            for _ in 0..6 {
+                let mate = m.partners();
+                for (v, p) in mate.iter().enumerate() {
+                    if let Some(u) = *p {
+                        assert_eq!(mate[u], Some(v));
+                    }
+                }
+                assert_eq!(weight(&mate, &removed), optimum(&removed));
+                let matched = m.matched_edges();
+                let before = (mate.clone(), removed.clone());
+                let undo = rnd(3) == 0;
+                if undo {
+                    m.save();
+                }
+                // Remove some matched edges and some others.
+                for &k in &matched {
+                    if rnd(3) == 0 {
+                        m.remove(k);
+                        removed[k] = true;
+                    }
+                }
+                for _ in 0..rnd(4) {
+                    let k = rnd(edges.len() as u64) as usize;
+                    m.remove(k);
+                    removed[k] = true;
+                }
+                m.resolve();
+                if undo {
+                    m.restore();
+                    removed = before.1;
+                    assert_eq!(m.partners(), before.0);
+                    m.resolve();
+                    assert_eq!(m.partners(), before.0);
+                }
+            }
         }
     }
 

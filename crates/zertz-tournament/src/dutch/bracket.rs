@@ -17,6 +17,7 @@
 use super::colour;
 use super::player::{Float, PlayerState};
 use super::solve::{FieldEdge, solve};
+use crate::matching::IncrementalMatching;
 use crate::trf::Colour;
 
 /// A round's pairs (ranking indices, higher-ranked first) and the bye's receiver.
@@ -235,6 +236,10 @@ struct Bracket<'r, 'a> {
     phase: Phase,
     best: Vec<Option<usize>>,
     best_key: Vec<u64>,
+    /// The steering field summed over `best` (the part of its weight below the criteria).
+    best_steer: u64,
+    /// The steering field summed over the matching solved last.
+    last_steer: u64,
     /// Only the bracket and the next scoregroup are in the matching; the players further
     /// down must be checked to pair among themselves and with those left.
     region: bool,
@@ -243,6 +248,17 @@ struct Bracket<'r, 'a> {
     /// A region solution left the rest unpairable: pair the bracket in full instead.
     pub incomplete: bool,
     cache: Option<Vec<FieldEdge>>,
+    /// Region mode: whether the players further down can be paired with each set of
+    /// players left unpaired, as found so far.
+    completable: std::collections::HashMap<Vec<usize>, bool>,
+    /// The index in `cache` of the edge between two local vertices.
+    edge_at: Vec<Vec<u32>>,
+    /// The matching of the current phase, kept to be solved again from its optimum after
+    /// more edges are banned.
+    solver: Option<Box<dyn IncrementalMatching>>,
+    /// The edges and matching of the previous weights, kept when new weights come in case
+    /// they order the matchings the same way.
+    previous: Option<(Vec<FieldEdge>, Box<dyn IncrementalMatching>)>,
 }
 
 #[derive(Clone)]
@@ -336,16 +352,29 @@ impl<'r, 'a> Bracket<'r, 'a> {
             phase: Phase::Criteria,
             best: Vec::new(),
             best_key: Vec::new(),
+            best_steer: 0,
+            last_steer: 0,
             region,
             further,
             incomplete: false,
             cache: None,
+            completable: std::collections::HashMap::new(),
+            edge_at: Vec::new(),
+            solver: None,
+            previous: None,
         }
     }
 
     fn set_phase(&mut self, phase: Phase) {
         self.phase = phase;
-        self.cache = None;
+        self.invalidate();
+    }
+
+    /// The weights change: the edges are built again and the matching solved from scratch.
+    fn invalidate(&mut self) {
+        if let (Some(c), Some(s)) = (self.cache.take(), self.solver.take()) {
+            self.previous = Some((c, s));
+        }
     }
 
     /// The criteria vector of the edge between vertices `u` and `v` (`u < v`; the bye is
@@ -474,85 +503,124 @@ impl<'r, 'a> Bracket<'r, 'a> {
         f
     }
 
-    fn edges(&mut self) -> Vec<FieldEdge> {
-        if self.cache.is_none() {
-            let r = self.r;
-            let m = self.active.len();
-            let mut edges = Vec::new();
-            for a in 0..m {
-                for b in a + 1..m {
-                    let (u, v) = (self.active[a], self.active[b]);
-                    let (u, v) = if u < v { (u, v) } else { (v, u) };
-                    let ok = if v == r.n {
-                        r.bye_allowed(u)
-                    } else {
-                        r.legal[u][v] && !(self.is_mdp[u] && self.is_mdp[v])
-                    };
-                    if ok {
-                        edges.push((a, b, self.fields(u, v)));
-                    }
+    fn build_edges(&mut self) {
+        if self.cache.is_some() {
+            return;
+        }
+        let r = self.r;
+        let m = self.active.len();
+        let mut edges = Vec::new();
+        for a in 0..m {
+            for b in a + 1..m {
+                let (u, v) = (self.active[a], self.active[b]);
+                let (u, v) = if u < v { (u, v) } else { (v, u) };
+                let ok = if v == r.n {
+                    r.bye_allowed(u)
+                } else {
+                    r.legal[u][v] && !(self.is_mdp[u] && self.is_mdp[v])
+                };
+                if ok {
+                    edges.push((a, b, self.fields(u, v)));
                 }
             }
-            self.cache = Some(edges);
         }
-        self.cache
-            .as_ref()
-            .expect("cached")
-            .iter()
-            .filter(|(a, b, _)| !self.banned[*a][*b])
-            .cloned()
-            .collect()
+        let mut edge_at = vec![vec![u32::MAX; m]; m];
+        for (k, &(a, b, _)) in edges.iter().enumerate() {
+            edge_at[a][b] = k as u32;
+            edge_at[b][a] = k as u32;
+        }
+        self.cache = Some(edges);
+        self.edge_at = edge_at;
     }
 
     /// Region mode: whether the players left unpaired by `mate`, with those further down,
     /// can still all be paired.
-    fn rest_completable(&self, mate: &[Option<usize>]) -> bool {
-        let mut rest: Vec<usize> = self
+    fn rest_completable(&mut self, mate: &[Option<usize>]) -> bool {
+        let left: Vec<usize> = self
             .active
             .iter()
             .enumerate()
             .filter(|(a, _)| mate[*a].is_none())
             .map(|(_, &v)| v)
             .collect();
+        if let Some(&known) = self.completable.get(&left) {
+            return known;
+        }
+        let mut rest = left.clone();
         rest.extend(&self.further);
-        self.r.completable_set(&rest, &self.in_b)
+        let known = self.r.completable_set(&rest, &self.in_b);
+        self.completable.insert(left, known);
+        known
     }
 
-    /// Solves under the current bans: the partners (local indices) and the compared part of
-    /// the total.
+    /// Solves under the current bans (from scratch after the weights changed, else from the
+    /// previous optimum): the partners (local indices) and the compared part of the total.
     fn solve_now(&mut self) -> (Vec<Option<usize>>, Vec<u64>) {
-        let edges = self.edges();
-        // Likely edges first: near neighbours, and S1 against S2 around the natural partner.
-        let h = self.members.len() / 2;
-        let window = 24;
-        let first: Vec<bool> = edges
-            .iter()
-            .map(|(a, b, _)| {
-                let d = b - a;
-                d <= window || d.abs_diff(h) <= window || self.active[*b] == self.r.n
-            })
-            .collect();
-        let mate = solve(self.active.len(), &edges, &first);
+        self.solve_above(None).expect("solved in full")
+    }
+
+    /// As [`Bracket::solve_now`]; with a margin, gives up (`None`) as soon as the duals
+    /// prove the optimum weighs less than the previous one minus the margin.
+    fn solve_above(&mut self, margin: Option<u64>) -> Option<(Vec<Option<usize>>, Vec<u64>)> {
+        self.build_edges();
+        let edges = self.cache.as_ref().expect("built");
+        if self.solver.is_none()
+            && let Some((old, s)) = self.previous.take()
+            && same_order(&old, edges)
+        {
+            self.solver = Some(s);
+        }
+        self.previous = None;
+        let solver = match &mut self.solver {
+            Some(s) => {
+                match margin {
+                    Some(m) => {
+                        if !s.resolve_above(m) {
+                            return None;
+                        }
+                    }
+                    None => s.resolve(),
+                }
+                s
+            }
+            None => {
+                // Likely edges first: near neighbours, and S1 against S2 around the natural
+                // partner.
+                let h = self.members.len() / 2;
+                let window = 8;
+                let first: Vec<bool> = edges
+                    .iter()
+                    .map(|(a, b, _)| {
+                        let d = b - a;
+                        d <= window || d.abs_diff(h) <= window || self.active[*b] == self.r.n
+                    })
+                    .collect();
+                let removed: Vec<bool> =
+                    edges.iter().map(|(a, b, _)| self.banned[*a][*b]).collect();
+                self.solver
+                    .insert(solve(self.active.len(), edges, &first, &removed))
+            }
+        };
+        let mate = solver.partners();
+        let nf = edges.first().map(|e| e.2.len()).unwrap_or(1);
+        let mut key = vec![0u64; nf];
+        for k in solver.matched_edges() {
+            for (x, f) in key.iter_mut().zip(&edges[k].2) {
+                *x += f;
+            }
+        }
+        self.last_steer = key.pop().unwrap_or(0);
         if self.region && !self.incomplete && !self.rest_completable(&mate) {
             self.incomplete = true;
         }
-        let nf = edges.first().map(|e| e.2.len()).unwrap_or(1);
-        let mut key = vec![0u64; nf];
-        for (a, b, f) in &edges {
-            if mate[*a] == Some(*b) {
-                for (k, x) in key.iter_mut().zip(f) {
-                    *k += x;
-                }
-            }
-        }
-        key.pop();
-        (mate, key)
+        Some((mate, key))
     }
 
     fn resolve(&mut self) {
         let (mate, key) = self.solve_now();
         self.best = mate;
         self.best_key = key;
+        self.best_steer = self.last_steer;
     }
 
     fn partner(&self, v: usize) -> Option<usize> {
@@ -561,8 +629,19 @@ impl<'r, 'a> Bracket<'r, 'a> {
 
     fn ban(&mut self, u: usize, v: usize) {
         let (a, b) = (self.local[u], self.local[v]);
+        if self.banned[a][b] {
+            return;
+        }
         self.banned[a][b] = true;
         self.banned[b][a] = true;
+        let k = self.edge_at.get(a).map_or(u32::MAX, |row| row[b]);
+        if k != u32::MAX {
+            if let Some(s) = &mut self.solver {
+                s.remove(k as usize);
+            } else if let Some((_, s)) = &mut self.previous {
+                s.remove(k as usize);
+            }
+        }
     }
 
     /// Bans the edges if a best pairing remains without them; reports whether it did.
@@ -574,18 +653,65 @@ impl<'r, 'a> Bracket<'r, 'a> {
             }
             return true;
         }
-        let saved = self.banned.clone();
+        if self.certainly_worse(bans) {
+            return false;
+        }
+        let fresh: Vec<(usize, usize)> = bans
+            .iter()
+            .map(|&(u, v)| (self.local[u], self.local[v]))
+            .filter(|&(a, b)| !self.banned[a][b])
+            .collect();
+        let had_solver = self.solver.is_some();
+        if let Some(s) = &mut self.solver {
+            s.save();
+        }
         for &(u, v) in bans {
             self.ban(u, v);
         }
-        let (mate, key) = self.solve_now();
-        if key == self.best_key {
+        let solved = self.solve_above(Some(self.best_steer));
+        if let Some((mate, key)) = solved
+            && key == self.best_key
+        {
             self.best = mate;
+            self.best_steer = self.last_steer;
             true
         } else {
-            self.banned = saved;
+            for (a, b) in fresh {
+                self.banned[a][b] = false;
+                self.banned[b][a] = false;
+            }
+            match &mut self.solver {
+                Some(s) if had_solver => s.restore(),
+                _ => self.solver = None,
+            }
             false
         }
+    }
+
+    /// Whether the duals of the current optimum prove that no pairing without the edges
+    /// `bans` (all at the vertex of the first) is best on the compared criteria: every such
+    /// pairing leaves that vertex unpaired or pairs it through an edge still allowed, and
+    /// loses more than the steering part of the optimum's weight.
+    fn certainly_worse(&self, bans: &[(usize, usize)]) -> bool {
+        let (Some(s), Some(&(x, _))) = (&self.solver, bans.first()) else {
+            return false;
+        };
+        let a = self.local[x];
+        let mut out = vec![false; self.active.len()];
+        for &(u, v) in bans {
+            if u == x {
+                out[self.local[v]] = true;
+            } else if v == x {
+                out[self.local[u]] = true;
+            }
+        }
+        let allowed: Vec<usize> = (0..self.active.len())
+            .filter(|&b| !out[b] && !self.banned[a][b])
+            .map(|b| self.edge_at[a][b])
+            .filter(|&k| k != u32::MAX)
+            .map(|k| k as usize)
+            .collect();
+        s.certainly_worse(a, &allowed, self.best_steer)
     }
 
     /// The edges of `x` other than to `y`, and those of `y` other than to `x`.
@@ -611,23 +737,41 @@ impl<'r, 'a> Bracket<'r, 'a> {
         let Some(y0) = self.partner(x) else {
             return;
         };
-        for &y in candidates {
-            if y == y0 {
-                break;
-            }
-            if self.banned[self.local[x]][self.local[y]] {
-                continue;
-            }
-            let (a, b) = if x < y { (x, y) } else { (y, x) };
-            if !self.r.legal[a][b] {
-                continue;
-            }
-            if self.try_bans(&self.others(x, y)) {
-                return;
+        let before: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .take_while(|&y| y != y0)
+            .filter(|&y| {
+                let (a, b) = if x < y { (x, y) } else { (y, x) };
+                !self.banned[self.local[x]][self.local[y]] && self.r.legal[a][b]
+            })
+            .collect();
+        // Usually no earlier candidate is allowed: one trial with `x` kept to all of them
+        // settles it (a best pairing with `x` paired to one of them, or unpaired, is what
+        // any trial of one of them would find). Otherwise they are tried one by one.
+        if !before.is_empty() && self.try_bans(&self.outside(x, &before)) {
+            for &y in &before {
+                if self.try_bans(&self.others(x, y)) {
+                    return;
+                }
             }
         }
         let y = self.partner(x).expect("partner");
         self.fix(x, y);
+    }
+
+    /// The edges of `x` to players not in `keep`.
+    fn outside(&self, x: usize, keep: &[usize]) -> Vec<(usize, usize)> {
+        let mut kept = vec![false; self.active.len()];
+        for &y in keep {
+            kept[self.local[y]] = true;
+        }
+        self.active
+            .iter()
+            .copied()
+            .filter(|&z| z != x && !kept[self.local[z]])
+            .map(|z| (x, z))
+            .collect()
     }
 
     fn pairs_in(&self, set: &[bool]) -> usize {
@@ -640,20 +784,33 @@ impl<'r, 'a> Bracket<'r, 'a> {
 
     fn run(&mut self) -> Option<BracketPairs> {
         let r = self.r;
+        // The generation order's fields lie below every criterion, so the first solve is
+        // made with those of the first phase already (the moved-down players', or the
+        // exchanges' with S1 guessed as half the bracket, checked after): the criteria are
+        // read from it all the same, and one solve from scratch is saved. Likewise C9 is
+        // guessed (on when the bracket is odd and the round has a bye: one player left over
+        // when the bracket is fully paired) and checked, the pairs counted by C6 above it
+        // not depending on it.
+        self.c9 = r.has_bye && self.members.len() % 2 == 1;
+        if self.m0 > 0 {
+            self.set_phase(Phase::MdpSet);
+        } else {
+            let members = self.members.clone();
+            self.set_phase(self.exchange_fields(&members, members.len() / 2));
+        }
         self.resolve();
         if !self.region && !self.best.iter().all(|m| m.is_some()) {
             return None;
         }
         let pairs = self.pairs_in(&self.in_b.clone());
-        if r.has_bye && self.members.len() - 2 * pairs == 1 {
-            self.c9 = true;
-            self.cache = None;
+        let c9 = r.has_bye && self.members.len() - 2 * pairs == 1;
+        if c9 != self.c9 {
+            self.c9 = c9;
+            self.invalidate();
             self.resolve();
         }
         let mut rem: Vec<usize> = self.members.clone();
         if self.m0 > 0 {
-            self.set_phase(Phase::MdpSet);
-            self.resolve();
             let mdps: Vec<usize> = self.members[..self.m0].to_vec();
             let residents: Vec<usize> = self.members[self.m0..].to_vec();
             let paired: Vec<usize> = mdps
@@ -702,6 +859,22 @@ impl<'r, 'a> Bracket<'r, 'a> {
         Some((out, floaters))
     }
 
+    /// The phase of the exchanges in the remainder `rem` whose S1 has `s1` players.
+    fn exchange_fields(&self, rem: &[usize], s1: usize) -> Phase {
+        let mut in_rem = vec![false; self.r.n + 1];
+        let mut rbsn = vec![0; self.r.n + 1];
+        for (i, &v) in rem.iter().enumerate() {
+            in_rem[v] = true;
+            rbsn[v] = i + 1;
+        }
+        Phase::Exchange {
+            in_rem,
+            rbsn,
+            s1,
+            size: rem.len(),
+        }
+    }
+
     /// A homogeneous bracket or the remainder: exchanges, then transpositions.
     fn exchange_phase(&mut self, rem: &[usize]) {
         let r = self.r;
@@ -718,13 +891,12 @@ impl<'r, 'a> Bracket<'r, 'a> {
         if s1 == 0 {
             return;
         }
-        self.set_phase(Phase::Exchange {
-            in_rem: in_rem.clone(),
-            rbsn: rbsn.clone(),
-            s1,
-            size: rem.len(),
-        });
-        self.resolve();
+        let already = matches!(&self.phase, Phase::Exchange { in_rem: cur, s1: cur_s1, .. }
+            if *cur_s1 == s1 && *cur == in_rem);
+        if !already {
+            self.set_phase(self.exchange_fields(rem, s1));
+            self.resolve();
+        }
         let s1r: Vec<usize> = rem[..s1].to_vec();
         let s2r: Vec<usize> = rem[s1..].to_vec();
         let k = s2r
@@ -803,4 +975,24 @@ impl<'r, 'a> Bracket<'r, 'a> {
             self.first_partner(x, &new_s2);
         }
     }
+}
+
+/// Whether two lists of the same edges have the same weights once the fields that are zero
+/// on every edge are left out (such fields take no bits in the packed weight), so that a
+/// matching optimal under one is optimal under the other.
+fn same_order(a: &[FieldEdge], b: &[FieldEdge]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let used = |list: &[FieldEdge]| -> Vec<usize> {
+        let nf = list.first().map_or(0, |e| e.2.len());
+        (0..nf)
+            .filter(|&f| list.iter().any(|e| e.2[f] != 0))
+            .collect()
+    };
+    let (ua, ub) = (used(a), used(b));
+    ua.len() == ub.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.0 == y.0 && x.1 == y.1 && ua.iter().zip(&ub).all(|(&i, &j)| x.2[i] == y.2[j])
+        })
 }
