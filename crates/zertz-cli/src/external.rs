@@ -109,11 +109,10 @@ impl External {
             log_done,
         };
         let info = engine.ask("info", GRACE)?;
-        if let Some(id) = info.iter().find_map(|l| l.strip_prefix("id ")) {
-            if !id.trim().is_empty() {
+        if let Some(id) = info.iter().find_map(|l| l.strip_prefix("id "))
+            && !id.trim().is_empty() {
                 engine.name = id.trim().to_string();
             }
-        }
         engine.wants_moves = info
             .iter()
             .filter_map(|l| l.strip_prefix("capabilities "))
@@ -173,12 +172,11 @@ impl External {
     /// Brings the engine to `game`'s position: the moves it has not seen yet with `play`, or
     /// the whole game with `newgame` when it holds another game or disagrees.
     fn sync(&mut self, game: &Game) -> Result<(), String> {
-        if let Some(played) = self.held.as_ref().and_then(|held| continues(held, game)) {
-            if self.play_moves(game, played)? {
+        if let Some(played) = self.held.as_ref().and_then(|held| continues(held, game))
+            && self.play_moves(game, played)? {
                 self.held = Some(game.clone());
                 return Ok(());
             }
-        }
         self.held = None;
         let repetition = game.rules().repetition;
         if repetition != self.repetition {

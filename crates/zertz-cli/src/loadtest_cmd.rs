@@ -508,7 +508,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for PickOne<'a> {
                         c.set(x);
                         x
                     });
-                    if r % pick.len == 0 {
+                    if r.is_multiple_of(pick.len) {
                         pick.chosen = Some(mv);
                     }
                 }

@@ -188,14 +188,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     if args.openings == 0 {
         bail!("--openings must be at least 1");
     }
-    if let Some(t) = &sprt {
-        if t.elo0 >= t.elo1 {
+    if let Some(t) = &sprt
+        && t.elo0 >= t.elo1 {
             bail!(
                 "--sprt {}: ELO0 must be below ELO1",
                 args.sprt.as_deref().unwrap_or("")
             );
         }
-    }
     if !(args.sprt_error > 0.0 && args.sprt_error < 0.5) {
         bail!("--sprt-error must be above 0 and below 0.5");
     }
@@ -209,11 +208,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             bail!("{name} must be at least 1");
         }
     }
-    if let Some(d) = args.depth {
-        if !(1..=MAX_DEPTH).contains(&d) {
+    if let Some(d) = args.depth
+        && !(1..=MAX_DEPTH).contains(&d) {
             bail!("--depth must be from 1 to {MAX_DEPTH}");
         }
-    }
     if args.concurrency == 0 {
         bail!("--concurrency must be at least 1");
     }
@@ -298,7 +296,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         if terminal {
             bar.set_message(tally);
             bar.inc(1);
-        } else if t.games() % every == 0 || t.games() == total {
+        } else if t.games().is_multiple_of(every) || t.games() == total {
             eprintln!(
                 "{}/{total} games  {tally}  {:.0} s",
                 t.games(),

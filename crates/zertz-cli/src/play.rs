@@ -1025,11 +1025,10 @@ good for it as\n                letting you move. It never offers bribes itself.
     fn engine_answer(&mut self, bribe: Marbles) -> (bool, String) {
         let position = self.game.position().clone();
         let engine_side = position.to_move().other();
-        if let Ok(after) = position.pass_with_bribe(bribe) {
-            if after.winner_by_captures() == Some(engine_side) {
+        if let Ok(after) = position.pass_with_bribe(bribe)
+            && after.winner_by_captures() == Some(engine_side) {
                 return (true, "it completes a winning set".to_string());
             }
-        }
         let limits = self.think.limits.clone();
         let mut passed = self.game.clone();
         let mut refused = self.game.clone();

@@ -112,11 +112,10 @@ pub fn run(args: ShowArgs) -> anyhow::Result<()> {
     let (title, game) = load_game(path)?;
     println!("{title}");
     let turns = game.turns().len();
-    if let Some(t) = args.turn {
-        if t > turns {
+    if let Some(t) = args.turn
+        && t > turns {
             bail!("the record has {turns} turns; --turn {t} is past its end");
         }
-    }
     let shown: Vec<usize> = if args.all {
         (0..=turns).collect()
     } else {
@@ -146,10 +145,9 @@ pub fn run(args: ShowArgs) -> anyhow::Result<()> {
         print!("{}", render(position, &options));
         println!("\n{position}");
     }
-    if shown.last() == Some(&turns) {
-        if let Some(outcome) = game.outcome() {
+    if shown.last() == Some(&turns)
+        && let Some(outcome) = game.outcome() {
             println!("result: {outcome}");
         }
-    }
     Ok(())
 }

@@ -527,11 +527,10 @@ pub fn run_match(
                     let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
                     r.1.add(score_a);
                     progress(&record, &r.1);
-                    if let Some(t) = &config.sprt {
-                        if r.1.sprt(t).1.is_some() {
+                    if let Some(t) = &config.sprt
+                        && r.1.sprt(t).1.is_some() {
                             stop.store(true, Ordering::Relaxed);
                         }
-                    }
                     r.0.push(record);
                 }
             });

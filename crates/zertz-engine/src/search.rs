@@ -372,11 +372,10 @@ impl<'a> Worker<'a> {
                 .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
                 + (self.nodes - self.flushed);
             self.flushed = self.nodes;
-            if let Some(limit) = self.shared.node_limit {
-                if total >= limit {
+            if let Some(limit) = self.shared.node_limit
+                && total >= limit {
                     self.shared.halt.store(true, Ordering::Relaxed);
                 }
-            }
         }
         self.shared.stopped()
     }

@@ -111,7 +111,7 @@ fn random_ending(tree: &mut GameTree, seed: u64, sgf: bool) {
     if tree.main_game().is_over() {
         return;
     }
-    let winner = if seed % 2 == 0 {
+    let winner = if seed.is_multiple_of(2) {
         Player::One
     } else {
         Player::Two
@@ -447,7 +447,7 @@ fn sample(dir: &Path, every: usize, out: &mut Vec<(String, String)>, count: &mut
             sample(&path, every, out, count);
         } else if ext.as_deref() == Some("sgf") {
             *count += 1;
-            if *count % every == 0 {
+            if (*count).is_multiple_of(every) {
                 let bytes = std::fs::read(&path).expect("read");
                 out.push((
                     path.display().to_string(),
@@ -463,7 +463,7 @@ fn sample(dir: &Path, every: usize, out: &mut Vec<(String, String)>, count: &mut
                     continue;
                 }
                 *count += 1;
-                if *count % every == 0 {
+                if (*count).is_multiple_of(every) {
                     let mut bytes = Vec::new();
                     entry.read_to_end(&mut bytes).expect("read entry");
                     out.push((

@@ -41,7 +41,7 @@ pub fn start(hub: &Arc<Hub>, cluster: Arc<Cluster>) {
                 tracing::warn!("leases not renewed this round: {e}");
             }
             rounds += 1;
-            if rounds % sweep_every == 0 {
+            if rounds.is_multiple_of(sweep_every) {
                 let after_ms = FINISHED_AFTER.as_millis() as i64;
                 if let Err(e) = drop_finished(cluster.pool(), cluster.holder(), after_ms).await {
                     tracing::warn!("finished games' leases not deleted: {e}");

@@ -139,11 +139,10 @@ fn etag(bytes: &[u8]) -> String {
 /// the files of [`FILES`] are ever served.
 fn load(path: &str) -> Option<Cow<'static, [u8]>> {
     let embedded = file(path)?;
-    if let Some(dir) = std::env::var_os("ZERTZ_WEB_DIR") {
-        if let Ok(bytes) = std::fs::read(std::path::Path::new(&dir).join(path)) {
+    if let Some(dir) = std::env::var_os("ZERTZ_WEB_DIR")
+        && let Ok(bytes) = std::fs::read(std::path::Path::new(&dir).join(path)) {
             return Some(bytes.into());
         }
-    }
     Some(embedded.into())
 }
 
@@ -233,13 +232,11 @@ pub fn imports(module: &str, source: &str) -> Vec<String> {
         if !(line.contains(';') || specifier(&statement).is_some()) {
             continue;
         }
-        if let Some(spec) = specifier(&statement) {
-            if let Some(path) = resolve(module, spec) {
-                if !out.contains(&path) {
+        if let Some(spec) = specifier(&statement)
+            && let Some(path) = resolve(module, spec)
+                && !out.contains(&path) {
                     out.push(path);
                 }
-            }
-        }
         statement.clear();
     }
     out
@@ -290,13 +287,11 @@ pub fn entries(html: &str) -> Vec<String> {
     while let Some(at) = rest.find("<script") {
         let tag_end = rest[at..].find('>').map_or(rest.len(), |e| at + e);
         let tag = &rest[at..tag_end];
-        if tag.contains("type=\"module\"") {
-            if let Some(src) = tag.split("src=\"").nth(1).and_then(|s| s.split('"').next()) {
-                if let Some(path) = src.strip_prefix("/static/") {
+        if tag.contains("type=\"module\"")
+            && let Some(src) = tag.split("src=\"").nth(1).and_then(|s| s.split('"').next())
+                && let Some(path) = src.strip_prefix("/static/") {
                     out.push(path.to_string());
                 }
-            }
-        }
         rest = &rest[tag_end..];
     }
     out

@@ -49,11 +49,10 @@ pub fn next<'a>(
     after: Option<&str>,
     seed: u64,
 ) -> Result<&'a Loaded, ChooseError> {
-    if let Some(t) = theme {
-        if !THEMES.contains(&t) {
+    if let Some(t) = theme
+        && !THEMES.contains(&t) {
             return Err(ChooseError::UnknownTheme(t.to_string()));
         }
-    }
     let of_theme: Vec<&Loaded> = book
         .all()
         .iter()

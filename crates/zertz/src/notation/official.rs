@@ -166,8 +166,8 @@ fn check_capture_colours<S: LayoutWidth>(
     // Colours mid-chain: the board does not change colour under the jumper, so the colour
     // on each jumped place is the one in the position before the move.
     for (i, ((over, _), written)) in steps.iter().zip(colours).enumerate() {
-        if let (Some(written), Some(actual)) = (written, position.colour_at(*over)) {
-            if *written != actual {
+        if let (Some(written), Some(actual)) = (written, position.colour_at(*over))
+            && *written != actual {
                 return Err(MoveParseError::Mismatch {
                     text: text.to_string(),
                     message: format!(
@@ -179,7 +179,6 @@ fn check_capture_colours<S: LayoutWidth>(
                     ),
                 });
             }
-        }
     }
     Ok(())
 }

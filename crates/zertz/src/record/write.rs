@@ -115,11 +115,10 @@ fn comment_token(text: &str) -> String {
 pub(crate) fn moves(tree: &GameTree, trailing: &[String], result: &str) -> String {
     let mut tokens = Tokens::default();
     let root = tree.root();
-    if let Ok(c) = tree.comment(root) {
-        if !c.is_empty() {
+    if let Ok(c) = tree.comment(root)
+        && !c.is_empty() {
             tokens.push(comment_token(c));
         }
-    }
     let writer = Writer { tree };
     writer.line(root, &mut tokens, true);
     for t in trailing {

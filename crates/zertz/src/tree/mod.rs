@@ -255,11 +255,10 @@ impl GameTree {
                 at = tree.push(at, step, end.clone());
             }
         }
-        if let Some(outcome) = game.outcome() {
-            if is_declared(outcome) {
+        if let Some(outcome) = game.outcome()
+            && is_declared(outcome) {
                 tree.declared = Some(outcome);
             }
-        }
         tree
     }
 
@@ -380,14 +379,13 @@ impl GameTree {
     /// decide (a winning set, no legal move, repetition) is refused: those follow from the
     /// moves. When the main line ends by the rules, their result is the one written.
     pub fn set_ending(&mut self, ending: Option<Outcome>) -> Result<(), TreeError> {
-        if let Some(outcome) = ending {
-            if !is_declared(outcome) {
+        if let Some(outcome) = ending
+            && !is_declared(outcome) {
                 return Err(TreeError::Header {
                     name: "Termination".into(),
                     message: format!("`{outcome}` follows from the moves; it cannot be declared"),
                 });
             }
-        }
         self.declared = ending;
         Ok(())
     }
@@ -618,12 +616,11 @@ impl GameTree {
         for n in self.path(id)?.into_iter().rev() {
             let parent = self.get(n)?.parent.unwrap_or(NodeId::ROOT);
             let siblings = &mut self.get_mut(parent)?.children;
-            if let Some(i) = siblings.iter().position(|&c| c == n) {
-                if i > 0 {
+            if let Some(i) = siblings.iter().position(|&c| c == n)
+                && i > 0 {
                     siblings.swap(i - 1, i);
                     return Ok(true);
                 }
-            }
         }
         Ok(false)
     }
@@ -635,13 +632,12 @@ impl GameTree {
         for n in self.path(id)? {
             let parent = self.get(n)?.parent.unwrap_or(NodeId::ROOT);
             let siblings = &mut self.get_mut(parent)?.children;
-            if let Some(i) = siblings.iter().position(|&c| c == n) {
-                if i > 0 {
+            if let Some(i) = siblings.iter().position(|&c| c == n)
+                && i > 0 {
                     let c = siblings.remove(i);
                     siblings.insert(0, c);
                     changed = true;
                 }
-            }
         }
         Ok(changed)
     }

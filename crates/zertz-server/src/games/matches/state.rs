@@ -218,7 +218,7 @@ impl MatchState {
     /// The participant who moves first in the next game: game 1 as chosen, then alternating
     /// (a replayed draw counts as a game, so the first player keeps alternating).
     pub(crate) fn next_first(&self) -> usize {
-        if self.games.len() % 2 == 0 {
+        if self.games.len().is_multiple_of(2) {
             self.first
         } else {
             1 - self.first
