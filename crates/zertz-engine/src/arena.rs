@@ -528,9 +528,10 @@ pub fn run_match(
                     r.1.add(score_a);
                     progress(&record, &r.1);
                     if let Some(t) = &config.sprt
-                        && r.1.sprt(t).1.is_some() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
+                        && r.1.sprt(t).1.is_some()
+                    {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     r.0.push(record);
                 }
             });

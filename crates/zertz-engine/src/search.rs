@@ -373,9 +373,10 @@ impl<'a> Worker<'a> {
                 + (self.nodes - self.flushed);
             self.flushed = self.nodes;
             if let Some(limit) = self.shared.node_limit
-                && total >= limit {
-                    self.shared.halt.store(true, Ordering::Relaxed);
-                }
+                && total >= limit
+            {
+                self.shared.halt.store(true, Ordering::Relaxed);
+            }
         }
         self.shared.stopped()
     }

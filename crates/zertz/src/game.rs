@@ -281,12 +281,13 @@ impl<S: LayoutWidth> Game<S> {
     pub fn undo(&mut self) -> Result<Turn, GameError> {
         let turn = self.turns.pop().ok_or(GameError::NothingToUndo)?;
         if let Some(p) = self.positions.pop()
-            && let Some(n) = self.seen.get_mut(&p.hash()) {
-                *n -= 1;
-                if *n == 0 {
-                    self.seen.remove(&p.hash());
-                }
+            && let Some(n) = self.seen.get_mut(&p.hash())
+        {
+            *n -= 1;
+            if *n == 0 {
+                self.seen.remove(&p.hash());
             }
+        }
         let turns = self.turns.len();
         self.bribes.retain(|b| b.at_turn < turns);
         self.outcome = self.judge();

@@ -140,9 +140,10 @@ fn etag(bytes: &[u8]) -> String {
 fn load(path: &str) -> Option<Cow<'static, [u8]>> {
     let embedded = file(path)?;
     if let Some(dir) = std::env::var_os("ZERTZ_WEB_DIR")
-        && let Ok(bytes) = std::fs::read(std::path::Path::new(&dir).join(path)) {
-            return Some(bytes.into());
-        }
+        && let Ok(bytes) = std::fs::read(std::path::Path::new(&dir).join(path))
+    {
+        return Some(bytes.into());
+    }
     Some(embedded.into())
 }
 
@@ -234,9 +235,10 @@ pub fn imports(module: &str, source: &str) -> Vec<String> {
         }
         if let Some(spec) = specifier(&statement)
             && let Some(path) = resolve(module, spec)
-                && !out.contains(&path) {
-                    out.push(path);
-                }
+            && !out.contains(&path)
+        {
+            out.push(path);
+        }
         statement.clear();
     }
     out
@@ -289,9 +291,10 @@ pub fn entries(html: &str) -> Vec<String> {
         let tag = &rest[at..tag_end];
         if tag.contains("type=\"module\"")
             && let Some(src) = tag.split("src=\"").nth(1).and_then(|s| s.split('"').next())
-                && let Some(path) = src.strip_prefix("/static/") {
-                    out.push(path.to_string());
-                }
+            && let Some(path) = src.strip_prefix("/static/")
+        {
+            out.push(path.to_string());
+        }
         rest = &rest[tag_end..];
     }
     out

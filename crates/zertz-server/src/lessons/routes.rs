@@ -156,13 +156,14 @@ async fn try_move(
     let answer = check::try_move(lesson, &body.moves, &body.r#move)?;
     let mut recorded = false;
     if answer.done
-        && let Some(account) = &viewer.account {
-            store
-                .mark_lessons_done(&account.id, &[lesson.id.to_string()], now_ms())
-                .await
-                .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
-            recorded = true;
-        }
+        && let Some(account) = &viewer.account
+    {
+        store
+            .mark_lessons_done(&account.id, &[lesson.id.to_string()], now_ms())
+            .await
+            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
+        recorded = true;
+    }
     let mut value = serde_json::to_value(&answer)
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     value["recorded"] = json!(recorded);

@@ -50,9 +50,10 @@ pub fn next<'a>(
     seed: u64,
 ) -> Result<&'a Loaded, ChooseError> {
     if let Some(t) = theme
-        && !THEMES.contains(&t) {
-            return Err(ChooseError::UnknownTheme(t.to_string()));
-        }
+        && !THEMES.contains(&t)
+    {
+        return Err(ChooseError::UnknownTheme(t.to_string()));
+    }
     let of_theme: Vec<&Loaded> = book
         .all()
         .iter()

@@ -90,9 +90,10 @@ fn custom_frame_shift(layout: &Layout) -> Result<(i16, i16), ExportError> {
         .max()
         .unwrap_or(0);
     if let Some(&(x, y)) = cells.first()
-        && (x + dx + y + dy).rem_euclid(2) == 0 {
-            dy += 1;
-        }
+        && (x + dx + y + dy).rem_euclid(2) == 0
+    {
+        dy += 1;
+    }
     let fits = cells.iter().all(|&(x, y)| {
         let (x, y) = (x + dx, y + dy);
         let row = (y - (1 + x % 2)) / 2 + 1;

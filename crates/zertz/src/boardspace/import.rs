@@ -517,13 +517,14 @@ impl<S: LayoutWidth> Reader<S> {
             self.first = mover;
         }
         if let (Some(swapper), Some(mover)) = (self.swapped_by, mover)
-            && swapper == mover {
-                return Err(reject(
-                    RejectKind::OutOfTurn,
-                    line,
-                    format!("P{mover} swapped sides, then made the first move itself"),
-                ));
-            }
+            && swapper == mover
+        {
+            return Err(reject(
+                RejectKind::OutOfTurn,
+                line,
+                format!("P{mover} swapped sides, then made the first move itself"),
+            ));
+        }
         let layout = match &self.layout {
             Some(l) => l.clone(),
             None => {
@@ -796,9 +797,11 @@ impl<S: LayoutWidth> Reader<S> {
     fn play_gesture(&mut self, g: &Gesture) -> Result<(), ImportError> {
         // A change of player ends the turn in records without `Done`.
         if let (Some(p), Some(q)) = (g.player, self.pending.player)
-            && p != q && !self.pending.is_empty() {
-                self.finish_turn(g.line)?;
-            }
+            && p != q
+            && !self.pending.is_empty()
+        {
+            self.finish_turn(g.line)?;
+        }
         if self.game.as_ref().is_some_and(|game| game.is_over())
             || !matches!(self.ending, Ending::Unfinished | Ending::Rules(_))
         {
@@ -824,16 +827,18 @@ impl<S: LayoutWidth> Reader<S> {
                     self.finish_turn(g.line)?;
                 }
                 if let Some(p) = g.player
-                    && self.game.as_ref().is_some_and(|game| !game.is_over()) {
-                        self.ending = Ending::Resigned(p);
-                    }
+                    && self.game.as_ref().is_some_and(|game| !game.is_over())
+                {
+                    self.ending = Ending::Resigned(p);
+                }
             }
             "winontime" => {
                 self.finish_turn(g.line)?;
                 if let Some(p) = g.player
-                    && self.game.as_ref().is_some_and(|game| !game.is_over()) {
-                        self.ending = Ending::WinOnTime(p);
-                    }
+                    && self.game.as_ref().is_some_and(|game| !game.is_over())
+                {
+                    self.ending = Ending::WinOnTime(p);
+                }
             }
             "start" => {
                 // A second `Start` restarts nothing in the records seen; it is harmless only
@@ -1080,13 +1085,14 @@ pub(crate) fn import_props<S: LayoutWidth>(
             .map(|p| p.value.trim().to_string())
     };
     if let Some(gm) = value("GM")
-        && gm != "22" {
-            return Err(reject(
-                RejectKind::UnknownVariant,
-                1,
-                format!("GM[{gm}] is not ZÈRTZ (GM[22])"),
-            ));
-        }
+        && gm != "22"
+    {
+        return Err(reject(
+            RejectKind::UnknownVariant,
+            1,
+            format!("GM[{gm}] is not ZÈRTZ (GM[22])"),
+        ));
+    }
     let variant = value("SU").unwrap_or_else(|| "Zertz".into());
     let (layout, _custom) = variant_layout(&variant).ok_or_else(|| {
         let line = props

@@ -167,18 +167,19 @@ fn check_capture_colours<S: LayoutWidth>(
     // on each jumped place is the one in the position before the move.
     for (i, ((over, _), written)) in steps.iter().zip(colours).enumerate() {
         if let (Some(written), Some(actual)) = (written, position.colour_at(*over))
-            && *written != actual {
-                return Err(MoveParseError::Mismatch {
-                    text: text.to_string(),
-                    message: format!(
-                        "jump {} takes the {} marble at {}, not a {} one",
-                        i + 1,
-                        actual,
-                        layout.coord(*over),
-                        written
-                    ),
-                });
-            }
+            && *written != actual
+        {
+            return Err(MoveParseError::Mismatch {
+                text: text.to_string(),
+                message: format!(
+                    "jump {} takes the {} marble at {}, not a {} one",
+                    i + 1,
+                    actual,
+                    layout.coord(*over),
+                    written
+                ),
+            });
+        }
     }
     Ok(())
 }

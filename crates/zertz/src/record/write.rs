@@ -116,9 +116,10 @@ pub(crate) fn moves(tree: &GameTree, trailing: &[String], result: &str) -> Strin
     let mut tokens = Tokens::default();
     let root = tree.root();
     if let Ok(c) = tree.comment(root)
-        && !c.is_empty() {
-            tokens.push(comment_token(c));
-        }
+        && !c.is_empty()
+    {
+        tokens.push(comment_token(c));
+    }
     let writer = Writer { tree };
     writer.line(root, &mut tokens, true);
     for t in trailing {

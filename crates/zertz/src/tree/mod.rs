@@ -256,9 +256,10 @@ impl GameTree {
             }
         }
         if let Some(outcome) = game.outcome()
-            && is_declared(outcome) {
-                tree.declared = Some(outcome);
-            }
+            && is_declared(outcome)
+        {
+            tree.declared = Some(outcome);
+        }
         tree
     }
 
@@ -380,12 +381,13 @@ impl GameTree {
     /// moves. When the main line ends by the rules, their result is the one written.
     pub fn set_ending(&mut self, ending: Option<Outcome>) -> Result<(), TreeError> {
         if let Some(outcome) = ending
-            && !is_declared(outcome) {
-                return Err(TreeError::Header {
-                    name: "Termination".into(),
-                    message: format!("`{outcome}` follows from the moves; it cannot be declared"),
-                });
-            }
+            && !is_declared(outcome)
+        {
+            return Err(TreeError::Header {
+                name: "Termination".into(),
+                message: format!("`{outcome}` follows from the moves; it cannot be declared"),
+            });
+        }
         self.declared = ending;
         Ok(())
     }
@@ -617,10 +619,11 @@ impl GameTree {
             let parent = self.get(n)?.parent.unwrap_or(NodeId::ROOT);
             let siblings = &mut self.get_mut(parent)?.children;
             if let Some(i) = siblings.iter().position(|&c| c == n)
-                && i > 0 {
-                    siblings.swap(i - 1, i);
-                    return Ok(true);
-                }
+                && i > 0
+            {
+                siblings.swap(i - 1, i);
+                return Ok(true);
+            }
         }
         Ok(false)
     }
@@ -633,11 +636,12 @@ impl GameTree {
             let parent = self.get(n)?.parent.unwrap_or(NodeId::ROOT);
             let siblings = &mut self.get_mut(parent)?.children;
             if let Some(i) = siblings.iter().position(|&c| c == n)
-                && i > 0 {
-                    let c = siblings.remove(i);
-                    siblings.insert(0, c);
-                    changed = true;
-                }
+                && i > 0
+            {
+                let c = siblings.remove(i);
+                siblings.insert(0, c);
+                changed = true;
+            }
         }
         Ok(changed)
     }

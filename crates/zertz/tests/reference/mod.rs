@@ -166,10 +166,11 @@ pub fn accepted_captures<S: LayoutWidth>(p: &Position<S>) -> HashSet<Move> {
             // Go on only along jumps that are possible: a start with a marble, a marble to jump
             // over, an empty ring to land on.
             if let Some(occ) = occ
-                && let Some(to) = my_jump(p, occ, at, d) {
-                    let over = layout.neighbour(at, d).unwrap();
-                    go(p, Some(&jump_board(occ, at, over, to)), to, &next, out);
-                }
+                && let Some(to) = my_jump(p, occ, at, d)
+            {
+                let over = layout.neighbour(at, d).unwrap();
+                go(p, Some(&jump_board(occ, at, over, to)), to, &next, out);
+            }
         }
     }
     let occ = occupied(p);
