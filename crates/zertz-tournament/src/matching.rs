@@ -341,11 +341,16 @@ impl<W: Weight> Solver<W> {
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
         let mut bestslack: Vec<Option<W>> = vec![None; 2 * self.n];
-        let mut consider = |s: &Self, k: usize, j: usize, slack: W| {
+        // The slack is taken only for an edge that leaves the blossom to an S-blossom: an
+        // edge inside it may have a negative slack by the vertex duals alone.
+        let mut consider = |s: &Self, k: usize, j: usize, duals: W, twice_weight: W| {
             let bj = s.inblossom[j];
-            if bj != b && s.label[bj] == 1 && bestslack[bj].is_none_or(|x| slack < x) {
-                bestedgeto[bj] = k;
-                bestslack[bj] = Some(slack);
+            if bj != b && s.label[bj] == 1 {
+                let slack = duals.minus(twice_weight);
+                if bestslack[bj].is_none_or(|x| slack < x) {
+                    bestedgeto[bj] = k;
+                    bestslack[bj] = Some(slack);
+                }
             }
         };
         for &bv in &path {
@@ -355,9 +360,10 @@ impl<W: Weight> Solver<W> {
                         if self.removed[k] {
                             continue;
                         }
-                        let (i, j, _) = self.edges[k];
+                        let (i, j, w) = self.edges[k];
+                        let duals = self.dualvar[i].plus(self.dualvar[j]);
                         let j = if self.inblossom[j] == b { i } else { j };
-                        consider(self, k, j, self.slack(k));
+                        consider(self, k, j, duals, w.twice());
                     }
                 }
                 None => {
@@ -367,10 +373,8 @@ impl<W: Weight> Solver<W> {
                             if self.removed[a.p / 2] {
                                 continue;
                             }
-                            let slack = self.dualvar[v]
-                                .plus(self.dualvar[a.w])
-                                .minus(a.weight.twice());
-                            consider(self, a.p / 2, a.w, slack);
+                            let duals = self.dualvar[v].plus(self.dualvar[a.w]);
+                            consider(self, a.p / 2, a.w, duals, a.weight.twice());
                         }
                     }
                 }
@@ -947,7 +951,7 @@ impl<W: Weight> Solver<W> {
         }
         let sum = self.dual_sum(i, j);
         if sum < w.twice() {
-            self.dualvar[i] = self.dualvar[i].plus(w.twice().minus(sum));
+            self.dualvar[i] = self.dualvar[i].plus(w.twice()).minus(sum);
             if self.mate[i] != NONE {
                 let m = self.endpoint[self.mate[i]];
                 self.mate[m] = NONE;
