@@ -1,28 +1,7 @@
 //! `zertz`: the command-line front end of the ZÈRTZ rules library.
 
-mod admin_cmd;
-mod analyse_cmd;
-mod bench_cmd;
-mod engine_cmd;
-mod engine_log;
-mod engine_positions;
-mod explorer_cmd;
-mod external;
-mod game_file;
-mod loadtest_cmd;
-mod match_cmd;
-mod match_report;
-mod perft_cmd;
-mod play;
-mod prove_cmd;
-mod puzzles_cmd;
-mod puzzles_db;
-mod replay;
-mod serve_cmd;
-mod show;
-mod tournament_cmd;
-mod tune_cmd;
-mod zip_entry;
+mod commands;
+mod support;
 
 use clap::{Parser, Subcommand};
 
@@ -43,59 +22,59 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count move sequences (perft) from the start or a given position.
-    Perft(Box<perft_cmd::PerftArgs>),
+    Perft(Box<commands::perft::PerftArgs>),
     /// Speak the engine protocol (docs/protocol.md) on standard input and output.
-    Engine(engine_cmd::EngineArgs),
+    Engine(commands::engine::EngineArgs),
     /// Analyse a position (evaluation, best line, top moves) or review a whole game.
     #[command(alias = "analyze")]
-    Analyse(Box<analyse_cmd::AnalyseArgs>),
+    Analyse(Box<commands::analyse::AnalyseArgs>),
     /// Prove a forced win: does the player to move win within N turns, and with which moves?
-    Prove(Box<prove_cmd::ProveArgs>),
+    Prove(Box<commands::prove::ProveArgs>),
     /// Puzzles from real games: `zertz puzzles generate --from PATH... --out FILE`.
-    Puzzles(Box<puzzles_cmd::PuzzlesArgs>),
+    Puzzles(Box<commands::puzzles::PuzzlesArgs>),
     /// Run the game server: online games, clocks, matches, engine opponents (HTTP + WebSocket).
-    Serve(Box<serve_cmd::ServeArgs>),
+    Serve(Box<commands::serve::ServeArgs>),
     /// Load a server with many concurrent games of simulated players (a benchmark).
-    Loadtest(Box<loadtest_cmd::LoadtestArgs>),
+    Loadtest(Box<commands::loadtest::LoadtestArgs>),
     /// Measure search speed: nodes per second and time to depth on fixed positions.
-    Bench(Box<bench_cmd::BenchArgs>),
+    Bench(Box<commands::bench::BenchArgs>),
     /// Tune the engine's evaluation weights by self-play (SPSA).
-    Tune(Box<tune_cmd::TuneArgs>),
+    Tune(Box<commands::tune::TuneArgs>),
     /// Play two players against each other (built-in or external) and report the score.
-    Match(Box<match_cmd::MatchArgs>),
+    Match(Box<commands::r#match::MatchArgs>),
     /// Play a game in the terminal: against the engine, or two people at one keyboard.
-    Play(Box<play::PlayArgs>),
+    Play(Box<commands::play::PlayArgs>),
     /// Replay BoardSpace records (.sgf files, directories, .zip archives) under the rules.
-    Replay(Box<replay::ReplayArgs>),
+    Replay(Box<commands::replay::ReplayArgs>),
     /// Draw a position, or a game record (BoardSpace .sgf or the project's format) at any turn.
-    Show(Box<show::ShowArgs>),
+    Show(Box<commands::show::ShowArgs>),
     /// The opening explorer: import BoardSpace archives into the server's database.
-    Explorer(explorer_cmd::ExplorerArgs),
+    Explorer(commands::explorer::ExplorerArgs),
     /// The operator's tools: the chat lines players reported.
-    Admin(admin_cmd::AdminArgs),
+    Admin(commands::admin::AdminArgs),
     /// Tournaments: pair the next round of a TRF file, simulate a Swiss tournament.
-    Tournament(tournament_cmd::TournamentArgs),
+    Tournament(commands::tournament::TournamentArgs),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let status = match cli.command {
-        Command::Perft(args) => perft_cmd::run(*args).map(|()| 0)?,
-        Command::Engine(args) => engine_cmd::run(args).map(|()| 0)?,
-        Command::Match(args) => match_cmd::run(*args).map(|()| 0)?,
-        Command::Tune(args) => tune_cmd::run(*args).map(|()| 0)?,
-        Command::Serve(args) => serve_cmd::run(*args).map(|()| 0)?,
-        Command::Loadtest(args) => loadtest_cmd::run(*args).map(|()| 0)?,
-        Command::Bench(args) => bench_cmd::run(*args).map(|()| 0)?,
-        Command::Analyse(args) => analyse_cmd::run(*args).map(|()| 0)?,
-        Command::Play(args) => play::run(*args).map(|()| 0)?,
-        Command::Replay(args) => replay::run(*args)?,
-        Command::Prove(args) => prove_cmd::run(*args)?,
-        Command::Puzzles(args) => puzzles_cmd::run(*args).map(|()| 0)?,
-        Command::Show(args) => show::run(*args).map(|()| 0)?,
-        Command::Admin(args) => admin_cmd::run(args).map(|()| 0)?,
-        Command::Explorer(args) => explorer_cmd::run(args).map(|()| 0)?,
-        Command::Tournament(args) => tournament_cmd::run(args).map(|()| 0)?,
+        Command::Perft(args) => commands::perft::run(*args).map(|()| 0)?,
+        Command::Engine(args) => commands::engine::run(args).map(|()| 0)?,
+        Command::Match(args) => commands::r#match::run(*args).map(|()| 0)?,
+        Command::Tune(args) => commands::tune::run(*args).map(|()| 0)?,
+        Command::Serve(args) => commands::serve::run(*args).map(|()| 0)?,
+        Command::Loadtest(args) => commands::loadtest::run(*args).map(|()| 0)?,
+        Command::Bench(args) => commands::bench::run(*args).map(|()| 0)?,
+        Command::Analyse(args) => commands::analyse::run(*args).map(|()| 0)?,
+        Command::Play(args) => commands::play::run(*args).map(|()| 0)?,
+        Command::Replay(args) => commands::replay::run(*args)?,
+        Command::Prove(args) => commands::prove::run(*args)?,
+        Command::Puzzles(args) => commands::puzzles::run(*args).map(|()| 0)?,
+        Command::Show(args) => commands::show::run(*args).map(|()| 0)?,
+        Command::Admin(args) => commands::admin::run(args).map(|()| 0)?,
+        Command::Explorer(args) => commands::explorer::run(args).map(|()| 0)?,
+        Command::Tournament(args) => commands::tournament::run(args).map(|()| 0)?,
     };
     std::process::exit(status);
 }

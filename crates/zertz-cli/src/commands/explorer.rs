@@ -26,7 +26,7 @@ use zertz_server::explorer::queries::{Source, explore};
 use zertz_server::explorer::store::ExplorerBatch;
 use zertz_server::store::StoreError;
 
-use crate::replay::{Loader, Source as RecordSource, collect_lenient};
+use crate::commands::replay::{Loader, Source as RecordSource, collect_lenient};
 
 /// Options of `zertz explorer`.
 #[derive(Args)]

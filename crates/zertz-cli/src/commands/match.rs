@@ -18,9 +18,9 @@ use zertz_engine::arena::{Builtin, Contestant, MatchConfig, Sprt, run_match};
 use zertz_engine::search::MAX_DEPTH;
 use zertz_engine::{Kind, Limits, Player, SearchOptions, Think};
 
-use crate::engine_log::EngineLog;
-use crate::external::External;
-use crate::match_report::{Side, labels, side_json, side_line};
+use crate::support::engine_log::EngineLog;
+use crate::support::external::External;
+use crate::support::match_report::{Side, labels, side_json, side_line};
 
 /// Options of `zertz match`.
 #[derive(Args)]
@@ -189,12 +189,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         bail!("--openings must be at least 1");
     }
     if let Some(t) = &sprt
-        && t.elo0 >= t.elo1 {
-            bail!(
-                "--sprt {}: ELO0 must be below ELO1",
-                args.sprt.as_deref().unwrap_or("")
-            );
-        }
+        && t.elo0 >= t.elo1
+    {
+        bail!(
+            "--sprt {}: ELO0 must be below ELO1",
+            args.sprt.as_deref().unwrap_or("")
+        );
+    }
     if !(args.sprt_error > 0.0 && args.sprt_error < 0.5) {
         bail!("--sprt-error must be above 0 and below 0.5");
     }
@@ -209,9 +210,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
     }
     if let Some(d) = args.depth
-        && !(1..=MAX_DEPTH).contains(&d) {
-            bail!("--depth must be from 1 to {MAX_DEPTH}");
-        }
+        && !(1..=MAX_DEPTH).contains(&d)
+    {
+        bail!("--depth must be from 1 to {MAX_DEPTH}");
+    }
     if args.concurrency == 0 {
         bail!("--concurrency must be at least 1");
     }

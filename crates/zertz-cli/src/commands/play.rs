@@ -29,7 +29,7 @@ use zertz::{
 };
 use zertz_engine::{Kind, Limits, Rng, Score, SearchOptions, Think};
 
-use crate::show::{ColourArg, LabelArg};
+use crate::commands::show::{ColourArg, LabelArg};
 
 /// Which player the human is.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -265,7 +265,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
 
 /// A game read from a file (BoardSpace `.sgf` or the project's record), with its headers.
 fn load_game(path: &Path) -> anyhow::Result<(Game, Vec<(String, String)>)> {
-    let file = crate::game_file::read(path)?;
+    let file = crate::support::game_file::read(path)?;
     Ok((file.game, file.headers))
 }
 
@@ -1026,9 +1026,10 @@ good for it as\n                letting you move. It never offers bribes itself.
         let position = self.game.position().clone();
         let engine_side = position.to_move().other();
         if let Ok(after) = position.pass_with_bribe(bribe)
-            && after.winner_by_captures() == Some(engine_side) {
-                return (true, "it completes a winning set".to_string());
-            }
+            && after.winner_by_captures() == Some(engine_side)
+        {
+            return (true, "it completes a winning set".to_string());
+        }
         let limits = self.think.limits.clone();
         let mut passed = self.game.clone();
         let mut refused = self.game.clone();

@@ -20,7 +20,7 @@ use zertz_engine::prove::Prover;
 use zertz_engine::puzzles::generate::{Settings, Stats, merge, scan_game};
 use zertz_engine::puzzles::{Puzzle, PuzzleSet};
 
-use crate::replay::{Loader, Source as RecordSource, collect_lenient};
+use crate::commands::replay::{Loader, Source as RecordSource, collect_lenient};
 
 /// Options of `zertz puzzles`.
 #[derive(Args)]
@@ -120,7 +120,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
         work.truncate(limit);
     }
     if let Some(db) = &args.db {
-        let stored = crate::puzzles_db::finished_games(db)
+        let stored = crate::support::puzzles_db::finished_games(db)
             .with_context(|| format!("reading the finished games of {db}"))?;
         work.extend(stored.into_iter().map(|(id, game)| Work::Stored {
             id,

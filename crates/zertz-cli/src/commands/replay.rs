@@ -315,7 +315,7 @@ pub(crate) struct Loader {
     /// The archive being read (a clone of its handle: its own position, the shared directory).
     open: Option<(Arc<Archive>, InMemoryZip)>,
     /// Unpacks the archive's entries with one inflater.
-    entries: crate::zip_entry::EntryReader,
+    entries: crate::support::zip_entry::EntryReader,
 }
 
 impl Loader {

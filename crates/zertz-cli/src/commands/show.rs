@@ -55,7 +55,7 @@ pub struct ShowArgs {
 
 /// A game read from a file, with a title.
 fn load_game(path: &Path) -> anyhow::Result<(String, Game)> {
-    let file = crate::game_file::read(path)?;
+    let file = crate::support::game_file::read(path)?;
     let name = |h: &str| file.header(h).unwrap_or("?").to_string();
     let title = if file.from_boardspace {
         format!(
@@ -113,9 +113,10 @@ pub fn run(args: ShowArgs) -> anyhow::Result<()> {
     println!("{title}");
     let turns = game.turns().len();
     if let Some(t) = args.turn
-        && t > turns {
-            bail!("the record has {turns} turns; --turn {t} is past its end");
-        }
+        && t > turns
+    {
+        bail!("the record has {turns} turns; --turn {t} is past its end");
+    }
     let shown: Vec<usize> = if args.all {
         (0..=turns).collect()
     } else {
@@ -146,8 +147,9 @@ pub fn run(args: ShowArgs) -> anyhow::Result<()> {
         println!("\n{position}");
     }
     if shown.last() == Some(&turns)
-        && let Some(outcome) = game.outcome() {
-            println!("result: {outcome}");
-        }
+        && let Some(outcome) = game.outcome()
+    {
+        println!("result: {outcome}");
+    }
     Ok(())
 }

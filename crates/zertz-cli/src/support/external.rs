@@ -19,8 +19,8 @@ use zertz::{Game, Move, Position, Repetition, Turn};
 use zertz_engine::arena::Contestant;
 use zertz_engine::{Clock, Limits, Think};
 
-use crate::engine_log::EngineLog;
-use crate::engine_positions;
+use crate::support::engine_log::EngineLog;
+use crate::support::engine_positions;
 
 /// A running external engine.
 pub struct External {
@@ -110,9 +110,10 @@ impl External {
         };
         let info = engine.ask("info", GRACE)?;
         if let Some(id) = info.iter().find_map(|l| l.strip_prefix("id "))
-            && !id.trim().is_empty() {
-                engine.name = id.trim().to_string();
-            }
+            && !id.trim().is_empty()
+        {
+            engine.name = id.trim().to_string();
+        }
         engine.wants_moves = info
             .iter()
             .filter_map(|l| l.strip_prefix("capabilities "))
@@ -173,10 +174,11 @@ impl External {
     /// the whole game with `newgame` when it holds another game or disagrees.
     fn sync(&mut self, game: &Game) -> Result<(), String> {
         if let Some(played) = self.held.as_ref().and_then(|held| continues(held, game))
-            && self.play_moves(game, played)? {
-                self.held = Some(game.clone());
-                return Ok(());
-            }
+            && self.play_moves(game, played)?
+        {
+            self.held = Some(game.clone());
+            return Ok(());
+        }
         self.held = None;
         let repetition = game.rules().repetition;
         if repetition != self.repetition {

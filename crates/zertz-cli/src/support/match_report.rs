@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use zertz_engine::Think;
 use zertz_engine::arena::{MatchGame, MoveStats};
 
-use crate::engine_log::EngineLog;
-use crate::external::limit_words;
+use crate::support::engine_log::EngineLog;
+use crate::support::external::limit_words;
 
 /// One side of a finished match, for the summary.
 pub struct Side {
