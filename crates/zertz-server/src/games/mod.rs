@@ -1,6 +1,7 @@
 //! Games and matches: the live games in memory (`hub`), each game's rules and clocks (`room`,
 //! `clock`), matches, records, presence and what clients are sent.
 
+pub mod acting;
 pub mod clock;
 pub mod design;
 pub mod ended;
