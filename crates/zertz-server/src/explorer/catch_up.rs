@@ -50,7 +50,7 @@ pub async fn catch_up(
                     continue;
                 }
             };
-            if crate::explorer::add_finished(store, room, summary.updated_ms).await? {
+            if crate::explorer::add_finished(store, &room, summary.updated_ms).await? {
                 added += 1;
             }
         }

@@ -33,7 +33,7 @@ use crate::store::StoreError;
 /// their profiles show them for this game (before it), else their current ones.
 pub async fn add_finished(
     store: &dyn ExplorerSources,
-    room: Room,
+    room: &Room,
     ended_ms: i64,
 ) -> Result<bool, StoreError> {
     if room.aborted || !room.game.is_over() || room.game.turns().is_empty() {
@@ -104,7 +104,7 @@ impl Explorer {
         let explorer = Arc::clone(self);
         let ended = Arc::clone(ended);
         tokio::spawn(async move {
-            match add_finished(explorer.store(), ended.room.clone(), ended.ended_ms).await {
+            match add_finished(explorer.store(), &ended.room, ended.ended_ms).await {
                 Ok(true) => explorer.cache.clear(),
                 // Aborted, empty, or added already: nothing new to show.
                 Ok(false) => {}
