@@ -39,12 +39,25 @@ use http::limit::PerAddress;
 pub use app::app;
 
 /// Opens the store, brings unfinished games back, and serves the API on `addr` until the
-/// process is asked to stop (SIGTERM or Ctrl-C: the store is closed first). `on_ready` is called with the bound address once the server listens.
+/// process is asked to stop (SIGTERM or Ctrl-C: the store is closed first). `on_ready` is
+/// called with the bound address once the server listens.
 pub async fn serve(
     addr: SocketAddr,
     db: &str,
     config: Config,
     on_ready: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
+    serve_until(addr, db, config, on_ready, stop_signal()).await
+}
+
+/// [`serve`], stopped when `stop` completes (its output is the reason logged) instead of by a
+/// signal: a server embedded in another program, or several in one test process.
+pub async fn serve_until(
+    addr: SocketAddr,
+    db: &str,
+    config: Config,
+    on_ready: impl FnOnce(SocketAddr),
+    stop: impl std::future::Future<Output = &'static str>,
 ) -> anyhow::Result<()> {
     // Bound first: a node of a cluster tells the others where it listens.
     let listener = tokio::net::TcpListener::bind(addr).await?;
@@ -60,12 +73,12 @@ pub async fn serve(
     ));
     tokio::select! {
         served = http::connections::serve(listener, app, hub.config().connections) => served?,
-        signal = stop_signal() => {
+        reason = stop => {
             // What was acknowledged is stored already; closing finishes the writes under way
             // and leaves the database whole (on SQLite, every recent event folded), so the
             // next start has nothing to tidy. A store that does not close in time is left
             // to that next start.
-            tracing::info!("{signal}: stopping; closing the store");
+            tracing::info!("{reason}: stopping; closing the store");
             let store = hub.store_handle();
             let asked = std::time::Instant::now();
             match tokio::time::timeout(STOP_WITHIN, store.close()).await {
