@@ -1,9 +1,11 @@
 //! A Zertz+xx design in a real process: the design, the swap and the first moves of an
-//! invitation game rebuilt from the log after a SIGKILL, on SQLite and PostgreSQL. The rest:
+//! invitation game rebuilt from the log after a SIGKILL, on SQLite and PostgreSQL; and finished
+//! designs charged as boards new to the process (the boards a process holds are shared by all
+//! that runs in it, so this needs a process of its own). The rest:
 //! crates/zertz-server/tests/behaviour/design.rs.
 
 use crate::common::play::{Rng, mv, pick_move, refused, to_move};
-use crate::common::server::{Db, Server, string};
+use crate::common::server::{Db, Server, string, temp_db};
 use serde_json::json;
 use zertz_testkit::on_sqlite_and_postgres;
 use zertz_testkit::play::{DESIGN_12, add_ring};
@@ -133,3 +135,56 @@ async fn design_swap_and_restart(db: Db) {
 }
 
 on_sqlite_and_postgres!(design_swap_and_restart,);
+
+/// A finished design is a board new to the server: charged to the designer's allowance
+/// (`--new-boards-per-client`) like a custom board in a request, so that designing cannot fill
+/// the server's memory with boards for free. A board already known costs nothing.
+#[tokio::test]
+async fn finished_designs_are_charged_as_new_boards() {
+    let (_dir, db) = temp_db();
+    let server = Server::start_args(&db, 50, &["--new-boards-per-client", "2"]);
+    let design = |rings: &'static [&'static str]| {
+        let server = &server;
+        async move {
+            let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;
+            for at in rings {
+                server.act_ok(&id, &alice, add_ring(at)).await;
+            }
+            server
+                .act(&id, &alice, json!({"type": "finish_design"}))
+                .await
+        }
+    };
+    // The placeholder board (one ring) is held by the server from its start, like an official
+    // board: it costs nothing. The first design is the first new board.
+    let (status, body) = design(&DESIGN_12).await;
+    assert_eq!(status, 200, "{body}");
+    // The same board again is known (its first game holds it): free.
+    let (status, body) = design(&DESIGN_12).await;
+    assert_eq!(status, 200, "{body}");
+    // Another board is the second; a third is one too many.
+    let (status, body) = design(&DESIGN_12[..11]).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = design(&DESIGN_12[..10]).await;
+    refused(status, &body, 429, "too many new custom boards");
+    // Over the game's socket the same allowance holds: a new board is refused, one the server
+    // holds is finished.
+    let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;
+    for at in &DESIGN_12[..9] {
+        server.act_ok(&id, &alice, add_ring(at)).await;
+    }
+    let mut ws = server.ws(&id, Some(&alice), None).await;
+    let answer = ws.act(json!({"type": "finish_design"})).await;
+    assert_eq!(answer["type"], "refused", "{answer}");
+    assert!(
+        answer.to_string().contains("too many new custom boards"),
+        "{answer}"
+    );
+    let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;
+    for at in &DESIGN_12 {
+        server.act_ok(&id, &alice, add_ring(at)).await;
+    }
+    let mut ws = server.ws(&id, Some(&alice), None).await;
+    let answer = ws.act(json!({"type": "finish_design"})).await;
+    assert_eq!(answer["type"], "ack", "{answer}");
+}

@@ -63,59 +63,6 @@ async fn engine_and_refusals(db: Db) {
 }
 
 /// The game's state once its version reaches `v` (the engine answers on its own).
-/// A finished design is a board new to the server: charged to the designer's allowance
-/// (`--new-boards-per-client`) like a custom board in a request, so that designing cannot fill
-/// the server's memory with boards for free. A board already known costs nothing.
-#[tokio::test]
-async fn finished_designs_are_charged_as_new_boards() {
-    let (_dir, db) = zertz_testkit::site::temp_db();
-    let server = Server::start_config(&db, 50, |c| c.new_boards_per_client = 2);
-    let design = |rings: &'static [&'static str]| {
-        let server = &server;
-        async move {
-            let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;
-            for at in rings {
-                server.act_ok(&id, &alice, add_ring(at)).await;
-            }
-            server
-                .act(&id, &alice, json!({"type": "finish_design"}))
-                .await
-        }
-    };
-    // The placeholder board (one ring) is held by the server from its start, like an official
-    // board: it costs nothing. The first design is the first new board.
-    let (status, body) = design(&DESIGN_12).await;
-    assert_eq!(status, 200, "{body}");
-    // The same board again is known (its first game holds it): free.
-    let (status, body) = design(&DESIGN_12).await;
-    assert_eq!(status, 200, "{body}");
-    // Another board is the second; a third is one too many.
-    let (status, body) = design(&DESIGN_12[..11]).await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = design(&DESIGN_12[..10]).await;
-    refused(status, &body, 429, "too many new custom boards");
-    // Over the game's socket the same allowance holds: a new board is refused, one the server
-    // holds is finished.
-    let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;
-    for at in &DESIGN_12[..9] {
-        server.act_ok(&id, &alice, add_ring(at)).await;
-    }
-    let mut ws = server.ws(&id, Some(&alice), None).await;
-    let answer = ws.act(json!({"type": "finish_design"})).await;
-    assert_eq!(answer["type"], "refused", "{answer}");
-    assert!(
-        answer.to_string().contains("too many new custom boards"),
-        "{answer}"
-    );
-    let (id, alice, _bob) = server.invite_game(json!({"board": "Zertz+xx"})).await;
-    for at in &DESIGN_12 {
-        server.act_ok(&id, &alice, add_ring(at)).await;
-    }
-    let mut ws = server.ws(&id, Some(&alice), None).await;
-    let answer = ws.act(json!({"type": "finish_design"})).await;
-    assert_eq!(answer["type"], "ack", "{answer}");
-}
-
 async fn wait_for_version(server: &Server, id: &str, v: i64) -> Value {
     let mut ws = server.ws(id, None, None).await;
     ws.wait_version(v).await;
