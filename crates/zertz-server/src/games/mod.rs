@@ -3,6 +3,7 @@
 
 pub mod acting;
 pub mod clock;
+pub mod commit;
 pub mod design;
 pub mod ended;
 pub mod ending;
