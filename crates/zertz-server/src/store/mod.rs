@@ -10,6 +10,7 @@ pub mod game_end;
 mod games;
 pub(crate) mod postgres;
 pub mod scratch;
+pub(crate) mod sql;
 pub(crate) mod sqlite;
 
 pub use game_end::{GameEnd, PlayedGame, RatingPolicy, RatingRow};
