@@ -24,6 +24,7 @@ use async_trait::async_trait;
 use sqlx::{Database, Decode, Encode, Postgres, Sqlite, Type};
 
 use crate::store::StoreError;
+use crate::store::common::conflict;
 
 /// Which database a [`Sql`] store is, for the few texts that differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,11 +228,20 @@ pub(crate) struct Statement {
     pub(crate) sql: String,
     /// Its values, in order.
     pub(crate) args: Vec<Arg>,
-    /// A unique violation is `StoreError::Taken` with this message.
-    taken: Option<String>,
+    /// What a unique violation means, if not a database error.
+    unique: Option<Unique>,
     /// No row changed: the write stops (and is rolled back) with `StoreError::NotFound` of
     /// this.
     must_change: Option<String>,
+}
+
+/// What a statement's unique violation means.
+#[derive(Clone, Debug)]
+enum Unique {
+    /// `StoreError::Taken` with this message.
+    Taken(String),
+    /// A conflict on this version of this game.
+    Conflict(String, i64),
 }
 
 impl Statement {
@@ -240,14 +250,21 @@ impl Statement {
         Statement {
             sql: sql.into(),
             args,
-            taken: None,
+            unique: None,
             must_change: None,
         }
     }
 
     /// A unique violation is `StoreError::Taken(message)`.
     pub(crate) fn taken(mut self, message: String) -> Statement {
-        self.taken = Some(message);
+        self.unique = Some(Unique::Taken(message));
+        self
+    }
+
+    /// A unique violation is a conflict on `version` of `game` (another writer got there
+    /// first).
+    pub(crate) fn conflict(mut self, game: &str, version: i64) -> Statement {
+        self.unique = Some(Unique::Conflict(game.to_string(), version));
         self
     }
 
@@ -259,8 +276,9 @@ impl Statement {
 
     /// The error of a failure: `unique` when it was a unique violation, `err` otherwise.
     pub(crate) fn refused(&self, unique: bool, err: StoreError) -> StoreError {
-        match &self.taken {
-            Some(message) if unique => StoreError::Taken(message.clone()),
+        match &self.unique {
+            Some(Unique::Taken(message)) if unique => StoreError::Taken(message.clone()),
+            Some(Unique::Conflict(game, version)) if unique => conflict(game, *version),
             _ => err,
         }
     }
@@ -293,6 +311,13 @@ pub(crate) trait Sql: Send + Sync {
         sql: &str,
         args: Vec<Arg>,
     ) -> Result<Option<Self::Row>, StoreError>;
+
+    /// Every row of each read, all from one snapshot (one read transaction; on PostgreSQL
+    /// `REPEATABLE READ`), so that they agree.
+    async fn fetch_together(
+        &self,
+        reads: Vec<(&str, Vec<Arg>)>,
+    ) -> Result<Vec<Vec<Self::Row>>, StoreError>;
 
     /// Runs `statements` in order in one transaction (nothing is written if one fails) and
     /// returns the rows each changed.
@@ -351,6 +376,11 @@ mod tests {
         ));
         assert!(matches!(s.changed(0), Err(StoreError::NotFound(w)) if w == "row"));
         assert_eq!(s.changed(2).ok(), Some(2));
+        let event = Statement::new("INSERT INTO t VALUES (?)", args![3_i64]).conflict("g", 3);
+        assert!(matches!(
+            event.refused(true, StoreError::Write("x".into())),
+            StoreError::Conflict { game, version: 3 } if game == "g"
+        ));
         let plain = Statement::new("DELETE FROM t", Vec::new());
         assert_eq!(plain.changed(0).ok(), Some(0));
     }

@@ -17,7 +17,7 @@ use crate::store::StoreError;
 pub(crate) mod game_end;
 pub(crate) mod games;
 pub(crate) mod leases;
-mod sql;
+pub(crate) mod sql;
 
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);

@@ -8,8 +8,11 @@ use crate::store::StoreError;
 use crate::store::postgres::PostgresStore;
 use crate::store::sql::{Arg, Dialect, Sql, Statement, bind, numbered};
 
-/// Runs one statement; returns the rows it changed.
-async fn run(conn: &mut sqlx::PgConnection, mut statement: Statement) -> Result<u64, StoreError> {
+/// Runs one statement (for the writes that stay PostgreSQL's own); returns the rows it changed.
+pub(crate) async fn run(
+    conn: &mut sqlx::PgConnection,
+    mut statement: Statement,
+) -> Result<u64, StoreError> {
     let sql = numbered(&statement.sql);
     let args = std::mem::take(&mut statement.args);
     let done = bind(sqlx::query(&sql), args).execute(conn).await;
@@ -38,6 +41,23 @@ impl Sql for PostgresStore {
         Ok(bind(sqlx::query(&sql), args)
             .fetch_optional(self.pool())
             .await?)
+    }
+
+    async fn fetch_together(
+        &self,
+        reads: Vec<(&str, Vec<Arg>)>,
+    ) -> Result<Vec<Vec<PgRow>>, StoreError> {
+        let mut tx = self
+            .pool()
+            .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .await?;
+        let mut all = Vec::with_capacity(reads.len());
+        for (sql, args) in reads {
+            let sql = numbered(sql);
+            all.push(bind(sqlx::query(&sql), args).fetch_all(&mut *tx).await?);
+        }
+        tx.commit().await?;
+        Ok(all)
     }
 
     async fn write(&self, mut statements: Vec<Statement>) -> Result<Vec<u64>, StoreError> {

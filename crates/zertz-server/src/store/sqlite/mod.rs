@@ -47,7 +47,7 @@ pub(crate) mod games;
 mod pace;
 pub(crate) mod readers;
 mod recent;
-mod sql;
+pub(crate) mod sql;
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -23,8 +23,8 @@ impl ToSql for Arg {
     }
 }
 
-/// Runs one statement on the writer's connection; returns the rows it changed.
-fn run(conn: &rusqlite::Connection, statement: &Statement) -> Result<u64, StoreError> {
+/// Runs one statement on the writer's connection (for the writes that stay SQLite's own); returns the rows it changed.
+pub(crate) fn run(conn: &rusqlite::Connection, statement: &Statement) -> Result<u64, StoreError> {
     let changed = conn
         .prepare_cached(&statement.sql)
         .and_then(|mut prepared| prepared.execute(rusqlite::params_from_iter(&statement.args)))
@@ -50,6 +50,20 @@ impl Sql for SqliteStore {
         Ok(bind(sqlx::query(sql), args)
             .fetch_optional(self.pool())
             .await?)
+    }
+
+    async fn fetch_together(
+        &self,
+        reads: Vec<(&str, Vec<Arg>)>,
+    ) -> Result<Vec<Vec<SqliteRow>>, StoreError> {
+        // A read transaction sees one snapshot in WAL mode.
+        let mut tx = self.pool().begin().await?;
+        let mut all = Vec::with_capacity(reads.len());
+        for (sql, args) in reads {
+            all.push(bind(sqlx::query(sql), args).fetch_all(&mut *tx).await?);
+        }
+        tx.commit().await?;
+        Ok(all)
     }
 
     async fn write(&self, statements: Vec<Statement>) -> Result<Vec<u64>, StoreError> {
