@@ -6,8 +6,7 @@
 use async_trait::async_trait;
 
 use crate::puzzles::sql::{
-    PUZZLE_COLUMNS, PuzzleDialect, SOLVER_COLUMNS, insert_attempt, puzzle_row, solver_row,
-    upsert_solver,
+    PUZZLE_COLUMNS, PuzzleDialect, SOLVER_COLUMNS, attempt_rows, puzzle_row, solver_row,
 };
 use crate::puzzles::store::{AttemptInput, AttemptOutcome, attempt_writes};
 use crate::store::StoreError;
@@ -73,10 +72,9 @@ impl PuzzleDialect for PostgresStore {
             .execute(&mut *tx)
             .await?;
         }
-        if let Some(s) = &solver {
-            run(&mut tx, upsert_solver(s)).await?;
+        for row in attempt_rows(a, solver.as_ref(), &outcome) {
+            run(&mut tx, row).await?;
         }
-        run(&mut tx, insert_attempt(a, &outcome)).await?;
         tx.commit().await?;
         Ok(outcome)
     }

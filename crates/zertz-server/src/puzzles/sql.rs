@@ -55,8 +55,20 @@ pub(crate) fn solver_row(row: &impl Row) -> Result<SolverRow, sqlx::Error> {
     })
 }
 
+/// What attempt `a` writes once the puzzle's new rating is written: the solver's new rating
+/// (an account's rated attempt) and the attempt's row.
+pub(crate) fn attempt_rows(
+    a: &AttemptInput,
+    solver: Option<&SolverRow>,
+    outcome: &AttemptOutcome,
+) -> Vec<Statement> {
+    let mut rows: Vec<Statement> = solver.map(upsert_solver).into_iter().collect();
+    rows.push(insert_attempt(a, outcome));
+    rows
+}
+
 /// The solver's new rating, written over the old one.
-pub(crate) fn upsert_solver(s: &SolverRow) -> Statement {
+fn upsert_solver(s: &SolverRow) -> Statement {
     Statement::new(
         format!(
             "INSERT INTO puzzle_solvers ({SOLVER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) \
@@ -76,7 +88,7 @@ pub(crate) fn upsert_solver(s: &SolverRow) -> Statement {
 }
 
 /// The row of attempt `a`, rated as `outcome` says.
-pub(crate) fn insert_attempt(a: &AttemptInput, outcome: &AttemptOutcome) -> Statement {
+fn insert_attempt(a: &AttemptInput, outcome: &AttemptOutcome) -> Statement {
     let (before, after) = if outcome.rated {
         (
             Some(outcome.solver_before.rating),

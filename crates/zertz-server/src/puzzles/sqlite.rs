@@ -5,7 +5,7 @@
 use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
 
-use crate::puzzles::sql::{PuzzleDialect, insert_attempt, upsert_solver};
+use crate::puzzles::sql::{PuzzleDialect, attempt_rows};
 use crate::puzzles::store::{
     AttemptInput, AttemptOutcome, PuzzleRatingRow, SolverRow, attempt_writes,
 };
@@ -93,10 +93,9 @@ fn record(conn: &rusqlite::Connection, a: &AttemptInput) -> Result<AttemptOutcom
         })
         .map_err(write_error)?;
     }
-    if let Some(s) = &solver {
-        run(conn, &upsert_solver(s))?;
+    for row in attempt_rows(a, solver.as_ref(), &outcome) {
+        run(conn, &row)?;
     }
-    run(conn, &insert_attempt(a, &outcome))?;
     Ok(outcome)
 }
 

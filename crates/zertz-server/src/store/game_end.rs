@@ -134,16 +134,29 @@ pub(crate) fn played_game(row: &impl Row) -> Result<PlayedGame, sqlx::Error> {
     })
 }
 
-/// What the end of game `end` writes once the policy has rated it, in order: each new rating
-/// (an upsert) with its point of the rating graph, then the players' game rows. Each backend
-/// runs them in the transaction of the result.
+/// The ratings the end of game `end` reads before `rating` rates it: `(seat, account, pool)`
+/// of each account seated in a rated game (none for an unrated one).
+pub(crate) fn rated_seats(end: &GameEnd) -> Vec<(usize, &String, &String)> {
+    let Some(pool) = end.pool.as_ref().filter(|_| end.rated) else {
+        return Vec::new();
+    };
+    (end.accounts.iter().enumerate())
+        .filter_map(|(seat, account)| Some((seat, account.as_ref()?, pool)))
+        .collect()
+}
+
+/// What the end of game `end` writes once `rating` has rated it from the `current` ratings of
+/// its seats (read as [`rated_seats`] says), in order: each new rating (an upsert) with its
+/// point of the rating graph, then the players' game rows. Each backend runs them in the
+/// transaction of the result.
 pub(crate) fn end_writes(
     end: &GameEnd,
-    ratings: &[RatingRow],
-    played: &[PlayedGame],
+    rating: RatingPolicy,
+    current: [Option<RatingRow>; 2],
 ) -> Vec<Statement> {
+    let (ratings, played) = rating(end, current);
     let mut writes = Vec::with_capacity(2 * ratings.len() + played.len());
-    for r in ratings {
+    for r in &ratings {
         writes.push(Statement::new(
             format!(
                 "INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) \
@@ -174,7 +187,7 @@ pub(crate) fn end_writes(
             ],
         ));
     }
-    for p in played {
+    for p in &played {
         writes.push(Statement::new(
             format!(
                 "INSERT INTO player_games ({PLAYED_COLUMNS}) \

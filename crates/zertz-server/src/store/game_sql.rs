@@ -5,7 +5,9 @@
 
 use async_trait::async_trait;
 
-use crate::store::common::{limit as clamp_limit, match_not_found, seat_accounts, seat_names};
+use crate::store::common::{
+    changes_turns_only, limit as clamp_limit, match_not_found, seat_accounts, seat_names,
+};
 use crate::store::sql::{Arg, Row, Sql, Statement, args, map_rows};
 use crate::store::{
     Cursor, EventRow, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
@@ -39,6 +41,20 @@ pub(crate) const SELECT_GAME: &str =
 pub(crate) const SELECT_EVENTS: &str =
     "SELECT version, at_ms, payload FROM game_events WHERE game_id = ? ORDER BY version";
 
+/// A write of games and matches, owned (SQLite hands it to its writer thread).
+#[derive(Clone, Debug)]
+pub(crate) enum GameWrite {
+    /// [`GameStore::create_game`], its versions checked.
+    CreateGame(GameRow, Vec<EventRow>),
+    /// [`GameStore::append`] to a game, its seat checked.
+    Append(String, Vec<EventRow>, RowUpdate),
+    /// [`GameStore::save_match`].
+    SaveMatch(MatchRow),
+    /// [`GameStore::advance_match`]. Boxed: a step is several times larger than the other
+    /// writes.
+    Step(Box<MatchStep>),
+}
+
 /// What the databases do differently for games and matches: every write, and the read of a
 /// whole game.
 #[async_trait]
@@ -46,22 +62,8 @@ pub(crate) trait GameDialect {
     /// [`GameStore::close`].
     async fn close_games(&self);
 
-    /// [`GameStore::create_game`], its versions checked.
-    async fn write_new_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError>;
-
-    /// [`GameStore::append`], its seat checked.
-    async fn write_append(
-        &self,
-        game: &str,
-        events: &[EventRow],
-        update: &RowUpdate,
-    ) -> Result<(), StoreError>;
-
-    /// [`GameStore::save_match`].
-    async fn write_match(&self, m: &MatchRow) -> Result<(), StoreError>;
-
-    /// [`GameStore::advance_match`].
-    async fn write_step(&self, step: &MatchStep) -> Result<(), StoreError>;
+    /// Runs `write` as one transaction.
+    async fn write_games(&self, write: GameWrite) -> Result<(), StoreError>;
 
     /// [`GameStore::load_game`].
     async fn read_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError>;
@@ -111,17 +113,28 @@ pub(crate) fn insert_event(game: &str, event: &EventRow) -> Statement {
     .conflict(game, event.version)
 }
 
-/// The update of the count of turns alone (see `common::changes_turns_only`).
-pub(crate) fn update_turns(game: &str, turns: i64) -> Statement {
-    Statement::new(
+/// The update of a game's row that `update` asks for along with `events` (none when it
+/// changes nothing); `tokens` are the seat tokens it sets (`common::seat_tokens`, checked
+/// before). An update of the turns alone writes them alone (see `common::changes_turns_only`):
+/// on PostgreSQL `turns`, in no index, then changes no index (a HOT update, when the page has
+/// room).
+pub(crate) fn update_row(
+    game: &str,
+    events: &[EventRow],
+    update: &RowUpdate,
+    tokens: [Option<&str>; 2],
+) -> Option<Statement> {
+    if !changes_turns_only(update) {
+        return Some(update_game(game, events, update, tokens));
+    }
+    let turns = update.turns?;
+    Some(Statement::new(
         "UPDATE games SET turns = ? WHERE id = ?",
         args![turns, game],
-    )
+    ))
 }
 
-/// The update of a game's row that `update` asks for along with `events`; `tokens` are the
-/// seat tokens it sets (`common::seat_tokens`, checked before).
-pub(crate) fn update_game(
+fn update_game(
     game: &str,
     events: &[EventRow],
     update: &RowUpdate,
@@ -315,7 +328,8 @@ impl<S: Sql + GameDialect> GameStore for S {
 
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
         crate::store::common::check_versions(&game.id, 0, events)?;
-        self.write_new_game(game, events).await
+        self.write_games(GameWrite::CreateGame(game.clone(), events.to_vec()))
+            .await
     }
 
     async fn append(
@@ -326,7 +340,8 @@ impl<S: Sql + GameDialect> GameStore for S {
     ) -> Result<(), StoreError> {
         // A wrong seat is refused before anything is written.
         crate::store::common::seat_tokens(update)?;
-        self.write_append(game, events, update).await
+        let append = GameWrite::Append(game.to_string(), events.to_vec(), update.clone());
+        self.write_games(append).await
     }
 
     async fn load_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError> {
@@ -371,11 +386,12 @@ impl<S: Sql + GameDialect> GameStore for S {
     }
 
     async fn save_match(&self, m: &MatchRow) -> Result<(), StoreError> {
-        self.write_match(m).await
+        self.write_games(GameWrite::SaveMatch(m.clone())).await
     }
 
     async fn advance_match(&self, step: &MatchStep) -> Result<(), StoreError> {
-        self.write_step(step).await
+        self.write_games(GameWrite::Step(Box::new(step.clone())))
+            .await
     }
 
     async fn load_match(&self, id: &str) -> Result<MatchRow, StoreError> {

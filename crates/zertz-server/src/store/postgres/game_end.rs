@@ -4,7 +4,7 @@
 
 use crate::store::StoreError;
 use crate::store::game_end::{
-    GameEnd, RATING_COLUMNS, RatingPolicy, RatingRow, end_writes, rating_row,
+    GameEnd, RATING_COLUMNS, RatingPolicy, RatingRow, end_writes, rated_seats, rating_row,
 };
 use crate::store::postgres::sql::run;
 
@@ -15,22 +15,17 @@ pub(crate) async fn write_end(
     rating: RatingPolicy,
 ) -> Result<(), StoreError> {
     let mut current: [Option<RatingRow>; 2] = [None, None];
-    if let Some(pool) = end.pool.as_ref().filter(|_| end.rated) {
-        for (seat, account) in end.accounts.iter().enumerate() {
-            let Some(account) = account else { continue };
-            let row = sqlx::query(&format!(
-                "SELECT {RATING_COLUMNS} FROM ratings WHERE account_id = $1 AND pool = $2 \
-                 FOR UPDATE"
-            ))
-            .bind(account)
-            .bind(pool)
-            .fetch_optional(&mut *conn)
-            .await?;
-            current[seat] = row.as_ref().map(rating_row).transpose()?;
-        }
+    for (seat, account, pool) in rated_seats(end) {
+        let row = sqlx::query(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE account_id = $1 AND pool = $2 FOR UPDATE"
+        ))
+        .bind(account)
+        .bind(pool)
+        .fetch_optional(&mut *conn)
+        .await?;
+        current[seat] = row.as_ref().map(rating_row).transpose()?;
     }
-    let (ratings, played) = rating(end, current);
-    for statement in end_writes(end, &ratings, &played) {
+    for statement in end_writes(end, rating, current) {
         run(&mut *conn, statement).await?;
     }
     Ok(())

@@ -5,15 +5,15 @@ use crate::store::game_end::RatingPolicy;
 use async_trait::async_trait;
 use sqlx::postgres::PgRow;
 
-use crate::store::common::{changes_turns_only, check_versions, game_not_found, seat_tokens};
+use crate::store::common::{check_versions, game_not_found, seat_tokens};
 use crate::store::game_sql::{
-    GameDialect, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_event, insert_game,
-    save_match, update_game, update_turns,
+    GameDialect, GameWrite, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_event,
+    insert_game, save_match, update_row,
 };
 use crate::store::postgres::sql::run;
 use crate::store::postgres::{LeaseHolder, PostgresStore};
 use crate::store::sql::{Sql, args, map_rows};
-use crate::store::{EventRow, GameRow, GameSummary, MatchRow, MatchStep, RowUpdate, StoreError};
+use crate::store::{EventRow, GameRow, GameSummary, RowUpdate, StoreError};
 
 /// Inserts a game row and its first events, inside the caller's transaction.
 pub(crate) async fn create_game_in(
@@ -63,15 +63,9 @@ async fn append_in(
     for event in events {
         run(&mut *conn, insert_event(game, event)).await?;
     }
-    if changes_turns_only(update) {
-        // `turns` is in no index: PostgreSQL can write the new row version without touching
-        // an index (a HOT update, when the page has room).
-        if let Some(turns) = update.turns {
-            run(&mut *conn, update_turns(game, turns)).await?;
-        }
-        return Ok(());
+    if let Some(row) = update_row(game, events, update, tokens) {
+        run(&mut *conn, row).await?;
     }
-    run(&mut *conn, update_game(game, events, update, tokens)).await?;
     if let Some(end) = &update.ended {
         super::game_end::write_end(conn, end, rating).await?;
     }
@@ -84,41 +78,29 @@ impl GameDialect for PostgresStore {
         PostgresStore::close(self).await;
     }
 
-    async fn write_new_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        create_game_in(&mut tx, game, events, self.lease.as_ref()).await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    async fn write_append(
-        &self,
-        game: &str,
-        events: &[EventRow],
-        update: &RowUpdate,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+    async fn write_games(&self, write: GameWrite) -> Result<(), StoreError> {
         let lease = self.lease.as_ref();
-        append_in(&mut tx, game, events, update, lease, self.rating).await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    async fn write_match(&self, m: &MatchRow) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        run(&mut conn, save_match(m)).await.map(|_| ())
-    }
-
-    async fn write_step(&self, step: &MatchStep) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        let lease = self.lease.as_ref();
-        if let Some((game, events)) = &step.new_game {
-            create_game_in(&mut tx, game, events, lease).await?;
+        match &write {
+            GameWrite::CreateGame(game, events) => {
+                create_game_in(&mut tx, game, events, lease).await?;
+            }
+            GameWrite::Append(game, events, update) => {
+                append_in(&mut tx, game, events, update, lease, self.rating).await?;
+            }
+            GameWrite::SaveMatch(m) => {
+                run(&mut tx, save_match(m)).await?;
+            }
+            GameWrite::Step(step) => {
+                if let Some((game, events)) = &step.new_game {
+                    create_game_in(&mut tx, game, events, lease).await?;
+                }
+                if let Some(a) = &step.append {
+                    append_in(&mut tx, &a.game, &a.events, &a.update, lease, self.rating).await?;
+                }
+                run(&mut tx, save_match(&step.state)).await?;
+            }
         }
-        if let Some(a) = &step.append {
-            append_in(&mut tx, &a.game, &a.events, &a.update, lease, self.rating).await?;
-        }
-        run(&mut tx, save_match(&step.state)).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -3,7 +3,7 @@
 use rusqlite::{OptionalExtension, params};
 
 use crate::store::StoreError;
-use crate::store::game_end::{GameEnd, RatingPolicy, RatingRow, end_writes};
+use crate::store::game_end::{GameEnd, RatingPolicy, RatingRow, end_writes, rated_seats};
 use crate::store::sqlite::sql::run;
 use crate::store::sqlite::write_error;
 
@@ -16,34 +16,30 @@ pub(crate) fn write_end(
     rating: RatingPolicy,
 ) -> Result<(), StoreError> {
     let mut current: [Option<RatingRow>; 2] = [None, None];
-    if let Some(pool) = end.pool.as_ref().filter(|_| end.rated) {
-        for (seat, account) in end.accounts.iter().enumerate() {
-            let Some(account) = account else { continue };
-            current[seat] = conn
-                .prepare_cached(
-                    "SELECT rating, deviation, volatility, games, updated_ms FROM ratings \
-                     WHERE account_id = ? AND pool = ?",
-                )
-                .and_then(|mut select| {
-                    select
-                        .query_row(params![account, pool], |row| {
-                            Ok(RatingRow {
-                                account_id: account.clone(),
-                                pool: pool.clone(),
-                                rating: row.get(0)?,
-                                deviation: row.get(1)?,
-                                volatility: row.get(2)?,
-                                games: row.get(3)?,
-                                updated_ms: row.get(4)?,
-                            })
+    for (seat, account, pool) in rated_seats(end) {
+        current[seat] = conn
+            .prepare_cached(
+                "SELECT rating, deviation, volatility, games, updated_ms FROM ratings \
+                 WHERE account_id = ? AND pool = ?",
+            )
+            .and_then(|mut select| {
+                select
+                    .query_row(params![account, pool], |row| {
+                        Ok(RatingRow {
+                            account_id: account.clone(),
+                            pool: pool.clone(),
+                            rating: row.get(0)?,
+                            deviation: row.get(1)?,
+                            volatility: row.get(2)?,
+                            games: row.get(3)?,
+                            updated_ms: row.get(4)?,
                         })
-                        .optional()
-                })
-                .map_err(write_error)?;
-        }
+                    })
+                    .optional()
+            })
+            .map_err(write_error)?;
     }
-    let (ratings, played) = rating(end, current);
-    for statement in end_writes(end, &ratings, &played) {
+    for statement in end_writes(end, rating, current) {
         run(conn, &statement)?;
     }
     Ok(())

@@ -7,8 +7,8 @@ use rusqlite::OptionalExtension;
 
 use crate::store::common::{changes_turns_only, check_versions, game_not_found, seat_tokens};
 use crate::store::game_sql::{
-    GameDialect, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_event, insert_game,
-    save_match as match_upsert, update_game, update_turns,
+    GameDialect, GameWrite, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_event,
+    insert_game, save_match as match_upsert, update_row,
 };
 use crate::store::sql::map_rows;
 use crate::store::sqlite::recent::{self, Recent};
@@ -58,13 +58,10 @@ pub(crate) fn append(
         if changes_turns_only(update) {
             return Ok(());
         }
-    } else if changes_turns_only(update) {
-        if let Some(turns) = update.turns {
-            run(conn, &update_turns(game, turns))?;
-        }
-        return Ok(());
     }
-    run(conn, &update_game(game, events, update, tokens))?;
+    if let Some(row) = update_row(game, events, update, tokens) {
+        run(conn, &row)?;
+    }
     if let Some(end) = &update.ended {
         super::game_end::write_end(conn, end, rating)?;
     }
@@ -109,31 +106,8 @@ impl GameDialect for SqliteStore {
         SqliteStore::close(self).await;
     }
 
-    async fn write_new_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
-        self.write(Write::CreateGame(game.clone(), events.to_vec()))
-            .await
-    }
-
-    async fn write_append(
-        &self,
-        game: &str,
-        events: &[EventRow],
-        update: &RowUpdate,
-    ) -> Result<(), StoreError> {
-        self.write(Write::Append(
-            game.to_string(),
-            events.to_vec(),
-            update.clone(),
-        ))
-        .await
-    }
-
-    async fn write_match(&self, m: &MatchRow) -> Result<(), StoreError> {
-        self.write(Write::SaveMatch(m.clone())).await
-    }
-
-    async fn write_step(&self, step: &MatchStep) -> Result<(), StoreError> {
-        self.write(Write::Step(Box::new(step.clone()))).await
+    async fn write_games(&self, write: GameWrite) -> Result<(), StoreError> {
+        self.write(Write::Game(write)).await
     }
 
     async fn read_game(&self, game: &str) -> Result<(GameRow, Vec<EventRow>), StoreError> {
