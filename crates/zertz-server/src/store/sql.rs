@@ -349,7 +349,7 @@ mod tests {
             "SELECT a FROM t WHERE b = $1 AND (c, d) < ($2, $3) LIMIT $4"
         );
         assert_eq!(numbered("SELECT 1"), "SELECT 1");
-        let many = vec!["?"; 12].join(", ");
+        let many = ["?"; 12].join(", ");
         assert!(numbered(&many).ends_with("$10, $11, $12"));
     }
 

@@ -102,6 +102,9 @@ type FinishCheckpoint = Arc<AtomicBool>;
 type RunWrite = dyn Fn(&rusqlite::Connection) -> Result<(), StoreError> + Send;
 
 /// A write for the writer thread, owned (it crosses threads).
+// The game writes are nearly every write (a move is one): boxing them would cost an
+// allocation each; `Run` is the small one, and rare.
+#[allow(clippy::large_enum_variant)]
 enum Write {
     /// A write of games and matches.
     Game(GameWrite),
