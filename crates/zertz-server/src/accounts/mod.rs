@@ -10,6 +10,7 @@ pub mod password;
 pub mod postgres;
 pub mod routes;
 pub mod service;
+pub(crate) mod sql;
 pub mod sqlite;
 pub mod store;
 pub mod viewer;

@@ -5,6 +5,7 @@ pub mod postgres;
 pub mod routes;
 pub mod rules;
 pub mod service;
+pub(crate) mod sql;
 pub mod sqlite;
 pub mod store;
 pub mod typed;

@@ -18,6 +18,7 @@ pub mod leaf_buckets;
 pub mod postgres;
 pub mod queries;
 pub mod routes;
+pub(crate) mod sql;
 pub mod sqlite;
 pub mod store;
 

@@ -1,63 +1,37 @@
 //! The opening explorer in PostgreSQL: a batch is one transaction of a few statements, each
 //! taking whole columns as arrays (`UNNEST`), so that tens of thousands of rows cost a handful
-//! of round trips.
+//! of round trips. The rest is written once for both databases (`explorer::sql`).
 
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use sqlx::Row;
-use sqlx::postgres::PgRow;
 
 use crate::explorer::leaf_buckets;
+use crate::explorer::sql::{
+    ExplorerDialect, GAME_COLUMNS, MERGE_DATE_AND_EXAMPLES, MOVE_COLUMNS, SELECT_BUCKET,
+    SELECT_LEAF_GAME, brief_game, leaf_game,
+};
 use crate::explorer::store::{
-    ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, leaf_row, split_examples,
+    ExplorerBatch, ExplorerGame, MoveRow, join_examples, leaf_row, split_examples,
 };
 use crate::store::StoreError;
 use crate::store::postgres::PostgresStore;
+use crate::store::sql::{map_rows, numbered};
 
 /// The advisory lock that makes explorer batches one at a time (`"zertz-ex"` in ASCII).
 const EXPLORER_WRITE_LOCK: i64 = 0x7a65_7274_7a2d_6578;
 
-const GAME_COLUMNS: &str =
-    "id, source, name, player_one, player_two, rating_one, rating_two, date, result, plies";
-
 /// Rows per upsert statement (each a set of arrays).
 const CHUNK: usize = 20_000;
-
-fn game(row: &PgRow, with_record: bool) -> Result<ExplorerGame, sqlx::Error> {
-    Ok(ExplorerGame {
-        id: row.try_get("id")?,
-        source: row.try_get("source")?,
-        name: row.try_get("name")?,
-        players: [row.try_get("player_one")?, row.try_get("player_two")?],
-        ratings: [row.try_get("rating_one")?, row.try_get("rating_two")?],
-        date: row.try_get("date")?,
-        result: row.try_get("result")?,
-        record: if with_record {
-            row.try_get("record")?
-        } else {
-            String::new()
-        },
-        plies: row.try_get("plies")?,
-    })
-}
 
 fn taken(id: &str) -> StoreError {
     StoreError::Taken(format!("explorer game {id} is already stored"))
 }
 
 #[async_trait]
-impl ExplorerStore for PostgresStore {
-    async fn explorer_game_ids(&self, source: &str) -> Result<Vec<String>, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT id FROM explorer_games WHERE source = $1")
-                .bind(source)
-                .fetch_all(self.pool())
-                .await?,
-        )
-    }
-
-    async fn add_explorer_batch(&self, batch: ExplorerBatch) -> Result<(), StoreError> {
+impl ExplorerDialect for PostgresStore {
+    async fn write_batch(&self, batch: ExplorerBatch) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
         let ids: Vec<&str> = batch.games.iter().map(|g| g.id.as_str()).collect();
         let stored: Option<String> =
@@ -150,9 +124,8 @@ impl ExplorerStore for PostgresStore {
         }
         let rows: Vec<&MoveRow> = batch.moves.iter().chain(&extra).collect();
         for chunk in rows.chunks(CHUNK) {
-            sqlx::query(
-                "INSERT INTO explorer_moves (position, source, band, move, games, first_wins, \
-                 second_wins, draws, rating_sum, rating_count, last_date, examples) \
+            sqlx::query(&format!(
+                "INSERT INTO explorer_moves (position, {MOVE_COLUMNS}) \
                  SELECT * FROM UNNEST($1::int8[], $2::text[], $3::int8[], $4::text[], \
                  $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::float8[], $10::int8[], \
                  $11::text[], $12::text[]) \
@@ -163,15 +136,8 @@ impl ExplorerStore for PostgresStore {
                  draws = explorer_moves.draws + excluded.draws, \
                  rating_sum = explorer_moves.rating_sum + excluded.rating_sum, \
                  rating_count = explorer_moves.rating_count + excluded.rating_count, \
-                 last_date = CASE WHEN excluded.last_date IS NOT NULL AND \
-                     (explorer_moves.last_date IS NULL \
-                      OR excluded.last_date > explorer_moves.last_date) \
-                     THEN excluded.last_date ELSE explorer_moves.last_date END, \
-                 examples = CASE WHEN length(explorer_moves.examples) \
-                     - length(replace(explorer_moves.examples, ' ', '')) + 1 >= 5 \
-                     THEN explorer_moves.examples \
-                     ELSE explorer_moves.examples || ' ' || excluded.examples END",
-            )
+                 {MERGE_DATE_AND_EXAMPLES}"
+            ))
             .bind(chunk.iter().map(|m| m.position).collect::<Vec<_>>())
             .bind(chunk.iter().map(|m| m.source.clone()).collect::<Vec<_>>())
             .bind(chunk.iter().map(|m| m.band).collect::<Vec<_>>())
@@ -201,19 +167,17 @@ impl ExplorerStore for PostgresStore {
         Ok(())
     }
 
-    async fn explorer_rows(&self, position: i64) -> Result<Vec<MoveRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT source, band, move, games, first_wins, second_wins, draws, rating_sum, \
-             rating_count, last_date, examples FROM explorer_moves WHERE position = $1",
-        )
+    async fn rows_at(&self, position: i64) -> Result<Vec<MoveRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {MOVE_COLUMNS} FROM explorer_moves WHERE position = $1"
+        ))
         .bind(position)
         .fetch_all(self.pool())
         .await?;
-        let bytes: Option<Vec<u8>> =
-            sqlx::query_scalar("SELECT leaves FROM explorer_leaf_buckets WHERE bucket = $1")
-                .bind(leaf_buckets::bucket_of(position))
-                .fetch_optional(self.pool())
-                .await?;
+        let bytes: Option<Vec<u8>> = sqlx::query_scalar(&numbered(SELECT_BUCKET))
+            .bind(leaf_buckets::bucket_of(position))
+            .fetch_optional(self.pool())
+            .await?;
         let leaf = match &bytes {
             Some(bytes) => leaf_buckets::find(bytes, position)?,
             None => None,
@@ -221,25 +185,18 @@ impl ExplorerStore for PostgresStore {
         let mut found = None;
         if let Some(leaf) = leaf {
             // A leaf whose game is gone is left out.
-            let row = sqlx::query(
-                "SELECT id, source, rating_one, rating_two, result, date FROM explorer_games \
-                 WHERE num = $1",
-            )
-            .bind(leaf.game)
-            .fetch_optional(self.pool())
-            .await?;
+            let row = sqlx::query(&numbered(SELECT_LEAF_GAME))
+                .bind(leaf.game)
+                .fetch_optional(self.pool())
+                .await?;
             if let Some(row) = row {
-                let game = ExplorerGame {
-                    id: row.try_get("id")?,
-                    source: row.try_get("source")?,
-                    name: String::new(),
-                    players: Default::default(),
-                    ratings: [row.try_get("rating_one")?, row.try_get("rating_two")?],
-                    date: row.try_get("date")?,
-                    result: row.try_get("result")?,
-                    record: String::new(),
-                    plies: 0,
-                };
+                let game = leaf_game(
+                    row.try_get("id")?,
+                    row.try_get("source")?,
+                    [row.try_get("rating_one")?, row.try_get("rating_two")?],
+                    row.try_get("result")?,
+                    row.try_get("date")?,
+                );
                 found = Some(leaf_row(position, leaf.mover, leaf.mv, &game));
             }
         }
@@ -265,42 +222,14 @@ impl ExplorerStore for PostgresStore {
             .collect::<Result<_, sqlx::Error>>()?)
     }
 
-    async fn explorer_game(&self, id: &str) -> Result<Option<ExplorerGame>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS}, record FROM explorer_games WHERE id = $1"
-        ))
-        .bind(id)
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
-    }
-
-    async fn explorer_game_named(
-        &self,
-        source: &str,
-        name: &str,
-    ) -> Result<Option<ExplorerGame>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS}, record FROM explorer_games WHERE source = $1 AND name = $2 \
-             ORDER BY id LIMIT 1"
-        ))
-        .bind(source)
-        .bind(name)
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
-    }
-
-    async fn explorer_games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError> {
+    async fn games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError> {
+        // The ids bound as one array.
         let rows = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM explorer_games WHERE id = ANY($1)"
         ))
         .bind(ids)
         .fetch_all(self.pool())
         .await?;
-        Ok(rows
-            .iter()
-            .map(|r| game(r, false))
-            .collect::<Result<_, sqlx::Error>>()?)
+        Ok(map_rows(&rows, brief_game)?)
     }
 }

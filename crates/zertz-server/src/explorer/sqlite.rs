@@ -1,42 +1,23 @@
 //! The opening explorer in SQLite: a batch is one closure on the writer's connection (one
 //! transaction, statements prepared once), its leaves inserted and its rows upserted in key
 //! order so that the B-trees are written page after page (a fresh import appends); reads run
-//! on the rusqlite readers.
+//! on the rusqlite readers. The rest is written once for both databases (`explorer::sql`).
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
 
 use crate::explorer::leaf_buckets;
+use crate::explorer::sql::{
+    ExplorerDialect, GAME_COLUMNS, MERGE_DATE_AND_EXAMPLES, MOVE_COLUMNS, SELECT_BUCKET,
+    SELECT_LEAF_GAME, leaf_game,
+};
 use crate::explorer::store::{
-    ExplorerBatch, ExplorerGame, ExplorerStore, MoveRow, join_examples, leaf_row, split_examples,
+    ExplorerBatch, ExplorerGame, MoveRow, join_examples, leaf_row, split_examples,
 };
 use crate::store::StoreError;
 use crate::store::sqlite::{SqliteStore, write_error};
-
-const GAME_COLUMNS: &str =
-    "id, source, name, player_one, player_two, rating_one, rating_two, date, result, plies";
-
-fn game(row: &SqliteRow, with_record: bool) -> Result<ExplorerGame, sqlx::Error> {
-    Ok(ExplorerGame {
-        id: row.try_get("id")?,
-        source: row.try_get("source")?,
-        name: row.try_get("name")?,
-        players: [row.try_get("player_one")?, row.try_get("player_two")?],
-        ratings: [row.try_get("rating_one")?, row.try_get("rating_two")?],
-        date: row.try_get("date")?,
-        result: row.try_get("result")?,
-        record: if with_record {
-            row.try_get("record")?
-        } else {
-            String::new()
-        },
-        plies: row.try_get("plies")?,
-    })
-}
 
 /// Writes a batch on the writer's connection (inside its transaction).
 fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(), StoreError> {
@@ -76,9 +57,7 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
         nums.push(conn.last_insert_rowid());
     }
     // A position that already has a leaf keeps it; this batch's game there becomes a row.
-    let mut get = conn
-        .prepare_cached("SELECT leaves FROM explorer_leaf_buckets WHERE bucket = ?")
-        .map_err(write_error)?;
+    let mut get = conn.prepare_cached(SELECT_BUCKET).map_err(write_error)?;
     let mut put = conn
         .prepare_cached(
             "INSERT INTO explorer_leaf_buckets (bucket, leaves) VALUES (?, ?) \
@@ -97,9 +76,8 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
         extra.extend(run.taken_rows(&taken, &batch.games));
     }
     let mut upsert = conn
-        .prepare_cached(
-            "INSERT INTO explorer_moves (position, source, band, move, games, first_wins, \
-             second_wins, draws, rating_sum, rating_count, last_date, examples) \
+        .prepare_cached(&format!(
+            "INSERT INTO explorer_moves (position, {MOVE_COLUMNS}) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
              ON CONFLICT (position, source, band, move) DO UPDATE SET \
              games = games + excluded.games, \
@@ -108,14 +86,8 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
              draws = draws + excluded.draws, \
              rating_sum = rating_sum + excluded.rating_sum, \
              rating_count = rating_count + excluded.rating_count, \
-             last_date = CASE WHEN excluded.last_date IS NOT NULL AND \
-                 (explorer_moves.last_date IS NULL OR excluded.last_date > explorer_moves.last_date) \
-                 THEN excluded.last_date ELSE explorer_moves.last_date END, \
-             examples = CASE WHEN length(explorer_moves.examples) \
-                 - length(replace(explorer_moves.examples, ' ', '')) + 1 >= 5 \
-                 THEN explorer_moves.examples \
-                 ELSE explorer_moves.examples || ' ' || excluded.examples END",
-        )
+             {MERGE_DATE_AND_EXAMPLES}"
+        ))
         .map_err(write_error)?;
     // Key order: the inserts walk the table's B-tree from one end to the other.
     let mut order: Vec<&MoveRow> = batch.moves.iter().chain(&extra).collect();
@@ -144,29 +116,18 @@ fn write_batch(conn: &rusqlite::Connection, batch: &ExplorerBatch) -> Result<(),
 }
 
 #[async_trait]
-impl ExplorerStore for SqliteStore {
-    async fn explorer_game_ids(&self, source: &str) -> Result<Vec<String>, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT id FROM explorer_games WHERE source = ?")
-                .bind(source)
-                .fetch_all(self.pool())
-                .await?,
-        )
-    }
-
-    async fn add_explorer_batch(&self, batch: ExplorerBatch) -> Result<(), StoreError> {
+impl ExplorerDialect for SqliteStore {
+    async fn write_batch(&self, batch: ExplorerBatch) -> Result<(), StoreError> {
         let batch = Arc::new(batch);
         self.write_with(move |conn| write_batch(conn, &batch)).await
     }
 
-    async fn explorer_rows(&self, position: i64) -> Result<Vec<MoveRow>, StoreError> {
+    async fn rows_at(&self, position: i64) -> Result<Vec<MoveRow>, StoreError> {
         self.readers()
             .read(move |conn| {
-                let mut select = conn.prepare_cached(
-                    "SELECT source, band, move, games, first_wins, second_wins, draws, \
-                     rating_sum, rating_count, last_date, examples \
-                     FROM explorer_moves WHERE position = ?",
-                )?;
+                let mut select = conn.prepare_cached(&format!(
+                    "SELECT {MOVE_COLUMNS} FROM explorer_moves WHERE position = ?"
+                ))?;
                 let mut rows = select
                     .query_map([position], |row| {
                         Ok(MoveRow {
@@ -185,8 +146,7 @@ impl ExplorerStore for SqliteStore {
                         })
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
-                let mut bucket = conn
-                    .prepare_cached("SELECT leaves FROM explorer_leaf_buckets WHERE bucket = ?")?;
+                let mut bucket = conn.prepare_cached(SELECT_BUCKET)?;
                 let bytes: Option<Vec<u8>> = bucket
                     .query_row([leaf_buckets::bucket_of(position)], |row| row.get(0))
                     .optional()?;
@@ -195,25 +155,19 @@ impl ExplorerStore for SqliteStore {
                         .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?,
                     None => None,
                 };
-                let mut game = conn.prepare_cached(
-                    "SELECT id, source, rating_one, rating_two, result, date \
-                     FROM explorer_games WHERE num = ?",
-                )?;
+                let mut game = conn.prepare_cached(SELECT_LEAF_GAME)?;
                 let found = match leaf {
                     // A leaf whose game is gone is left out.
                     Some(leaf) => game
                         .query_row([leaf.game], |row| {
-                            let game = ExplorerGame {
-                                id: row.get(0)?,
-                                source: row.get(1)?,
-                                name: String::new(),
-                                players: Default::default(),
-                                ratings: [row.get(2)?, row.get(3)?],
-                                date: row.get(5)?,
-                                result: row.get(4)?,
-                                record: String::new(),
-                                plies: 0,
-                            };
+                            let ratings = [row.get(2)?, row.get(3)?];
+                            let game = leaf_game(
+                                row.get(0)?,
+                                row.get(1)?,
+                                ratings,
+                                row.get(4)?,
+                                row.get(5)?,
+                            );
                             Ok(leaf_row(position, leaf.mover, leaf.mv, &game))
                         })
                         .optional()?,
@@ -225,33 +179,7 @@ impl ExplorerStore for SqliteStore {
             .await
     }
 
-    async fn explorer_game(&self, id: &str) -> Result<Option<ExplorerGame>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS}, record FROM explorer_games WHERE id = ?"
-        ))
-        .bind(id)
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
-    }
-
-    async fn explorer_game_named(
-        &self,
-        source: &str,
-        name: &str,
-    ) -> Result<Option<ExplorerGame>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS}, record FROM explorer_games WHERE source = ? AND name = ? \
-             ORDER BY id LIMIT 1"
-        ))
-        .bind(source)
-        .bind(name)
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(row.as_ref().map(|r| game(r, true)).transpose()?)
-    }
-
-    async fn explorer_games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError> {
+    async fn games_brief(&self, ids: &[String]) -> Result<Vec<ExplorerGame>, StoreError> {
         let ids = ids.to_vec();
         self.readers()
             .read(move |conn| {

@@ -8,9 +8,8 @@
 pub mod check;
 pub mod data;
 pub mod diagrams;
-pub mod postgres;
 pub mod routes;
-pub mod sqlite;
+pub(crate) mod sql;
 pub mod store;
 
 use zertz::Position;

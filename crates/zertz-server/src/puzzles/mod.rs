@@ -11,6 +11,7 @@ pub mod rating;
 pub mod refute;
 pub mod routes;
 pub mod set;
+pub(crate) mod sql;
 pub mod sqlite;
 pub mod store;
 

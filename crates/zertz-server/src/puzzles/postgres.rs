@@ -1,53 +1,21 @@
 //! The puzzle trainer's ratings and attempts in PostgreSQL: an attempt is one transaction that
 //! locks the puzzle's rating row (created first if missing) and the account's, so that two
 //! attempts at one puzzle are rated one after the other and a solver's first attempt is rated
-//! once.
+//! once. The rest is written once for both databases (`puzzles::sql`).
 
 use async_trait::async_trait;
-use sqlx::Row;
-use sqlx::postgres::PgRow;
 
-use crate::puzzles::store::{
-    AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried, attempt_writes,
+use crate::puzzles::sql::{
+    PUZZLE_COLUMNS, PuzzleDialect, SOLVER_COLUMNS, attempt_rows, puzzle_row, solver_row,
 };
-use crate::ratings::glicko::Rating;
+use crate::puzzles::store::{AttemptInput, AttemptOutcome, attempt_writes};
 use crate::store::StoreError;
 use crate::store::postgres::PostgresStore;
-
-fn puzzle_row(row: &PgRow) -> Result<PuzzleRatingRow, sqlx::Error> {
-    Ok(PuzzleRatingRow {
-        puzzle_id: row.try_get("puzzle_id")?,
-        rating: Rating {
-            rating: row.try_get("rating")?,
-            deviation: row.try_get("deviation")?,
-            volatility: row.try_get("volatility")?,
-        },
-        attempts: row.try_get("attempts")?,
-        solved: row.try_get("solved")?,
-        updated_ms: row.try_get("updated_ms")?,
-    })
-}
-
-fn solver_row(row: &PgRow) -> Result<SolverRow, sqlx::Error> {
-    Ok(SolverRow {
-        account_id: row.try_get("account_id")?,
-        rating: Rating {
-            rating: row.try_get("rating")?,
-            deviation: row.try_get("deviation")?,
-            volatility: row.try_get("volatility")?,
-        },
-        attempts: row.try_get("attempts")?,
-        updated_ms: row.try_get("updated_ms")?,
-    })
-}
-
-const PUZZLE_COLUMNS: &str =
-    "puzzle_id, rating, deviation, volatility, attempts, solved, updated_ms";
-const SOLVER_COLUMNS: &str = "account_id, rating, deviation, volatility, attempts, updated_ms";
+use crate::store::postgres::sql::run;
 
 #[async_trait]
-impl PuzzleStore for PostgresStore {
-    async fn record_attempt(&self, a: &AttemptInput) -> Result<AttemptOutcome, StoreError> {
+impl PuzzleDialect for PostgresStore {
+    async fn record(&self, a: &AttemptInput) -> Result<AttemptOutcome, StoreError> {
         let mut tx = self.pool().begin().await?;
         // A row with attempts = 0 stands for "no rated attempt yet": it exists to be locked.
         sqlx::query(&format!(
@@ -104,81 +72,10 @@ impl PuzzleStore for PostgresStore {
             .execute(&mut *tx)
             .await?;
         }
-        if let Some(s) = &solver {
-            sqlx::query(&format!(
-                "INSERT INTO puzzle_solvers ({SOLVER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) \
-                 ON CONFLICT (account_id) DO UPDATE SET rating = excluded.rating, \
-                 deviation = excluded.deviation, volatility = excluded.volatility, \
-                 attempts = excluded.attempts, updated_ms = excluded.updated_ms"
-            ))
-            .bind(&s.account_id)
-            .bind(s.rating.rating)
-            .bind(s.rating.deviation)
-            .bind(s.rating.volatility)
-            .bind(s.attempts)
-            .bind(s.updated_ms)
-            .execute(&mut *tx)
-            .await?;
+        for row in attempt_rows(a, solver.as_ref(), &outcome) {
+            run(&mut tx, row).await?;
         }
-        let (before, after) = if outcome.rated {
-            (
-                Some(outcome.solver_before.rating),
-                Some(outcome.solver_after.rating),
-            )
-        } else {
-            (None, None)
-        };
-        sqlx::query(
-            "INSERT INTO puzzle_attempts (solver, puzzle_id, at_ms, solved, rated, \
-             rating_before, rating_after) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&a.solver)
-        .bind(&a.puzzle_id)
-        .bind(a.at_ms)
-        .bind(a.solved)
-        .bind(outcome.rated)
-        .bind(before)
-        .bind(after)
-        .execute(&mut *tx)
-        .await?;
         tx.commit().await?;
         Ok(outcome)
-    }
-
-    async fn puzzle_ratings(&self) -> Result<Vec<PuzzleRatingRow>, StoreError> {
-        // Rows without a rated attempt only hold the starting rating: left out, as in SQLite.
-        let rows = sqlx::query(&format!(
-            "SELECT {PUZZLE_COLUMNS} FROM puzzle_ratings WHERE attempts > 0"
-        ))
-        .fetch_all(self.pool())
-        .await?;
-        Ok(rows.iter().map(puzzle_row).collect::<Result<_, _>>()?)
-    }
-
-    async fn puzzle_solver(&self, account: &str) -> Result<Option<SolverRow>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {SOLVER_COLUMNS} FROM puzzle_solvers WHERE account_id = $1"
-        ))
-        .bind(account)
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(row.as_ref().map(solver_row).transpose()?)
-    }
-
-    async fn puzzles_tried(&self, solver: &str) -> Result<Vec<Tried>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT puzzle_id, BOOL_OR(solved) AS solved FROM puzzle_attempts WHERE solver = $1 \
-             GROUP BY puzzle_id",
-        )
-        .bind(solver)
-        .fetch_all(self.pool())
-        .await?;
-        let read = |row: &PgRow| -> Result<Tried, sqlx::Error> {
-            Ok(Tried {
-                puzzle_id: row.try_get("puzzle_id")?,
-                solved: row.try_get("solved")?,
-            })
-        };
-        Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
     }
 }

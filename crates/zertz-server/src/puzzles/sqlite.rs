@@ -1,15 +1,17 @@
 //! The puzzle trainer's ratings and attempts in SQLite: an attempt is written by the writer
-//! thread, its ratings read and rewritten in the same transaction.
+//! thread, its ratings read (with rusqlite) and rewritten in the same transaction. The rest is
+//! written once for both databases (`puzzles::sql`).
 
 use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
-use sqlx::Row;
 
+use crate::puzzles::sql::{PuzzleDialect, attempt_rows};
 use crate::puzzles::store::{
-    AttemptInput, AttemptOutcome, PuzzleRatingRow, PuzzleStore, SolverRow, Tried, attempt_writes,
+    AttemptInput, AttemptOutcome, PuzzleRatingRow, SolverRow, attempt_writes,
 };
 use crate::ratings::glicko::Rating;
 use crate::store::StoreError;
+use crate::store::sqlite::sql::run;
 use crate::store::sqlite::{SqliteStore, write_error};
 
 fn record(conn: &rusqlite::Connection, a: &AttemptInput) -> Result<AttemptOutcome, StoreError> {
@@ -91,118 +93,16 @@ fn record(conn: &rusqlite::Connection, a: &AttemptInput) -> Result<AttemptOutcom
         })
         .map_err(write_error)?;
     }
-    if let Some(s) = &solver {
-        conn.prepare_cached(
-            "INSERT INTO puzzle_solvers (account_id, rating, deviation, volatility, attempts, \
-             updated_ms) VALUES (?, ?, ?, ?, ?, ?) \
-             ON CONFLICT (account_id) DO UPDATE SET rating = excluded.rating, \
-             deviation = excluded.deviation, volatility = excluded.volatility, \
-             attempts = excluded.attempts, updated_ms = excluded.updated_ms",
-        )
-        .and_then(|mut upsert| {
-            upsert.execute(params![
-                s.account_id,
-                s.rating.rating,
-                s.rating.deviation,
-                s.rating.volatility,
-                s.attempts,
-                s.updated_ms
-            ])
-        })
-        .map_err(write_error)?;
+    for row in attempt_rows(a, solver.as_ref(), &outcome) {
+        run(conn, &row)?;
     }
-    let (before, after) = if outcome.rated {
-        (
-            Some(outcome.solver_before.rating),
-            Some(outcome.solver_after.rating),
-        )
-    } else {
-        (None, None)
-    };
-    conn.prepare_cached(
-        "INSERT INTO puzzle_attempts (solver, puzzle_id, at_ms, solved, rated, rating_before, \
-         rating_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .and_then(|mut insert| {
-        insert.execute(params![
-            a.solver,
-            a.puzzle_id,
-            a.at_ms,
-            a.solved,
-            outcome.rated,
-            before,
-            after
-        ])
-    })
-    .map_err(write_error)?;
     Ok(outcome)
 }
 
 #[async_trait]
-impl PuzzleStore for SqliteStore {
-    async fn record_attempt(&self, attempt: &AttemptInput) -> Result<AttemptOutcome, StoreError> {
+impl PuzzleDialect for SqliteStore {
+    async fn record(&self, attempt: &AttemptInput) -> Result<AttemptOutcome, StoreError> {
         let a = attempt.clone();
         self.write_with(move |conn| record(conn, &a)).await
-    }
-
-    async fn puzzle_ratings(&self) -> Result<Vec<PuzzleRatingRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT puzzle_id, rating, deviation, volatility, attempts, solved, updated_ms \
-             FROM puzzle_ratings",
-        )
-        .fetch_all(self.pool())
-        .await?;
-        let read = |row: &sqlx::sqlite::SqliteRow| -> Result<PuzzleRatingRow, sqlx::Error> {
-            Ok(PuzzleRatingRow {
-                puzzle_id: row.try_get("puzzle_id")?,
-                rating: Rating {
-                    rating: row.try_get("rating")?,
-                    deviation: row.try_get("deviation")?,
-                    volatility: row.try_get("volatility")?,
-                },
-                attempts: row.try_get("attempts")?,
-                solved: row.try_get("solved")?,
-                updated_ms: row.try_get("updated_ms")?,
-            })
-        };
-        Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
-    }
-
-    async fn puzzle_solver(&self, account: &str) -> Result<Option<SolverRow>, StoreError> {
-        let row = sqlx::query(
-            "SELECT rating, deviation, volatility, attempts, updated_ms \
-             FROM puzzle_solvers WHERE account_id = ?",
-        )
-        .bind(account)
-        .fetch_optional(self.pool())
-        .await?;
-        let Some(row) = row else { return Ok(None) };
-        Ok(Some(SolverRow {
-            account_id: account.to_string(),
-            rating: Rating {
-                rating: row.try_get("rating")?,
-                deviation: row.try_get("deviation")?,
-                volatility: row.try_get("volatility")?,
-            },
-            attempts: row.try_get("attempts")?,
-            updated_ms: row.try_get("updated_ms")?,
-        }))
-    }
-
-    async fn puzzles_tried(&self, solver: &str) -> Result<Vec<Tried>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT puzzle_id, MAX(solved) AS solved FROM puzzle_attempts WHERE solver = ? \
-             GROUP BY puzzle_id",
-        )
-        .bind(solver)
-        .fetch_all(self.pool())
-        .await?;
-        let read = |row: &sqlx::sqlite::SqliteRow| -> Result<Tried, sqlx::Error> {
-            Ok(Tried {
-                puzzle_id: row.try_get("puzzle_id")?,
-                solved: row.try_get::<i64, _>("solved")? != 0,
-            })
-        };
-        Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
     }
 }

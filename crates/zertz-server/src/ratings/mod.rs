@@ -5,8 +5,7 @@
 pub mod glicko;
 pub mod leaderboard;
 pub mod policy;
-pub mod postgres;
 pub mod profile;
 pub mod routes;
-pub mod sqlite;
+pub(crate) mod sql;
 pub mod store;

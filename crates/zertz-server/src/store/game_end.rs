@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+use crate::store::sql::{Row, Statement, args};
+
 /// A finished game as its players' records and ratings keep it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameEnd {
@@ -90,4 +92,123 @@ pub type RatingPolicy = fn(&GameEnd, [Option<RatingRow>; 2]) -> (Vec<RatingRow>,
 /// Serialises whether an option holds something (the id itself stays on the server).
 fn is_some<S: serde::Serializer>(value: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_bool(value.is_some())
+}
+
+/// The columns of a player's game row ([`PlayedGame`]).
+pub(crate) const PLAYED_COLUMNS: &str = "account_id, game_id, ended_ms, seat, outcome, reason, \
+     opponent_account, opponent_name, board, pool, rated, rating_before, rating_after";
+
+/// The columns of a rating row ([`RatingRow`]).
+pub(crate) const RATING_COLUMNS: &str =
+    "account_id, pool, rating, deviation, volatility, games, updated_ms";
+
+/// A rating row as read, from either database.
+pub(crate) fn rating_row(row: &impl Row) -> Result<RatingRow, sqlx::Error> {
+    Ok(RatingRow {
+        account_id: row.get("account_id")?,
+        pool: row.get("pool")?,
+        rating: row.get("rating")?,
+        deviation: row.get("deviation")?,
+        volatility: row.get("volatility")?,
+        games: row.get("games")?,
+        updated_ms: row.get("updated_ms")?,
+    })
+}
+
+/// A player's game row as read, from either database.
+pub(crate) fn played_game(row: &impl Row) -> Result<PlayedGame, sqlx::Error> {
+    Ok(PlayedGame {
+        account_id: row.get("account_id")?,
+        game_id: row.get("game_id")?,
+        ended_ms: row.get("ended_ms")?,
+        seat: row.get("seat")?,
+        outcome: row.get("outcome")?,
+        reason: row.get("reason")?,
+        opponent_account: row.get("opponent_account")?,
+        opponent_name: row.get("opponent_name")?,
+        board: row.get("board")?,
+        pool: row.get("pool")?,
+        rated: row.get("rated")?,
+        rating_before: row.get("rating_before")?,
+        rating_after: row.get("rating_after")?,
+    })
+}
+
+/// The ratings the end of game `end` reads before `rating` rates it: `(seat, account, pool)`
+/// of each account seated in a rated game (none for an unrated one).
+pub(crate) fn rated_seats(end: &GameEnd) -> Vec<(usize, &String, &String)> {
+    let Some(pool) = end.pool.as_ref().filter(|_| end.rated) else {
+        return Vec::new();
+    };
+    (end.accounts.iter().enumerate())
+        .filter_map(|(seat, account)| Some((seat, account.as_ref()?, pool)))
+        .collect()
+}
+
+/// What the end of game `end` writes once `rating` has rated it from the `current` ratings of
+/// its seats (read as [`rated_seats`] says), in order: each new rating (an upsert) with its
+/// point of the rating graph, then the players' game rows. Each backend runs them in the
+/// transaction of the result.
+pub(crate) fn end_writes(
+    end: &GameEnd,
+    rating: RatingPolicy,
+    current: [Option<RatingRow>; 2],
+) -> Vec<Statement> {
+    let (ratings, played) = rating(end, current);
+    let mut writes = Vec::with_capacity(2 * ratings.len() + played.len());
+    for r in &ratings {
+        writes.push(Statement::new(
+            format!(
+                "INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) \
+                 ON CONFLICT (account_id, pool) DO UPDATE SET rating = excluded.rating, \
+                 deviation = excluded.deviation, volatility = excluded.volatility, \
+                 games = excluded.games, updated_ms = excluded.updated_ms"
+            ),
+            args![
+                &r.account_id,
+                &r.pool,
+                r.rating,
+                r.deviation,
+                r.volatility,
+                r.games,
+                r.updated_ms
+            ],
+        ));
+        writes.push(Statement::new(
+            "INSERT INTO rating_history (account_id, pool, at_ms, game_id, rating, deviation) \
+             VALUES (?, ?, ?, ?, ?, ?)",
+            args![
+                &r.account_id,
+                &r.pool,
+                r.updated_ms,
+                &end.game,
+                r.rating,
+                r.deviation
+            ],
+        ));
+    }
+    for p in &played {
+        writes.push(Statement::new(
+            format!(
+                "INSERT INTO player_games ({PLAYED_COLUMNS}) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            ),
+            args![
+                &p.account_id,
+                &p.game_id,
+                p.ended_ms,
+                p.seat,
+                &p.outcome,
+                &p.reason,
+                &p.opponent_account,
+                &p.opponent_name,
+                &p.board,
+                &p.pool,
+                p.rated,
+                p.rating_before,
+                p.rating_after
+            ],
+        ));
+    }
+    writes
 }

@@ -182,6 +182,12 @@ pub struct GameAppend {
 
 /// Games and matches. Every method is one transaction: when it returns `Ok`, the change is
 /// durable.
+///
+/// Where the trait leaves room, both backends decide alike: `create_game` on a taken id is a
+/// `Conflict` on its first version, and its events must start at version 1 without gaps
+/// (`Conflict` otherwise); `append` of no events applies the update alone and leaves
+/// `updated_ms`; a seat index other than 0 or 1 is refused (`Database(InvalidArgument)`)
+/// before anything is written; a `limit` of 0 or less lists nothing.
 #[async_trait]
 pub trait GameStore: Send + Sync {
     /// Finishes the writes given so far and closes the store, for a server that stops (on

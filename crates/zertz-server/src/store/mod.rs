@@ -7,9 +7,11 @@
 
 pub(crate) mod common;
 pub mod game_end;
+mod game_sql;
 mod games;
 pub(crate) mod postgres;
 pub mod scratch;
+pub(crate) mod sql;
 pub(crate) mod sqlite;
 
 pub use game_end::{GameEnd, PlayedGame, RatingPolicy, RatingRow};

@@ -17,6 +17,7 @@ use crate::store::StoreError;
 pub(crate) mod game_end;
 pub(crate) mod games;
 pub(crate) mod leases;
+pub(crate) mod sql;
 
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -25,12 +26,6 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_CONNECTIONS: u32 = 8;
 
 /// Games and matches in a PostgreSQL database.
-///
-/// Where the trait leaves room, both backends decide alike: `create_game` on a taken id is a
-/// `Conflict` on its first version, and its events must start at version 1 without gaps
-/// (`Conflict` otherwise); `append` of no events applies the update alone and leaves
-/// `updated_ms`; a seat index other than 0 or 1 is refused (`Database(InvalidArgument)`)
-/// before anything is written; a `limit` of 0 or less lists nothing.
 #[derive(Clone, Debug)]
 pub struct PostgresStore {
     pool: PgPool,

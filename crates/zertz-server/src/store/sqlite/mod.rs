@@ -39,14 +39,16 @@ use sqlx::sqlite::{
 };
 use tokio::sync::oneshot;
 
+use crate::store::StoreError;
 use crate::store::game_end::RatingPolicy;
-use crate::store::{EventRow, GameRow, MatchRow, MatchStep, RowUpdate, StoreError};
+use crate::store::game_sql::GameWrite;
 
 mod game_end;
 pub(crate) mod games;
 mod pace;
 pub(crate) mod readers;
 mod recent;
+pub(crate) mod sql;
 
 /// How long a statement waits for another connection's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -74,12 +76,6 @@ const PASSES: usize = 3;
 const JOURNAL_SIZE_LIMIT: i64 = 128 << 20;
 
 /// Games and matches in one SQLite file.
-///
-/// Where the trait leaves room, both backends decide alike: `create_game` on a taken id is a
-/// `Conflict` on its first version, and its events must start at version 1 without gaps
-/// (`Conflict` otherwise); `append` of no events applies the update alone and leaves
-/// `updated_ms`; a seat index other than 0 or 1 is refused (`Database(InvalidArgument)`)
-/// before anything is written; a `limit` of 0 or less lists nothing.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
@@ -106,12 +102,12 @@ type FinishCheckpoint = Arc<AtomicBool>;
 type RunWrite = dyn Fn(&rusqlite::Connection) -> Result<(), StoreError> + Send;
 
 /// A write for the writer thread, owned (it crosses threads).
+// The game writes are nearly every write (a move is one): boxing them would cost an
+// allocation each; `Run` is the small one, and rare.
+#[allow(clippy::large_enum_variant)]
 enum Write {
-    CreateGame(GameRow, Vec<EventRow>),
-    Append(String, Vec<EventRow>, RowUpdate),
-    SaveMatch(MatchRow),
-    // Boxed: a step is several times larger than the other writes.
-    Step(Box<MatchStep>),
+    /// A write of games and matches.
+    Game(GameWrite),
     /// Any other write, run inside the batch's transaction (perhaps twice: see
     /// `commit_batch`), as the features other than games make them.
     Run(Box<RunWrite>),
@@ -120,10 +116,12 @@ enum Write {
 impl std::fmt::Debug for Write {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Write::CreateGame(game, _) => write!(f, "CreateGame({})", game.id),
-            Write::Append(game, events, _) => write!(f, "Append({game}, {} events)", events.len()),
-            Write::SaveMatch(m) => write!(f, "SaveMatch({})", m.id),
-            Write::Step(step) => write!(f, "Step({})", step.state.id),
+            Write::Game(GameWrite::CreateGame(game, _)) => write!(f, "CreateGame({})", game.id),
+            Write::Game(GameWrite::Append(game, events, _)) => {
+                write!(f, "Append({game}, {} events)", events.len())
+            }
+            Write::Game(GameWrite::SaveMatch(m)) => write!(f, "SaveMatch({})", m.id),
+            Write::Game(GameWrite::Step(step)) => write!(f, "Step({})", step.state.id),
             Write::Run(_) => write!(f, "Run"),
         }
     }
@@ -475,12 +473,12 @@ fn run(
     rating: RatingPolicy,
 ) -> Result<(), StoreError> {
     match write {
-        Write::CreateGame(game, events) => games::create_game(conn, game, events),
-        Write::Append(game, events, update) => {
+        Write::Game(GameWrite::CreateGame(game, events)) => games::create_game(conn, game, events),
+        Write::Game(GameWrite::Append(game, events, update)) => {
             games::append(conn, recent, game, events, update, rating)
         }
-        Write::SaveMatch(m) => games::save_match(conn, m),
-        Write::Step(step) => games::step(conn, recent, step, rating),
+        Write::Game(GameWrite::SaveMatch(m)) => games::save_match(conn, m),
+        Write::Game(GameWrite::Step(step)) => games::step(conn, recent, step, rating),
         Write::Run(f) => f(conn),
     }
 }

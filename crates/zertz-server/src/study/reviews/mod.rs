@@ -12,9 +12,8 @@
 //! answered from storage at once. Waiting reviews are stored too, and a restarted server
 //! queues them again, so nothing asked for is lost when the process dies.
 
-pub mod postgres;
 pub mod routes;
-pub mod sqlite;
+pub(crate) mod sql;
 pub mod store;
 
 use crate::config::ReviewLimits;

@@ -6,6 +6,7 @@
 
 pub mod postgres;
 pub mod routes;
+pub(crate) mod sql;
 pub mod sqlite;
 pub mod store;
 

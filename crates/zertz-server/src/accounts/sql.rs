@@ -1,0 +1,190 @@
+//! Accounts and sessions written once for both databases (see `store::sql`); looking up many
+//! accounts at once differs and is in `sqlite.rs` and `postgres.rs`.
+
+use async_trait::async_trait;
+
+use crate::accounts::store::{AccountRow, AccountStore, SessionRow};
+use crate::store::StoreError;
+use crate::store::common::{limit as clamp_limit, name_key};
+use crate::store::sql::{Row, Sql, Statement, args, map_rows};
+
+/// The columns of an [`AccountRow`].
+pub(crate) const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_ms, seen_ms";
+
+/// What the databases do differently for accounts.
+#[async_trait]
+pub(crate) trait AccountDialect {
+    /// The accounts of `ids` that exist (in no particular order).
+    async fn accounts_of(&self, ids: &[String]) -> Result<Vec<AccountRow>, StoreError>;
+}
+
+/// The account of a row holding [`ACCOUNT_COLUMNS`].
+pub(crate) fn account(row: &impl Row) -> Result<AccountRow, sqlx::Error> {
+    Ok(AccountRow {
+        id: row.get("id")?,
+        name: row.get("name")?,
+        password_hash: row.get("password_hash")?,
+        created_ms: row.get("created_ms")?,
+        seen_ms: row.get("seen_ms")?,
+    })
+}
+
+fn insert_session(s: &SessionRow) -> Statement {
+    Statement::new(
+        "INSERT INTO sessions (key_hash, account_id, created_ms, used_ms) VALUES (?, ?, ?, ?)",
+        args![&s.key_hash, &s.account_id, s.created_ms, s.used_ms],
+    )
+}
+
+#[async_trait]
+impl<S: Sql + AccountDialect> AccountStore for S {
+    async fn create_account(
+        &self,
+        account: &AccountRow,
+        session: &SessionRow,
+    ) -> Result<(), StoreError> {
+        let a = account;
+        let insert = Statement::new(
+            "INSERT INTO accounts (id, name, name_key, password_hash, created_ms, seen_ms) \
+             VALUES (?, ?, ?, ?, ?, ?)",
+            args![
+                &a.id,
+                &a.name,
+                name_key(&a.name),
+                &a.password_hash,
+                a.created_ms,
+                a.seen_ms
+            ],
+        )
+        .taken(format!("the name {} is taken", a.name));
+        self.write(vec![insert, insert_session(session)]).await?;
+        Ok(())
+    }
+
+    async fn account_named(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = ?");
+        let row = self.fetch_optional(&sql, args![name_key(name)]).await?;
+        Ok(row.as_ref().map(account).transpose()?)
+    }
+
+    async fn accounts_by_id(&self, ids: &[String]) -> Result<Vec<AccountRow>, StoreError> {
+        self.accounts_of(ids).await
+    }
+
+    async fn create_session(&self, session: &SessionRow) -> Result<(), StoreError> {
+        self.write(vec![insert_session(session)]).await?;
+        Ok(())
+    }
+
+    async fn session(
+        &self,
+        key_hash: &str,
+        used_since_ms: i64,
+    ) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
+        let row = self
+            .fetch_optional(
+                "SELECT s.key_hash, s.account_id, s.created_ms AS s_created, s.used_ms, \
+                 a.id, a.name, a.password_hash, a.created_ms, a.seen_ms \
+                 FROM sessions s JOIN accounts a ON a.id = s.account_id \
+                 WHERE s.key_hash = ? AND s.used_ms >= ?",
+                args![key_hash, used_since_ms],
+            )
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let session = SessionRow {
+            key_hash: row.get("key_hash")?,
+            account_id: row.get("account_id")?,
+            created_ms: row.get("s_created")?,
+            used_ms: row.get("used_ms")?,
+        };
+        Ok(Some((session, account(&row)?)))
+    }
+
+    async fn touch_session(&self, key_hash: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.write(vec![
+            Statement::new(
+                "UPDATE sessions SET used_ms = ? WHERE key_hash = ?",
+                args![now_ms, key_hash],
+            ),
+            Statement::new(
+                "UPDATE accounts SET seen_ms = ? \
+                 WHERE id = (SELECT account_id FROM sessions WHERE key_hash = ?)",
+                args![now_ms, key_hash],
+            ),
+        ])
+        .await?;
+        Ok(())
+    }
+
+    async fn delete_session(&self, key_hash: &str) -> Result<(), StoreError> {
+        self.execute("DELETE FROM sessions WHERE key_hash = ?", args![key_hash])
+            .await?;
+        Ok(())
+    }
+
+    async fn set_password(
+        &self,
+        account: &str,
+        password_hash: &str,
+        keep: &str,
+    ) -> Result<(), StoreError> {
+        self.write(vec![
+            Statement::new(
+                "UPDATE accounts SET password_hash = ? WHERE id = ?",
+                args![password_hash, account],
+            )
+            .must_change(format!("account {account}")),
+            Statement::new(
+                "DELETE FROM sessions WHERE account_id = ? AND key_hash <> ?",
+                args![account, keep],
+            ),
+        ])
+        .await?;
+        Ok(())
+    }
+
+    async fn delete_sessions_unused_since(&self, before_ms: i64) -> Result<u64, StoreError> {
+        self.execute("DELETE FROM sessions WHERE used_ms < ?", args![before_ms])
+            .await
+    }
+
+    async fn add_login_device(
+        &self,
+        key_hash: &str,
+        account: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO login_devices (key_hash, account_id, created_ms) VALUES (?, ?, ?) \
+             ON CONFLICT (key_hash) DO NOTHING",
+            args![key_hash, account, now_ms],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn is_login_device(&self, key_hash: &str, account: &str) -> Result<bool, StoreError> {
+        let found = self
+            .fetch_optional(
+                "SELECT 1 FROM login_devices WHERE key_hash = ? AND account_id = ?",
+                args![key_hash, account],
+            )
+            .await?;
+        Ok(found.is_some())
+    }
+
+    async fn accounts_seen_since(
+        &self,
+        since_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<AccountRow>, StoreError> {
+        let sql = format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE seen_ms >= ? \
+             ORDER BY seen_ms DESC, name_key LIMIT ?"
+        );
+        let rows = self
+            .fetch_all(&sql, args![since_ms, clamp_limit(limit)])
+            .await?;
+        map_rows(&rows, account)
+    }
+}
