@@ -181,7 +181,11 @@ async fn players_far_apart_wait_until_the_gap_widens(db: Db) {
 
     let started = Instant::now();
     let mut a = ask(&server, &ann, "pool=standard-blitz").await.unwrap();
+    let ann_asked = Instant::now();
     let mut b = ask(&server, &bob, "pool=standard-blitz").await.unwrap();
+    // Ann's gap runs ahead of Bob's by the time between their requests, and the queue is swept
+    // every half second: by that much her gap may pass the distance before both accept it.
+    let ahead = 50.0 * (ann_asked.elapsed().as_secs_f64() + 0.5);
     let (pa, waited) = until_paired(&mut a).await;
     let (pb, _) = until_paired(&mut b).await;
     assert_eq!(pa["game"], pb["game"]);
@@ -191,13 +195,14 @@ async fn players_far_apart_wait_until_the_gap_widens(db: Db) {
         took >= needed - 0.5,
         "paired after {took:.1} s, the gap needed {needed:.1} s"
     );
-    // The gap reported while waiting grew, and stayed below the distance.
+    // The gap reported while waiting grew, and stayed below the distance (but for Ann's head
+    // start and one sweep).
     let gaps: Vec<f64> = waited.iter().map(|w| w["gap"].as_f64().unwrap()).collect();
     assert!(gaps.len() >= 2, "{waited:?}");
     assert!(gaps.windows(2).all(|g| g[1] >= g[0]), "{gaps:?}");
     assert!(
-        gaps.iter().all(|g| *g <= distance + 1.0),
-        "{gaps:?} vs {distance}"
+        gaps.iter().all(|g| *g <= distance + ahead + 1.0),
+        "{gaps:?} vs {distance} (+ {ahead:.0} for Ann's head start and a sweep)"
     );
 }
 
