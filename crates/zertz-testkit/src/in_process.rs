@@ -15,7 +15,6 @@ use std::sync::{Arc, Mutex, Once, mpsc};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use serde_json::json;
 use tokio::sync::oneshot;
 use tracing::Dispatch;
 use zertz_server::Config;
@@ -178,15 +177,9 @@ impl Server {
     pub async fn assert_healthy(&mut self) {
         let running = self.thread.as_ref().is_some_and(|t| !t.is_finished());
         assert!(running, "the server stopped; its log:\n{}", self.log());
-        let (status, body) = self.get("/api/health", None).await;
-        assert_eq!((status, body), (200, json!({"ok": true})));
-        let log = self.log();
-        assert!(log.contains("games resumed"), "the server's log: {log}");
-        assert!(!log.contains("panicked"), "the server panicked:\n{log}");
-        assert!(
-            !log.contains("WARN") && !log.contains("ERROR"),
-            "the server's log:\n{log}"
-        );
+        self.site
+            .assert_answers_and_logs_cleanly(|| self.log())
+            .await;
     }
 }
 

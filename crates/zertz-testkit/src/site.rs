@@ -97,6 +97,20 @@ impl Site {
         (status, value)
     }
 
+    /// Checks that the server answers `/api/health`, and that its log (`log()` read after
+    /// the answer) shows its games brought back at start and no panic, warning or error.
+    pub async fn assert_answers_and_logs_cleanly(&self, log: impl Fn() -> String) {
+        let (status, body) = self.get("/api/health", None).await;
+        assert_eq!((status, body), (200, json!({"ok": true})));
+        let log = log();
+        assert!(log.contains("games resumed"), "the server's log: {log}");
+        assert!(!log.contains("panicked"), "the server panicked:\n{log}");
+        assert!(
+            !log.contains("WARN") && !log.contains("ERROR"),
+            "the server's log:\n{log}"
+        );
+    }
+
     /// `GET path` (with a seat token if given): the status and the JSON answer (a string when
     /// the answer is not JSON).
     pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {

@@ -233,24 +233,7 @@ async fn a_flood_of_games_does_not_hide_a_seek_from_the_lobby(db: Db) {
     let newest = server.listed_ids("/api/games?status=open&limit=30").await;
     assert!(!newest.contains(&bea));
     // The lobby's listing, three to a page: seeks only, newest first, every one reached.
-    let mut seen = Vec::new();
-    let mut before: Option<String> = None;
-    loop {
-        let mut path = "/api/games?status=open&lobby=true&limit=3".to_string();
-        if let Some(c) = &before {
-            path.push_str(&format!("&before={c}"));
-        }
-        let (status, page) = server.get(&path, None).await;
-        assert_eq!(status, 200, "{page}");
-        for g in page["games"].as_array().unwrap() {
-            assert_eq!(g["open"], true, "{g}");
-            seen.push(string(&g["id"]));
-        }
-        match page["next"].as_str() {
-            Some(next) => before = Some(next.to_string()),
-            None => break,
-        }
-    }
+    let seen = lobby_pages(&server, "games").await;
     // Bea's, the oldest, comes last; A's five (made within a few milliseconds, so in any
     // order among themselves) before it.
     assert_eq!(seen.len(), 6, "{seen:?}");
@@ -291,24 +274,7 @@ async fn a_flood_of_matches_does_not_hide_an_open_match_from_the_lobby(db: Db) {
     assert_eq!(newest.len(), 30);
     assert!(!newest.iter().any(|m| m["id"] == bea.as_str()));
     // The lobby's listing, three to a page: open matches only, every one reached.
-    let mut seen = Vec::new();
-    let mut before: Option<String> = None;
-    loop {
-        let mut path = "/api/matches?status=open&lobby=true&limit=3".to_string();
-        if let Some(c) = &before {
-            path.push_str(&format!("&before={c}"));
-        }
-        let (status, page) = server.get(&path, None).await;
-        assert_eq!(status, 200, "{page}");
-        for m in page["matches"].as_array().unwrap() {
-            assert_eq!(m["open"], true, "{m}");
-            seen.push(string(&m["id"]));
-        }
-        match page["next"].as_str() {
-            Some(next) => before = Some(next.to_string()),
-            None => break,
-        }
-    }
+    let seen = lobby_pages(&server, "matches").await;
     assert_eq!(seen.len(), 6, "{seen:?}");
     assert_eq!(seen.last(), Some(&bea));
     let mut first: Vec<String> = seen[..5].to_vec();
@@ -346,3 +312,27 @@ on_sqlite_and_postgres!(
     a_flood_of_games_does_not_hide_a_seek_from_the_lobby,
     a_flood_of_matches_does_not_hide_an_open_match_from_the_lobby,
 );
+
+/// The ids of the lobby's open `kind` (`games` or `matches`), read three to a page by its
+/// cursor to the end; every item listed must be open.
+async fn lobby_pages(server: &Server, kind: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    let mut before: Option<String> = None;
+    loop {
+        let mut path = format!("/api/{kind}?status=open&lobby=true&limit=3");
+        if let Some(c) = &before {
+            path.push_str(&format!("&before={c}"));
+        }
+        let (status, page) = server.get(&path, None).await;
+        assert_eq!(status, 200, "{page}");
+        for item in page[kind].as_array().unwrap() {
+            assert_eq!(item["open"], true, "{item}");
+            seen.push(string(&item["id"]));
+        }
+        match page["next"].as_str() {
+            Some(next) => before = Some(next.to_string()),
+            None => break,
+        }
+    }
+    seen
+}

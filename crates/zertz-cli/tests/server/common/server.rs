@@ -11,7 +11,6 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::json;
 #[allow(unused_imports)]
 pub use zertz_testkit::site::{Db, Site, merged, string, temp_db};
 
@@ -176,15 +175,9 @@ impl Server {
             "the server exited; its log:\n{}",
             self.log()
         );
-        let (status, body) = self.get("/api/health", None).await;
-        assert_eq!((status, body), (200, json!({"ok": true})));
-        let log = self.log();
-        assert!(log.contains("games resumed"), "the server's log: {log}");
-        assert!(!log.contains("panicked"), "the server panicked:\n{log}");
-        assert!(
-            !log.contains("WARN") && !log.contains("ERROR"),
-            "the server's log:\n{log}"
-        );
+        self.site
+            .assert_answers_and_logs_cleanly(|| self.log())
+            .await;
     }
 }
 
