@@ -1433,8 +1433,9 @@ async fn sqlite_games_stored_before_the_listing_columns_get_them() {
         .filename(path)
         .create_if_missing(true);
     let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-    let mut old = sqlx::migrate!("./migrations/sqlite");
-    old.migrations = std::borrow::Cow::Owned(old.migrations[..4].to_vec());
+    let old = zertz_server::store::migrations::sqlite(Some(4))
+        .await
+        .unwrap();
     old.run(&pool).await.unwrap();
     for sql in OLD_GAME_SQL {
         sqlx::raw_sql(sql).execute(&pool).await.unwrap();
@@ -1452,8 +1453,9 @@ async fn postgres_games_stored_before_the_listing_columns_get_them() {
     database
         .run(|url| async move {
             let pool = sqlx::PgPool::connect(&url).await.unwrap();
-            let mut old = sqlx::migrate!("./migrations/postgres");
-            old.migrations = std::borrow::Cow::Owned(old.migrations[..4].to_vec());
+            let old = zertz_server::store::migrations::postgres(Some(4))
+                .await
+                .unwrap();
             old.run(&pool).await.unwrap();
             for sql in OLD_GAME_SQL {
                 sqlx::raw_sql(sql).execute(&pool).await.unwrap();

@@ -5,14 +5,15 @@
 //! rows in one transaction, so a request is in at most one game. Its `NOTIFY` tells the nodes
 //! of the rows (delivered on commit, never for a round rolled back).
 
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::postgres::PgRow;
+use sqlx::{FromRow, PgPool, Postgres, Row, Transaction};
 
 use crate::store::postgres::LeaseHolder;
 use crate::store::postgres::leases::NOW_MS;
 use crate::store::{EventRow, GameRow, StoreError};
 
 /// A request in the queue.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct QueueRow {
     /// Its id (given by the database).
     pub id: i64,
@@ -35,7 +36,7 @@ pub struct QueueRow {
 }
 
 /// A paired request, for its node to tell its client.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PairedRow {
     /// The request.
     pub id: i64,
@@ -45,6 +46,33 @@ pub struct PairedRow {
     pub seat: i16,
     /// Its seat token.
     pub token: String,
+}
+
+impl FromRow<'_, PgRow> for QueueRow {
+    fn from_row(row: &PgRow) -> Result<Self, sqlx::Error> {
+        Ok(QueueRow {
+            id: row.try_get("id")?,
+            node: row.try_get("node")?,
+            pool: row.try_get("pool")?,
+            rated: row.try_get("rated")?,
+            guests: row.try_get("guests")?,
+            rating: row.try_get("rating")?,
+            account: row.try_get("account")?,
+            name: row.try_get("name")?,
+            since_ms: row.try_get("since_ms")?,
+        })
+    }
+}
+
+impl FromRow<'_, PgRow> for PairedRow {
+    fn from_row(row: &PgRow) -> Result<Self, sqlx::Error> {
+        Ok(PairedRow {
+            id: row.try_get("id")?,
+            game: row.try_get("game")?,
+            seat: row.try_get("seat")?,
+            token: row.try_get("token")?,
+        })
+    }
 }
 
 /// Puts `request` in the queue (its `id` and `since_ms` are given by the database) for

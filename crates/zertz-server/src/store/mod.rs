@@ -9,6 +9,7 @@ pub(crate) mod common;
 pub mod game_end;
 mod game_sql;
 mod games;
+pub mod migrations;
 pub(crate) mod postgres;
 pub mod scratch;
 pub(crate) mod sql;

@@ -48,7 +48,7 @@ impl PostgresStore {
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options)
             .await?;
-        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        super::migrations::postgres(None).await?.run(&pool).await?;
         Ok(PostgresStore {
             pool,
             lease: None,

@@ -149,7 +149,7 @@ impl SqliteStore {
             .max_connections(MAX_CONNECTIONS)
             .connect_with(options)
             .await?;
-        sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+        super::migrations::sqlite(None).await?.run(&pool).await?;
         let path = path.to_string();
         let opened = path.clone();
         let (writer, checkpointer, recent) = tokio::task::spawn_blocking(move || {
