@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use zertz_testkit::on_sqlite_and_postgres;
 
 const PASSWORD: &str = "correct horse battery";
-const NAMES: [&str; 4] = ["Ann", "Bob", "Cy", "Dee"];
+const NAMES: [&str; 4] = ["Ann", "Bob", "Cyd", "Dee"];
 
 /// Browsers logged in as every player on `server` (after a restart the address changes).
 async fn log_in(server: &Server, sign_up: bool) -> HashMap<&'static str, Browser> {
