@@ -107,7 +107,7 @@ async fn a_killed_server_resumes_its_events_and_pairs_each_round_once(db: Db) {
     let mut players = log_in(&server, false).await;
     let e = event(&server, &id).await;
     assert_eq!((e["status"].as_str(), e["round"].as_i64()), (Some("running"), Some(1)));
-    assert_eq!(boards(&e, 1)[0]["result"], "0-1");
+    assert_eq!(boards(&e, 1)[0]["result"], "1-0");
     assert!(boards(&e, 1)[1]["result"].is_null());
     let live = server.game(&string(&round_one[1]["game"]), None).await;
     assert_eq!(live["status"], "live", "the round's other game came back");
@@ -119,7 +119,7 @@ async fn a_killed_server_resumes_its_events_and_pairs_each_round_once(db: Db) {
     server = Server::start(&db);
     let mut players = log_in(&server, false).await;
     let e = wait(&server, &id, |e| e["round"] == 2).await;
-    assert_eq!(boards(&e, 1)[1]["result"], "0-1");
+    assert_eq!(boards(&e, 1)[1]["result"], "1-0");
     let round_two = boards(&e, 2);
     assert_eq!(round_two.len(), 2, "{e:#}");
     assert_eq!(e["pairings"].as_array().unwrap().len(), 2);
