@@ -19,11 +19,11 @@ use zertz_server::app::store::Store;
 use zertz_server::explorer::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
 use zertz_server::ratings::policy::POLICY;
 use zertz_server::ratings::store::GameFilter;
-use zertz_server::tournaments::model::{EntryRow, Joined, PairingRow, TournamentRow, Withdrawn};
 use zertz_server::store::{
     Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, MatchRow,
     MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError, scratch,
 };
+use zertz_server::tournaments::model::{EntryRow, Joined, PairingRow, TournamentRow, Withdrawn};
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -1732,7 +1732,13 @@ fn round_one(node: &str) -> (Vec<PairingRow>, Vec<(GameRow, Vec<EventRow>)>) {
 /// stores nothing. A result is recorded once.
 async fn a_round_is_stored_once(env: &Env) {
     let s = env.store();
-    for (id, name) in [("a1", "Ann"), ("a2", "Ben"), ("a3", "Cy"), ("a4", "Dee"), ("a5", "Eve")] {
+    for (id, name) in [
+        ("a1", "Ann"),
+        ("a2", "Ben"),
+        ("a3", "Cy"),
+        ("a4", "Dee"),
+        ("a5", "Eve"),
+    ] {
         s.create_account(&account(id, name), &session(&format!("k{id}"), id, 1_000))
             .await
             .unwrap();
@@ -1742,9 +1748,18 @@ async fn a_round_is_stored_once(env: &Env) {
         let joined = s.join_tournament("t1", &entry(a, 1500.0 + i as f64)).await;
         assert_eq!(joined.unwrap(), Joined::Joined);
     }
-    assert_eq!(s.join_tournament("t1", &entry("a1", 1.0)).await.unwrap(), Joined::Already);
-    assert_eq!(s.join_tournament("t1", &entry("a5", 1.0)).await.unwrap(), Joined::Full);
-    assert_eq!(s.join_tournament("t9", &entry("a5", 1.0)).await.unwrap(), Joined::NotFound);
+    assert_eq!(
+        s.join_tournament("t1", &entry("a1", 1.0)).await.unwrap(),
+        Joined::Already
+    );
+    assert_eq!(
+        s.join_tournament("t1", &entry("a5", 1.0)).await.unwrap(),
+        Joined::Full
+    );
+    assert_eq!(
+        s.join_tournament("t9", &entry("a5", 1.0)).await.unwrap(),
+        Joined::NotFound
+    );
     assert_eq!(
         s.withdraw_from_tournament("t1", "a4", 2_500).await.unwrap(),
         Withdrawn::Withdrawn
@@ -1753,11 +1768,21 @@ async fn a_round_is_stored_once(env: &Env) {
         s.withdraw_from_tournament("t1", "a4", 2_500).await.unwrap(),
         Withdrawn::NotEntered
     );
-    assert_eq!(s.join_tournament("t1", &entry("a4", 1.0)).await.unwrap(), Joined::Joined);
+    assert_eq!(
+        s.join_tournament("t1", &entry("a4", 1.0)).await.unwrap(),
+        Joined::Joined
+    );
     // Started once; numbered by the ratings given (a4 highest now), then as stored.
-    assert!(s.start_tournament("t1", &[("a4".into(), 1900.0)], 3_000).await.unwrap());
+    assert!(
+        s.start_tournament("t1", &[("a4".into(), 1900.0)], 3_000)
+            .await
+            .unwrap()
+    );
     assert!(!s.start_tournament("t1", &[], 3_000).await.unwrap());
-    assert_eq!(s.join_tournament("t1", &entry("a5", 1.0)).await.unwrap(), Joined::Closed);
+    assert_eq!(
+        s.join_tournament("t1", &entry("a5", 1.0)).await.unwrap(),
+        Joined::Closed
+    );
     assert_eq!(
         s.withdraw_from_tournament("t1", "a1", 3_000).await.unwrap(),
         Withdrawn::Closed
@@ -1816,14 +1841,23 @@ async fn a_round_is_stored_once(env: &Env) {
     // A retry (the same round again) writes nothing.
     let (pc, gc) = round_one("z");
     assert!(!s.store_round("t1", 1, &pc, &gc, 5_000).await.unwrap());
-    assert!(matches!(s.load_game("z1").await, Err(StoreError::NotFound(_))));
+    assert!(matches!(
+        s.load_game("z1").await,
+        Err(StoreError::NotFound(_))
+    ));
     other.close().await;
 
     // A result is recorded once; a game of no event is nobody's.
     let g = format!("{winner}1");
-    assert_eq!(s.tournament_of_game(&g).await.unwrap().as_deref(), Some("t1"));
+    assert_eq!(
+        s.tournament_of_game(&g).await.unwrap().as_deref(),
+        Some("t1")
+    );
     assert_eq!(s.tournament_of_game("nope").await.unwrap(), None);
-    assert_eq!(s.record_result(&g, "1-0").await.unwrap().as_deref(), Some("t1"));
+    assert_eq!(
+        s.record_result(&g, "1-0").await.unwrap().as_deref(),
+        Some("t1")
+    );
     assert_eq!(s.record_result(&g, "0-1").await.unwrap(), None);
     assert_eq!(s.record_result("nope", "0-1").await.unwrap(), None);
     let t = s.tournament("t1").await.unwrap().unwrap();

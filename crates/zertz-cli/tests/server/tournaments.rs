@@ -49,7 +49,10 @@ async fn wait(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) -> Valu
 }
 
 fn boards(e: &Value, round: usize) -> Vec<Value> {
-    e["pairings"][round - 1]["boards"].as_array().unwrap().clone()
+    e["pairings"][round - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 /// The second mover of `board` resigns.
@@ -59,7 +62,10 @@ async fn resign(players: &mut HashMap<&'static str, Browser>, board: &Value) {
     let a = players
         .get_mut(black.as_str())
         .unwrap()
-        .post(&format!("/api/games/{game}/action"), json!({"type": "resign"}))
+        .post(
+            &format!("/api/games/{game}/action"),
+            json!({"type": "resign"}),
+        )
         .await;
     assert_eq!(a.status, 200, "{:?}", a.body);
 }
@@ -106,7 +112,10 @@ async fn a_killed_server_resumes_its_events_and_pairs_each_round_once(db: Db) {
     server = Server::start(&db);
     let mut players = log_in(&server, false).await;
     let e = event(&server, &id).await;
-    assert_eq!((e["status"].as_str(), e["round"].as_i64()), (Some("running"), Some(1)));
+    assert_eq!(
+        (e["status"].as_str(), e["round"].as_i64()),
+        (Some("running"), Some(1))
+    );
     assert_eq!(boards(&e, 1)[0]["result"], "1-0");
     assert!(boards(&e, 1)[1]["result"].is_null());
     let live = server.game(&string(&round_one[1]["game"]), None).await;

@@ -89,9 +89,8 @@ impl NewEvent {
                     self.format
                 ));
             }
-            other => Format::parse(other).ok_or_else(|| {
-                format!("format `{other}`: expected swiss or round_robin")
-            })?,
+            other => Format::parse(other)
+                .ok_or_else(|| format!("format `{other}`: expected swiss or round_robin"))?,
         };
         let max_players = self.max_players.unwrap_or(DEFAULT_MAX_PLAYERS);
         if !(2..=MAX_PLAYERS).contains(&max_players) {
@@ -117,7 +116,12 @@ impl NewEvent {
                  43, 44, 48 or 61"
             ));
         }
-        let rules = self.rules.as_deref().unwrap_or("standard").trim().to_string();
+        let rules = self
+            .rules
+            .as_deref()
+            .unwrap_or("standard")
+            .trim()
+            .to_string();
         rules
             .parse::<RuleSet>()
             .map_err(|e| format!("rules `{rules}`: {e}"))?;
@@ -260,12 +264,21 @@ mod tests {
             (serde_json::json!({"format": "knockout"}), "not run yet"),
             (serde_json::json!({"format": "ladder"}), "expected swiss"),
             (serde_json::json!({"clock": null}), "need a clock"),
-            (serde_json::json!({"clock": {"kind": "unlimited"}}), "need a clock"),
-            (serde_json::json!({"board": "custom:a1,b2"}), "standard boards"),
+            (
+                serde_json::json!({"clock": {"kind": "unlimited"}}),
+                "need a clock",
+            ),
+            (
+                serde_json::json!({"board": "custom:a1,b2"}),
+                "standard boards",
+            ),
             (serde_json::json!({"board": "61", "rated": true}), "rated:"),
             (serde_json::json!({"rules": "chess"}), "rules `chess`"),
             (serde_json::json!({"rounds": null}), "number of rounds"),
-            (serde_json::json!({"rounds": 4, "max_players": 4}), "at most 3"),
+            (
+                serde_json::json!({"rounds": 4, "max_players": 4}),
+                "at most 3",
+            ),
             (
                 serde_json::json!({"format": "round_robin", "rounds": 4, "max_players": 4}),
                 "has 3 rounds",

@@ -339,11 +339,7 @@ impl TournamentStore for PostgresStore {
         Ok(true)
     }
 
-    async fn record_result(
-        &self,
-        game: &str,
-        result: &str,
-    ) -> Result<Option<String>, StoreError> {
+    async fn record_result(&self, game: &str, result: &str) -> Result<Option<String>, StoreError> {
         Ok(sqlx::query_scalar(
             "UPDATE tournament_pairings SET result = $2 WHERE game_id = $1 AND result IS NULL \
              RETURNING tournament_id",
@@ -355,12 +351,12 @@ impl TournamentStore for PostgresStore {
     }
 
     async fn tournament_of_game(&self, game: &str) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT tournament_id FROM tournament_pairings WHERE game_id = $1",
+        Ok(
+            sqlx::query_scalar("SELECT tournament_id FROM tournament_pairings WHERE game_id = $1")
+                .bind(game)
+                .fetch_optional(self.pool())
+                .await?,
         )
-        .bind(game)
-        .fetch_optional(self.pool())
-        .await?)
     }
 
     async fn finish_tournament(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {

@@ -178,7 +178,7 @@ impl Tournaments {
             loop {
                 tick.tick().await;
                 let Some(me) = weak.upgrade() else { break };
-                me.tick(n % CATCH_UP_EVERY == 0).await;
+                me.tick(n.is_multiple_of(CATCH_UP_EVERY)).await;
                 n += 1;
             }
         });
@@ -304,7 +304,10 @@ impl Tournaments {
         if !crate::token::is_plausible_id(id) {
             return Err(not_found(id));
         }
-        self.store.tournament(id).await?.ok_or_else(|| not_found(id))
+        self.store
+            .tournament(id)
+            .await?
+            .ok_or_else(|| not_found(id))
     }
 
     /// Events, newest first (those of `status` when given), with their numbers of players.

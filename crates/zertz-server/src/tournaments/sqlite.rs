@@ -273,12 +273,10 @@ impl TournamentStore for SqliteStore {
                          ORDER BY rating DESC, name, account_id",
                     )
                     .map_err(write_error)?;
-                let found = read
-                    .query_map([&id], |r| r.get(0))
+                read.query_map([&id], |r| r.get(0))
                     .map_err(write_error)?
                     .collect::<Result<_, _>>()
-                    .map_err(write_error)?;
-                found
+                    .map_err(write_error)?
             };
             for (i, account) in order.iter().enumerate() {
                 conn.execute(
@@ -349,11 +347,7 @@ impl TournamentStore for SqliteStore {
         .await
     }
 
-    async fn record_result(
-        &self,
-        game: &str,
-        result: &str,
-    ) -> Result<Option<String>, StoreError> {
+    async fn record_result(&self, game: &str, result: &str) -> Result<Option<String>, StoreError> {
         let game = game.to_string();
         let result = result.to_string();
         self.write_with(move |conn| {

@@ -63,8 +63,7 @@ pub trait TournamentStore: Send + Sync {
 
     /// Records the result of the event game `game` unless it has one; returns the event when
     /// this call recorded it (`None`: not an event's game, or recorded already).
-    async fn record_result(&self, game: &str, result: &str)
-    -> Result<Option<String>, StoreError>;
+    async fn record_result(&self, game: &str, result: &str) -> Result<Option<String>, StoreError>;
 
     /// The event `game` is played in, if any.
     async fn tournament_of_game(&self, game: &str) -> Result<Option<String>, StoreError>;

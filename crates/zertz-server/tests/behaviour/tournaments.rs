@@ -83,14 +83,20 @@ async fn wait(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) -> Valu
         if ready(&e) {
             return e;
         }
-        assert!(std::time::Instant::now() < until, "event never got there: {e:#}");
+        assert!(
+            std::time::Instant::now() < until,
+            "event never got there: {e:#}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
 /// The boards of round `round` (from 1).
 fn boards(e: &Value, round: usize) -> Vec<Value> {
-    e["pairings"][round - 1]["boards"].as_array().unwrap().clone()
+    e["pairings"][round - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 /// Round `round` as `white-black` names (a bye `name-`).
@@ -264,14 +270,14 @@ fn expected_swiss_rounds() -> Vec<Vec<String>> {
     ]
 }
 
-/// The final standings, by hand. Points: Ann 1+½+1, Bob 1+1+0, Dee 0+1 (bye)+1, Eve 1 (bye)
-/// +½+0, Cyd 0+0+1 (bye). A bye counts as a game against a dummy with the player's own score
-/// capped at half the maximum (1.5); Buchholz cut 1 drops the lowest contribution. Ann: Cyd 1
-/// + Eve 1.5 + Bob 2 - 1 = 3.5; Bob: Dee 2 + Cyd 1 + Ann 2.5 - 1 = 4.5; Dee: Bob 2 + dummy
-/// 1.5 + Eve 1.5 - 1.5 = 3.5; Eve: dummy 1.5 + Ann 2.5 + Dee 2 - 1.5 = 4.5; Cyd: Ann 2.5 +
-/// Bob 2 + dummy 1 - 1 = 4.5. Sonneborn-Berger: Ann 1 + ½·1.5 + 2 = 3.75; Bob 2 + 1 = 3; Dee
-/// 1.5 + 1.5 = 3; Eve 1.5 + ½·2.5 = 2.75; Cyd 1. Wins (a bye counts): 2, 2, 2, 1, 1. Bob and
-/// Dee tie on points; Bob's Buchholz is higher.
+/// The final standings, by hand. Points: Ann 1, ½, 1; Bob 1, 1, 0; Dee 0, 1 (bye), 1; Eve
+/// 1 (bye), ½, 0; Cyd 0, 0, 1 (bye). A bye counts as a game against a dummy with the
+/// player's own score capped at half the maximum (1.5); Buchholz cut 1 drops the lowest
+/// contribution. Ann: Cyd 1, Eve 1.5, Bob 2, less 1: 3.5. Bob: Dee 2, Cyd 1, Ann 2.5, less
+/// 1: 4.5. Dee: Bob 2, dummy 1.5, Eve 1.5, less 1.5: 3.5. Eve: dummy 1.5, Ann 2.5, Dee 2,
+/// less 1.5: 4.5. Cyd: Ann 2.5, Bob 2, dummy 1, less 1: 4.5. Sonneborn-Berger: Ann 1, ½ of
+/// 1.5 and 2: 3.75; Bob 2 and 1: 3; Dee 1.5 and 1.5: 3; Eve 1.5 and ½ of 2.5: 2.75; Cyd 1.
+/// Wins (a bye counts): 2, 2, 2, 1, 1. Bob and Dee tie on points; Bob's Buchholz is higher.
 fn expected_swiss_table() -> Vec<(String, f64, f64, f64, u64)> {
     [
         ("Ann", 2.5, 3.5, 3.75, 2),
@@ -344,10 +350,11 @@ async fn a_round_robin_of_four_meets_every_pair_once(db: Db) {
     }
     assert_eq!(met.len(), 6, "every pair once");
     assert_eq!(e["status"], "finished");
-    let game = server
-        .game(&string(&boards(&e, 1)[0]["game"]), None)
-        .await;
-    assert_eq!((game["rated"].as_bool(), game["casual"].as_bool()), (Some(true), Some(false)));
+    let game = server.game(&string(&boards(&e, 1)[0]["game"]), None).await;
+    assert_eq!(
+        (game["rated"].as_bool(), game["casual"].as_bool()),
+        (Some(true), Some(false))
+    );
     // By hand: Ann 3 (beat Dee, Bob, Cyd), Bob 2 (beat Cyd, Dee), Cyd and Dee ½ (their draw).
     // Buchholz cut 1 drops the lowest opponent: Ann 2+½+½ less ½ = 2.5, Bob 3+½+½ less ½ =
     // 3.5, Cyd and Dee 3+2+½ less ½ = 5. Sonneborn-Berger: Ann ½+2+½ = 3, Bob ½+½ = 1, Cyd and
@@ -363,7 +370,10 @@ async fn a_round_robin_of_four_meets_every_pair_once(db: Db) {
     );
     let lines = e["standings"]["lines"].as_array().unwrap();
     assert_eq!(
-        (lines[2]["direct_encounter"].as_f64(), lines[3]["direct_encounter"].as_f64()),
+        (
+            lines[2]["direct_encounter"].as_f64(),
+            lines[3]["direct_encounter"].as_f64()
+        ),
         (Some(0.5), Some(0.5))
     );
 }
@@ -401,7 +411,12 @@ async fn an_event_starts_at_its_time(db: Db) {
     let e = wait(&server, &lonely, |e| e["status"] == "finished").await;
     assert_eq!(e["pairings"], json!([]));
     // The one game played, the one round over: the event is finished.
-    finish(&mut players, &boards(&e_of(&server, &id).await, 1)[0], End::Black).await;
+    finish(
+        &mut players,
+        &boards(&e_of(&server, &id).await, 1)[0],
+        End::Black,
+    )
+    .await;
     let e = wait(&server, &id, |e| e["status"] == "finished").await;
     assert_eq!(table(&e)[0].0, "Bob");
 }
@@ -427,30 +442,75 @@ async fn joining_rules(db: Db) {
     let a = p.get_mut("Ann").unwrap().post(&start, json!({})).await;
     assert_eq!(a.status, 409, "{:?}", a.body);
     assert!(
-        a.body["error"].as_str().unwrap().contains("at least 2 players"),
+        a.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("at least 2 players"),
         "{:?}",
         a.body
     );
-    assert_eq!(p.get_mut("Ann").unwrap().post(&join, json!({})).await.status, 200);
+    assert_eq!(
+        p.get_mut("Ann")
+            .unwrap()
+            .post(&join, json!({}))
+            .await
+            .status,
+        200
+    );
     let again = p.get_mut("Ann").unwrap().post(&join, json!({})).await;
     assert_eq!(again.status, 409);
-    assert!(again.body["error"].as_str().unwrap().contains("already entered"));
+    assert!(
+        again.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("already entered")
+    );
     let out = p.get_mut("Bob").unwrap().post(&withdraw, json!({})).await;
     assert_eq!(out.status, 409);
     assert!(out.body["error"].as_str().unwrap().contains("not entered"));
-    assert_eq!(p.get_mut("Bob").unwrap().post(&join, json!({})).await.status, 200);
+    assert_eq!(
+        p.get_mut("Bob")
+            .unwrap()
+            .post(&join, json!({}))
+            .await
+            .status,
+        200
+    );
     let full = p.get_mut("Cyd").unwrap().post(&join, json!({})).await;
     assert_eq!(full.status, 409);
-    assert!(full.body["error"].as_str().unwrap().contains("full"), "{:?}", full.body);
+    assert!(
+        full.body["error"].as_str().unwrap().contains("full"),
+        "{:?}",
+        full.body
+    );
     // Bob withdraws: Cyd takes the place; Bob cannot come back while it is full.
     let a = p.get_mut("Bob").unwrap().post(&withdraw, json!({})).await;
     assert_eq!(a.status, 200, "{:?}", a.body);
     assert_eq!(a.body["players"], 1);
-    assert_eq!(p.get_mut("Cyd").unwrap().post(&join, json!({})).await.status, 200);
-    assert_eq!(p.get_mut("Bob").unwrap().post(&join, json!({})).await.status, 409);
+    assert_eq!(
+        p.get_mut("Cyd")
+            .unwrap()
+            .post(&join, json!({}))
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        p.get_mut("Bob")
+            .unwrap()
+            .post(&join, json!({}))
+            .await
+            .status,
+        409
+    );
     let not_mine = p.get_mut("Cyd").unwrap().post(&start, json!({})).await;
     assert_eq!(not_mine.status, 403);
-    assert!(not_mine.body["error"].as_str().unwrap().contains("organiser (Ann)"));
+    assert!(
+        not_mine.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("organiser (Ann)")
+    );
     let guest = server.post(&join, &json!({}), None).await;
     assert_eq!(guest.0, 401, "{}", guest.1);
     let a = p.get_mut("Ann").unwrap().post(&start, json!({})).await;
@@ -463,7 +523,10 @@ async fn joining_rules(db: Db) {
         .iter()
         .map(|x| (string(&x["name"]), x["number"].is_null()))
         .collect();
-    assert!(entries.contains(&("Bob".into(), true)), "a withdrawn player has no number");
+    assert!(
+        entries.contains(&("Bob".into(), true)),
+        "a withdrawn player has no number"
+    );
     for (who, path, needle) in [
         ("Bob", &join, "has started"),
         ("Cyd", &withdraw, "has started"),
@@ -471,7 +534,11 @@ async fn joining_rules(db: Db) {
     ] {
         let a = p.get_mut(who).unwrap().post(path, json!({})).await;
         assert_eq!(a.status, 409, "{path}: {:?}", a.body);
-        assert!(a.body["error"].as_str().unwrap().contains(needle), "{:?}", a.body);
+        assert!(
+            a.body["error"].as_str().unwrap().contains(needle),
+            "{:?}",
+            a.body
+        );
     }
 }
 
@@ -493,14 +560,19 @@ async fn refusals(db: Db) {
         (json!({"board": "custom:a1,a2,b1"}), "standard boards"),
         (json!({"format": "knockout"}), "not run yet"),
         (json!({"rounds": 0}), "1 to 30"),
-        (json!({"clock": {"kind": "fischer", "base_ms": -5, "increment_ms": 0}}), "clock"),
+        (
+            json!({"clock": {"kind": "fischer", "base_ms": -5, "increment_ms": 0}}),
+            "clock",
+        ),
     ] {
         let a = ann.post("/api/tournaments", body(extra.clone())).await;
         assert_eq!(a.status, 400, "{extra}: {:?}", a.body);
         let said = a.body["error"].as_str().unwrap();
         assert!(said.contains(needle), "{extra}: {said}");
     }
-    let (status, said) = server.post("/api/tournaments", &body(json!({})), None).await;
+    let (status, said) = server
+        .post("/api/tournaments", &body(json!({})), None)
+        .await;
     assert_eq!(status, 401, "{said}");
     let mut elsewhere = Browser::new(&server);
     elsewhere.cookies = ann.cookies.clone();
@@ -518,7 +590,12 @@ async fn refusals(db: Db) {
     }
     let a = ann.post("/api/tournaments", body(json!({}))).await;
     assert_eq!(a.status, 429, "{:?}", a.body);
-    assert!(a.body["error"].as_str().unwrap().contains("by your account"));
+    assert!(
+        a.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("by your account")
+    );
     assert_eq!(list(&server, "/api/tournaments").await.len(), 5);
 }
 
