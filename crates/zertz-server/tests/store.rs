@@ -14,14 +14,16 @@ use std::io::{BufRead, BufReader, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
+use sqlx::Connection;
+
 use zertz_server::accounts::store::{AccountRow, SessionRow};
 use zertz_server::app::store::Store;
 use zertz_server::explorer::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
 use zertz_server::ratings::policy::POLICY;
 use zertz_server::ratings::store::GameFilter;
 use zertz_server::store::{
-    Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, MatchRow,
-    MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError, scratch,
+    Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, LeaseHolder,
+    MatchRow, MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError, scratch,
 };
 use zertz_server::tournaments::model::{EntryRow, Joined, PairingRow, TournamentRow, Withdrawn};
 
@@ -1726,12 +1728,9 @@ fn round_one(node: &str) -> (Vec<PairingRow>, Vec<(GameRow, Vec<EventRow>)>) {
     (pairings, games)
 }
 
-/// Entries (full, closed, withdrawn), the start (once, numbered by rating), and a round
-/// stored once: two stores on one database race to store round 1 with games of their own;
-/// exactly one wins, its pairing and games are there and the loser's games are not; a retry
-/// stores nothing. A result is recorded once.
-async fn a_round_is_stored_once(env: &Env) {
-    let s = env.store();
+/// Accounts a1 to a5, and event t1 of at most 4 players with a1 to a4 entered (ratings 1500
+/// to 1503), joined at 2,000.
+async fn four_entered(s: &dyn Store) {
     for (id, name) in [
         ("a1", "Ann"),
         ("a2", "Ben"),
@@ -1748,17 +1747,52 @@ async fn a_round_is_stored_once(env: &Env) {
         let joined = s.join_tournament("t1", &entry(a, 1500.0 + i as f64)).await;
         assert_eq!(joined.unwrap(), Joined::Joined);
     }
+}
+
+/// Entries (full, closed, withdrawn), the start (once, numbered by rating), and a round
+/// stored once: two stores on one database race to store round 1 with games of their own;
+/// exactly one wins, its pairing and games are there and the loser's games are not; a retry
+/// stores nothing. A result is recorded once.
+async fn a_round_is_stored_once(env: &Env) {
+    let s = env.store();
+    four_entered(s).await;
+    // A refused join writes nothing: not the entry, not its rating, not the event's time
+    // (the Full check comes after the entry is inserted, and takes it back).
+    let late = |account: &str| EntryRow {
+        joined_ms: 2_200,
+        ..entry(account, 1.0)
+    };
     assert_eq!(
-        s.join_tournament("t1", &entry("a1", 1.0)).await.unwrap(),
+        s.join_tournament("t1", &late("a1")).await.unwrap(),
         Joined::Already
     );
     assert_eq!(
-        s.join_tournament("t1", &entry("a5", 1.0)).await.unwrap(),
+        s.join_tournament("t1", &late("a5")).await.unwrap(),
         Joined::Full
     );
     assert_eq!(
-        s.join_tournament("t9", &entry("a5", 1.0)).await.unwrap(),
+        s.join_tournament("t9", &late("a5")).await.unwrap(),
         Joined::NotFound
+    );
+    let t = s.tournament("t1").await.unwrap().unwrap();
+    assert_eq!(t.row.updated_ms, 2_000);
+    let entered: Vec<(&str, f64)> = t
+        .entries
+        .iter()
+        .map(|e| (e.account_id.as_str(), e.rating))
+        .collect();
+    assert_eq!(
+        entered,
+        [
+            ("a1", 1500.0),
+            ("a2", 1501.0),
+            ("a3", 1502.0),
+            ("a4", 1503.0)
+        ]
+    );
+    assert_eq!(
+        s.withdraw_from_tournament("t9", "a4", 2_500).await.unwrap(),
+        Withdrawn::NotFound
     );
     assert_eq!(
         s.withdraw_from_tournament("t1", "a4", 2_500).await.unwrap(),
@@ -1778,7 +1812,14 @@ async fn a_round_is_stored_once(env: &Env) {
             .await
             .unwrap()
     );
-    assert!(!s.start_tournament("t1", &[], 3_000).await.unwrap());
+    // A second start changes nothing (not the ratings it brings); an event not there is
+    // not started.
+    assert!(
+        !s.start_tournament("t1", &[("a1".into(), 3000.0)], 3_500)
+            .await
+            .unwrap()
+    );
+    assert!(!s.start_tournament("t9", &[], 3_500).await.unwrap());
     assert_eq!(
         s.join_tournament("t1", &entry("a5", 1.0)).await.unwrap(),
         Joined::Closed
@@ -1788,7 +1829,11 @@ async fn a_round_is_stored_once(env: &Env) {
         Withdrawn::Closed
     );
     let t = s.tournament("t1").await.unwrap().unwrap();
-    assert_eq!(t.row.status, "running");
+    assert_eq!(
+        (t.row.status.as_str(), t.row.updated_ms),
+        ("running", 3_000)
+    );
+    assert!(t.entries.iter().all(|e| e.rating < 3000.0));
     let mut numbers: Vec<(String, Option<i64>)> = t
         .entries
         .iter()
@@ -1865,4 +1910,49 @@ async fn a_round_is_stored_once(env: &Env) {
     assert!(s.finish_tournament("t1", 6_000).await.unwrap());
     assert!(!s.finish_tournament("t1", 6_000).await.unwrap());
     assert!(s.tournaments_to_run(10_000).await.unwrap().is_empty());
+}
+
+/// With several nodes on PostgreSQL, a round's games are leased to the node that stored the
+/// round, in its transaction; the games of a node that lost the race have no lease (nor rows).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_s_games_are_leased_to_the_node_that_stored_it() {
+    let Some(database) = scratch::create("a_round_s_games_are_leased").await else {
+        return;
+    };
+    database
+        .run(|url| async move {
+            let node = |id: &str| {
+                let url = url.clone();
+                let id = id.to_string();
+                async move {
+                    let store = PostgresStore::open(&url, POLICY)
+                        .await
+                        .unwrap_or_else(|e| panic!("open PostgreSQL at {url}: {e}"))
+                        .with_leases(LeaseHolder {
+                            node: id.into(),
+                            ttl_ms: 60_000,
+                        });
+                    Arc::new(store) as Arc<dyn Store>
+                }
+            };
+            let (n1, n2) = (node("n1").await, node("n2").await);
+            four_entered(&*n1).await;
+            assert!(n1.start_tournament("t1", &[], 3_000).await.unwrap());
+            let (pa, ga) = round_one("x");
+            assert!(n1.store_round("t1", 1, &pa, &ga, 4_000).await.unwrap());
+            let (pb, gb) = round_one("y");
+            assert!(!n2.store_round("t1", 1, &pb, &gb, 4_000).await.unwrap());
+            let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+            let leases: Vec<(String, String)> =
+                sqlx::query_as("SELECT game_id, node FROM game_leases ORDER BY game_id")
+                    .fetch_all(&mut conn)
+                    .await
+                    .unwrap();
+            let held = |game: &str| (game.to_string(), "n1".to_string());
+            assert_eq!(leases, [held("x1"), held("x2")]);
+            conn.close().await.unwrap();
+            n1.close().await;
+            n2.close().await;
+        })
+        .await;
 }

@@ -13,15 +13,15 @@
 //! Everything is in the database: a server that restarts reloads the running events and
 //! catches up the games that finished while it was down; a round is stored once, in one
 //! transaction guarded by the key (event, round), so two nodes (or a retry) never pair it
-//! twice.
+//! twice. The storage is written once for both databases (`sql.rs`): nothing of it differs
+//! between SQLite and PostgreSQL.
 
 pub mod model;
 pub mod new_event;
 pub mod pair;
-pub mod postgres;
 pub mod routes;
 pub mod service;
-pub mod sqlite;
+pub(crate) mod sql;
 pub mod store;
 
 pub use service::{TournamentError, Tournaments};
