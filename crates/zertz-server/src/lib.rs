@@ -3,7 +3,7 @@
 //! host (seed 004), and durable storage on SQLite or PostgreSQL.
 //!
 //! One folder per feature (`accounts`, `chat`, `explorer`, `lessons`, `pairing`, `puzzles`,
-//! `ratings`, `study`, `games`), each with its routes, service and storage; `app` composes
+//! `ratings`, `study`, `tournaments`, `games`), each with its routes, service and storage; `app` composes
 //! them; `http`, `store` and `cluster` are the machinery below; `config`, `util`, `rate`,
 //! `token` and `fair_slots` import nothing of the features. Which folder may use which is the
 //! table in docs/server.md ("Which folder may use which"), checked by `tests/layers.rs`; the
@@ -28,6 +28,7 @@ pub mod ratings;
 pub mod store;
 pub mod study;
 pub mod token;
+pub mod tournaments;
 pub mod util;
 
 use std::net::SocketAddr;

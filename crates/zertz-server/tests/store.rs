@@ -14,15 +14,18 @@ use std::io::{BufRead, BufReader, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
+use sqlx::Connection;
+
 use zertz_server::accounts::store::{AccountRow, SessionRow};
 use zertz_server::app::store::Store;
 use zertz_server::explorer::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
 use zertz_server::ratings::policy::POLICY;
 use zertz_server::ratings::store::GameFilter;
 use zertz_server::store::{
-    Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, MatchRow,
-    MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError, scratch,
+    Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, LeaseHolder,
+    MatchRow, MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError, scratch,
 };
+use zertz_server::tournaments::model::{EntryRow, Joined, PairingRow, TournamentRow, Withdrawn};
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -130,6 +133,7 @@ store_tests!(
     games_are_found_by_player_board_rules_and_result,
     explorer_leaves_and_rows_sum_per_position,
     lessons_done_by_an_account,
+    a_round_is_stored_once,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1673,4 +1677,284 @@ async fn lessons_done_by_an_account(env: &Env) {
     // Kept across a reopen.
     let again = env.reopen().await;
     assert_eq!(again.lessons_done("a1").await.unwrap().len(), 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tournaments
+
+fn tournament(id: &str, max_players: i64) -> TournamentRow {
+    TournamentRow {
+        id: id.into(),
+        name: "Club Swiss".into(),
+        format: "swiss".into(),
+        settings: "{}".into(),
+        starts_ms: None,
+        max_players,
+        organiser: "a1".into(),
+        organiser_name: "Ann".into(),
+        status: "registering".into(),
+        round: 0,
+        created_ms: 1_000,
+        updated_ms: 1_000,
+    }
+}
+
+fn entry(account: &str, rating: f64) -> EntryRow {
+    EntryRow {
+        account_id: account.into(),
+        name: format!("name of {account}"),
+        rating,
+        number: None,
+        withdrawn: false,
+        joined_ms: 2_000,
+    }
+}
+
+/// Round 1 of event `t` by one node: games `{node}1` and `{node}2`.
+fn round_one(node: &str) -> (Vec<PairingRow>, Vec<(GameRow, Vec<EventRow>)>) {
+    let pairs = [("a1", "a3"), ("a4", "a2")];
+    let mut pairings = Vec::new();
+    let mut games = Vec::new();
+    for (i, (w, b)) in pairs.into_iter().enumerate() {
+        let id = format!("{node}{}", i + 1);
+        pairings.push(PairingRow {
+            round: 1,
+            board: i as i64 + 1,
+            white: w.into(),
+            black: Some(b.into()),
+            game_id: Some(id.clone()),
+            result: None,
+        });
+        games.push((game(&id, "live", 3_000), events(1..=1, 3_000)));
+    }
+    (pairings, games)
+}
+
+/// Accounts a1 to a5, and event t1 of at most 4 players with a1 to a4 entered (ratings 1500
+/// to 1503), joined at 2,000.
+async fn four_entered(s: &dyn Store) {
+    for (id, name) in [
+        ("a1", "Ann"),
+        ("a2", "Ben"),
+        ("a3", "Cy"),
+        ("a4", "Dee"),
+        ("a5", "Eve"),
+    ] {
+        s.create_account(&account(id, name), &session(&format!("k{id}"), id, 1_000))
+            .await
+            .unwrap();
+    }
+    s.create_tournament(&tournament("t1", 4)).await.unwrap();
+    for (i, a) in ["a1", "a2", "a3", "a4"].iter().enumerate() {
+        let joined = s.join_tournament("t1", &entry(a, 1500.0 + i as f64)).await;
+        assert_eq!(joined.unwrap(), Joined::Joined);
+    }
+}
+
+/// Entries (full, closed, withdrawn), the start (once, numbered by rating), and a round
+/// stored once: two stores on one database race to store round 1 with games of their own;
+/// exactly one wins, its pairing and games are there and the loser's games are not; a retry
+/// stores nothing. A result is recorded once.
+async fn a_round_is_stored_once(env: &Env) {
+    let s = env.store();
+    four_entered(s).await;
+    // A refused join writes nothing: not the entry, not its rating, not the event's time
+    // (the Full check comes after the entry is inserted, and takes it back).
+    let late = |account: &str| EntryRow {
+        joined_ms: 2_200,
+        ..entry(account, 1.0)
+    };
+    assert_eq!(
+        s.join_tournament("t1", &late("a1")).await.unwrap(),
+        Joined::Already
+    );
+    assert_eq!(
+        s.join_tournament("t1", &late("a5")).await.unwrap(),
+        Joined::Full
+    );
+    assert_eq!(
+        s.join_tournament("t9", &late("a5")).await.unwrap(),
+        Joined::NotFound
+    );
+    let t = s.tournament("t1").await.unwrap().unwrap();
+    assert_eq!(t.row.updated_ms, 2_000);
+    let entered: Vec<(&str, f64)> = t
+        .entries
+        .iter()
+        .map(|e| (e.account_id.as_str(), e.rating))
+        .collect();
+    assert_eq!(
+        entered,
+        [
+            ("a1", 1500.0),
+            ("a2", 1501.0),
+            ("a3", 1502.0),
+            ("a4", 1503.0)
+        ]
+    );
+    assert_eq!(
+        s.withdraw_from_tournament("t9", "a4", 2_500).await.unwrap(),
+        Withdrawn::NotFound
+    );
+    assert_eq!(
+        s.withdraw_from_tournament("t1", "a4", 2_500).await.unwrap(),
+        Withdrawn::Withdrawn
+    );
+    assert_eq!(
+        s.withdraw_from_tournament("t1", "a4", 2_500).await.unwrap(),
+        Withdrawn::NotEntered
+    );
+    assert_eq!(
+        s.join_tournament("t1", &entry("a4", 1.0)).await.unwrap(),
+        Joined::Joined
+    );
+    // Started once; numbered by the ratings given (a4 highest now), then as stored.
+    assert!(
+        s.start_tournament("t1", &[("a4".into(), 1900.0)], 3_000)
+            .await
+            .unwrap()
+    );
+    // A second start changes nothing (not the ratings it brings); an event not there is
+    // not started.
+    assert!(
+        !s.start_tournament("t1", &[("a1".into(), 3000.0)], 3_500)
+            .await
+            .unwrap()
+    );
+    assert!(!s.start_tournament("t9", &[], 3_500).await.unwrap());
+    assert_eq!(
+        s.join_tournament("t1", &entry("a5", 1.0)).await.unwrap(),
+        Joined::Closed
+    );
+    assert_eq!(
+        s.withdraw_from_tournament("t1", "a1", 3_000).await.unwrap(),
+        Withdrawn::Closed
+    );
+    let t = s.tournament("t1").await.unwrap().unwrap();
+    assert_eq!(
+        (t.row.status.as_str(), t.row.updated_ms),
+        ("running", 3_000)
+    );
+    assert!(t.entries.iter().all(|e| e.rating < 3000.0));
+    let mut numbers: Vec<(String, Option<i64>)> = t
+        .entries
+        .iter()
+        .map(|e| (e.account_id.clone(), e.number))
+        .collect();
+    numbers.sort();
+    assert_eq!(
+        numbers,
+        [
+            ("a1".to_string(), Some(4)),
+            ("a2".to_string(), Some(3)),
+            ("a3".to_string(), Some(2)),
+            ("a4".to_string(), Some(1))
+        ]
+    );
+    let listed = s.list_tournaments(Some("running"), 10).await.unwrap();
+    assert_eq!((listed.len(), listed[0].1), (1, 4));
+    assert_eq!(
+        s.tournaments_to_run(10_000).await.unwrap(),
+        [("t1".to_string(), "running".to_string())]
+    );
+
+    // The race: two stores, each with its own pairing and games.
+    let other: Arc<dyn Store> = Arc::from(env.reopen().await);
+    let mine = Arc::clone(&env.store);
+    let (pa, ga) = round_one("x");
+    let (pb, gb) = round_one("y");
+    let a = tokio::spawn(async move { mine.store_round("t1", 1, &pa, &ga, 4_000).await });
+    let b = {
+        let other = Arc::clone(&other);
+        tokio::spawn(async move { other.store_round("t1", 1, &pb, &gb, 4_000).await })
+    };
+    let (a, b) = (a.await.unwrap().unwrap(), b.await.unwrap().unwrap());
+    assert!(a != b, "exactly one store wins: {a} {b}");
+    let (winner, loser) = if a { ("x", "y") } else { ("y", "x") };
+    for s in [env.store(), other.as_ref()] {
+        let t = s.tournament("t1").await.unwrap().unwrap();
+        assert_eq!(t.row.round, 1);
+        let games: Vec<Option<String>> = t.pairings.iter().map(|p| p.game_id.clone()).collect();
+        assert_eq!(
+            games,
+            [Some(format!("{winner}1")), Some(format!("{winner}2"))]
+        );
+        assert!(s.load_game(&format!("{winner}1")).await.is_ok());
+        assert!(matches!(
+            s.load_game(&format!("{loser}1")).await,
+            Err(StoreError::NotFound(_))
+        ));
+    }
+    // A retry (the same round again) writes nothing.
+    let (pc, gc) = round_one("z");
+    assert!(!s.store_round("t1", 1, &pc, &gc, 5_000).await.unwrap());
+    assert!(matches!(
+        s.load_game("z1").await,
+        Err(StoreError::NotFound(_))
+    ));
+    other.close().await;
+
+    // A result is recorded once; a game of no event is nobody's.
+    let g = format!("{winner}1");
+    assert_eq!(
+        s.tournament_of_game(&g).await.unwrap().as_deref(),
+        Some("t1")
+    );
+    assert_eq!(s.tournament_of_game("nope").await.unwrap(), None);
+    assert_eq!(
+        s.record_result(&g, "1-0").await.unwrap().as_deref(),
+        Some("t1")
+    );
+    assert_eq!(s.record_result(&g, "0-1").await.unwrap(), None);
+    assert_eq!(s.record_result("nope", "0-1").await.unwrap(), None);
+    let t = s.tournament("t1").await.unwrap().unwrap();
+    assert_eq!(t.pairings[0].result.as_deref(), Some("1-0"));
+    assert!(s.finish_tournament("t1", 6_000).await.unwrap());
+    assert!(!s.finish_tournament("t1", 6_000).await.unwrap());
+    assert!(s.tournaments_to_run(10_000).await.unwrap().is_empty());
+}
+
+/// With several nodes on PostgreSQL, a round's games are leased to the node that stored the
+/// round, in its transaction; the games of a node that lost the race have no lease (nor rows).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_s_games_are_leased_to_the_node_that_stored_it() {
+    let Some(database) = scratch::create("a_round_s_games_are_leased").await else {
+        return;
+    };
+    database
+        .run(|url| async move {
+            let node = |id: &str| {
+                let url = url.clone();
+                let id = id.to_string();
+                async move {
+                    let store = PostgresStore::open(&url, POLICY)
+                        .await
+                        .unwrap_or_else(|e| panic!("open PostgreSQL at {url}: {e}"))
+                        .with_leases(LeaseHolder {
+                            node: id.into(),
+                            ttl_ms: 60_000,
+                        });
+                    Arc::new(store) as Arc<dyn Store>
+                }
+            };
+            let (n1, n2) = (node("n1").await, node("n2").await);
+            four_entered(&*n1).await;
+            assert!(n1.start_tournament("t1", &[], 3_000).await.unwrap());
+            let (pa, ga) = round_one("x");
+            assert!(n1.store_round("t1", 1, &pa, &ga, 4_000).await.unwrap());
+            let (pb, gb) = round_one("y");
+            assert!(!n2.store_round("t1", 1, &pb, &gb, 4_000).await.unwrap());
+            let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+            let leases: Vec<(String, String)> =
+                sqlx::query_as("SELECT game_id, node FROM game_leases ORDER BY game_id")
+                    .fetch_all(&mut conn)
+                    .await
+                    .unwrap();
+            let held = |game: &str| (game.to_string(), "n1".to_string());
+            assert_eq!(leases, [held("x1"), held("x2")]);
+            conn.close().await.unwrap();
+            n1.close().await;
+            n2.close().await;
+        })
+        .await;
 }

@@ -20,3 +20,4 @@ mod presence;
 mod puzzles;
 mod ratings;
 mod reviews;
+mod tournaments;

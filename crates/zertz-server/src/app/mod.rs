@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::games::hub::Hub;
-use crate::{accounts, chat, cluster, explorer, games, pairing, puzzles, study};
+use crate::{accounts, chat, cluster, explorer, games, pairing, puzzles, study, tournaments};
 
 /// The service's routes on the store `db` with `config`, its games resumed and its background
 /// work started, and its hub: what [`serve`] serves, before the limits per address and per
@@ -81,6 +81,18 @@ pub(crate) async fn build(
             hub.game_ended(ended);
         }
     });
+    let events = tournaments::Tournaments::new(
+        store.clone(),
+        store.clone(),
+        Arc::clone(&hub),
+        tournaments::service::CreationLimits::default(),
+    );
+    let hearing = Arc::downgrade(&events);
+    hub.on_game_end(move |ended| {
+        if let Some(events) = hearing.upgrade() {
+            events.game_ended(ended);
+        }
+    });
     // Finished games the explorer missed at the last stop go in, in the background.
     let catching = Arc::clone(&explorer);
     tokio::spawn(async move {
@@ -141,6 +153,8 @@ pub(crate) async fn build(
     hub.resume_matches().await?;
     hub.start_eviction();
     tracing::info!("{resumed} unfinished games resumed");
+    // After the games: an event's round paired at start plays on a hub that has its games.
+    events.start();
     let app = router::router(state::AppState {
         store,
         explorer,
@@ -151,6 +165,7 @@ pub(crate) async fn build(
         pairing,
         study,
         puzzles: trainer,
+        tournaments: events,
     });
     // A request for a game another node holds is passed to that node.
     let app = app.layer(axum::middleware::from_fn_with_state(

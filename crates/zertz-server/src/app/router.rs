@@ -34,6 +34,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::explorer::routes::router())
         .merge(crate::puzzles::routes::router())
         .merge(crate::lessons::routes::router())
+        .merge(crate::tournaments::routes::router())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))

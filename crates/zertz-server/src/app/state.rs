@@ -19,6 +19,7 @@ use crate::puzzles::Puzzles;
 use crate::ratings::store::{PlayerStore, RatingStore};
 use crate::study::Study;
 use crate::study::studies::store::StudyStore;
+use crate::tournaments::Tournaments;
 
 /// The state of the routes.
 #[derive(Clone)]
@@ -41,6 +42,8 @@ pub struct AppState {
     pub puzzles: Arc<Puzzles>,
     /// The opening explorer.
     pub explorer: Arc<Explorer>,
+    /// Tournaments.
+    pub tournaments: Arc<Tournaments>,
 }
 
 /// A part of the state handed out as it is.
@@ -62,6 +65,7 @@ part!(pairing: Pairing);
 part!(study: Study);
 part!(puzzles: Puzzles);
 part!(explorer: Explorer);
+part!(tournaments: Tournaments);
 
 /// A feature's storage: the one store seen through that feature's trait.
 macro_rules! storage {

@@ -10,6 +10,7 @@ use crate::ratings::store::{PlayerStore, RatingStore};
 use crate::store::{GameStore, PostgresStore, SqliteStore, StoreError, is_postgres};
 use crate::study::reviews::store::ReviewStore;
 use crate::study::studies::store::StudyStore;
+use crate::tournaments::store::TournamentStore;
 
 /// Everything the service stores: one trait per feature, each implemented by both backends.
 pub trait Store:
@@ -24,6 +25,7 @@ pub trait Store:
     + ExplorerStore
     + PuzzleStore
     + LessonStore
+    + TournamentStore
     + Send
     + Sync
     + 'static
@@ -40,6 +42,7 @@ impl<T> Store for T where
         + ExplorerStore
         + PuzzleStore
         + LessonStore
+        + TournamentStore
         + Send
         + Sync
         + 'static

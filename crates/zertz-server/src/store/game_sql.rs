@@ -6,7 +6,8 @@
 use async_trait::async_trait;
 
 use crate::store::common::{
-    changes_turns_only, limit as clamp_limit, match_not_found, seat_accounts, seat_names,
+    changes_turns_only, check_versions, limit as clamp_limit, match_not_found, seat_accounts,
+    seat_names,
 };
 use crate::store::sql::{Arg, Row, Sql, Statement, args, map_rows};
 use crate::store::{
@@ -71,6 +72,34 @@ pub(crate) trait GameDialect {
     /// Brings listed games' turns up to date (SQLite keeps the last moves' turns apart for a
     /// while: see `store::sqlite::recent`).
     fn overlay_turns(&self, games: &mut [GameSummary]);
+
+    /// What gives a game created in a write of this node's to this node: with several nodes
+    /// on PostgreSQL, the insert of its lease (`store::postgres::leases`); nothing otherwise
+    /// (one process plays every game of a SQLite file).
+    fn claim_new_game(&self, game: &str) -> Option<Statement>;
+
+    /// The statements that create `game` with its first `events` within a feature's own write
+    /// (a tournament's round: its games with its pairings, in one transaction): its row, its
+    /// events and, on PostgreSQL with several nodes, its lease. The versions are checked first.
+    fn create_game_statements(
+        &self,
+        game: &GameRow,
+        events: &[EventRow],
+    ) -> Result<Vec<Statement>, StoreError> {
+        let mut statements = new_game(game, events)?;
+        statements.extend(self.claim_new_game(&game.id));
+        Ok(statements)
+    }
+}
+
+/// The statements that store a new game: its row and its first events (which must be versions
+/// 1, 2, 3, …: checked here, before anything is written).
+pub(crate) fn new_game(game: &GameRow, events: &[EventRow]) -> Result<Vec<Statement>, StoreError> {
+    check_versions(&game.id, 0, events)?;
+    let mut statements = Vec::with_capacity(events.len() + 1);
+    statements.push(insert_game(game, events));
+    statements.extend(events.iter().map(|event| insert_event(&game.id, event)));
+    Ok(statements)
 }
 
 /// The insert of a new game's row (a taken id is a conflict on its first version).
@@ -327,7 +356,7 @@ impl<S: Sql + GameDialect> GameStore for S {
     }
 
     async fn create_game(&self, game: &GameRow, events: &[EventRow]) -> Result<(), StoreError> {
-        crate::store::common::check_versions(&game.id, 0, events)?;
+        check_versions(&game.id, 0, events)?;
         self.write_games(GameWrite::CreateGame(game.clone(), events.to_vec()))
             .await
     }

@@ -7,7 +7,7 @@
 
 pub(crate) mod common;
 pub mod game_end;
-mod game_sql;
+pub(crate) mod game_sql;
 mod games;
 pub mod migrations;
 pub(crate) mod postgres;

@@ -23,3 +23,4 @@ mod records;
 mod refusals;
 mod reviews;
 mod studies;
+mod tournaments;

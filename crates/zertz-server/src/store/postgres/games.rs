@@ -8,11 +8,12 @@ use sqlx::postgres::PgRow;
 use crate::store::common::{check_versions, game_not_found, seat_tokens};
 use crate::store::game_sql::{
     GameDialect, GameWrite, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_event,
-    insert_game, save_match, update_row,
+    new_game, save_match, update_row,
 };
+use crate::store::postgres::leases::grant;
 use crate::store::postgres::sql::run;
 use crate::store::postgres::{LeaseHolder, PostgresStore};
-use crate::store::sql::{Sql, args, map_rows};
+use crate::store::sql::{Sql, Statement, args, map_rows};
 use crate::store::{EventRow, GameRow, GameSummary, RowUpdate, StoreError};
 
 /// Inserts a game row and its first events, inside the caller's transaction.
@@ -22,13 +23,11 @@ pub(crate) async fn create_game_in(
     events: &[EventRow],
     lease: Option<&LeaseHolder>,
 ) -> Result<(), StoreError> {
-    check_versions(&game.id, 0, events)?;
-    run(&mut *conn, insert_game(game, events)).await?;
-    for event in events {
-        run(&mut *conn, insert_event(&game.id, event)).await?;
+    for statement in new_game(game, events)? {
+        run(&mut *conn, statement).await?;
     }
     if let Some(holder) = lease {
-        crate::store::postgres::leases::grant_in(conn, &game.id, holder).await?;
+        run(conn, grant(&game.id, holder)).await?;
     }
     Ok(())
 }
@@ -121,5 +120,9 @@ impl GameDialect for PostgresStore {
 
     fn overlay_turns(&self, _games: &mut [GameSummary]) {
         // The row always holds the turns: nothing waits elsewhere.
+    }
+
+    fn claim_new_game(&self, game: &str) -> Option<Statement> {
+        self.lease.as_ref().map(|holder| grant(game, holder))
     }
 }

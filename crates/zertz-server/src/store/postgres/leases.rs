@@ -18,6 +18,7 @@ use std::sync::Arc;
 use sqlx::PgPool;
 
 use crate::store::StoreError;
+use crate::store::sql::{Statement, args};
 
 /// The database's clock, in ms since the epoch.
 pub(crate) const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
@@ -61,21 +62,12 @@ pub(crate) async fn check_in(
     }
 }
 
-/// Gives a game just created in this transaction to `holder`.
-pub(crate) async fn grant_in(
-    conn: &mut sqlx::PgConnection,
-    game: &str,
-    holder: &LeaseHolder,
-) -> Result<(), StoreError> {
-    sqlx::query(&format!(
-        "INSERT INTO game_leases (game_id, node, expires_ms) VALUES ($1, $2, {NOW_MS} + $3)"
-    ))
-    .bind(game)
-    .bind(holder.node.as_ref())
-    .bind(holder.ttl_ms)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+/// The statement that gives a game created in the same transaction to `holder`.
+pub(crate) fn grant(game: &str, holder: &LeaseHolder) -> Statement {
+    Statement::new(
+        format!("INSERT INTO game_leases (game_id, node, expires_ms) VALUES (?, ?, {NOW_MS} + ?)"),
+        args![game, holder.node.as_ref(), holder.ttl_ms],
+    )
 }
 
 /// Takes (or renews) `game`'s lease for `holder` unless another node holds it unexpired.

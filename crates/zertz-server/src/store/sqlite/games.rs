@@ -7,10 +7,10 @@ use rusqlite::OptionalExtension;
 
 use crate::store::common::{changes_turns_only, check_versions, game_not_found, seat_tokens};
 use crate::store::game_sql::{
-    GameDialect, GameWrite, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_event,
-    insert_game, save_match as match_upsert, update_row,
+    GameDialect, GameWrite, SELECT_EVENTS, SELECT_GAME, event_row, game_row, new_game,
+    save_match as match_upsert, update_row,
 };
-use crate::store::sql::map_rows;
+use crate::store::sql::{Statement, map_rows};
 use crate::store::sqlite::recent::{self, Recent};
 use crate::store::sqlite::sql::run;
 use crate::store::sqlite::{SqliteStore, Write, write_error};
@@ -21,9 +21,10 @@ pub(crate) fn create_game(
     game: &GameRow,
     events: &[EventRow],
 ) -> Result<(), StoreError> {
-    check_versions(&game.id, 0, events)?;
-    run(conn, &insert_game(game, events))?;
-    insert_events(conn, &game.id, events)
+    for statement in new_game(game, events)? {
+        run(conn, &statement)?;
+    }
+    Ok(())
 }
 
 pub(crate) fn append(
@@ -64,18 +65,6 @@ pub(crate) fn append(
     }
     if let Some(end) = &update.ended {
         super::game_end::write_end(conn, end, rating)?;
-    }
-    Ok(())
-}
-
-/// Inserts the events of `game`, mapping a taken version to a conflict.
-fn insert_events(
-    conn: &rusqlite::Connection,
-    game: &str,
-    events: &[EventRow],
-) -> Result<(), StoreError> {
-    for event in events {
-        run(conn, &insert_event(game, event))?;
     }
     Ok(())
 }
@@ -148,5 +137,10 @@ impl GameDialect for SqliteStore {
 
     fn overlay_turns(&self, games: &mut [GameSummary]) {
         self.recent.overlay_turns(games);
+    }
+
+    fn claim_new_game(&self, _game: &str) -> Option<Statement> {
+        // No leases: the one process plays every game of the file.
+        None
     }
 }

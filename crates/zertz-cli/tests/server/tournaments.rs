@@ -1,0 +1,157 @@
+//! Tournaments in a real process: the server killed with SIGKILL in the middle of a round,
+//! and again right after the game that ends a round, carries on when it starts again: the
+//! results are there (a game that ended before the kill but was never recorded is caught up
+//! from the store), the next round is paired once, and the event ends after its last round.
+//! The rest of tournaments: crates/zertz-server/tests/behaviour/tournaments.rs.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use crate::common::accounts::Browser;
+use crate::common::server::{Db, Server, string};
+use serde_json::{Value, json};
+use zertz_testkit::on_sqlite_and_postgres;
+
+const PASSWORD: &str = "correct horse battery";
+const NAMES: [&str; 4] = ["Ann", "Bob", "Cyd", "Dee"];
+
+/// Browsers logged in as every player on `server` (after a restart the address changes).
+async fn log_in(server: &Server, sign_up: bool) -> HashMap<&'static str, Browser> {
+    let mut out = HashMap::new();
+    for name in NAMES {
+        let mut b = Browser::new(server);
+        if sign_up {
+            b.sign_up_ok(name, PASSWORD).await;
+        } else {
+            assert_eq!(b.log_in(name, PASSWORD).await.status, 200);
+        }
+        out.insert(name, b);
+    }
+    out
+}
+
+async fn event(server: &Server, id: &str) -> Value {
+    let (status, body) = server.get(&format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+async fn wait(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let e = event(server, id).await;
+        if ready(&e) {
+            return e;
+        }
+        assert!(Instant::now() < until, "the event never got there: {e:#}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn boards(e: &Value, round: usize) -> Vec<Value> {
+    e["pairings"][round - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// The second mover of `board` resigns.
+async fn resign(players: &mut HashMap<&'static str, Browser>, board: &Value) {
+    let black = string(&board["black"]);
+    let game = string(&board["game"]);
+    let a = players
+        .get_mut(black.as_str())
+        .unwrap()
+        .post(
+            &format!("/api/games/{game}/action"),
+            json!({"type": "resign"}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+}
+
+/// A Swiss of four over two rounds; killed after the first game of round 1 ended, then killed
+/// at once after the second (the last of the round): each restart carries on, round 2 is
+/// paired once with its two games live, and the event finishes after it.
+async fn a_killed_server_resumes_its_events_and_pairs_each_round_once(db: Db) {
+    let mut server = Server::start(&db);
+    let mut players = log_in(&server, true).await;
+    let created = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(
+            "/api/tournaments",
+            json!({"name": "Night Swiss", "format": "swiss", "rounds": 2,
+                   "clock": {"kind": "fischer", "base_ms": 600_000, "increment_ms": 5_000}}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let id = string(&created.body["id"]);
+    for name in NAMES {
+        let a = players
+            .get_mut(name)
+            .unwrap()
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+    }
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let round_one = boards(&e, 1);
+    assert_eq!(round_one.len(), 2);
+
+    // Mid-round: one game over, then the kill.
+    resign(&mut players, &round_one[0]).await;
+    wait(&server, &id, |e| !boards(e, 1)[0]["result"].is_null()).await;
+    server.kill();
+    server = Server::start(&db);
+    let mut players = log_in(&server, false).await;
+    let e = event(&server, &id).await;
+    assert_eq!(
+        (e["status"].as_str(), e["round"].as_i64()),
+        (Some("running"), Some(1))
+    );
+    assert_eq!(boards(&e, 1)[0]["result"], "1-0");
+    assert!(boards(&e, 1)[1]["result"].is_null());
+    let live = server.game(&string(&round_one[1]["game"]), None).await;
+    assert_eq!(live["status"], "live", "the round's other game came back");
+
+    // The round's last game, and the kill at once: its end is stored, maybe not its record
+    // nor the next round.
+    resign(&mut players, &round_one[1]).await;
+    server.kill();
+    server = Server::start(&db);
+    let mut players = log_in(&server, false).await;
+    let e = wait(&server, &id, |e| e["round"] == 2).await;
+    assert_eq!(boards(&e, 1)[1]["result"], "1-0");
+    let round_two = boards(&e, 2);
+    assert_eq!(round_two.len(), 2, "{e:#}");
+    assert_eq!(e["pairings"].as_array().unwrap().len(), 2);
+    // Paired once: round 2's two games are the only live games there are.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let live: Vec<String> = server
+        .listing("/api/games?status=live")
+        .await
+        .iter()
+        .map(|g| string(&g["id"]))
+        .collect();
+    let mut expected: Vec<String> = round_two.iter().map(|b| string(&b["game"])).collect();
+    let mut found = live.clone();
+    expected.sort();
+    found.sort();
+    assert_eq!(found, expected, "round 2 paired more than once?");
+    assert_eq!(event(&server, &id).await["pairings"], e["pairings"]);
+    for b in &round_two {
+        resign(&mut players, b).await;
+    }
+    let e = wait(&server, &id, |e| e["status"] == "finished").await;
+    assert_eq!(e["standings"]["after_round"], 2);
+    server.assert_healthy().await;
+}
+
+on_sqlite_and_postgres!(a_killed_server_resumes_its_events_and_pairs_each_round_once,);

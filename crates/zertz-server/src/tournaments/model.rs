@@ -1,0 +1,190 @@
+//! What an event is: its format, its settings, its status, and the rows it is stored as.
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::clock::ClockSpec;
+
+/// How an event is paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The FIDE Dutch Swiss system, a fixed number of rounds.
+    Swiss,
+    /// Every player meets every other (Berger tables), once or twice.
+    RoundRobin,
+    // Next: `Knockout` (a best-of-3 match a pairing) and `Arena` (waves of free players).
+}
+
+impl Format {
+    /// Its key in requests and storage.
+    pub fn key(self) -> &'static str {
+        match self {
+            Format::Swiss => "swiss",
+            Format::RoundRobin => "round_robin",
+        }
+    }
+
+    /// The format of a key.
+    pub fn parse(key: &str) -> Option<Format> {
+        match key {
+            "swiss" => Some(Format::Swiss),
+            "round_robin" => Some(Format::RoundRobin),
+            _ => None,
+        }
+    }
+}
+
+/// Where an event is in its life.
+pub mod status {
+    /// Players may join and withdraw.
+    pub const REGISTERING: &str = "registering";
+    /// Rounds are being played.
+    pub const RUNNING: &str = "running";
+    /// Over: the standings are final.
+    pub const FINISHED: &str = "finished";
+    /// Every status, in life order.
+    pub const ALL: [&str; 3] = [REGISTERING, RUNNING, FINISHED];
+}
+
+/// The settings of an event, stored as JSON: the games' board, rule set and clock, whether
+/// they are rated, and the format's numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The board (`37`, `48`, `61`…).
+    pub board: String,
+    /// The rule set (`standard`, `blitz`, `custom:…`).
+    pub rules: String,
+    /// The clock of every game, as a game's.
+    pub clock: ClockSpec,
+    /// The games are rated.
+    pub rated: bool,
+    /// Swiss: the number of rounds. Round robin: the rounds planned, when fewer than the
+    /// whole cycle (none: the whole cycle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// Round robin: every pair meets twice, colours swapped.
+    #[serde(default)]
+    pub double: bool,
+}
+
+/// An event as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentRow {
+    /// Its id (random, as a game's).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// [`Format::key`].
+    pub format: String,
+    /// [`Settings`] as JSON.
+    pub settings: String,
+    /// When it starts by itself (ms since the epoch), if it does.
+    pub starts_ms: Option<i64>,
+    /// Most players.
+    pub max_players: i64,
+    /// The organiser's account id.
+    pub organiser: String,
+    /// The organiser's name.
+    pub organiser_name: String,
+    /// One of [`status::ALL`].
+    pub status: String,
+    /// The last round paired (0 before the first).
+    pub round: i64,
+    /// When it was created (ms).
+    pub created_ms: i64,
+    /// When it last changed (ms).
+    pub updated_ms: i64,
+}
+
+/// A player's entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryRow {
+    /// The account.
+    pub account_id: String,
+    /// The name shown.
+    pub name: String,
+    /// The rating in the event's pool when joining, then at the start.
+    pub rating: f64,
+    /// The pairing number (from 1), given at the start.
+    pub number: Option<i64>,
+    /// Withdrawn before the start.
+    pub withdrawn: bool,
+    /// When the player joined (ms).
+    pub joined_ms: i64,
+}
+
+/// One board of a round, or a bye.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairingRow {
+    /// The round, from 1.
+    pub round: i64,
+    /// The board, from 1 (a bye after the games).
+    pub board: i64,
+    /// The account that moves first (the bye's player for a bye).
+    pub white: String,
+    /// The account that moves second (`None`: a bye).
+    pub black: Option<String>,
+    /// The game (`None`: a bye).
+    pub game_id: Option<String>,
+    /// The result (see [`result`]); `None` while the game is played.
+    pub result: Option<String>,
+}
+
+/// An event with its entries and its pairings, read in one snapshot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stored {
+    /// The event.
+    pub row: TournamentRow,
+    /// Its entries, in the order they joined.
+    pub entries: Vec<EntryRow>,
+    /// Every pairing, by round and board.
+    pub pairings: Vec<PairingRow>,
+}
+
+/// The results a pairing row holds, from the first mover's side.
+pub mod result {
+    /// The first mover won.
+    pub const WHITE: &str = "1-0";
+    /// The second mover won.
+    pub const BLACK: &str = "0-1";
+    /// A draw.
+    pub const DRAW: &str = "1/2-1/2";
+    /// The second mover forfeited (aborted the game).
+    pub const WHITE_FORFEIT_WIN: &str = "+-";
+    /// The first mover forfeited.
+    pub const BLACK_FORFEIT_WIN: &str = "-+";
+    /// Both forfeited (a game aborted by nobody in particular).
+    pub const DOUBLE_FORFEIT: &str = "--";
+    /// The Swiss pairing-allocated bye: a win's points (C.04.1).
+    pub const BYE: &str = "bye";
+    /// A round robin's odd player out: no points (everyone rests once a cycle).
+    pub const REST: &str = "rest";
+}
+
+/// What a join asked of the store came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Joined {
+    /// The player is in (again, after a withdrawal).
+    Joined,
+    /// The player was in already: nothing changed.
+    Already,
+    /// The event has its most players.
+    Full,
+    /// The event no longer registers.
+    Closed,
+    /// No such event.
+    NotFound,
+}
+
+/// What a withdrawal asked of the store came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Withdrawn {
+    /// The player is out.
+    Withdrawn,
+    /// The player was not in.
+    NotEntered,
+    /// The event no longer registers.
+    Closed,
+    /// No such event.
+    NotFound,
+}

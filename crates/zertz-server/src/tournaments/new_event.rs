@@ -1,0 +1,296 @@
+//! The body that creates an event, checked into its format and settings, and the settings of
+//! its games.
+
+use serde::Deserialize;
+use zertz::{Layout, Position, RuleSet};
+
+use crate::games::clock::ClockSpec;
+use crate::games::model::{GameSettings, SeatKind};
+use crate::games::pools::pool_of;
+use crate::tournaments::model::{Format, Settings};
+
+/// Most players an event may take.
+pub const MAX_PLAYERS: u32 = 256;
+/// Players an event takes when the body does not say.
+pub const DEFAULT_MAX_PLAYERS: u32 = 64;
+/// Most rounds of a Swiss.
+pub const MAX_SWISS_ROUNDS: u32 = 30;
+/// How far ahead a start time may be.
+pub const MAX_AHEAD_MS: i64 = 365 * 24 * 3600 * 1000;
+/// Longest name, in characters.
+pub const MAX_NAME: usize = 80;
+
+/// The body of `POST /api/tournaments`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewEvent {
+    /// The event's name.
+    pub name: String,
+    /// `swiss` or `round_robin`.
+    pub format: String,
+    /// The board (default `37`): one of the standard boards.
+    #[serde(default)]
+    pub board: Option<String>,
+    /// The rule set (default `standard`).
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// The clock of every game (required).
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    /// Rated games (default false).
+    #[serde(default)]
+    pub rated: Option<bool>,
+    /// Swiss: the number of rounds (required). Round robin: fewer rounds than the cycle.
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// Round robin: every pair meets twice.
+    #[serde(default)]
+    pub double: Option<bool>,
+    /// When the event starts by itself (ms since the epoch); none: when the organiser starts
+    /// it.
+    #[serde(default)]
+    pub start_ms: Option<i64>,
+    /// Most players (default 64, at most 256).
+    #[serde(default)]
+    pub max_players: Option<u32>,
+}
+
+/// A checked new event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// Its name, trimmed.
+    pub name: String,
+    /// Its format.
+    pub format: Format,
+    /// Its settings.
+    pub settings: Settings,
+    /// When it starts by itself.
+    pub start_ms: Option<i64>,
+    /// Most players.
+    pub max_players: u32,
+}
+
+impl NewEvent {
+    /// The event, or a sentence that says what is wrong (a 400), at `now_ms`.
+    pub fn check(&self, now_ms: i64) -> Result<Checked, String> {
+        let name = self.name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
+        {
+            return Err(format!(
+                "name: give the event a name of 1 to {MAX_NAME} characters, without control \
+                 characters"
+            ));
+        }
+        let format = match self.format.as_str() {
+            "knockout" | "arena" => {
+                return Err(format!(
+                    "format `{}`: knockout and arena events are not run yet; use swiss or \
+                     round_robin",
+                    self.format
+                ));
+            }
+            other => Format::parse(other)
+                .ok_or_else(|| format!("format `{other}`: expected swiss or round_robin"))?,
+        };
+        let max_players = self.max_players.unwrap_or(DEFAULT_MAX_PLAYERS);
+        if !(2..=MAX_PLAYERS).contains(&max_players) {
+            return Err(format!(
+                "max_players must be 2 to {MAX_PLAYERS}, not {max_players}"
+            ));
+        }
+        let clock = match self.clock {
+            None | Some(ClockSpec::Unlimited {}) => {
+                return Err(
+                    "clock: an event's games need a clock (give one as for a game), or a round \
+                     could wait for ever"
+                        .into(),
+                );
+            }
+            Some(c) => c,
+        };
+        clock.validate().map_err(|e| format!("clock: {e}"))?;
+        let board = self.board.as_deref().unwrap_or("37").trim().to_string();
+        if !["37", "40", "43", "44", "48", "61"].contains(&board.as_str()) {
+            return Err(format!(
+                "board `{board}`: an event is played on one of the standard boards: 37, 40, \
+                 43, 44, 48 or 61"
+            ));
+        }
+        let rules = self
+            .rules
+            .as_deref()
+            .unwrap_or("standard")
+            .trim()
+            .to_string();
+        rules
+            .parse::<RuleSet>()
+            .map_err(|e| format!("rules `{rules}`: {e}"))?;
+        let rated = self.rated.unwrap_or(false);
+        match format {
+            Format::Swiss => {
+                if self.double.is_some() {
+                    return Err("double: only a round robin is played double".into());
+                }
+                let Some(rounds) = self.rounds else {
+                    return Err(format!(
+                        "rounds: a Swiss needs its number of rounds (1 to {MAX_SWISS_ROUNDS})"
+                    ));
+                };
+                if !(1..=MAX_SWISS_ROUNDS).contains(&rounds) {
+                    return Err(format!(
+                        "rounds: a Swiss has 1 to {MAX_SWISS_ROUNDS} rounds, not {rounds}"
+                    ));
+                }
+                if rounds >= max_players {
+                    return Err(format!(
+                        "rounds: a Swiss of at most {max_players} players has at most {} \
+                         rounds (no two players meet twice), not {rounds}",
+                        max_players - 1
+                    ));
+                }
+            }
+            Format::RoundRobin => {
+                let double = self.double.unwrap_or(false);
+                if let Some(rounds) = self.rounds {
+                    let cycle = zertz_tournament::round_robin::rounds(max_players, double);
+                    if rounds == 0 || rounds > cycle {
+                        return Err(format!(
+                            "rounds: a round robin of at most {max_players} players has {cycle} \
+                             rounds, each player meeting every opponent {}; {rounds} is not \
+                             possible",
+                            if double { "twice" } else { "once" }
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(start) = self.start_ms {
+            if start <= now_ms {
+                return Err(format!(
+                    "start_ms: the start time is in the past ({start} ms, now {now_ms})"
+                ));
+            }
+            if start - now_ms > MAX_AHEAD_MS {
+                return Err("start_ms: an event starts within a year".into());
+            }
+        }
+        let settings = Settings {
+            board,
+            rules,
+            clock,
+            rated,
+            rounds: self.rounds,
+            double: self.double.unwrap_or(false),
+        };
+        // The pool must take the games of a rated event (the 37-ring board, Standard or
+        // Blitz rules).
+        let games = game_settings(&settings)?;
+        if rated {
+            pool_of(&games).map_err(|e| format!("rated: {e}"))?;
+        }
+        Ok(Checked {
+            name: name.to_string(),
+            format,
+            settings,
+            start_ms: self.start_ms,
+            max_players,
+        })
+    }
+}
+
+/// The settings of every game of an event: its board and rules from the start, its clock,
+/// the official repetition rule, no bribes, no takebacks, rated if the event is.
+pub fn game_settings(s: &Settings) -> Result<GameSettings, String> {
+    let layout = Layout::from_spec(&s.board).map_err(|e| format!("board `{}`: {e}", s.board))?;
+    let rules: RuleSet = s
+        .rules
+        .parse()
+        .map_err(|e| format!("rules `{}`: {e}", s.rules))?;
+    let mut settings = GameSettings {
+        start: Position::new(layout, rules).to_string(),
+        repetition: "threefold".into(),
+        bribes: false,
+        clock: s.clock,
+        casual: false,
+        seats: [SeatKind::Human, SeatKind::Human],
+        open: false,
+        history: None,
+        match_game: None,
+        rated: false,
+        pool: None,
+        design: false,
+    };
+    settings.pool = pool_of(&settings).ok().map(|p| p.key());
+    settings.rated = s.rated && settings.pool.is_some();
+    Ok(settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(extra: serde_json::Value) -> Result<Checked, String> {
+        let mut b = serde_json::json!({
+            "name": "Spring", "format": "swiss", "rounds": 3,
+            "clock": {"kind": "fischer", "base_ms": 300000, "increment_ms": 2000}
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            if v.is_null() {
+                b.as_object_mut().unwrap().remove(k);
+            } else {
+                b[k] = v.clone();
+            }
+        }
+        let e: NewEvent = serde_json::from_value(b).map_err(|e| e.to_string())?;
+        e.check(1_000)
+    }
+
+    #[test]
+    fn a_good_swiss_and_round_robin_pass() {
+        let s = body(serde_json::json!({})).unwrap();
+        assert_eq!((s.format, s.max_players), (Format::Swiss, 64));
+        let g = game_settings(&s.settings).unwrap();
+        assert_eq!((g.rated, g.casual), (false, false));
+        let rr = body(serde_json::json!({"format": "round_robin", "rounds": null,
+            "rated": true, "max_players": 4}))
+        .unwrap();
+        assert!(game_settings(&rr.settings).unwrap().rated);
+    }
+
+    #[test]
+    fn refusals_say_what_is_wrong() {
+        let cases = [
+            (serde_json::json!({"name": " "}), "name"),
+            (serde_json::json!({"format": "knockout"}), "not run yet"),
+            (serde_json::json!({"format": "ladder"}), "expected swiss"),
+            (serde_json::json!({"clock": null}), "need a clock"),
+            (
+                serde_json::json!({"clock": {"kind": "unlimited"}}),
+                "need a clock",
+            ),
+            (
+                serde_json::json!({"board": "custom:a1,b2"}),
+                "standard boards",
+            ),
+            (serde_json::json!({"board": "61", "rated": true}), "rated:"),
+            (serde_json::json!({"rules": "chess"}), "rules `chess`"),
+            (serde_json::json!({"rounds": null}), "number of rounds"),
+            (
+                serde_json::json!({"rounds": 4, "max_players": 4}),
+                "at most 3",
+            ),
+            (
+                serde_json::json!({"format": "round_robin", "rounds": 4, "max_players": 4}),
+                "has 3 rounds",
+            ),
+            (serde_json::json!({"start_ms": 999}), "in the past"),
+            (serde_json::json!({"max_players": 1}), "max_players"),
+            (serde_json::json!({"double": true}), "only a round robin"),
+            (serde_json::json!({"colour": "white"}), "unknown field"),
+        ];
+        for (extra, needle) in cases {
+            let e = body(extra.clone()).unwrap_err();
+            assert!(e.contains(needle), "{extra}: {e}");
+        }
+    }
+}

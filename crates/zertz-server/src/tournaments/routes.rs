@@ -1,0 +1,247 @@
+//! The routes of events (docs/tournaments.md, "Running an event on the server"):
+//! `GET /api/tournaments[?status=…]` lists them, `POST /api/tournaments` creates one (an
+//! account), `GET /api/tournaments/{id}` shows one (settings, entries, rounds with their
+//! games, standings with tie-breaks), and `POST /api/tournaments/{id}/join`, `/withdraw` and
+//! `/start` (the organiser) act on it. Changes need the session cookie, from this site's pages
+//! (the cross-site check every route passes).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRef, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::accounts::Account;
+use crate::accounts::viewer::Viewer;
+use crate::http::error::{ApiError, ApiResult, bad, bad_query};
+use crate::tournaments::model::{Format, Settings, Stored, status};
+use crate::tournaments::new_event::NewEvent;
+use crate::tournaments::pair;
+use crate::tournaments::{TournamentError, Tournaments};
+
+/// The routes of events.
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<crate::accounts::Accounts>: FromRef<S>,
+    Arc<Tournaments>: FromRef<S>,
+{
+    Router::new()
+        .route("/api/tournaments", get(list).post(create))
+        .route("/api/tournaments/{id}", get(show))
+        .route("/api/tournaments/{id}/join", post(join))
+        .route("/api/tournaments/{id}/withdraw", post(withdraw))
+        .route("/api/tournaments/{id}/start", post(start))
+}
+
+impl From<TournamentError> for ApiError {
+    fn from(e: TournamentError) -> ApiError {
+        let status = match &e {
+            TournamentError::NotFound(_) => StatusCode::NOT_FOUND,
+            TournamentError::Invalid(_) => StatusCode::BAD_REQUEST,
+            TournamentError::Forbidden(_) => StatusCode::FORBIDDEN,
+            TournamentError::Conflict(_) => StatusCode::CONFLICT,
+            TournamentError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            TournamentError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        ApiError(status, e.to_string())
+    }
+}
+
+fn logged_in(viewer: Viewer, doing: &str) -> ApiResult<Account> {
+    viewer.account.ok_or_else(|| {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            format!("{doing} needs an account: log in first"),
+        )
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    status: Option<String>,
+}
+
+async fn list(
+    State(events): State<Arc<Tournaments>>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let Query(q) = query.map_err(bad_query)?;
+    if let Some(s) = &q.status
+        && !status::ALL.contains(&s.as_str())
+    {
+        return Err(bad(format!(
+            "status `{s}`: expected registering, running or finished"
+        )));
+    }
+    let items: Vec<Value> = events
+        .list(q.status.as_deref())
+        .await?
+        .into_iter()
+        .map(|(t, players)| {
+            let settings: Option<Settings> = serde_json::from_str(&t.settings).ok();
+            json!({
+                "id": t.id,
+                "name": t.name,
+                "format": t.format,
+                "status": t.status,
+                "organiser": t.organiser_name,
+                "players": players,
+                "max_players": t.max_players,
+                "start_ms": t.starts_ms,
+                "round": t.round,
+                "rated": settings.map(|s| s.rated),
+                "created_ms": t.created_ms,
+                "url": format!("/api/tournaments/{}", t.id),
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "tournaments": items })))
+}
+
+async fn create(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    body: Result<Json<NewEvent>, JsonRejection>,
+) -> ApiResult<Response> {
+    let address = viewer.address;
+    let account = logged_in(viewer, "creating an event")?;
+    let Json(body) = body?;
+    let id = events.create(&account, address, &body).await?;
+    let stored = events.get(&id).await?;
+    Ok((StatusCode::CREATED, Json(view(&stored))).into_response())
+}
+
+async fn show(
+    State(events): State<Arc<Tournaments>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
+async fn join(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "joining an event")?;
+    events.join(&id, &account).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
+async fn withdraw(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "withdrawing from an event")?;
+    events.withdraw(&id, &account).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
+async fn start(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "starting an event")?;
+    events.start_by(&id, &account).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
+/// An event as shown: settings, entries, rounds with their games and results, and the
+/// standings after the rounds whose results are all in.
+pub fn view(stored: &Stored) -> Value {
+    let t = &stored.row;
+    let settings: Option<Settings> = serde_json::from_str(&t.settings).ok();
+    let names: HashMap<&str, &str> = stored
+        .entries
+        .iter()
+        .map(|e| (e.account_id.as_str(), e.name.as_str()))
+        .collect();
+    let name = |account: &str| names.get(account).copied().unwrap_or(account).to_string();
+    let entered = stored.entries.iter().filter(|e| !e.withdrawn).count() as u32;
+    let rounds = match (Format::parse(&t.format), &settings) {
+        (Some(format), Some(s)) => {
+            let players = if t.status == status::REGISTERING {
+                entered
+            } else {
+                pair::players(stored).len() as u32
+            };
+            Some(pair::total_rounds(format, s, players))
+        }
+        _ => None,
+    };
+    let entries: Vec<Value> = stored
+        .entries
+        .iter()
+        .map(|e| {
+            json!({
+                "name": e.name,
+                "rating": e.rating.round(),
+                "number": e.number,
+                "withdrawn": e.withdrawn,
+            })
+        })
+        .collect();
+    let mut by_round: Vec<(i64, Vec<Value>)> = Vec::new();
+    for p in &stored.pairings {
+        let board = json!({
+            "board": p.board,
+            "white": name(&p.white),
+            "black": p.black.as_deref().map(name),
+            "game": p.game_id,
+            "url": p.game_id.as_ref().map(|g| format!("/game/{g}")),
+            "result": p.result,
+        });
+        match by_round.last_mut() {
+            Some((r, boards)) if *r == p.round => boards.push(board),
+            _ => by_round.push((p.round, vec![board])),
+        }
+    }
+    let pairings: Vec<Value> = by_round
+        .into_iter()
+        .map(|(round, boards)| json!({"round": round, "boards": boards}))
+        .collect();
+    let (after, lines) = pair::standings(stored);
+    let standings: Vec<Value> = lines
+        .iter()
+        .map(|l| {
+            let s = &l.standing;
+            json!({
+                "rank": l.rank,
+                "name": l.player.name,
+                "number": l.player.number,
+                "points": f64::from(s.points) / 2.0,
+                "buchholz_cut1": f64::from(s.buchholz_cut1) / 2.0,
+                "sonneborn_berger": f64::from(s.sonneborn_berger) / 4.0,
+                "direct_encounter": f64::from(s.direct_encounter) / 2.0,
+                "wins": s.wins,
+            })
+        })
+        .collect();
+    json!({
+        "id": t.id,
+        "name": t.name,
+        "format": t.format,
+        "status": t.status,
+        "organiser": t.organiser_name,
+        "settings": settings,
+        "start_ms": t.starts_ms,
+        "max_players": t.max_players,
+        "players": entered,
+        "round": t.round,
+        "rounds": rounds,
+        "entries": entries,
+        "pairings": pairings,
+        "standings": {"after_round": after, "lines": standings},
+        "created_ms": t.created_ms,
+    })
+}

@@ -1,0 +1,571 @@
+//! The service: creating events, entries, the start, and each round paired as soon as the
+//! previous one's games are all over. It keeps nothing of an event in memory: every step
+//! reads the event from the store and writes what it decides there, so a restarted server
+//! (or another node on the same PostgreSQL database) carries on from where it stands.
+//!
+//! What moves an event on: the finished-game announcement (a result recorded), a tick every
+//! second (the events whose start time has come, and any running event whose round is
+//! complete), and, at start and every few ticks, a catch-up that reads the games of the
+//! current rounds whose results were never recorded (a game that ended just before the
+//! process was killed, or on another node that was).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use zertz::Player as Seat;
+
+use crate::accounts::Account;
+use crate::games::ended::GameEnded;
+use crate::games::hub::{Hub, HubError};
+use crate::games::model::Seated;
+use crate::games::room::{Room, status as game_status};
+use crate::rate::{Limiter, Rate};
+use crate::ratings::store::RatingStore;
+use crate::store::{EventRow, GameRow, StoreError};
+use crate::tournaments::model::{
+    Format, Joined, PairingRow, Settings, Stored, TournamentRow, Withdrawn, result, status,
+};
+use crate::tournaments::new_event::{NewEvent, game_settings};
+use crate::tournaments::pair;
+use crate::tournaments::store::TournamentStore;
+use crate::util::now_ms;
+
+/// How often the events are looked at.
+pub const TICK: Duration = Duration::from_secs(1);
+/// Every how many ticks the unrecorded games of the running events are read.
+const CATCH_UP_EVERY: u64 = 10;
+
+/// Why a request about an event failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    /// No such event (404).
+    #[error("{0}")]
+    NotFound(String),
+    /// A bad request (400).
+    #[error("{0}")]
+    Invalid(String),
+    /// Not the organiser (403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// Not possible now: full, closed, already in… (409).
+    #[error("{0}")]
+    Conflict(String),
+    /// Too many events created (429).
+    #[error("{0}")]
+    TooMany(String),
+    /// Storage failed (503).
+    #[error("storage failed, nothing was changed: {0}")]
+    Storage(String),
+}
+
+impl From<StoreError> for TournamentError {
+    fn from(e: StoreError) -> TournamentError {
+        TournamentError::Storage(e.to_string())
+    }
+}
+
+impl From<HubError> for TournamentError {
+    fn from(e: HubError) -> TournamentError {
+        TournamentError::Storage(e.to_string())
+    }
+}
+
+/// How many events one account, and one address, may create.
+#[derive(Clone, Copy, Debug)]
+pub struct CreationLimits {
+    /// Per account.
+    pub per_account: Rate,
+    /// Per address.
+    pub per_address: Rate,
+}
+
+impl Default for CreationLimits {
+    /// Five events an hour per account, twenty per address (an office or a club behind one
+    /// address).
+    fn default() -> CreationLimits {
+        CreationLimits {
+            per_account: Rate::new(5.0 / 3600.0, 5.0),
+            per_address: Rate::new(20.0 / 3600.0, 20.0),
+        }
+    }
+}
+
+/// Limiters by key, forgotten when there are many (a forgotten key starts full again: a
+/// little leniency, never a refusal).
+struct Keyed<K> {
+    rate: Rate,
+    limiters: Mutex<HashMap<K, Limiter>>,
+}
+
+impl<K: std::hash::Hash + Eq> Keyed<K> {
+    fn new(rate: Rate) -> Keyed<K> {
+        Keyed {
+            rate,
+            limiters: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn take(&self, key: K) -> Result<(), Duration> {
+        let mut map = self.limiters.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > 10_000 {
+            map.clear();
+        }
+        map.entry(key)
+            .or_insert_with(|| Limiter::new(self.rate))
+            .take()
+    }
+}
+
+/// The events of this server.
+pub struct Tournaments {
+    store: Arc<dyn TournamentStore>,
+    ratings: Arc<dyn RatingStore>,
+    hub: Arc<Hub>,
+    /// One event step at a time on this node (other nodes are kept off by the round's key).
+    step: tokio::sync::Mutex<()>,
+    by_account: Keyed<String>,
+    by_address: Keyed<IpAddr>,
+}
+
+/// The result a finished game gives its pairing; `None` for a game not over.
+pub fn result_of(room: &Room) -> Option<&'static str> {
+    if room.aborted {
+        // An aborted game is a forfeit of whoever aborted it.
+        return Some(match room.aborted_by() {
+            Some(Seat::One) => result::BLACK_FORFEIT_WIN,
+            Some(Seat::Two) => result::WHITE_FORFEIT_WIN,
+            None => result::DOUBLE_FORFEIT,
+        });
+    }
+    match room.result()?.as_str() {
+        "1-0" => Some(result::WHITE),
+        "0-1" => Some(result::BLACK),
+        "1/2-1/2" => Some(result::DRAW),
+        _ => None,
+    }
+}
+
+fn not_found(id: &str) -> TournamentError {
+    TournamentError::NotFound(format!("tournament {id} not found"))
+}
+
+impl Tournaments {
+    /// The service on `store`, its games played on `hub`.
+    pub fn new(
+        store: Arc<dyn TournamentStore>,
+        ratings: Arc<dyn RatingStore>,
+        hub: Arc<Hub>,
+        limits: CreationLimits,
+    ) -> Arc<Tournaments> {
+        Arc::new(Tournaments {
+            store,
+            ratings,
+            hub,
+            step: tokio::sync::Mutex::new(()),
+            by_account: Keyed::new(limits.per_account),
+            by_address: Keyed::new(limits.per_address),
+        })
+    }
+
+    /// Catches up at once (events due, games that ended unheard) and then every [`TICK`].
+    pub fn start(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(TICK);
+            let mut n: u64 = 0;
+            loop {
+                tick.tick().await;
+                let Some(me) = weak.upgrade() else { break };
+                me.tick(n.is_multiple_of(CATCH_UP_EVERY)).await;
+                n += 1;
+            }
+        });
+    }
+
+    /// Looks at every event due to start or running; with `catch_up`, reads the games whose
+    /// results were not recorded first.
+    pub async fn tick(&self, catch_up: bool) {
+        let events = match self.store.tournaments_to_run(now_ms()).await {
+            Ok(events) => events,
+            Err(e) => {
+                tracing::warn!("tournaments: the events to run were not read: {e}");
+                return;
+            }
+        };
+        for (id, now) in events {
+            let done = if now == status::REGISTERING {
+                self.start_now(&id).await.map(drop)
+            } else if catch_up {
+                self.catch_up(&id).await
+            } else {
+                self.advance(&id).await
+            };
+            if let Err(e) = done {
+                tracing::warn!("tournament {id}: {e}");
+            }
+        }
+    }
+
+    /// Hears a finished game (called with the game's lock held: the work is a task).
+    pub fn game_ended(self: &Arc<Self>, ended: &Arc<GameEnded>) {
+        let Some(result) = result_of(&ended.room) else {
+            return;
+        };
+        let game = ended.room.id.clone();
+        let me = Arc::clone(self);
+        tokio::spawn(async move {
+            if let Err(e) = me.record(&game, result).await {
+                // The catch-up of a later tick reads the game again.
+                tracing::warn!("tournaments: the result of game {game} was not recorded: {e}");
+            }
+        });
+    }
+
+    /// Records the result of `game` if it is an event's, and moves its event on.
+    async fn record(&self, game: &str, result: &str) -> Result<(), TournamentError> {
+        // Most games are no event's: a read spares the writer.
+        let Some(event) = self.store.tournament_of_game(game).await? else {
+            return Ok(());
+        };
+        self.store.record_result(game, result).await?;
+        self.advance(&event).await
+    }
+
+    /// Records the results of event `id`'s finished games that were not recorded, then moves
+    /// it on.
+    pub async fn catch_up(&self, id: &str) -> Result<(), TournamentError> {
+        let Some(stored) = self.store.tournament(id).await? else {
+            return Ok(());
+        };
+        for p in stored.pairings.iter().filter(|p| p.result.is_none()) {
+            let Some(game) = &p.game_id else { continue };
+            let (row, events) = self.hub.store().load_game(game).await?;
+            if row.status != game_status::FINISHED {
+                continue;
+            }
+            let room = Room::from_stored(game, &events).map_err(TournamentError::Storage)?;
+            if let Some(result) = result_of(&room)
+                && self.store.record_result(game, result).await?.is_some()
+            {
+                tracing::info!("tournament {id}: game {game} ({result}) recorded late");
+            }
+        }
+        self.advance(id).await
+    }
+
+    /// Creates an event organised by `account` (from `address`); returns its id.
+    pub async fn create(
+        &self,
+        account: &Account,
+        address: Option<IpAddr>,
+        body: &NewEvent,
+    ) -> Result<String, TournamentError> {
+        let now = now_ms();
+        let checked = body.check(now).map_err(TournamentError::Invalid)?;
+        // Only events that would be made count against the limits.
+        let too_many = |who: &str, wait: Duration| {
+            TournamentError::TooMany(format!(
+                "too many events created {who}: try again in {} s",
+                wait.as_secs().max(1)
+            ))
+        };
+        self.by_account
+            .take(account.id.clone())
+            .map_err(|w| too_many("by your account", w))?;
+        if let Some(address) = address {
+            self.by_address
+                .take(address)
+                .map_err(|w| too_many("from your address", w))?;
+        }
+        let row = TournamentRow {
+            id: crate::token::game_id(),
+            name: checked.name,
+            format: checked.format.key().into(),
+            settings: serde_json::to_string(&checked.settings)
+                .map_err(|e| TournamentError::Invalid(e.to_string()))?,
+            starts_ms: checked.start_ms,
+            max_players: i64::from(checked.max_players),
+            organiser: account.id.clone(),
+            organiser_name: account.name.clone(),
+            status: status::REGISTERING.into(),
+            round: 0,
+            created_ms: now,
+            updated_ms: now,
+        };
+        self.store.create_tournament(&row).await?;
+        tracing::info!("tournament {} created by {}", row.id, account.name);
+        Ok(row.id)
+    }
+
+    /// Event `id` with its entries and pairings.
+    pub async fn get(&self, id: &str) -> Result<Stored, TournamentError> {
+        if !crate::token::is_plausible_id(id) {
+            return Err(not_found(id));
+        }
+        self.store
+            .tournament(id)
+            .await?
+            .ok_or_else(|| not_found(id))
+    }
+
+    /// Events, newest first (those of `status` when given), with their numbers of players.
+    pub async fn list(
+        &self,
+        status: Option<&str>,
+    ) -> Result<Vec<(TournamentRow, i64)>, TournamentError> {
+        Ok(self.store.list_tournaments(status, 100).await?)
+    }
+
+    /// The rating of `account` in the pool of an event with `settings`.
+    async fn rating(&self, settings: &Settings, account: &str) -> Result<f64, TournamentError> {
+        let pool = game_settings(settings)
+            .ok()
+            .and_then(|g| g.pool)
+            .unwrap_or_default();
+        Ok(self
+            .ratings
+            .ratings_of(account)
+            .await?
+            .into_iter()
+            .find(|r| r.pool == pool)
+            .map_or(crate::ratings::glicko::START_RATING, |r| r.rating))
+    }
+
+    fn settings(stored: &Stored) -> Result<(Format, Settings), TournamentError> {
+        let format = Format::parse(&stored.row.format).ok_or_else(|| {
+            TournamentError::Storage(format!("unknown format `{}`", stored.row.format))
+        })?;
+        let settings = serde_json::from_str(&stored.row.settings)
+            .map_err(|e| TournamentError::Storage(format!("stored settings: {e}")))?;
+        Ok((format, settings))
+    }
+
+    /// Enters `account` in event `id`.
+    pub async fn join(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        let (_, settings) = Self::settings(&stored)?;
+        let entry = crate::tournaments::model::EntryRow {
+            account_id: account.id.clone(),
+            name: account.name.clone(),
+            rating: self.rating(&settings, &account.id).await?,
+            number: None,
+            withdrawn: false,
+            joined_ms: now_ms(),
+        };
+        match self.store.join_tournament(id, &entry).await? {
+            Joined::Joined => Ok(()),
+            Joined::Already => Err(TournamentError::Conflict(
+                "you are already entered in this event".into(),
+            )),
+            Joined::Full => Err(TournamentError::Conflict(format!(
+                "this event is full: it takes {} players",
+                stored.row.max_players
+            ))),
+            Joined::Closed => Err(closed(&stored.row.status, "joining")),
+            Joined::NotFound => Err(not_found(id)),
+        }
+    }
+
+    /// Withdraws `account` from event `id` (while it registers).
+    pub async fn withdraw(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        match self
+            .store
+            .withdraw_from_tournament(id, &account.id, now_ms())
+            .await?
+        {
+            Withdrawn::Withdrawn => Ok(()),
+            Withdrawn::NotEntered => Err(TournamentError::Conflict(
+                "you are not entered in this event".into(),
+            )),
+            Withdrawn::Closed => Err(closed(&stored.row.status, "withdrawing")),
+            Withdrawn::NotFound => Err(not_found(id)),
+        }
+    }
+
+    /// Starts event `id` now, asked by `account`, which must be its organiser.
+    pub async fn start_by(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        if stored.row.organiser != account.id {
+            return Err(TournamentError::Forbidden(format!(
+                "only the organiser ({}) may start this event",
+                stored.row.organiser_name
+            )));
+        }
+        if stored.row.status != status::REGISTERING {
+            return Err(TournamentError::Conflict(format!(
+                "this event {}: it starts only once",
+                if stored.row.status == status::FINISHED {
+                    "is over"
+                } else {
+                    "has started already"
+                }
+            )));
+        }
+        let players = stored.entries.iter().filter(|e| !e.withdrawn).count();
+        if players < 2 {
+            return Err(TournamentError::Conflict(format!(
+                "an event needs at least 2 players to start; this one has {players}"
+            )));
+        }
+        if !self.start_now(id).await? {
+            return Err(TournamentError::Conflict(
+                "this event has just been started".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Starts event `id` if it still registers (its organiser asked, or its time came) and
+    /// pairs round 1; an event with fewer than two players at its start time is over at once.
+    /// Returns whether this call started it.
+    async fn start_now(&self, id: &str) -> Result<bool, TournamentError> {
+        let Some(stored) = self.store.tournament(id).await? else {
+            return Ok(false);
+        };
+        if stored.row.status != status::REGISTERING {
+            return Ok(false);
+        }
+        let entered: Vec<_> = stored.entries.iter().filter(|e| !e.withdrawn).collect();
+        if entered.len() < 2 {
+            tracing::info!(
+                "tournament {id}: {} player at its start: it is over",
+                entered.len()
+            );
+            self.store.finish_tournament(id, now_ms()).await?;
+            return Ok(false);
+        }
+        let (_, settings) = Self::settings(&stored)?;
+        let mut ratings = Vec::with_capacity(entered.len());
+        for e in entered {
+            ratings.push((
+                e.account_id.clone(),
+                self.rating(&settings, &e.account_id).await?,
+            ));
+        }
+        let started = self.store.start_tournament(id, &ratings, now_ms()).await?;
+        if started {
+            tracing::info!("tournament {id} started");
+        }
+        self.advance(id).await?;
+        Ok(started)
+    }
+
+    /// Moves running event `id` on: when its current round is complete, pairs the next one
+    /// (or finishes the event after its last). Several calls at once do it once: on this node
+    /// they take turns, and a round another node stored first is read, not paired again.
+    pub async fn advance(&self, id: &str) -> Result<(), TournamentError> {
+        let _step = self.step.lock().await;
+        let Some(stored) = self.store.tournament(id).await? else {
+            return Ok(());
+        };
+        if stored.row.status != status::RUNNING {
+            return Ok(());
+        }
+        let (format, settings) = Self::settings(&stored)?;
+        let players = pair::players(&stored);
+        let paired = u32::try_from(stored.row.round).unwrap_or(0);
+        if paired > 0 && !pair::round_complete(&stored, paired) {
+            return Ok(());
+        }
+        let total = pair::total_rounds(format, &settings, players.len() as u32);
+        if paired >= total {
+            if self.store.finish_tournament(id, now_ms()).await? {
+                tracing::info!("tournament {id} finished after round {paired}");
+            }
+            return Ok(());
+        }
+        let next = paired + 1;
+        let round = match pair::next_round(format, &settings, &players, &stored.pairings, next) {
+            Ok(round) => round,
+            Err(why) => {
+                // No pairing obeys the rules (a Swiss whose players have all met): the
+                // event ends with the rounds played.
+                tracing::info!("tournament {id}: no round {next} ({why}): the event is over");
+                self.store.finish_tournament(id, now_ms()).await?;
+                return Ok(());
+            }
+        };
+        let games = game_settings(&settings).map_err(TournamentError::Storage)?;
+        let by_number: HashMap<u32, &pair::Player> =
+            players.iter().map(|p| (p.number, p)).collect();
+        let seat = |n: u32| -> Result<&pair::Player, TournamentError> {
+            by_number
+                .get(&n)
+                .copied()
+                .ok_or_else(|| TournamentError::Storage(format!("no player number {n}")))
+        };
+        let mut rows = Vec::new();
+        let mut made = Vec::new();
+        for (i, &(w, b)) in round.pairs.iter().enumerate() {
+            let (white, black) = (seat(w)?, seat(b)?);
+            let seated = [white, black].map(|p| {
+                Some(Seated {
+                    name: p.name.clone(),
+                    account: Some(p.account.clone()),
+                })
+            });
+            let new = self
+                .hub
+                .prepare_game(games.clone(), seated, [None, None], None)?;
+            rows.push(PairingRow {
+                round: i64::from(next),
+                board: i as i64 + 1,
+                white: white.account.clone(),
+                black: Some(black.account.clone()),
+                game_id: Some(new.row.id.clone()),
+                result: None,
+            });
+            made.push(new);
+        }
+        if let Some(bye) = round.bye {
+            rows.push(PairingRow {
+                round: i64::from(next),
+                board: rows.len() as i64 + 1,
+                white: seat(bye)?.account.clone(),
+                black: None,
+                game_id: None,
+                result: Some(
+                    match format {
+                        Format::Swiss => result::BYE,
+                        Format::RoundRobin => result::REST,
+                    }
+                    .into(),
+                ),
+            });
+        }
+        let stored_games: Vec<(GameRow, Vec<EventRow>)> = made
+            .iter()
+            .map(|n| (n.row.clone(), n.events.clone()))
+            .collect();
+        if self
+            .store
+            .store_round(id, i64::from(next), &rows, &stored_games, now_ms())
+            .await?
+        {
+            for new in made {
+                self.hub.open_game(new).await;
+            }
+            tracing::info!("tournament {id}: round {next} paired");
+        } else {
+            // Another node (or an earlier try) stored it: that pairing stands, and its games
+            // are played there.
+            tracing::info!("tournament {id}: round {next} was paired already");
+        }
+        Ok(())
+    }
+}
+
+/// The refusal of `doing` on an event that no longer registers.
+fn closed(now: &str, doing: &str) -> TournamentError {
+    let state = match now {
+        status::FINISHED => "is over",
+        status::REGISTERING => "has just changed",
+        _ => "has started",
+    };
+    TournamentError::Conflict(format!(
+        "this event {state}: {doing} is possible only while it registers players"
+    ))
+}

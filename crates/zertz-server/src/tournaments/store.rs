@@ -1,0 +1,78 @@
+//! What the tournaments store: events, entries, rounds and their pairings. Every method is
+//! one transaction.
+
+use async_trait::async_trait;
+
+use crate::store::{EventRow, GameRow, StoreError};
+use crate::tournaments::model::{EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn};
+
+/// The tournaments' storage.
+#[async_trait]
+pub trait TournamentStore: Send + Sync {
+    /// Stores a new event.
+    async fn create_tournament(&self, t: &TournamentRow) -> Result<(), StoreError>;
+
+    /// The event `id` with its entries and pairings, read in one snapshot; `None` when there
+    /// is no such event.
+    async fn tournament(&self, id: &str) -> Result<Option<Stored>, StoreError>;
+
+    /// Events, newest first, with how many players are entered (not withdrawn); only those
+    /// of `status` when given; at most `limit`.
+    async fn list_tournaments(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<(TournamentRow, i64)>, StoreError>;
+
+    /// Enters `entry` in event `id` if it still registers and has room (an entry withdrawn
+    /// before comes back). The event's row is locked meanwhile: two joins never both take the
+    /// last place.
+    async fn join_tournament(&self, id: &str, entry: &EntryRow) -> Result<Joined, StoreError>;
+
+    /// Withdraws `account` from event `id` if it still registers.
+    async fn withdraw_from_tournament(
+        &self,
+        id: &str,
+        account: &str,
+        now_ms: i64,
+    ) -> Result<Withdrawn, StoreError>;
+
+    /// Starts event `id` if it still registers: each entry's rating is set to the one in
+    /// `ratings` (when there), the entries not withdrawn get their pairing numbers (highest
+    /// rating first, then by name) and the event is running. Returns whether this call
+    /// started it (`false`: it was started already, or is gone).
+    async fn start_tournament(
+        &self,
+        id: &str,
+        ratings: &[(String, f64)],
+        now_ms: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// Stores round `round` of event `id`: its pairings and its games (rows and first
+    /// events), and the event's current round, all in one transaction, unless that round is
+    /// stored already (by another node, or an earlier try): then nothing is written and the
+    /// answer is `false`. The games are granted to this node on PostgreSQL.
+    async fn store_round(
+        &self,
+        id: &str,
+        round: i64,
+        pairings: &[PairingRow],
+        games: &[(GameRow, Vec<EventRow>)],
+        now_ms: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// Records the result of the event game `game` unless it has one; returns the event when
+    /// this call recorded it (`None`: not an event's game, or recorded already).
+    async fn record_result(&self, game: &str, result: &str) -> Result<Option<String>, StoreError>;
+
+    /// The event `game` is played in, if any.
+    async fn tournament_of_game(&self, game: &str) -> Result<Option<String>, StoreError>;
+
+    /// Finishes event `id` if it is running (or registering: an event nobody could play).
+    /// Returns whether this call finished it.
+    async fn finish_tournament(&self, id: &str, now_ms: i64) -> Result<bool, StoreError>;
+
+    /// The events to look at: those registering whose start time has come (at `now_ms`),
+    /// and those running.
+    async fn tournaments_to_run(&self, now_ms: i64) -> Result<Vec<(String, String)>, StoreError>;
+}

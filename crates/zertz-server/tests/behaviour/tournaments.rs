@@ -1,0 +1,608 @@
+//! Tournaments through the HTTP API (docs/tournaments.md, "Running an event on the server"):
+//! a Swiss of five played through (each round paired only once the previous one's games are
+//! all over, the odd player's bye, the final standings and tie-breaks checked by hand), a
+//! round robin of four (every pair once, the colours of the Berger table), an event that
+//! starts by itself at its time, the joining rules and the refusals. On SQLite and on
+//! PostgreSQL. The once-only pairing of a round under a race is checked on the stores
+//! (tests/store.rs, `a_round_is_stored_once`), the resume after a kill in
+//! crates/zertz-cli/tests/server/tournaments.rs.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use zertz_testkit::accounts::Browser;
+use zertz_testkit::in_process::Server;
+use zertz_testkit::on_sqlite_and_postgres;
+use zertz_testkit::site::{Db, string};
+
+const PASSWORD: &str = "correct horse battery";
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// Signs up one browser per name.
+async fn sign_up(server: &Server, names: &[&str]) -> HashMap<String, Browser> {
+    let mut out = HashMap::new();
+    for name in names {
+        let mut b = Browser::new(server);
+        b.sign_up_ok(name, PASSWORD).await;
+        out.insert(name.to_string(), b);
+    }
+    out
+}
+
+/// An event body: a Swiss of 3 rounds with a rapid clock, changed by `extra` (a null removes
+/// a field).
+fn body(extra: Value) -> Value {
+    let mut b = json!({
+        "name": "Club Swiss",
+        "format": "swiss",
+        "rounds": 3,
+        "clock": {"kind": "fischer", "base_ms": 600_000, "increment_ms": 5_000},
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        if v.is_null() {
+            b.as_object_mut().unwrap().remove(k);
+        } else {
+            b[k] = v.clone();
+        }
+    }
+    b
+}
+
+/// Creates an event; must succeed.
+async fn create(organiser: &mut Browser, extra: Value) -> String {
+    let a = organiser.post("/api/tournaments", body(extra)).await;
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    string(&a.body["id"])
+}
+
+/// The events of a listing (`GET /api/tournaments?…`); must succeed.
+async fn list(server: &Server, path: &str) -> Vec<Value> {
+    let (status, answer) = server.get(path, None).await;
+    assert_eq!(status, 200, "GET {path}: {answer}");
+    answer["tournaments"].as_array().expect("a list").clone()
+}
+
+async fn event(server: &Server, id: &str) -> Value {
+    let (status, body) = server.get(&format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+/// The event once `ready` holds (within 30 s).
+async fn wait(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let e = event(server, id).await;
+        if ready(&e) {
+            return e;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "event never got there: {e:#}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The boards of round `round` (from 1).
+fn boards(e: &Value, round: usize) -> Vec<Value> {
+    e["pairings"][round - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// Round `round` as `white-black` names (a bye `name-`).
+fn shown(e: &Value, round: usize) -> Vec<String> {
+    boards(e, round)
+        .iter()
+        .map(|b| {
+            format!(
+                "{}-{}",
+                b["white"].as_str().unwrap(),
+                b["black"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+/// How a game ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum End {
+    White,
+    Black,
+    Draw,
+}
+
+/// Ends the game of `board` over the API as its players would: the loser resigns, or the
+/// first mover offers a draw that the other accepts.
+async fn finish(players: &mut HashMap<String, Browser>, board: &Value, end: End) {
+    let game = string(&board["game"]);
+    let path = format!("/api/games/{game}/action");
+    let (white, black) = (string(&board["white"]), string(&board["black"]));
+    let steps = match end {
+        End::White => vec![(black, json!({"type": "resign"}))],
+        End::Black => vec![(white, json!({"type": "resign"}))],
+        End::Draw => vec![
+            (white, json!({"type": "offer_draw"})),
+            (black, json!({"type": "accept_draw"})),
+        ],
+    };
+    for (who, action) in steps {
+        let a = players.get_mut(&who).unwrap().post(&path, action).await;
+        assert_eq!(a.status, 200, "{path}: {:?}", a.body);
+    }
+}
+
+/// Standings as (name, points, Buchholz cut 1, Sonneborn-Berger, wins), best first.
+fn table(e: &Value) -> Vec<(String, f64, f64, f64, u64)> {
+    e["standings"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                string(&l["name"]),
+                l["points"].as_f64().unwrap(),
+                l["buchholz_cut1"].as_f64().unwrap(),
+                l["sonneborn_berger"].as_f64().unwrap(),
+                l["wins"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Five players, three Swiss rounds, every game played over the API; the higher-ranked
+/// player (lower number) wins each game but one draw. Each round is paired only once the
+/// previous one's games are all over; the odd player gets the bye (a win's points), never
+/// twice; the final standings are those worked out by hand below.
+async fn a_swiss_of_five_is_played_through(db: Db) {
+    let server = Server::start(&db);
+    let names = ["Ann", "Bob", "Cyd", "Dee", "Eve"];
+    let mut players = sign_up(&server, &names).await;
+    let id = create(players.get_mut("Ann").unwrap(), json!({})).await;
+    for name in names {
+        let a = players
+            .get_mut(name)
+            .unwrap()
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    let listed = list(&server, "/api/tournaments?status=registering").await;
+    assert_eq!((listed.len(), listed[0]["players"].as_i64()), (1, Some(5)));
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    assert_eq!(e["status"], "running");
+    // Everyone at 1500: numbered by name. Round 1: the top half against the bottom half,
+    // colours alternating down the boards; the lowest number left over has the bye.
+    let numbers: Vec<(String, i64)> = e["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| (string(&x["name"]), x["number"].as_i64().unwrap()))
+        .collect();
+    assert!(numbers.contains(&("Ann".into(), 1)) && numbers.contains(&("Eve".into(), 5)));
+    assert_eq!(shown(&e, 1), ["Ann-Cyd", "Dee-Bob", "Eve-"]);
+    assert_eq!(boards(&e, 1)[2]["result"], "bye");
+    let number: HashMap<String, i64> = numbers.into_iter().collect();
+    // The lower number wins, except the draw of round 2's first board.
+    let decide = |round: usize, board: usize, b: &Value| -> End {
+        if round == 2 && board == 0 {
+            return End::Draw;
+        }
+        let (w, bl) = (string(&b["white"]), string(&b["black"]));
+        if number[&w] < number[&bl] {
+            End::White
+        } else {
+            End::Black
+        }
+    };
+    let mut e = e;
+    for round in 1..=3 {
+        let games: Vec<Value> = boards(&e, round)
+            .into_iter()
+            .filter(|b| !b["game"].is_null())
+            .collect();
+        for (i, b) in games.iter().enumerate() {
+            if i + 1 == games.len() {
+                // One game still on: the next round is not paired.
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                let now = event(&server, &id).await;
+                assert_eq!(now["round"], round, "paired before the round ended");
+                assert_eq!(now["standings"]["after_round"], round - 1);
+            }
+            finish(&mut players, b, decide(round, i, b)).await;
+        }
+        e = wait(&server, &id, |e| {
+            e["round"] == round + 1 || e["status"] == "finished"
+        })
+        .await;
+    }
+    assert_eq!(e["status"], "finished");
+    assert_eq!(e["round"], 3);
+    let all: Vec<Vec<String>> = (1..=3).map(|r| shown(&e, r)).collect();
+    let byes: Vec<String> = all
+        .iter()
+        .flat_map(|r| r.iter().filter(|b| b.ends_with('-')).cloned())
+        .collect();
+    assert_eq!(byes.len(), 3, "{all:?}");
+    let distinct: std::collections::HashSet<_> = byes.iter().collect();
+    assert_eq!(distinct.len(), 3, "a bye twice: {all:?}");
+    assert_eq!(e["standings"]["after_round"], 3);
+    // Worked out by hand.
+    assert_eq!(all, expected_swiss_rounds(), "pairings");
+    assert_eq!(table(&e), expected_swiss_table(), "standings");
+    // The games were ordinary unrated games between the two accounts.
+    let g = string(&boards(&e, 1)[0]["game"]);
+    let game = server.game(&g, None).await;
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["rated"], false);
+    let listed = list(&server, "/api/tournaments?status=finished").await;
+    assert_eq!(listed[0]["id"], id.as_str());
+}
+
+/// The Dutch pairings of the event (numbers: Ann 1, Bob 2, Cyd 3, Dee 4, Eve 5), checked by
+/// hand. Round 1: S1 {1, 2} against S2 {3, 4}, 1 white, colours alternating down the boards;
+/// 5 has the bye. Round 2: the scoregroup of one point {1, 2, 5} is odd; 5 floated down
+/// already (the bye counts as a downfloat), so 2 floats down to meet 3 (2 met 4); 1 meets 5,
+/// 4 has the bye; 1 was white, so black; 2 and 3 both were black, the higher-ranked 2 gets
+/// white. Round 3: 2 (2 points) meets 1 (1.5; 1 has B after W, so white), 5 (1.5) meets 4
+/// (1): both had white last, the higher score 5 gets black; 3 has its first bye.
+fn expected_swiss_rounds() -> Vec<Vec<String>> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    vec![
+        s(&["Ann-Cyd", "Dee-Bob", "Eve-"]),
+        s(&["Eve-Ann", "Bob-Cyd", "Dee-"]),
+        s(&["Ann-Bob", "Dee-Eve", "Cyd-"]),
+    ]
+}
+
+/// The final standings, by hand. Points: Ann 1, ½, 1; Bob 1, 1, 0; Dee 0, 1 (bye), 1; Eve
+/// 1 (bye), ½, 0; Cyd 0, 0, 1 (bye). A bye counts as a game against a dummy with the
+/// player's own score capped at half the maximum (1.5); Buchholz cut 1 drops the lowest
+/// contribution. Ann: Cyd 1, Eve 1.5, Bob 2, less 1: 3.5. Bob: Dee 2, Cyd 1, Ann 2.5, less
+/// 1: 4.5. Dee: Bob 2, dummy 1.5, Eve 1.5, less 1.5: 3.5. Eve: dummy 1.5, Ann 2.5, Dee 2,
+/// less 1.5: 4.5. Cyd: Ann 2.5, Bob 2, dummy 1, less 1: 4.5. Sonneborn-Berger: Ann 1, ½ of
+/// 1.5 and 2: 3.75; Bob 2 and 1: 3; Dee 1.5 and 1.5: 3; Eve 1.5 and ½ of 2.5: 2.75; Cyd 1.
+/// Wins (a bye counts): 2, 2, 2, 1, 1. Bob and Dee tie on points; Bob's Buchholz is higher.
+fn expected_swiss_table() -> Vec<(String, f64, f64, f64, u64)> {
+    [
+        ("Ann", 2.5, 3.5, 3.75, 2),
+        ("Bob", 2.0, 4.5, 3.0, 2),
+        ("Dee", 2.0, 3.5, 3.0, 2),
+        ("Eve", 1.5, 4.5, 2.75, 1),
+        ("Cyd", 1.0, 4.5, 1.0, 1),
+    ]
+    .into_iter()
+    .map(|(n, p, b, sb, w)| (n.to_string(), p, b, sb, w))
+    .collect()
+}
+
+/// A round robin of four: three rounds of the Berger table (1-4 2-3, 4-3 1-2, 2-4 3-1, the
+/// first named moving first), every pair meeting once; rated games. The lower number wins
+/// but for a draw between 4 and 3; the tied pair at the bottom stays tied on every
+/// tie-break and is ranked by number.
+async fn a_round_robin_of_four_meets_every_pair_once(db: Db) {
+    let server = Server::start(&db);
+    let names = ["Ann", "Bob", "Cyd", "Dee"];
+    let mut players = sign_up(&server, &names).await;
+    let id = create(
+        players.get_mut("Bob").unwrap(),
+        json!({"format": "round_robin", "rounds": null, "rated": true, "max_players": 4}),
+    )
+    .await;
+    for name in names {
+        let a = players
+            .get_mut(name)
+            .unwrap()
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    let e = event(&server, &id).await;
+    assert_eq!(e["rounds"], 3);
+    let a = players
+        .get_mut("Bob")
+        .unwrap()
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let expected = [
+        ["Ann-Dee", "Bob-Cyd"],
+        ["Dee-Cyd", "Ann-Bob"],
+        ["Bob-Dee", "Cyd-Ann"],
+    ];
+    let mut e = wait(&server, &id, |e| e["round"] == 1).await;
+    let mut met = std::collections::HashSet::new();
+    for round in 1..=3 {
+        assert_eq!(shown(&e, round), expected[round - 1], "round {round}");
+        for b in boards(&e, round) {
+            let (w, bl) = (string(&b["white"]), string(&b["black"]));
+            let end = if (w.as_str(), bl.as_str()) == ("Dee", "Cyd") {
+                End::Draw
+            } else if w < bl {
+                End::White
+            } else {
+                End::Black
+            };
+            let mut pair = [w, bl];
+            pair.sort();
+            assert!(met.insert(pair), "a pair met twice");
+            finish(&mut players, &b, end).await;
+        }
+        e = wait(&server, &id, |e| {
+            e["round"] == round + 1 || e["status"] == "finished"
+        })
+        .await;
+    }
+    assert_eq!(met.len(), 6, "every pair once");
+    assert_eq!(e["status"], "finished");
+    let game = server.game(&string(&boards(&e, 1)[0]["game"]), None).await;
+    assert_eq!(
+        (game["rated"].as_bool(), game["casual"].as_bool()),
+        (Some(true), Some(false))
+    );
+    // By hand: Ann 3 (beat Dee, Bob, Cyd), Bob 2 (beat Cyd, Dee), Cyd and Dee ½ (their draw).
+    // Buchholz cut 1 drops the lowest opponent: Ann 2+½+½ less ½ = 2.5, Bob 3+½+½ less ½ =
+    // 3.5, Cyd and Dee 3+2+½ less ½ = 5. Sonneborn-Berger: Ann ½+2+½ = 3, Bob ½+½ = 1, Cyd and
+    // Dee ½·½ = 0.25. Cyd and Dee drew, so direct encounter and wins keep them tied: number.
+    assert_eq!(
+        table(&e),
+        [
+            ("Ann".to_string(), 3.0, 2.5, 3.0, 3),
+            ("Bob".to_string(), 2.0, 3.5, 1.0, 2),
+            ("Cyd".to_string(), 0.5, 5.0, 0.25, 0),
+            ("Dee".to_string(), 0.5, 5.0, 0.25, 0),
+        ]
+    );
+    let lines = e["standings"]["lines"].as_array().unwrap();
+    assert_eq!(
+        (
+            lines[2]["direct_encounter"].as_f64(),
+            lines[3]["direct_encounter"].as_f64()
+        ),
+        (Some(0.5), Some(0.5))
+    );
+}
+
+/// An event with a start time starts by itself then, and pairs its first round; one that
+/// nobody (or one player) joined is over at its time.
+async fn an_event_starts_at_its_time(db: Db) {
+    let server = Server::start(&db);
+    let mut players = sign_up(&server, &["Ann", "Bob"]).await;
+    let soon = now_ms() + 1_500;
+    let id = create(
+        players.get_mut("Ann").unwrap(),
+        json!({"rounds": 1, "start_ms": soon}),
+    )
+    .await;
+    let lonely = create(
+        players.get_mut("Bob").unwrap(),
+        json!({"rounds": 1, "start_ms": soon}),
+    )
+    .await;
+    for name in ["Ann", "Bob"] {
+        let a = players
+            .get_mut(name)
+            .unwrap()
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+    }
+    let e = event(&server, &id).await;
+    assert_eq!(e["status"], "registering");
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    assert_eq!(e["status"], "running");
+    assert_eq!(shown(&e, 1), ["Ann-Bob"]);
+    assert!(now_ms() >= soon);
+    let e = wait(&server, &lonely, |e| e["status"] == "finished").await;
+    assert_eq!(e["pairings"], json!([]));
+    // The one game played, the one round over: the event is finished.
+    finish(
+        &mut players,
+        &boards(&e_of(&server, &id).await, 1)[0],
+        End::Black,
+    )
+    .await;
+    let e = wait(&server, &id, |e| e["status"] == "finished").await;
+    assert_eq!(table(&e)[0].0, "Bob");
+}
+
+async fn e_of(server: &Server, id: &str) -> Value {
+    event(server, id).await
+}
+
+/// Joining and withdrawing while the event registers; a full event, a second join, a
+/// withdrawal by someone not entered, a start by someone else than the organiser, a start
+/// with one player, joining or withdrawing once started: each refused with a sentence.
+async fn joining_rules(db: Db) {
+    let server = Server::start(&db);
+    let mut p = sign_up(&server, &["Ann", "Bob", "Cyd"]).await;
+    let id = create(
+        p.get_mut("Ann").unwrap(),
+        json!({"rounds": 1, "max_players": 2}),
+    )
+    .await;
+    let join = format!("/api/tournaments/{id}/join");
+    let withdraw = format!("/api/tournaments/{id}/withdraw");
+    let start = format!("/api/tournaments/{id}/start");
+    let a = p.get_mut("Ann").unwrap().post(&start, json!({})).await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    assert!(
+        a.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("at least 2 players"),
+        "{:?}",
+        a.body
+    );
+    assert_eq!(
+        p.get_mut("Ann")
+            .unwrap()
+            .post(&join, json!({}))
+            .await
+            .status,
+        200
+    );
+    let again = p.get_mut("Ann").unwrap().post(&join, json!({})).await;
+    assert_eq!(again.status, 409);
+    assert!(
+        again.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("already entered")
+    );
+    let out = p.get_mut("Bob").unwrap().post(&withdraw, json!({})).await;
+    assert_eq!(out.status, 409);
+    assert!(out.body["error"].as_str().unwrap().contains("not entered"));
+    assert_eq!(
+        p.get_mut("Bob")
+            .unwrap()
+            .post(&join, json!({}))
+            .await
+            .status,
+        200
+    );
+    let full = p.get_mut("Cyd").unwrap().post(&join, json!({})).await;
+    assert_eq!(full.status, 409);
+    assert!(
+        full.body["error"].as_str().unwrap().contains("full"),
+        "{:?}",
+        full.body
+    );
+    // Bob withdraws: Cyd takes the place; Bob cannot come back while it is full.
+    let a = p.get_mut("Bob").unwrap().post(&withdraw, json!({})).await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    assert_eq!(a.body["players"], 1);
+    assert_eq!(
+        p.get_mut("Cyd")
+            .unwrap()
+            .post(&join, json!({}))
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        p.get_mut("Bob")
+            .unwrap()
+            .post(&join, json!({}))
+            .await
+            .status,
+        409
+    );
+    let not_mine = p.get_mut("Cyd").unwrap().post(&start, json!({})).await;
+    assert_eq!(not_mine.status, 403);
+    assert!(
+        not_mine.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("organiser (Ann)")
+    );
+    let guest = server.post(&join, &json!({}), None).await;
+    assert_eq!(guest.0, 401, "{}", guest.1);
+    let a = p.get_mut("Ann").unwrap().post(&start, json!({})).await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    assert_eq!(a.body["status"], "running");
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let entries: Vec<(String, bool)> = e["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| (string(&x["name"]), x["number"].is_null()))
+        .collect();
+    assert!(
+        entries.contains(&("Bob".into(), true)),
+        "a withdrawn player has no number"
+    );
+    for (who, path, needle) in [
+        ("Bob", &join, "has started"),
+        ("Cyd", &withdraw, "has started"),
+        ("Ann", &start, "started already"),
+    ] {
+        let a = p.get_mut(who).unwrap().post(path, json!({})).await;
+        assert_eq!(a.status, 409, "{path}: {:?}", a.body);
+        assert!(
+            a.body["error"].as_str().unwrap().contains(needle),
+            "{:?}",
+            a.body
+        );
+    }
+}
+
+/// Refusals of a new event, each a 400 with a sentence naming what is wrong; a guest, another
+/// site, an unknown event; and the limit of events an account creates.
+async fn refusals(db: Db) {
+    let server = Server::start(&db);
+    let mut p = sign_up(&server, &["Ann"]).await;
+    let ann = p.get_mut("Ann").unwrap();
+    for (extra, needle) in [
+        (json!({"colour": "white"}), "unknown field"),
+        (
+            json!({"format": "round_robin", "rounds": 8, "max_players": 6}),
+            "has 5 rounds",
+        ),
+        (json!({"start_ms": now_ms() - 60_000}), "in the past"),
+        (json!({"clock": null}), "need a clock"),
+        (json!({"board": "61", "rated": true}), "rated:"),
+        (json!({"board": "custom:a1,a2,b1"}), "standard boards"),
+        (json!({"format": "knockout"}), "not run yet"),
+        (json!({"rounds": 0}), "1 to 30"),
+        (
+            json!({"clock": {"kind": "fischer", "base_ms": -5, "increment_ms": 0}}),
+            "clock",
+        ),
+    ] {
+        let a = ann.post("/api/tournaments", body(extra.clone())).await;
+        assert_eq!(a.status, 400, "{extra}: {:?}", a.body);
+        let said = a.body["error"].as_str().unwrap();
+        assert!(said.contains(needle), "{extra}: {said}");
+    }
+    let (status, said) = server
+        .post("/api/tournaments", &body(json!({})), None)
+        .await;
+    assert_eq!(status, 401, "{said}");
+    let mut elsewhere = Browser::new(&server);
+    elsewhere.cookies = ann.cookies.clone();
+    elsewhere.origin = Some("https://evil.example".into());
+    let a = elsewhere.post("/api/tournaments", body(json!({}))).await;
+    assert_eq!(a.status, 403, "{:?}", a.body);
+    let (status, _) = server.get("/api/tournaments/nosuchevent", None).await;
+    assert_eq!(status, 404);
+    let (status, said) = server.get("/api/tournaments?status=paused", None).await;
+    assert_eq!(status, 400, "{said}");
+    // Five events an hour per account: the sixth is refused (the refused bodies above did not
+    // count).
+    for _ in 0..5 {
+        create(ann, json!({})).await;
+    }
+    let a = ann.post("/api/tournaments", body(json!({}))).await;
+    assert_eq!(a.status, 429, "{:?}", a.body);
+    assert!(
+        a.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("by your account")
+    );
+    assert_eq!(list(&server, "/api/tournaments").await.len(), 5);
+}
+
+on_sqlite_and_postgres!(
+    a_swiss_of_five_is_played_through,
+    a_round_robin_of_four_meets_every_pair_once,
+    an_event_starts_at_its_time,
+    joining_rules,
+    refusals,
+);
