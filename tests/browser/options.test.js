@@ -64,8 +64,8 @@ test('dark theme, a turned board, coordinates, letters and host notation, rememb
   await shot(ben, 'dark-theme');
 
   // The switch in the header: light, then remembered after a reload.
-  await ben.click('#theme'); // auto → dark
-  await ben.click('#theme'); // dark → light
+  await ben.click('#theme-switch'); // auto → dark
+  await ben.click('#theme-switch'); // dark → light
   assert.equal(await ben.getAttribute('html', 'data-theme'), 'light');
   assert.equal(await background(ben), 'rgb(244, 241, 234)');
   await ben.reload();

@@ -31,6 +31,23 @@ const DEFS = `<defs>
     <path d="M0,0 L10,5 L0,10 z" fill="#1d5fd0"/></marker>
 </defs>`;
 
+/**
+ * Puts the gradients, the hatching and the arrowhead in the page once, in a hidden SVG that every
+ * board and marble icon refers to: an id names one element of a page, so a copy in each icon
+ * would repeat them. style.css keeps it out of the layout (not with `display: none`, under
+ * which gradients are not drawn).
+ */
+function defineOnce() {
+  if (document.getElementById('board-defs')) return;
+  const holder = document.createElementNS(NS, 'svg');
+  holder.id = 'board-defs';
+  holder.setAttribute('aria-hidden', 'true');
+  holder.setAttribute('width', '0');
+  holder.setAttribute('height', '0');
+  holder.innerHTML = DEFS;
+  document.body.prepend(holder);
+}
+
 /** SVG for one marble of colour `c` at (x, y). */
 export function marbleSvg(c, x, y, r = MARBLE, letter = false) {
   const stroke = c === 'B' ? '#000' : '#222';
@@ -45,7 +62,8 @@ export function marbleSvg(c, x, y, r = MARBLE, letter = false) {
 
 /** A small standalone SVG of one marble, for the supply and the captures. */
 export function marbleIcon(c, size = 22, letter = false) {
-  return `<svg class="marble-icon" width="${size}" height="${size}" viewBox="-13 -13 26 26" aria-hidden="true">${DEFS}${marbleSvg(c, 0, 0, 11, letter)}</svg>`;
+  defineOnce();
+  return `<svg class="marble-icon" width="${size}" height="${size}" viewBox="-13 -13 26 26" aria-hidden="true">${marbleSvg(c, 0, 0, 11, letter)}</svg>`;
 }
 
 /** The place halfway between two places two steps apart (the marble a jump goes over). */
@@ -248,7 +266,8 @@ export class BoardView {
       out.push(`<polyline class="entry-path" points="${path.map((p) => this.xy(p).map(f).join(',')).join(' ')}"/>`);
     }
     out.push(labels.svg);
-    const text = `${DEFS}${out.join('')}`;
+    defineOnce();
+    const text = out.join('');
     this.svg.setAttribute('viewBox', box);
     this.svg.setAttribute('aria-label', `ZÈRTZ board, ${pos.board} places`);
     this.svg.classList.toggle('interactive', interactive);

@@ -71,7 +71,7 @@ export function boardTurn(seat) {
 /** The button in the site header that goes through the themes. */
 export function themeButton() {
   const names = { auto: 'auto', light: 'light', dark: 'dark' };
-  const b = h('button', { type: 'button', id: 'theme', class: 'theme-switch' });
+  const b = h('button', { type: 'button', id: 'theme-switch', class: 'theme-switch' });
   const show = () => {
     const t = pref('theme');
     b.textContent = t === 'dark' ? '☾ dark' : t === 'light' ? '☀ light' : '◐ auto';
