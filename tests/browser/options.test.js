@@ -167,3 +167,18 @@ test('the game page: the moves heading, no such game, no move box for spectators
   assert.equal((await gameState(env.server, g.id)).moves[0], 'Wd4,a1');
   await Promise.all([ann, watcher, cy].map((p) => p.context().close()));
 });
+
+test('a sentence that begins with a player\'s name keeps the name as written', async () => {
+  const g = await call(env.server, 'POST', '/api/games', { opponent: { kind: 'invite' }, name: 'bob' });
+  const j = await call(env.server, 'POST', `/api/games/${g.id}/join`, { name: 'Ann', token: g.invite_token });
+  const page = await env.browser.newPage();
+  await page.goto(`${env.server.url}/game/${g.id}`);
+  await page.waitForSelector('#status[data-status=live]');
+  await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'resign' }, j.token);
+  await textMatches(page, /^bob wins: Ann resigned\.$/, '#news');
+  // The archive's viewer says it the same way.
+  await page.goto(`${env.server.url}/archive#game=${g.id}`);
+  await page.waitForFunction(() => /bob wins: Ann resigned\./.test(document.body.innerText));
+  assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /Bob wins/);
+  await page.close();
+});

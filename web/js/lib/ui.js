@@ -98,6 +98,17 @@ export function personTag(p, empty = '—') {
 }
 
 /**
+ * `text` with a capital first letter, as a sentence begins, unless it begins with one of
+ * `names`: a player's name is shown as written (an account called "bob" stays "bob").
+ * @param {string} text
+ * @param {Array<string | null | undefined>} [names]
+ */
+export function capitalised(text, names = []) {
+  if (!text || names.some((n) => n && text.startsWith(n))) return text;
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/**
  * Shows `text` in the page's message line (kind: 'error', 'info' or 'ok').
  * @param {string} text
  * @param {string} [kind]

@@ -14,7 +14,7 @@ import { COLOURS, COLOUR_NAMES, hostCoord, hostMoveText, parsePosition } from '.
 import { siteHeader } from '../lib/account.js';
 import { chatLog } from '../lib/chat.js';
 import { flag, onPref, optionsPanel, pref } from '../lib/prefs.js';
-import { $, copy, engineName, fill, h, say, describeSettings, personTag } from '../lib/ui.js';
+import { $, capitalised, copy, engineName, fill, h, say, describeSettings, personTag } from '../lib/ui.js';
 
 const view = { moves: [], positions: [], turn: 0, pos: null, names: ['Player 1', 'Player 2'], chat: null, ending: null, host: null };
 
@@ -186,7 +186,7 @@ async function importText(text) {
 function endingOf(state) {
   if (state.status !== 'finished' || !state.result) return null;
   const t = state.result.text || '';
-  return t ? `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!]$/.test(t) ? '' : '.'}` : 'The game is over.';
+  return t ? `${capitalised(t, state.seats.map((s) => s.name))}${/[.!]$/.test(t) ? '' : '.'}` : 'The game is over.';
 }
 
 /** How an imported game ended: its result and termination headers, in words. */

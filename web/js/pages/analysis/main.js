@@ -19,7 +19,7 @@ import { capturesView } from '../../lib/panels.js';
 import { hostMoveText, parsePosition } from '../../lib/position.js';
 import { onPref, optionsPanel, pref } from '../../lib/prefs.js';
 import { PlayableBoard } from '../../lib/playable.js';
-import { $, copy, fill, h, say } from '../../lib/ui.js';
+import { $, capitalised, copy, fill, h, say } from '../../lib/ui.js';
 import { Tree, bribeOf } from './tree.js';
 import { treeView } from './treeview.js';
 import * as positions from './positions.js';
@@ -149,7 +149,7 @@ async function playMove(text) {
     const child = page.tree.add(node, r.move, r.position);
     // The server's sentence of the move ("White marble on d4, ring a1 removed").
     const said = r.said || '';
-    say(said && `${said.charAt(0).toUpperCase()}${said.slice(1)}`, 'info');
+    say(said && capitalised(said, names()), 'info');
     await goTo(child);
   } catch (e) {
     say(e.message, 'error');
@@ -289,7 +289,7 @@ function renderStatus() {
   const status = $('status');
   const info = page.info;
   if (info.over) {
-    status.textContent = info.result ? `${info.result.charAt(0).toUpperCase()}${info.result.slice(1)}` : 'The game is over.';
+    status.textContent = info.result ? capitalised(info.result, [a, b]) : 'The game is over.';
   } else {
     status.textContent = `${info.to_move === 1 ? a : b} to move`;
   }

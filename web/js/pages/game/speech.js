@@ -6,6 +6,7 @@
 import { play, record, tell, whyStill, countColours, marblesText, notify } from '../../lib/feel.js';
 import { moveSteps, parseMove } from '../../lib/moves.js';
 import { seatName } from '../../lib/panels.js';
+import { capitalised } from '../../lib/ui.js';
 import { COLOUR_NAMES, hostCoord } from '../../lib/position.js';
 import { pref } from '../../lib/prefs.js';
 import { dropPremove } from './premove.js';
@@ -76,7 +77,7 @@ export function react(old, s, before) {
   if (s.status === 'finished' && old.status !== 'finished') {
     play('end');
     const text = s.result ? s.result.text : 'the game is over';
-    tell(`${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!]$/.test(text) ? '' : '.'}`, 'end');
+    tell(`${capitalised(text, s.seats.map((seat) => seat.name))}${/[.!]$/.test(text) ? '' : '.'}`, 'end');
     if (page.premove) dropPremove('the game is over');
   }
   presence(old, s);
