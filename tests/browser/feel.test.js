@@ -227,6 +227,23 @@ test('every request gets a sentence: takeback, draw, bribes, rematch, an opponen
   await ann.context().close();
 });
 
+test('a player arriving at a new game is not "back"; one who left and returns is', async () => {
+  const { id, tokens } = await twoSeats();
+  const ann = await open(id, tokens[0]);
+  const ben = await open(id, tokens[1]);
+  await ann.waitForSelector('#players .player:not(.you):not(:has(.away))');
+  await clickMove(ann, 'Wd4,a1');
+  await said(ben, /./);
+  assert.deepEqual((await feel(ann)).said.filter((t) => /is back/.test(t)), [], 'Ben only arrived');
+  assert.deepEqual((await feel(ben)).said.filter((t) => /is back/.test(t)), [], 'Ann only arrived');
+  // Ben leaves and comes back in a new browser: now Ann is told.
+  await ben.context().close();
+  await said(ann, /^Ben has left the game/);
+  const again = await open(id, tokens[1]);
+  await said(ann, /^Ben is back\.$/);
+  await Promise.all([ann, again].map((p) => p.context().close()));
+});
+
 test('a move shown first and sent on Confirm; a premove played on the turn, or dropped with a word', async () => {
   const { id, tokens } = await twoSeats();
   const ann = await open(id, tokens[0]);

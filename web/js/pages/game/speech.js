@@ -107,19 +107,27 @@ function moveFeedback(text, n, s, before) {
   if (!still && steps.length) page.board.board.animate(steps, STEP_MS);
 }
 
+/** The seats seen connected on this page, as `game/seat`. */
+const seen = new Set();
+
 /**
  * A player who left or came back.
  * @param {GameState} old
  * @param {GameState} s
  */
 export function presence(old, s) {
+  // Whether each seat had been here before this change (seen connected on this page, or the
+  // game already under way): a player arriving at a new game is not "back".
+  const here = s.seats.map((_, i) => seen.has(`${s.id}/${i}`) || old.moves.length > 0);
+  for (const state of [old, s]) state.seats.forEach((seat, i) => seat.connected && seen.add(`${state.id}/${i}`));
   if (s.status !== 'live' || old.status !== 'live') return;
   s.seats.forEach((seat, i) => {
     const was = old.seats[i];
     if (seat.kind !== 'human' || was.connected === seat.connected || s.you === i + 1) return;
     const name = seatName(s, i);
-    if (seat.connected) tell(`${name} is back.`);
-    else if (s.you) {
+    if (seat.connected) {
+      if (here[i]) tell(`${name} is back.`);
+    } else if (s.you) {
       const left = seat.away_claim_in_ms;
       tell(left === null || left === undefined
         ? `${name} has left the game.`
