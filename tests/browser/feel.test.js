@@ -227,13 +227,17 @@ test('every request gets a sentence: takeback, draw, bribes, rematch, an opponen
   await ann.context().close();
 });
 
-test('a player arriving at a new game is not "back"; one who left and returns is', async () => {
+test('a player arriving at a new game is not "back"; one who left and returns is; the first sentence does not move the board', async () => {
   const { id, tokens } = await twoSeats();
   const ann = await open(id, tokens[0]);
   const ben = await open(id, tokens[1]);
   await ann.waitForSelector('#players .player:not(.you):not(:has(.away))');
+  const top = () => ben.locator('#board').evaluate((el) => el.getBoundingClientRect().top);
+  const before = await top();
   await clickMove(ann, 'Wd4,a1');
   await said(ben, /./);
+  // The first sentence takes the room kept for it: the board stays where it was.
+  assert.equal(await top(), before, 'the board does not move down when the news line fills');
   assert.deepEqual((await feel(ann)).said.filter((t) => /is back/.test(t)), [], 'Ben only arrived');
   assert.deepEqual((await feel(ben)).said.filter((t) => /is back/.test(t)), [], 'Ann only arrived');
   // Ben leaves and comes back in a new browser: now Ann is told.
