@@ -207,7 +207,11 @@ test('every request gets a sentence: takeback, draw, bribes, rematch, an opponen
   // The end, then a rematch asked by one and agreed by the other.
   await ann.click('#resign');
   await ann.click('#resign-confirm');
-  await said(ben, /^Ben wins: Ann resigned\.$/);
+  // How it ended is said once, by the status line; the news line does not repeat it.
+  await textMatches(ben, /You win!.*Ben wins: Ann resigned\./, '#status');
+  assert.ok(await ben.isHidden('#news'), 'the news line is put away');
+  assert.equal(await ben.evaluate(() => document.body.innerText.split('Ben wins: Ann resigned.').length - 1), 1);
+  assert.equal((await feel(ben)).said.at(-1), 'Ben wins: Ann resigned.');
   assert.equal((await feel(ben)).played.at(-1), 'end');
   await ben.click('#rematch');
   await said(ann, /^Ben asks for a rematch\.$/);

@@ -175,7 +175,7 @@ test('a sentence that begins with a player\'s name keeps the name as written', a
   await page.goto(`${env.server.url}/game/${g.id}`);
   await page.waitForSelector('#status[data-status=live]');
   await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'resign' }, j.token);
-  await textMatches(page, /^bob wins: Ann resigned\.$/, '#news');
+  await textMatches(page, /bob wins: Ann resigned\./, '#status');
   // The archive's viewer says it the same way.
   await page.goto(`${env.server.url}/archive#game=${g.id}`);
   await page.waitForFunction(() => /bob wins: Ann resigned\./.test(document.body.innerText));

@@ -88,6 +88,19 @@ export function tell(text, kind = 'info') {
   el.dataset.count = String(record.said.length);
 }
 
+/**
+ * Records a sentence that another line of the page says (the status line, for how a game
+ * ended) and puts the news line away, so that the page does not show or read it out twice.
+ */
+export function saidElsewhere(text) {
+  if (text) record.said.push(text);
+  const el = document.getElementById('news');
+  if (!el) return;
+  el.textContent = '';
+  el.className = 'news';
+  el.hidden = true;
+}
+
 /** "1 white, 2 grey marbles" from counts by colour letter; "no marble" when empty. */
 export function marblesText(counts) {
   const parts = ['W', 'G', 'B'].filter((c) => counts[c]).map((c) => `${counts[c]} ${COLOUR_NAMES[c]}`);

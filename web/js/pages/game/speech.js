@@ -3,7 +3,7 @@
 // two states; a player who left or came back; an event that is not a move (a request, an
 // answer, a player joining), from the socket. The sentences go to #news (web/js/lib/feel.js).
 
-import { play, record, tell, whyStill, countColours, marblesText, notify } from '../../lib/feel.js';
+import { play, record, tell, saidElsewhere, whyStill, countColours, marblesText, notify } from '../../lib/feel.js';
 import { moveSteps, parseMove } from '../../lib/moves.js';
 import { seatName } from '../../lib/panels.js';
 import { capitalised } from '../../lib/ui.js';
@@ -77,7 +77,8 @@ export function react(old, s, before) {
   if (s.status === 'finished' && old.status !== 'finished') {
     play('end');
     const text = s.result ? s.result.text : 'the game is over';
-    tell(`${capitalised(text, s.seats.map((seat) => seat.name))}${/[.!]$/.test(text) ? '' : '.'}`, 'end');
+    // The status line says how the game ended (again after a reload too), and is read out.
+    saidElsewhere(`${capitalised(text, s.seats.map((seat) => seat.name))}${/[.!]$/.test(text) ? '' : '.'}`);
     if (page.premove) dropPremove('the game is over');
   }
   presence(old, s);
