@@ -78,3 +78,25 @@ fn main() -> anyhow::Result<()> {
     };
     std::process::exit(status);
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// The README's list of commands (its "What `zertz` does today") names every command the
+    /// program has, so a new command cannot be left out of it (`prove` and `puzzles` were).
+    #[test]
+    fn the_readme_lists_every_command() {
+        let readme = include_str!("../../../README.md");
+        let listed = readme
+            .split("## What `zertz` does today")
+            .nth(1)
+            .expect("the README has its list of commands");
+        let missing: Vec<String> = super::Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .filter(|name| !listed.contains(&format!("zertz {name} ")))
+            .collect();
+        assert!(missing.is_empty(), "not in the README's list: {missing:?}");
+    }
+}
