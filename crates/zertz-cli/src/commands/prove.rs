@@ -102,9 +102,9 @@ pub fn run(args: ProveArgs) -> anyhow::Result<i32> {
             println!("{which}: {}", texts.join(", "));
             println!("main line: {}", line_text(&position, &proof.main_line()));
             println!(
-                "proof: {} positions, {} lines, replayed and checked with the rules",
-                proof.nodes.len(),
-                proof.lines()
+                "proof: {}, {}, replayed and checked with the rules",
+                counted(proof.nodes.len() as u64, "position"),
+                counted(proof.lines(), "line")
             );
             EXIT_WIN
         }
@@ -124,4 +124,19 @@ pub fn run(args: ProveArgs) -> anyhow::Result<i32> {
         report.nodes as f64 / seconds.max(1e-9)
     );
     Ok(status)
+}
+
+/// `n` things in words: "1 line", "2 lines".
+fn counted(n: u64, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod counted_tests {
+    #[test]
+    fn one_thing_is_singular() {
+        assert_eq!(super::counted(1, "line"), "1 line");
+        assert_eq!(super::counted(2, "line"), "2 lines");
+        assert_eq!(super::counted(0, "position"), "0 positions");
+    }
 }
