@@ -14,4 +14,5 @@ pub mod play;
 pub mod postgres;
 pub mod puzzles;
 pub mod site;
+pub mod tournaments;
 pub mod ws;

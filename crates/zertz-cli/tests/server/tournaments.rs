@@ -5,12 +5,13 @@
 //! The rest of tournaments: crates/zertz-server/tests/behaviour/tournaments.rs.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::accounts::Browser;
 use crate::common::server::{Db, Server, string};
 use serde_json::{Value, json};
 use zertz_testkit::on_sqlite_and_postgres;
+use zertz_testkit::tournaments::{boards, event, wait};
 
 const PASSWORD: &str = "correct horse battery";
 const NAMES: [&str; 4] = ["Ann", "Bob", "Cyd", "Dee"];
@@ -28,31 +29,6 @@ async fn log_in(server: &Server, sign_up: bool) -> HashMap<&'static str, Browser
         out.insert(name, b);
     }
     out
-}
-
-async fn event(server: &Server, id: &str) -> Value {
-    let (status, body) = server.get(&format!("/api/tournaments/{id}"), None).await;
-    assert_eq!(status, 200, "{body}");
-    body
-}
-
-async fn wait(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
-    let until = Instant::now() + Duration::from_secs(30);
-    loop {
-        let e = event(server, id).await;
-        if ready(&e) {
-            return e;
-        }
-        assert!(Instant::now() < until, "the event never got there: {e:#}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-fn boards(e: &Value, round: usize) -> Vec<Value> {
-    e["pairings"][round - 1]["boards"]
-        .as_array()
-        .unwrap()
-        .clone()
 }
 
 /// The second mover of `board` resigns.

@@ -15,6 +15,7 @@ use zertz_testkit::accounts::Browser;
 use zertz_testkit::in_process::Server;
 use zertz_testkit::on_sqlite_and_postgres;
 use zertz_testkit::site::{Db, string};
+use zertz_testkit::tournaments::{boards, event, wait};
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -67,36 +68,6 @@ async fn list(server: &Server, path: &str) -> Vec<Value> {
     let (status, answer) = server.get(path, None).await;
     assert_eq!(status, 200, "GET {path}: {answer}");
     answer["tournaments"].as_array().expect("a list").clone()
-}
-
-async fn event(server: &Server, id: &str) -> Value {
-    let (status, body) = server.get(&format!("/api/tournaments/{id}"), None).await;
-    assert_eq!(status, 200, "{body}");
-    body
-}
-
-/// The event once `ready` holds (within 30 s).
-async fn wait(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
-    let until = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let e = event(server, id).await;
-        if ready(&e) {
-            return e;
-        }
-        assert!(
-            std::time::Instant::now() < until,
-            "event never got there: {e:#}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// The boards of round `round` (from 1).
-fn boards(e: &Value, round: usize) -> Vec<Value> {
-    e["pairings"][round - 1]["boards"]
-        .as_array()
-        .unwrap()
-        .clone()
 }
 
 /// Round `round` as `white-black` names (a bye `name-`).

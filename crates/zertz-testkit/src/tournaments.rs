@@ -1,0 +1,35 @@
+//! Tournaments as both test binaries read them: an event fetched, waited for, and a round's boards.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::site::Site;
+
+/// The event `id` as `GET /api/tournaments/{id}` shows it (asserting 200).
+pub async fn event(site: &Site, id: &str) -> Value {
+    let (status, body) = site.get(&format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+/// The event once `ready` holds (within 30 s; the server's tick moves events every second).
+pub async fn wait(site: &Site, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let e = event(site, id).await;
+        if ready(&e) {
+            return e;
+        }
+        assert!(Instant::now() < until, "the event never got there: {e:#}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The boards of round `round` (from 1).
+pub fn boards(e: &Value, round: usize) -> Vec<Value> {
+    e["pairings"][round - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
