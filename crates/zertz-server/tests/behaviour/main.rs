@@ -24,3 +24,5 @@ mod refusals;
 mod reviews;
 mod studies;
 mod tournaments;
+mod trees;
+mod web;
