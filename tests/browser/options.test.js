@@ -140,8 +140,9 @@ test('the game page: the moves heading, no such game, no move box for spectators
   assert.ok(await watcher.isHidden('#typed'));
   assert.ok(await watcher.isHidden('#confirm-bar'));
 
-  // An address with no game says so instead of "Loading…".
-  await watcher.goto(`${env.server.url}/game/doesnotexist`);
+  // An address with no game says so instead of "Loading…", and answers 404.
+  const answer = await watcher.goto(`${env.server.url}/game/doesnotexist`);
+  assert.equal(answer?.status(), 404);
   await watcher.waitForSelector('#status[data-status=missing]');
   assert.equal(await watcher.textContent('#status'), 'No such game');
   assert.match(await watcher.textContent('#message'), /There is no game “doesnotexist” on this server/);

@@ -164,13 +164,14 @@ impl Browser {
             .await
     }
 
-    /// Who the server says is logged in (`None` on 401).
+    /// Who the server says is logged in (`None` for a guest: `{"name": null}`, status 200).
     pub async fn me(&mut self) -> Option<String> {
         let a = self.get("/api/me").await;
-        match a.status {
-            200 => Some(a.body["name"].as_str().expect("name").to_string()),
-            401 => None,
-            other => panic!("GET /api/me: {other} {:?}", a.body),
+        assert_eq!(a.status, 200, "GET /api/me: {:?}", a.body);
+        match &a.body["name"] {
+            Value::String(name) => Some(name.clone()),
+            Value::Null => None,
+            other => panic!("GET /api/me: name {other}"),
         }
     }
 

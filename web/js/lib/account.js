@@ -12,8 +12,14 @@ let asked = null;
 
 /** The logged-in account ({name}) or null for a guest; asked once per page load. */
 export function me() {
-  // A server that cannot be reached counts as "not logged in": the page works as a guest's.
-  if (!asked) asked = api('GET', '/api/me').catch(() => null);
+  // The server answers {name: null} for a guest. A server that cannot be reached counts as
+  // "not logged in": the page works as a guest's.
+  if (!asked) {
+    asked = api('GET', '/api/me').then(
+      (/** @type {{name: string | null}} */ r) => (r && r.name ? { name: r.name } : null),
+      () => null,
+    );
+  }
   return asked;
 }
 

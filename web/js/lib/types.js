@@ -289,7 +289,8 @@
 // ---- accounts and players ----
 
 /**
- * `GET /api/me` (http/accounts.rs): the logged-in account.
+ * `GET /api/me` (accounts/routes.rs): the logged-in account (the server answers
+ * `{"name": null}` for a guest; `me()` in lib/account.js gives null then).
  * @typedef {{name: string}} Account
  */
 

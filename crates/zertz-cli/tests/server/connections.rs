@@ -105,6 +105,12 @@ async fn idle_sockets_of_one_address_neither_lock_others_out_nor_stay_open() {
         "the open-file limit is logged: {}",
         server.log()
     );
+    // The log goes to a pipe here, as to a file: plain text, no terminal colour codes.
+    assert!(
+        !server.log().contains('\u{1b}'),
+        "no ANSI escapes in a log that is not a terminal: {:?}",
+        server.log()
+    );
 }
 
 #[tokio::test]

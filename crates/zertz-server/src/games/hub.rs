@@ -380,6 +380,27 @@ impl Hub {
         Ok(live)
     }
 
+    /// Whether game `id` exists, in memory or in storage, without loading it (no lease is taken,
+    /// so any node can answer). A storage error counts as "exists": only a game storage does not
+    /// have is called unknown.
+    pub async fn exists(&self, id: &str) -> bool {
+        if self
+            .live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(id)
+        {
+            return true;
+        }
+        if !token::is_plausible_id(id) {
+            return false;
+        }
+        !matches!(
+            self.store().load_game(id).await,
+            Err(StoreError::NotFound(_))
+        )
+    }
+
     /// The seat `who` holds in `live`, or `None` for a spectator.
     async fn seat_of(&self, live: &Live, who: Option<Credential<'_>>) -> Option<Player> {
         let who = who?;

@@ -41,6 +41,20 @@ where
         .route("/api/games/{id}/sgf", get(sgf))
         .route("/api/import", post(import))
         .route("/api/me/games", get(my_games))
+        .route("/game/{id}", get(game_page))
+}
+
+/// The game page; a game that does not exist gets the same page (it says so) with status 404.
+async fn game_page(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if hub.exists(&id).await {
+        crate::http::pages::page("game.html", &headers)
+    } else {
+        crate::http::pages::missing("game.html")
+    }
 }
 
 async fn create_game(

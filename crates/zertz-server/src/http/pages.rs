@@ -346,6 +346,28 @@ fn with_preloads<S: AsRef<[u8]>>(html: &[u8], source: impl Fn(&str) -> Option<S>
     out.into_bytes()
 }
 
+/// The page `name` answered with status 404: for an address of the right shape naming
+/// something that does not exist (`/game/nosuch`), where the page itself says what is missing.
+pub fn missing(name: &str) -> Response {
+    match served(name) {
+        Some(body) => (
+            StatusCode::NOT_FOUND,
+            [
+                (header::CONTENT_TYPE, content_type(name)),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            body.into_owned(),
+        )
+            .into_response(),
+        None => not_found(),
+    }
+}
+
+/// The page `name`, as `/static/` serves it (200, or 304 when the browser's copy is current).
+pub fn page(name: &str, request: &HeaderMap) -> Response {
+    serve(name, request)
+}
+
 /// The page for an address that leads nowhere: `404.html` when the web UI has one, else a
 /// plain page, with status 404 either way.
 pub fn not_found() -> Response {
@@ -371,7 +393,6 @@ pub fn router() -> Router {
         .route("/", page("index.html"))
         .route("/lobby", page("lobby.html"))
         .route("/archive", page("archive.html"))
-        .route("/game/{id}", page("game.html"))
         .route("/match/{id}", page("match.html"))
         .route("/login", page("account.html"))
         .route("/signup", page("account.html"))

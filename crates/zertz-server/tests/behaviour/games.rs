@@ -19,6 +19,25 @@ async fn a_whole_game_between_two_people() {
     whole_game(Db::from(&db)).await;
 }
 
+/// A game's page is there for a game that exists; for one that does not, the same page (it
+/// says "no such game") comes with status 404, so links and crawlers see the address is dead.
+#[tokio::test]
+async fn the_page_of_an_unknown_game_answers_404() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let created = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Alice"}))
+        .await;
+    let id = string(&created["id"]);
+    let (status, page) = server.get_text(&format!("/game/{id}")).await;
+    assert_eq!(status, 200, "{page}");
+    let (status, missing) = server.get_text("/game/nosuchgame1").await;
+    assert_eq!(status, 404);
+    assert_eq!(missing, page, "the same page, which says what is missing");
+    let (status, _) = server.get_text("/game/not%20an%20id").await;
+    assert_eq!(status, 404);
+}
+
 /// The body of `a_whole_game_between_two_people`, on `db` (SQLite here, PostgreSQL in `postgres`).
 async fn whole_game(db: Db) {
     let mut server = Server::start(&db);

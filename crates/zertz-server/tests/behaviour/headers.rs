@@ -11,7 +11,7 @@ async fn pages_files_api_and_errors_carry_the_security_headers() {
     let server = Server::start(&db);
     for (path, status) in [
         ("/", 200),
-        ("/game/abc", 200),
+        ("/game/abc", 404),
         ("/static/js/lib/ui.js", 200),
         ("/api/health", 200),
         ("/api/games/nope", 404),

@@ -24,6 +24,9 @@ async fn a_finished_game_is_reviewed_once(db: Db) {
     assert!(string(&e["error"]).contains("not over"), "{e}");
     server.act_ok(&id, &bob, mv("Gc3,g1")).await;
     server.act_ok(&id, &alice, json!({"type": "resign"})).await;
+    // Not reviewed yet: an answer, not an error (the analysis page asks on every load).
+    let (status, none) = server.get(&format!("/api/games/{id}/review"), None).await;
+    assert_eq!((status, &none), (200, &json!({"state": "none"})));
 
     let (status, asked) = server
         .post("/api/reviews", &json!({"game": id}), None)

@@ -58,7 +58,8 @@ async fn pages_and_files_have_their_content_types() {
         ("/", "text/html; charset=utf-8", "index.html"),
         ("/lobby", "text/html; charset=utf-8", "lobby.html"),
         ("/archive", "text/html; charset=utf-8", "archive.html"),
-        ("/game/abc123", "text/html; charset=utf-8", "game.html"),
+        // `/game/{id}` is served by the games' routes, which know whether the game exists
+        // (behaviour/games.rs, `the_page_of_an_unknown_game_answers_404`).
         ("/match/m42", "text/html; charset=utf-8", "match.html"),
         ("/login", "text/html; charset=utf-8", "account.html"),
         ("/signup", "text/html; charset=utf-8", "account.html"),

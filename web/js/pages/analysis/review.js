@@ -53,13 +53,13 @@ export class ReviewPanel {
     this.graphEl.hidden = true;
   }
 
-  /** A server game's review, when one is stored (404 otherwise: the button offers one). */
+  /** A server game's review, when one is stored (state "none" otherwise: the button offers one). */
   async stored(id) {
     try {
       const r = await api('GET', `/api/games/${encodeURIComponent(id)}/review`);
-      this.follow(r);
+      if (r.state !== 'none') this.follow(r);
     } catch {
-      // none yet
+      // the game is gone or the server unreachable: the button still offers a review
     }
   }
 

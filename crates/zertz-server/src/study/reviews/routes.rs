@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use zertz::boardspace;
 use zertz::record::Record;
 
@@ -147,8 +147,11 @@ async fn status(
     found(status, format!("no review {id}"))
 }
 
+/// A game's review: its job (as `GET /api/reviews/{id}`), `{"state": "none"}` for a game not
+/// reviewed yet (an answer, not an error: the page asks before offering one), 404 for no game.
 async fn of_game(
     State(study): State<Arc<crate::study::Study>>,
+    State(hub): State<Arc<crate::games::hub::Hub>>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let status = study
@@ -156,5 +159,9 @@ async fn of_game(
         .of_game(&id)
         .await
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
-    found(status, format!("game {id} has not been reviewed"))
+    match status {
+        Some(s) => Ok(Json(s.to_json())),
+        None if hub.exists(&id).await => Ok(Json(json!({ "state": "none" }))),
+        None => Err(ApiError(StatusCode::NOT_FOUND, format!("no game {id}"))),
+    }
 }
