@@ -1,7 +1,8 @@
-// No two elements of a page share an id: a second element with an id makes
-// `getElementById` answer the first, so the control written second is dead (the puzzle page's
-// theme filter was, behind the header's theme button). Every page, as a guest and signed in,
-// checked after its scripts have drawn it.
+// Every page, as a guest and signed in, checked after its scripts have drawn it: no two
+// elements share an id (a second element with an id makes `getElementById` answer the first, so
+// the control written second is dead: the puzzle page's theme filter was, behind the header's
+// theme button), and an ordinary guest's visit leaves no error in the console (a guest asking
+// who is logged in, or for a game's review before there is one, is answered, not refused).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,4 +55,21 @@ test('the puzzle page\'s theme filter works beside the header\'s theme button', 
   assert.notEqual(await page.evaluate(() => document.documentElement.dataset.theme), before);
   const height = await page.locator('#theme-switch').evaluate((el) => el.getBoundingClientRect().height);
   assert.ok(height < 60, `the header button is ${height} px tall`);
+});
+
+test('a guest\'s visit to every page logs no error in the console', async () => {
+  const paths = await pages();
+  // A finished game on the analysis board: the page asks for its review, which does not exist yet.
+  const g = await call(env.server, 'POST', '/api/games', { opponent: { kind: 'invite' }, name: 'Ida' });
+  const j = await call(env.server, 'POST', `/api/games/${g.id}/join`, { name: 'Ivo', token: g.invite_token });
+  await call(env.server, 'POST', `/api/games/${g.id}/action`, { type: 'resign' }, j.token);
+  paths.push(`/analysis?game=${g.id}`);
+  const guest = await freshPage(env);
+  const errors = [];
+  guest.on('console', (m) => { if (m.type() === 'error') errors.push(`${guest.url()}: ${m.text()}`); });
+  for (const p of paths.filter((p) => p !== '/no-such-page')) {
+    await guest.goto(`${env.server.url}${p}`);
+    await guest.waitForLoadState('networkidle');
+  }
+  assert.deepEqual(errors, []);
 });
