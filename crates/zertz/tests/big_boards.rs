@@ -247,6 +247,8 @@ fn boards_past_the_grid_are_refused_by_name() {
     let e = import_wide(&text).unwrap_err();
     assert_eq!(e.kind, RejectKind::WideBoard);
     assert!(e.detail.contains("132 places"), "{}", e.detail);
+    // Said for whoever reads it (a server passes it on to a player): no function names.
+    assert!(!e.detail.contains("import"), "{}", e.detail);
     assert_eq!(import_huge(&text).unwrap().game.start().layout().len(), 132);
     // A narrower position cannot be made on a wider layout: an error, not a panic.
     let wide = Layout::custom_wide(&coords[..100]).unwrap();

@@ -26,6 +26,11 @@ pub fn read(text: &str) -> Result<ReadGame, String> {
     let text = text.trim_start();
     if text.starts_with('(') {
         let imported = zertz::boardspace::import(text).map_err(|e| format!("SGF: {e}"))?;
+        // The reader fills in what a BoardSpace file leaves out, so `(;)` reads as a game of
+        // nothing: refused, rather than shown as a game of 0 moves.
+        if imported.game.turns().is_empty() && imported.players.iter().all(String::is_empty) {
+            return Err("SGF: no ZÈRTZ game in it (no players and no moves)".into());
+        }
         let headers = vec![
             (
                 "Player1".to_string(),

@@ -340,6 +340,11 @@ async fn bad_input_is_refused_and_nothing_panics() {
         .post("/api/import", &json!({"text": "(;junk"}), None)
         .await;
     refused(status, &body, 422, "SGF");
+    // An SGF with nothing in it is not a game of 0 moves.
+    let (status, body) = server
+        .post("/api/import", &json!({"text": "(;)"}), None)
+        .await;
+    refused(status, &body, 422, "no ZÈRTZ game in it");
     let (status, body) = server
         .post("/api/import", &json!({"text": "1. Zz9"}), None)
         .await;

@@ -539,7 +539,7 @@ impl<S: LayoutWidth> Reader<S> {
                 RejectKind::WideBoard,
                 line,
                 format!(
-                    "the board has {} places; this reader holds at most {} (read it with import_any)",
+                    "the board has {} places, more than the {} this reader holds",
                     layout.len(),
                     S::CAPACITY
                 ),
