@@ -123,6 +123,12 @@ impl Site {
         }
         played
     }
+
+    /// Both players make their first move (picked from the legal ones), so that a rated game
+    /// that ends next counts: one ended before both have moved is not rated.
+    pub async fn both_move(&self, id: &str, tokens: &[String; 2]) -> Vec<String> {
+        self.play_random(id, tokens, &mut Rng::new(2), 2).await
+    }
 }
 
 /// Both players play moves picked from `legal_moves` (captures first), seat 1 over its

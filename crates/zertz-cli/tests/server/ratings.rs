@@ -22,6 +22,8 @@ async fn a_killed_server_keeps_result_and_ratings_together(db: Db) {
     let mut stored = 0;
     for delay_us in [0u64, 300, 1_000, 3_000, 20_000] {
         let (id, tokens) = rated_game(&mut ann, &mut bob).await;
+        // Both move first: a game resigned before that is not rated.
+        server.both_move(&id, &tokens).await;
         let url = server.url(&format!("/api/games/{id}/action"));
         let http = server.http.clone();
         let token = tokens[1].clone();

@@ -26,8 +26,18 @@ pub fn game_end(room: &Room, ended_ms: i64) -> Option<GameEnd> {
         reason: reason(room, &outcome).into(),
         board: room.game.position().layout().kind().name().to_string(),
         pool: room.settings.pool.clone(),
-        rated: room.settings.rated,
+        rated: room.settings.rated && moves_made(room) >= MOVES_TO_RATE,
     })
+}
+
+/// A rated game ended before both players had moved (a resignation, a flag, an abandonment or
+/// a draw at move 0 or 1) says nothing of their play: it is not rated (as on lichess), so a
+/// pair of accounts cannot trade points by resigning at once (issue 39, F5).
+pub const MOVES_TO_RATE: usize = 2;
+
+/// The turns played in this game (a game continued from a record counts from where it began).
+fn moves_made(room: &Room) -> usize {
+    room.game.turns().len().saturating_sub(room.history_turns)
 }
 
 /// How a game ended, in one word: a winning set reached by a capture or by an isolation, the

@@ -165,6 +165,13 @@ async fn players_far_apart_wait_until_the_gap_widens(db: Db) {
     let (pa, _) = until_paired(&mut a).await;
     let (pb, _) = until_paired(&mut b).await;
     let id = string(&pa["game"]);
+    // Both move first: a game resigned before that is not rated.
+    let by_seat = if pa["seat"] == 1 {
+        [string(&pa["token"]), string(&pb["token"])]
+    } else {
+        [string(&pb["token"]), string(&pa["token"])]
+    };
+    server.both_move(&id, &by_seat).await;
     server
         .act_ok(
             &id,

@@ -151,6 +151,7 @@ async fn rated_games_are_for_two_accounts_on_the_37_board_with_a_clock(db: Db) {
     let joined = bob.post(&format!("/api/games/{id}/join"), json!({})).await;
     assert_eq!(joined.status, 200, "{:?}", joined.body);
     let tokens = [string(&open.body["token"]), string(&joined.body["token"])];
+    server.both_move(&id, &tokens).await;
     server
         .act_ok(&id, &tokens[1], json!({"type": "resign"}))
         .await;
@@ -209,6 +210,7 @@ async fn profiles_and_the_leaderboard(db: Db) {
     loop {
         let (id, tokens) = rated_game(&mut ann, &mut bob).await;
         let loser = if n % 3 == 2 { 0 } else { 1 };
+        server.both_move(&id, &tokens).await;
         server
             .act_ok(&id, &tokens[loser], json!({"type": "resign"}))
             .await;
@@ -338,10 +340,14 @@ async fn a_rated_match_is_rated_game_by_game(db: Db) {
             (view["rated"].as_bool(), view["pool"].as_str()),
             (Some(true), Some("standard-rapid"))
         );
-        // Bob resigns each game: Ann takes the match 2-0.
-        let bob_seat = if view["you"] == 1 { 2 } else { 1 };
+        // Bob resigns each game, once both have moved: Ann takes the match 2-0.
+        let by_seat = if view["you"] == 1 {
+            [tokens[0].clone(), tokens[1].clone()]
+        } else {
+            [tokens[1].clone(), tokens[0].clone()]
+        };
+        server.both_move(&game, &by_seat).await;
         let bob_token = &tokens[1];
-        let _ = bob_seat;
         server
             .act_ok(&game, bob_token, json!({"type": "resign"}))
             .await;
@@ -357,7 +363,52 @@ async fn a_rated_match_is_rated_game_by_game(db: Db) {
     );
 }
 
+/// A rated game that ends before both players have moved is not rated, however it ends: two
+/// accounts cannot trade points by resigning at once (issue 39, F5: one account went 1500 →
+/// 2366 in 100 such games). Once both have moved, a resignation is rated.
+async fn a_game_ended_before_both_moved_is_not_rated(db: Db) {
+    let server = Server::start(&db);
+    let mut ann = Browser::new(&server);
+    ann.sign_up_ok("Ann", PASSWORD).await;
+    let mut bob = Browser::new(&server);
+    bob.sign_up_ok("Bob", PASSWORD).await;
+    // Resigned at move 0, at move 1 (after the first move), and agreed drawn at move 1.
+    for (moves, end) in [(0, "resign"), (1, "resign"), (1, "draw")] {
+        let (id, tokens) = rated_game(&mut ann, &mut bob).await;
+        server
+            .play_random(&id, &tokens, &mut Rng::new(5), moves)
+            .await;
+        if end == "resign" {
+            server
+                .act_ok(&id, &tokens[1], json!({"type": "resign"}))
+                .await;
+        } else {
+            server
+                .act_ok(&id, &tokens[1], json!({"type": "offer_draw"}))
+                .await;
+            server
+                .act_ok(&id, &tokens[0], json!({"type": "accept_draw"}))
+                .await;
+        }
+        let p = profile(&server, "Ann").await;
+        assert_eq!(p["ratings"], json!([]), "{end} after {moves} moves: {p}");
+        let history = server.get("/api/players/Ann/games", None).await.1;
+        assert_eq!(history["games"][0]["game_id"], id.as_str());
+        assert_eq!(history["games"][0]["rated"], false, "{history}");
+    }
+    // After both have moved, the same resignation is rated.
+    let (id, tokens) = rated_game(&mut ann, &mut bob).await;
+    server.both_move(&id, &tokens).await;
+    server
+        .act_ok(&id, &tokens[1], json!({"type": "resign"}))
+        .await;
+    let p = profile(&server, "Ann").await;
+    assert_eq!(p["ratings"][0]["games"], 1, "{p}");
+    assert!(p["ratings"][0]["rating"].as_i64() > Some(1500), "{p}");
+}
+
 on_sqlite_and_postgres!(
+    a_game_ended_before_both_moved_is_not_rated,
     a_rated_game_changes_both_ratings,
     profiles_and_the_leaderboard,
     rated_games_are_for_two_accounts_on_the_37_board_with_a_clock,
