@@ -4,8 +4,10 @@
 //! an address, but at most a minute for a name, so that nobody can keep a player out from
 //! elsewhere for long. A browser that has logged in to the account before (its device cookie,
 //! see `keys`) is not held back by the name's lock, unless that cookie itself has failed a few
-//! times (a stolen device cookie does not open unlimited guessing). A success clears the
-//! counts; a count is forgotten an hour after its last failure.
+//! times (a stolen device cookie does not open unlimited guessing). A try counts as a failure
+//! from the moment it is let through, before its password is hashed, so tries sent together
+//! cannot all pass the check; a success clears the counts; a count is forgotten an hour after
+//! its last failure.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -69,25 +71,42 @@ fn lock<K>(map: &Mutex<HashMap<K, Failures>>) -> std::sync::MutexGuard<'_, HashM
 }
 
 impl LoginGuard {
-    /// Whether a login to `name` from `address` may be tried at `now`; `trusted` when the
-    /// browser logged in to that account before (the name's lock does not apply).
-    pub fn check(
+    /// Begins a login to `name` from `address` at `now`, refused when either is locked
+    /// (`trusted`: the browser logged in to that account before, so the name's lock does not
+    /// apply). A try let through is counted at once as a failure, with the hash of the
+    /// browser's device key if it sent one, before the password is hashed: tries that race it
+    /// see it, so sixty logins sent at once get the free tries and no more. A success clears
+    /// the counts ([`LoginGuard::succeeded`]).
+    pub fn begin(
         &self,
         address: IpAddr,
         name: &str,
+        device: Option<&str>,
         trusted: bool,
         now: Instant,
     ) -> Result<(), Locked> {
-        if let Some(f) = lock(&self.addresses).get(&address)
-            && let Some(wait) = f.locked_for(FREE_PER_ADDRESS, MAX_ADDRESS_LOCK, now)
+        let name = name.to_ascii_lowercase();
+        // Both counts are checked and raised under both locks (always taken in this order).
+        let mut addresses = lock(&self.addresses);
+        let mut names = lock(&self.names);
+        if let Some(wait) = addresses
+            .get(&address)
+            .and_then(|f| f.locked_for(FREE_PER_ADDRESS, MAX_ADDRESS_LOCK, now))
         {
             return Err(Locked::Address(wait));
         }
         if !trusted
-            && let Some(f) = lock(&self.names).get(&name.to_ascii_lowercase())
-            && let Some(wait) = f.locked_for(FREE_PER_NAME, MAX_NAME_LOCK, now)
+            && let Some(wait) = names
+                .get(&name)
+                .and_then(|f| f.locked_for(FREE_PER_NAME, MAX_NAME_LOCK, now))
         {
             return Err(Locked::Name(wait));
+        }
+        count(&mut addresses, address, now);
+        count(&mut names, name, now);
+        drop((addresses, names));
+        if let Some(device) = device {
+            count(&mut lock(&self.devices), device.to_string(), now);
         }
         Ok(())
     }
@@ -100,15 +119,6 @@ impl LoginGuard {
         })
     }
 
-    /// Counts a failed login (with the hash of the browser's device key, if it sent one).
-    pub fn failed(&self, address: IpAddr, name: &str, device: Option<&str>, now: Instant) {
-        count(&self.addresses, address, now);
-        count(&self.names, name.to_ascii_lowercase(), now);
-        if let Some(device) = device {
-            count(&self.devices, device.to_string(), now);
-        }
-    }
-
     /// A login succeeded: the counts start again.
     pub fn succeeded(&self, address: IpAddr, name: &str, device: Option<&str>) {
         lock(&self.addresses).remove(&address);
@@ -119,8 +129,7 @@ impl LoginGuard {
     }
 }
 
-fn count<K: std::hash::Hash + Eq>(map: &Mutex<HashMap<K, Failures>>, key: K, now: Instant) {
-    let mut map = lock(map);
+fn count<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Failures>, key: K, now: Instant) {
     if map.len() >= SWEEP_AT {
         map.retain(|_, f| now.saturating_duration_since(f.last) < FORGET_AFTER);
     }
@@ -147,37 +156,64 @@ mod tests {
     fn a_name_locks_after_its_free_tries_and_the_lock_grows_to_a_minute() {
         let g = LoginGuard::default();
         let t0 = Instant::now();
-        // Five failures from five addresses: the name is locked for 1 s, then 2 s, 4 s…
+        // Five tries from five addresses: the name is locked for 1 s, then 2 s, 4 s…
         for i in 0..FREE_PER_NAME {
-            assert_eq!(g.check(ip(i as u8), "Ann", false, t0), Ok(()));
-            g.failed(ip(i as u8), "ann", None, t0);
+            assert_eq!(g.begin(ip(i as u8), "Ann", None, false, t0), Ok(()));
         }
         assert_eq!(
-            g.check(ip(99), "ANN", false, t0),
+            g.begin(ip(99), "ANN", None, false, t0),
             Err(Locked::Name(Duration::from_secs(1)))
         );
         // Locked for the name only: other names go on.
-        assert_eq!(g.check(ip(99), "Ben", false, t0), Ok(()));
-        // The browser that logged in to Ann before is not held back.
-        assert_eq!(g.check(ip(99), "Ann", true, t0), Ok(()));
-        let t1 = t0 + Duration::from_secs(1);
-        assert_eq!(g.check(ip(99), "Ann", false, t1), Ok(()));
-        g.failed(ip(99), "Ann", None, t1);
+        assert_eq!(g.begin(ip(99), "Ben", None, false, t0), Ok(()));
+        // The browser that logged in to Ann before is not held back (its try counts: 6).
+        assert_eq!(g.begin(ip(99), "Ann", None, true, t0), Ok(()));
+        let t1 = t0 + Duration::from_secs(2);
+        assert_eq!(g.begin(ip(99), "Ann", None, false, t1), Ok(()));
         assert_eq!(
-            g.check(ip(98), "Ann", false, t1),
-            Err(Locked::Name(Duration::from_secs(2)))
+            g.begin(ip(98), "Ann", None, false, t1),
+            Err(Locked::Name(Duration::from_secs(4)))
         );
         // Many more failures: never more than a minute.
         let mut t = t1;
-        for _ in 0..30 {
+        for i in 0..30 {
             t += Duration::from_secs(120);
-            g.failed(ip(97), "Ann", None, t);
+            assert_eq!(g.begin(ip(100 + i), "Ann", None, false, t), Ok(()));
         }
         assert_eq!(
-            g.check(ip(96), "Ann", false, t),
+            g.begin(ip(96), "Ann", None, false, t),
             Err(Locked::Name(MAX_NAME_LOCK))
         );
-        assert_eq!(g.check(ip(96), "Ann", false, t + MAX_NAME_LOCK), Ok(()));
+        assert_eq!(
+            g.begin(ip(96), "Ann", None, false, t + MAX_NAME_LOCK),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn tries_sent_together_get_the_free_tries_and_no_more() {
+        // Sixty logins to one name from one address, all begun before any hash is done
+        // (issue 39, F2: all sixty used to be checked): five are let through.
+        let g = LoginGuard::default();
+        let t0 = Instant::now();
+        let through = (0..60)
+            .filter(|_| g.begin(ip(1), "Ann", None, false, t0).is_ok())
+            .count();
+        assert_eq!(through, FREE_PER_NAME as usize);
+        // From sixty threads at once, the same.
+        let g = std::sync::Arc::new(LoginGuard::default());
+        let threads: Vec<_> = (0..60)
+            .map(|_| {
+                let g = g.clone();
+                std::thread::spawn(move || g.begin(ip(2), "Ben", None, false, t0).is_ok())
+            })
+            .collect();
+        let through = threads
+            .into_iter()
+            .map(|t| t.join().unwrap())
+            .filter(|ok| *ok)
+            .count();
+        assert_eq!(through, FREE_PER_NAME as usize);
     }
 
     #[test]
@@ -185,21 +221,21 @@ mod tests {
         let g = LoginGuard::default();
         let t0 = Instant::now();
         for i in 0..FREE_PER_ADDRESS {
-            g.failed(ip(1), &format!("name{i}"), None, t0);
+            assert_eq!(g.begin(ip(1), &format!("name{i}"), None, false, t0), Ok(()));
         }
         assert_eq!(
-            g.check(ip(1), "someone", true, t0),
+            g.begin(ip(1), "someone", None, true, t0),
             Err(Locked::Address(Duration::from_secs(1)))
         );
-        assert_eq!(g.check(ip(2), "someone", false, t0), Ok(()));
+        assert_eq!(g.begin(ip(2), "someone", None, false, t0), Ok(()));
         g.succeeded(ip(1), "someone", None);
-        assert_eq!(g.check(ip(1), "someone", false, t0), Ok(()));
+        assert_eq!(g.begin(ip(1), "someone", None, false, t0), Ok(()));
         // An hour after the last failure the count starts again.
-        for _ in 0..(FREE_PER_ADDRESS + 3) {
-            g.failed(ip(3), "x", None, t0);
+        for i in 0..FREE_PER_ADDRESS {
+            assert_eq!(g.begin(ip(3), &format!("x{i}"), None, false, t0), Ok(()));
         }
-        assert!(g.check(ip(3), "y", false, t0).is_err());
-        assert_eq!(g.check(ip(3), "y", false, t0 + FORGET_AFTER), Ok(()));
+        assert!(g.begin(ip(3), "y", None, false, t0).is_err());
+        assert_eq!(g.begin(ip(3), "y", None, false, t0 + FORGET_AFTER), Ok(()));
     }
 
     #[test]
@@ -207,8 +243,8 @@ mod tests {
         let g = LoginGuard::default();
         let t0 = Instant::now();
         assert!(g.device_trusted("d1", t0));
-        for _ in 0..FREE_PER_DEVICE {
-            g.failed(ip(1), "Ann", Some("d1"), t0);
+        for i in 0..FREE_PER_DEVICE {
+            assert_eq!(g.begin(ip(i as u8), "Ann", Some("d1"), true, t0), Ok(()));
         }
         assert!(!g.device_trusted("d1", t0));
         assert!(g.device_trusted("d2", t0));

@@ -199,7 +199,11 @@ impl Accounts {
             }
             _ => false,
         };
-        if let Err(locked) = self.guard.check(address, name, trusted, Instant::now()) {
+        // Counted as a failure from here until it succeeds: logins racing this one see it.
+        let begun = self
+            .guard
+            .begin(address, name, device.as_deref(), trusted, Instant::now());
+        if let Err(locked) = begun {
             let (whose, wait) = match locked {
                 Locked::Address(wait) => ("from this address", wait),
                 Locked::Name(wait) => ("for this name", wait),
@@ -218,8 +222,6 @@ impl Accounts {
             .verify(password, account.as_ref().map(|a| a.password_hash.as_str()))
             .await?;
         let Some(account) = account.filter(|_| matches) else {
-            self.guard
-                .failed(address, name, device.as_deref(), Instant::now());
             return Err(AccountError::WrongLogin);
         };
         self.guard.succeeded(address, name, device.as_deref());
