@@ -164,6 +164,7 @@ struct NewPassword {
 
 async fn change_password(
     State(accounts): State<Arc<Accounts>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     viewer: Viewer,
     body: Result<Json<NewPassword>, JsonRejection>,
 ) -> Response {
@@ -174,7 +175,10 @@ async fn change_password(
         Ok(body) => body,
         Err(e) => return ApiError::from(e).into_response(),
     };
-    match accounts.change_password(&key, &b.old, &b.new).await {
+    match accounts
+        .change_password(&key, &b.old, &b.new, peer.ip())
+        .await
+    {
         Ok(()) => Json(json!({ "changed": true })).into_response(),
         Err(e) => refusal(e),
     }

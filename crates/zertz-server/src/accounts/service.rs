@@ -203,20 +203,7 @@ impl Accounts {
         let begun = self
             .guard
             .begin(address, name, device.as_deref(), trusted, Instant::now());
-        if let Err(locked) = begun {
-            let (whose, wait) = match locked {
-                Locked::Address(wait) => ("from this address", wait),
-                Locked::Name(wait) => ("for this name", wait),
-            };
-            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            return Err(AccountError::Locked(
-                format!(
-                    "too many failed logins {whose}: try again in {} s",
-                    seconds.max(1)
-                ),
-                wait,
-            ));
-        }
+        begun.map_err(locked_out)?;
         let matches = self
             .hasher
             .verify(password, account.as_ref().map(|a| a.password_hash.as_str()))
@@ -272,6 +259,7 @@ impl Accounts {
         session_key: &str,
         old: &str,
         new: &str,
+        address: IpAddr,
     ) -> Result<(), AccountError> {
         let now = now_ms();
         let hash = key_hash(session_key);
@@ -280,6 +268,11 @@ impl Accounts {
                 "changing the password needs a session: log in first".into(),
             ));
         };
+        // The old password is guessed like a login (a session left open on a shared computer
+        // must not give unlimited guesses at it): counted per address and per account name.
+        self.guard
+            .begin(address, &account.name, None, false, Instant::now())
+            .map_err(locked_out)?;
         if !self
             .hasher
             .verify(old, Some(&account.password_hash))
@@ -287,6 +280,7 @@ impl Accounts {
         {
             return Err(AccountError::WrongLogin);
         }
+        self.guard.succeeded(address, &account.name, None);
         check_password(new).map_err(AccountError::Invalid)?;
         let password_hash = self.hasher.hash(new).await?;
         self.store
@@ -321,4 +315,20 @@ impl Accounts {
     pub async fn named(&self, name: &str) -> Result<Option<AccountRow>, AccountError> {
         Ok(self.store.account_named(name).await?)
     }
+}
+
+/// The refusal of a try the guard holds back, saying whose failures and for how long.
+fn locked_out(locked: Locked) -> AccountError {
+    let (whose, wait) = match locked {
+        Locked::Address(wait) => ("from this address", wait),
+        Locked::Name(wait) => ("for this name", wait),
+    };
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    AccountError::Locked(
+        format!(
+            "too many failed logins {whose}: try again in {} s",
+            seconds.max(1)
+        ),
+        wait,
+    )
 }
