@@ -6,7 +6,7 @@ use zertz::{Layout, Position, Repetition, RuleSet, Rules};
 
 use crate::games::clock::ClockSpec;
 use crate::games::model::{GameSettings, RATED_NEEDS_ACCOUNTS, SeatKind};
-use crate::games::pools::pool_of;
+use crate::games::pools::{pool_of, rated_pool_of};
 use crate::http::error::{ApiResult, bad};
 
 /// Who the opponent of a new game is.
@@ -224,7 +224,7 @@ impl NewGame {
                     "a rated game has no takebacks: leave casual out or set it to false",
                 ));
             }
-            pool_of(&settings).map_err(|e| bad(format!("rated: {e}")))?;
+            rated_pool_of(&settings).map_err(|e| bad(format!("rated: {e}")))?;
             settings.rated = true;
             settings.casual = false;
         }

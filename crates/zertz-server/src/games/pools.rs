@@ -162,6 +162,46 @@ pub fn pool_of(settings: &GameSettings) -> Result<Pool, String> {
     Ok(Pool { blitz_rules, speed })
 }
 
+/// The shortest expected length of a rated game for one player (main time and 20 turns).
+pub const RATED_MIN_EXPECTED_MS: i64 = 60 * 1000;
+/// The least time a rated clock gives for a player's first turn.
+pub const RATED_MIN_FIRST_TURN_MS: i64 = 10 * 1000;
+
+/// The pool of a rated game with these settings, or why it cannot be rated: [`pool_of`], and a
+/// clock that leaves time to play (a clock of 1 ms let the creator who moves first win on time
+/// against whoever joined: issue 39, F12).
+pub fn rated_pool_of(settings: &GameSettings) -> Result<Pool, String> {
+    let pool = pool_of(settings)?;
+    let (first_turn, expected) = match settings.clock {
+        ClockSpec::Unlimited {} | ClockSpec::Correspondence { .. } => return Ok(pool),
+        ClockSpec::SuddenDeath { total_ms } => (total_ms, total_ms),
+        ClockSpec::Fischer {
+            base_ms,
+            increment_ms,
+        } => (base_ms, base_ms + EXPECTED_TURNS * increment_ms),
+        ClockSpec::Periods {
+            main_ms, period_ms, ..
+        } => (main_ms + period_ms, main_ms + EXPECTED_TURNS * period_ms),
+        ClockSpec::PerMoveReserve {
+            per_move_ms,
+            reserve_ms,
+            ..
+        } => (
+            per_move_ms + reserve_ms,
+            EXPECTED_TURNS * per_move_ms + reserve_ms,
+        ),
+    };
+    if first_turn < RATED_MIN_FIRST_TURN_MS || expected < RATED_MIN_EXPECTED_MS {
+        return Err(format!(
+            "the clock is too fast for a rated game: it must give at least {} s for the first \
+             turn and {} s for a game of {EXPECTED_TURNS} turns (main time and increments)",
+            RATED_MIN_FIRST_TURN_MS / 1000,
+            RATED_MIN_EXPECTED_MS / 1000
+        ));
+    }
+    Ok(pool)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +298,53 @@ mod tests {
             pool_of(&moved)
                 .unwrap_err()
                 .contains("continued from a record")
+        );
+    }
+
+    #[test]
+    fn rated_clocks_leave_time_to_play() {
+        let rated = |clock: ClockSpec| rated_pool_of(&settings("37", "standard", clock));
+        // Too fast: a millisecond, a first turn of 5 s, 30 s in all.
+        for clock in [
+            ClockSpec::SuddenDeath { total_ms: 1 },
+            ClockSpec::Fischer {
+                base_ms: 5_000,
+                increment_ms: 30_000,
+            },
+            ClockSpec::Fischer {
+                base_ms: 10_000,
+                increment_ms: 1_000,
+            },
+            ClockSpec::Periods {
+                main_ms: 0,
+                periods: 3,
+                period_ms: 1,
+            },
+        ] {
+            let e = rated(clock).unwrap_err();
+            assert!(e.contains("too fast for a rated game"), "{clock:?}: {e}");
+        }
+        // Time enough: a minute sudden death, 10 s + 3 s a turn, correspondence.
+        for clock in [
+            ClockSpec::SuddenDeath { total_ms: 60_000 },
+            ClockSpec::Fischer {
+                base_ms: 10_000,
+                increment_ms: 3_000,
+            },
+            ClockSpec::Correspondence {
+                per_move_ms: 24 * 3600 * 1000,
+            },
+        ] {
+            assert!(rated(clock).is_ok(), "{clock:?}");
+        }
+        // An unrated game keeps its pool whatever its clock.
+        assert!(
+            pool_of(&settings(
+                "37",
+                "standard",
+                ClockSpec::SuddenDeath { total_ms: 1 }
+            ))
+            .is_ok()
         );
     }
 }

@@ -6,7 +6,7 @@ use zertz::{Layout, Position, RuleSet};
 
 use crate::games::clock::ClockSpec;
 use crate::games::model::{GameSettings, SeatKind};
-use crate::games::pools::pool_of;
+use crate::games::pools::{pool_of, rated_pool_of};
 use crate::tournaments::model::{Format, Settings};
 
 /// Most players an event may take.
@@ -186,7 +186,7 @@ impl NewEvent {
         // Blitz rules).
         let games = game_settings(&settings)?;
         if rated {
-            pool_of(&games).map_err(|e| format!("rated: {e}"))?;
+            rated_pool_of(&games).map_err(|e| format!("rated: {e}"))?;
         }
         Ok(Checked {
             name: name.to_string(),

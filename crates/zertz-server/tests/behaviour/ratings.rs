@@ -121,6 +121,10 @@ async fn rated_games_are_for_two_accounts_on_the_37_board_with_a_clock(db: Db) {
         ),
         (json!({"board": "48"}), "only games on the 37-ring board"),
         (json!({"clock": null}), "rated games need a clock"),
+        (
+            json!({"clock": {"kind": "sudden_death", "total_ms": 1}}),
+            "the clock is too fast for a rated game",
+        ),
         (json!({"casual": true}), "a rated game has no takebacks"),
     ] {
         let a = ann.post("/api/games", rated(extra.clone())).await;
