@@ -6,6 +6,7 @@
 
 mod accounts;
 mod analysis;
+mod attacks;
 mod chat;
 mod clocks;
 mod design;
