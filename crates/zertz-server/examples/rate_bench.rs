@@ -23,7 +23,7 @@ fn main() {
             s.spawn(move || {
                 for i in 0..TAKES {
                     let a = addresses[(i as usize * 7 + t) % addresses.len()];
-                    assert!(limits.take(a).is_ok());
+                    assert!(limits.take(&a).is_ok());
                 }
             });
         }
@@ -33,10 +33,10 @@ fn main() {
 
     let limits = PerAddress::new(Rate::new(1.0, 1.0));
     let one = addresses[0];
-    let _ = limits.take(one);
+    let _ = limits.take(&one);
     let started = Instant::now();
     for _ in 0..TAKES {
-        assert!(limits.take(one).is_err());
+        assert!(limits.take(&one).is_err());
     }
     let ns = started.elapsed().as_nanos() as f64 / f64::from(TAKES);
     println!("refused: {ns:.0} ns a request (1 thread, 1 address)");

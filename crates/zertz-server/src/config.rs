@@ -39,6 +39,9 @@ pub struct Config {
     /// Custom boards new to the server one client may bring in an hour (0: no limit): each
     /// stays in memory while a game or request holds it (see `new_boards`).
     pub new_boards_per_client: usize,
+    /// New studies (saved or copied) one account, and one address, may store in an hour (0:
+    /// no limit): a study holds up to 512 KiB and accounts are free (docs/security.md).
+    pub new_studies_per_hour: u32,
     /// Connections one address may hold, and how long an idle one stays open.
     pub connections: ConnectionLimits,
     /// Analysis-board searches running at once, apart from the games' engine slots (the rest
@@ -82,6 +85,7 @@ impl Default for Config {
             engine_games_per_client: 3,
             seeks_per_client: 5,
             new_boards_per_client: 20,
+            new_studies_per_hour: 30,
             connections: Default::default(),
             study_slots: 1,
             analysis_time: Duration::from_secs(30),

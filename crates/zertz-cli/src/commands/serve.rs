@@ -96,6 +96,10 @@ pub struct ServeArgs {
     /// while a game or request holds it); more are refused with 429. 0: no limit.
     #[arg(long, default_value_t = 20)]
     new_boards_per_client: usize,
+    /// New studies (saved or copied) one account, and one address, may store in an hour;
+    /// more are refused with 429. 0: no limit.
+    #[arg(long, default_value_t = 30)]
+    new_studies_per_hour: u32,
     /// Connections one address may hold open at once (WebSockets included); the next is
     /// answered 429 and closed. 0: no cap.
     #[arg(long, default_value_t = 64)]
@@ -145,6 +149,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         engine_games_per_client: args.engine_games_per_client,
         seeks_per_client: args.seeks_per_client,
         new_boards_per_client: args.new_boards_per_client,
+        new_studies_per_hour: args.new_studies_per_hour,
         connections: zertz_server::config::ConnectionLimits {
             per_address: args.connections_per_address,
             idle_timeout: Duration::from_secs(args.idle_timeout.max(1)),

@@ -4,6 +4,7 @@
 //! `{"type": "refused", "status": 429, …}`. Nothing else happens to the game. Also the
 //! largest body a request may carry.
 
+use std::hash::Hash;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,21 +23,24 @@ use serde_json::json;
 /// Largest request body accepted (and largest WebSocket message).
 pub const MAX_BODY: usize = 256 * 1024;
 
-/// A limiter per client address (`governor`'s keyed limiter).
-pub struct PerAddress {
+/// A limiter per key (`governor`'s keyed limiter): per address, per account.
+pub struct PerKey<K: Hash + Eq + Clone> {
     rate: Rate,
-    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    limiter: Option<DefaultKeyedRateLimiter<K>>,
     clock: DefaultClock,
 }
 
-/// Addresses remembered before those whose limiter is full again are forgotten.
+/// A limiter per client address.
+pub type PerAddress = PerKey<IpAddr>;
+
+/// Keys remembered before those whose limiter is full again are forgotten.
 const PRUNE_AT: usize = 10_000;
 
-impl PerAddress {
-    /// A limiter of `rate` per address.
-    pub fn new(rate: Rate) -> Arc<PerAddress> {
+impl<K: Hash + Eq + Clone> PerKey<K> {
+    /// A limiter of `rate` per key.
+    pub fn new(rate: Rate) -> Arc<PerKey<K>> {
         let clock = DefaultClock::default();
-        Arc::new(PerAddress {
+        Arc::new(PerKey {
             rate,
             limiter: rate
                 .quota()
@@ -45,8 +49,8 @@ impl PerAddress {
         })
     }
 
-    /// Takes a token for `address`: `Ok` if there was one, else how long until there is.
-    pub fn take(&self, address: IpAddr) -> Result<(), Duration> {
+    /// Takes a token for `key`: `Ok` if there was one, else how long until there is.
+    pub fn take(&self, key: &K) -> Result<(), Duration> {
         let Some(limiter) = &self.limiter else {
             return Ok(());
         };
@@ -54,7 +58,7 @@ impl PerAddress {
             limiter.retain_recent();
         }
         limiter
-            .check_key(&address)
+            .check_key(key)
             .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
     }
 }
@@ -71,7 +75,7 @@ pub async fn by_address(
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0.ip());
     if let Some(address) = address
-        && let Err(wait) = limits.take(address)
+        && let Err(wait) = limits.take(&address)
     {
         return too_many(
             format!(
@@ -86,7 +90,8 @@ pub async fn by_address(
 }
 
 /// A 429 answer with `Retry-After` (whole seconds, rounded up).
-fn too_many(message: String, wait: Duration) -> Response {
+/// 429 with `message` and a `Retry-After` of `wait` (whole seconds, at least one).
+pub fn too_many(message: String, wait: Duration) -> Response {
     let mut response = (
         StatusCode::TOO_MANY_REQUESTS,
         Json(json!({ "error": message })),
@@ -108,17 +113,17 @@ mod tests {
         let limits = PerAddress::new(Rate::new(1.0, 2.0));
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
-        assert!(limits.take(a).is_ok());
-        assert!(limits.take(a).is_ok());
-        let wait = limits.take(a).unwrap_err();
+        assert!(limits.take(&a).is_ok());
+        assert!(limits.take(&a).is_ok());
+        let wait = limits.take(&a).unwrap_err();
         assert!(wait > Duration::from_millis(500), "{wait:?}");
-        assert!(limits.take(b).is_ok());
+        assert!(limits.take(&b).is_ok());
     }
 
     #[test]
     fn no_rate_is_no_limit() {
         let limits = PerAddress::new(Rate::unlimited());
         let a: IpAddr = "10.0.0.1".parse().unwrap();
-        assert!((0..10_000).all(|_| limits.take(a).is_ok()));
+        assert!((0..10_000).all(|_| limits.take(&a).is_ok()));
     }
 }

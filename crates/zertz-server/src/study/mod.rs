@@ -28,6 +28,8 @@ pub struct Study {
     pub reviews: Arc<Reviews>,
     /// The line of finished games' analyses (`GET /api/games/{id}/analysis`).
     pub game_analysis: Arc<analysis::game::AnalysisQueue>,
+    /// New studies (saved or copied) stored per account and per address.
+    pub new_studies: studies::quota::NewStudies,
 }
 
 impl Study {
@@ -43,6 +45,7 @@ impl Study {
                 1,
                 crate::study::analysis::routes::BUDGET,
             ),
+            new_studies: studies::quota::NewStudies::new(config.new_studies_per_hour),
         })
     }
 }

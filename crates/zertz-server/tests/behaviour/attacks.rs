@@ -109,3 +109,52 @@ async fn f12_a_rated_game_with_a_1_ms_clock_is_refused() {
         a.body
     );
 }
+
+/// F1: copies of a large study by a swarm of fresh accounts from one address (a copy needs no
+/// body; counted per account only, one address stored about 24 MB a second). New studies are
+/// counted per address as well: 30 an hour, whatever the number of accounts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn f1_a_swarm_of_fresh_accounts_copies_a_study_30_times_an_hour() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let mut owner = Browser::new(&server);
+    owner.sign_up_ok("Owner", PASSWORD).await;
+    // A study of twenty chapters, each the same short line.
+    let chapter = |i: usize| {
+        let line = json!([{"move": "Wd4,a1", "comment": "", "children": []}]);
+        json!({"name": format!("Chapter {i}"), "tree": {"start": zertz::Position::standard().to_string(),
+               "headers": {}, "comment": "", "children": line}})
+    };
+    let chapters: Vec<_> = (0..20).map(chapter).collect();
+    let saved = owner
+        .post("/api/studies", json!({"name": "Big", "chapters": chapters}))
+        .await;
+    assert_eq!(saved.status, 201, "{:?}", saved.body);
+    let id = saved.body["id"].as_str().unwrap().to_string();
+    let mut stored = 0;
+    let mut refused = 0;
+    for n in 0..8 {
+        let mut fake = Browser::new(&server);
+        fake.sign_up_ok(&format!("Fake{n}"), PASSWORD).await;
+        for _ in 0..5 {
+            let a = fake
+                .post(&format!("/api/studies/{id}/copy"), json!({}))
+                .await;
+            match a.status {
+                201 => stored += 1,
+                429 => {
+                    refused += 1;
+                    assert!(a.retry_after.is_some(), "{:?}", a.body);
+                    let why = a.body["error"].as_str().unwrap();
+                    assert!(
+                        why.contains("your address has stored 30 new studies"),
+                        "{why}"
+                    );
+                }
+                other => panic!("copy: {other} {:?}", a.body),
+            }
+        }
+    }
+    // The owner's save was the address's first new study of the hour.
+    assert_eq!((stored, refused), (29, 11));
+}

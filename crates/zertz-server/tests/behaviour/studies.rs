@@ -391,7 +391,9 @@ async fn bad_trees_are_refused_with_a_sentence(db: Db) {
 }
 
 async fn limits_are_enforced(db: Db) {
-    let server = Server::start(db);
+    // Without the hourly allowance of new studies (attacks.rs tests it): here, the most an
+    // account may keep.
+    let server = Server::start_config(db, 50, |c| c.new_studies_per_hour = 0);
     let mut ann = signed_up(&server, "Ann").await;
     let start = Position::standard();
 

@@ -5,6 +5,7 @@
 //! `store::studies`.
 
 pub mod postgres;
+pub mod quota;
 pub mod routes;
 pub(crate) mod sql;
 pub mod sqlite;

@@ -32,6 +32,7 @@ where
     S: Clone + Send + Sync + 'static,
     Arc<crate::accounts::Accounts>: FromRef<S>,
     Arc<dyn StudyStore>: FromRef<S>,
+    Arc<crate::study::Study>: FromRef<S>,
 {
     Router::new()
         .route("/api/studies", post(create))
@@ -86,13 +87,30 @@ struct StudyItem {
     updated: i64,
 }
 
+/// Takes a new study from the allowances of the viewer's account and address (F1), or the 429
+/// that says how long to wait.
+fn new_study_allowed(
+    study: &crate::study::Study,
+    account: &Account,
+    viewer: &Viewer,
+) -> Result<(), Response> {
+    study
+        .new_studies
+        .take(&account.id, viewer.address)
+        .map_err(|(why, wait)| crate::http::limit::too_many(why, wait))
+}
+
 async fn create(
     State(store): State<Arc<dyn StudyStore>>,
+    State(study): State<Arc<crate::study::Study>>,
     viewer: Viewer,
     body: Result<Json<StudyInput>, JsonRejection>,
 ) -> ApiResult<Response> {
-    let account = logged_in(viewer, "saving a study")?;
+    let account = logged_in(viewer.clone(), "saving a study")?;
     let Json(input) = body?;
+    if let Err(refused) = new_study_allowed(&study, &account, &viewer) {
+        return Ok(refused);
+    }
     let id = Studies::new(store.as_ref())
         .create(&account.id, input)
         .await?;
@@ -162,10 +180,14 @@ async fn delete(
 
 async fn copy(
     State(store): State<Arc<dyn StudyStore>>,
+    State(study): State<Arc<crate::study::Study>>,
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let account = logged_in(viewer, "copying a study")?;
+    let account = logged_in(viewer.clone(), "copying a study")?;
+    if let Err(refused) = new_study_allowed(&study, &account, &viewer) {
+        return Ok(refused);
+    }
     let copy = Studies::new(store.as_ref()).copy(&account.id, &id).await?;
     Ok((StatusCode::CREATED, Json(json!({ "id": copy }))).into_response())
 }
