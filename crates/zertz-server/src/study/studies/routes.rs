@@ -87,17 +87,15 @@ struct StudyItem {
     updated: i64,
 }
 
-/// Takes a new study from the allowances of the viewer's account and address (F1), or the 429
-/// that says how long to wait.
-fn new_study_allowed(
+/// Takes a new study from the allowances of the viewer's account and address (F1); `Some`: the
+/// 429 that says how long to wait.
+fn new_study_refused(
     study: &crate::study::Study,
     account: &Account,
     viewer: &Viewer,
-) -> Result<(), Response> {
-    study
-        .new_studies
-        .take(&account.id, viewer.address)
-        .map_err(|(why, wait)| crate::http::limit::too_many(why, wait))
+) -> Option<Response> {
+    let (why, wait) = study.new_studies.take(&account.id, viewer.address).err()?;
+    Some(crate::http::limit::too_many(why, wait))
 }
 
 async fn create(
@@ -108,7 +106,7 @@ async fn create(
 ) -> ApiResult<Response> {
     let account = logged_in(viewer.clone(), "saving a study")?;
     let Json(input) = body?;
-    if let Err(refused) = new_study_allowed(&study, &account, &viewer) {
+    if let Some(refused) = new_study_refused(&study, &account, &viewer) {
         return Ok(refused);
     }
     let id = Studies::new(store.as_ref())
@@ -185,7 +183,7 @@ async fn copy(
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
     let account = logged_in(viewer.clone(), "copying a study")?;
-    if let Err(refused) = new_study_allowed(&study, &account, &viewer) {
+    if let Some(refused) = new_study_refused(&study, &account, &viewer) {
         return Ok(refused);
     }
     let copy = Studies::new(store.as_ref()).copy(&account.id, &id).await?;
