@@ -146,15 +146,20 @@ test('a rated game played to its end moves both ratings, shown on profiles and t
   await ann.click('#filter-apply');
   assert.match(await textMatches(ann, /Cannot/, '#games'), /no player has that name/);
 
-  // The leaderboard loads, and says why nobody is on it yet; so does the home page.
+  // The leaderboard opens on the pool with players: both, their ratings marked provisional
+  // and the mark explained; a pool nobody played says so; the home page's top players too.
   await ann.click('header.site a[href="/players"]');
-  await ann.waitForSelector('#leaders[data-loaded="0"]');
-  assert.match(await ann.textContent('#no-leaders'), /No established player yet: ratings are provisional/);
-  await ann.click('#pool-tabs [data-pool="blitz-blitz"]');
-  await ann.waitForSelector('#leaders[data-pool="blitz-blitz"][data-loaded="0"]');
-  assert.match(ann.url(), /\/players\?pool=blitz-blitz$/);
+  await ann.waitForSelector('#leaders[data-pool="blitz-blitz"][data-loaded="2"]');
+  const rows = await ann.$$eval('#leaders tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows.map((r) => [r[1], r[2]]), [[winner, `${ratings[winner]}?`], [loser, `${ratings[loser]}?`]]);
+  assert.match(await ann.textContent('#provisional-note'), /^Ratings are provisional \(marked \?\) until/);
+  await ann.click('#pool-tabs [data-pool="standard-rapid"]');
+  await ann.waitForSelector('#leaders[data-pool="standard-rapid"][data-loaded="0"]');
+  assert.match(await ann.textContent('#no-leaders'), /Nobody has played a rated game in this pool/);
+  assert.match(ann.url(), /\/players\?pool=standard-rapid$/);
   await ann.goto(`${env.server.url}/`);
-  await ann.waitForSelector('#no-top-players');
+  await ann.waitForSelector('#top-list .top-pool[data-pool="blitz-blitz"]');
+  assert.match(await ann.textContent('#top-list'), new RegExp(`${winner} ${ratings[winner]}\\?`));
   await ann.waitForSelector('#online[data-count] a[href="/@/Ben"]');
 
   // An unknown player.

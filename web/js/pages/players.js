@@ -1,12 +1,13 @@
 // @ts-check
 // The leaderboard, /players (GET /api/leaderboard): a tab per rating pool and its top 100 (rank,
-// name linking to the profile, rating, games), established players only. The pool shown is in
-// the address (`?pool=`); without one, the first pool that has players.
+// name linking to the profile, rating, games): the established players, then the provisional
+// ones, marked ?. The pool shown is in the address (`?pool=`); without one, the first pool that
+// has players.
 
 import { api } from '../lib/api.js';
 import { siteHeader } from '../lib/account.js';
 import { $, fill, h, profileHref, say } from '../lib/ui.js';
-import { POOLS, PROVISIONAL_NOTE, poolName } from '../lib/ratings.js';
+import { POOLS, PROVISIONAL_NOTE, poolName, ratingText } from '../lib/ratings.js';
 
 let shown = null; // the pool shown
 
@@ -45,9 +46,10 @@ async function choose(key) {
       h('tbody', {}, players.map((p) => h('tr', { 'data-name': p.name },
         h('td', { class: 'rank' }, String(p.rank)),
         h('td', {}, h('a', { href: profileHref(p.name) }, p.name)),
-        h('td', { title: `± ${p.deviation}` }, String(p.rating)),
+        h('td', { title: p.provisional ? `provisional, ± ${p.deviation}` : `± ${p.deviation}` }, ratingText(p)),
         h('td', {}, String(p.games))))))
-    : h('p', { class: 'empty', id: 'no-leaders' }, `No established player yet: ${PROVISIONAL_NOTE}.`));
+    : h('p', { class: 'empty', id: 'no-leaders' }, 'Nobody has played a rated game in this pool in the last 90 days.'));
+  if (players.some((p) => p.provisional)) box.append(h('p', { class: 'note', id: 'provisional-note' }, `${PROVISIONAL_NOTE[0].toUpperCase()}${PROVISIONAL_NOTE.slice(1)}.`));
   box.dataset.loaded = String(players.length);
 }
 

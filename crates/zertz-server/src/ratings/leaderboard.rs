@@ -1,6 +1,7 @@
-//! The leaderboard: the best players of each pool among those whose rating is established
-//! (not provisional, counting the growth of the deviation since their last game) and who played
-//! a rated game there in the last 90 days.
+//! The leaderboard: the players of each pool who played a rated game there in the last 90
+//! days, those whose rating is established (not provisional, counting the growth of the
+//! deviation since their last game) first by rating, then the provisional ones by rating,
+//! marked, so that a new server's leaderboard is not empty until someone has a dozen games.
 
 use serde::Serialize;
 
@@ -29,6 +30,8 @@ pub struct Leader {
     pub deviation: i64,
     /// Rated games in the pool.
     pub games: i64,
+    /// The rating is still provisional (listed after the established ones, shown with `?`).
+    pub provisional: bool,
 }
 
 /// The best `limit` (at most [`TOP`]) of `pool`.
@@ -50,13 +53,33 @@ pub async fn leaders(
             limit as i64 * 2 + 20,
         )
         .await?;
-    Ok(rows
+    let mut shown: Vec<_> = rows
         .into_iter()
         .filter_map(|(name, row)| {
             let r = crate::ratings::policy::rating_of(&row).after(now - row.updated_ms);
             (!r.is_provisional()).then_some((name, r, row.games))
         })
         .take(limit)
+        .collect();
+    if shown.len() < limit {
+        // The provisional ones after them (any deviation), best first.
+        let more = store
+            .top_ratings(
+                &pool.key(),
+                now - ACTIVE_MS,
+                1e9,
+                (limit + shown.len()) as i64,
+            )
+            .await?;
+        for (name, row) in more {
+            let r = crate::ratings::policy::rating_of(&row).after(now - row.updated_ms);
+            if shown.len() < limit && r.is_provisional() {
+                shown.push((name, r, row.games));
+            }
+        }
+    }
+    Ok(shown
+        .into_iter()
         .enumerate()
         .map(|(i, (name, r, games))| Leader {
             rank: i + 1,
@@ -64,6 +87,7 @@ pub async fn leaders(
             rating: r.rating.round() as i64,
             deviation: r.deviation.round() as i64,
             games,
+            provisional: r.is_provisional(),
         })
         .collect())
 }

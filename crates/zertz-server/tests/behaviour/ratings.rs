@@ -203,15 +203,28 @@ async fn profiles_and_the_leaderboard(db: Db) {
     ann.sign_up_ok("Ann", PASSWORD).await;
     let mut bob = Browser::new(&server);
     bob.sign_up_ok("Bob", PASSWORD).await;
-    // Provisional players are not on the leaderboard.
+    // Nobody has played: an empty leaderboard.
     let board = server
         .get("/api/leaderboard?pool=standard-rapid", None)
         .await
         .1;
     assert_eq!(board["pools"][0]["players"], json!([]));
-    // Rated games until both ratings are established: Ann wins two of three.
+    // Rated games until both ratings are established: Ann wins two of three. After the first,
+    // both are listed, marked provisional, so that a new server's leaderboard is not empty.
     let mut n = 0;
     loop {
+        if n == 1 {
+            let board = server
+                .get("/api/leaderboard?pool=standard-rapid", None)
+                .await
+                .1;
+            let players = board["pools"][0]["players"].as_array().unwrap();
+            let shown: Vec<_> = players
+                .iter()
+                .map(|p| (p["name"].as_str().unwrap(), p["provisional"].as_bool()))
+                .collect();
+            assert_eq!(shown, [("Ann", Some(true)), ("Bob", Some(true))], "{board}");
+        }
         let (id, tokens) = rated_game(&mut ann, &mut bob).await;
         let loser = if n % 3 == 2 { 0 } else { 1 };
         server.both_move(&id, &tokens).await;
@@ -233,6 +246,7 @@ async fn profiles_and_the_leaderboard(db: Db) {
     assert_eq!(players.len(), 2, "{board}");
     assert_eq!(players[0]["name"], "Ann");
     assert_eq!(players[0]["rank"], 1);
+    assert_eq!(players[0]["provisional"], false, "{board}");
     assert_eq!(players[1]["name"], "Bob");
     assert!(players[0]["rating"].as_i64() > players[1]["rating"].as_i64());
     assert_eq!(players[0]["games"], n);

@@ -11,7 +11,7 @@ import { playingAs, siteHeader } from '../../lib/account.js';
 import { BoardView } from '../../lib/board.js';
 import { parsePosition } from '../../lib/position.js';
 import { $, copy, engineName, fill, h, personTag, profileHref, say } from '../../lib/ui.js';
-import { poolName, poolOf, PROVISIONAL_NOTE, whyUnrated } from '../../lib/ratings.js';
+import { poolName, poolOf, ratingText, whyUnrated } from '../../lib/ratings.js';
 import { quickPairing } from './pairing.js';
 import { showDaily } from './daily.js';
 
@@ -279,13 +279,14 @@ async function showTopPlayers() {
     .sort((a, b) => b.players.length - a.players.length)
     .slice(0, 3);
   if (!pools.length) {
-    fill($('top-list'), h('p', { class: 'empty', id: 'no-top-players' }, `No established player yet: ${PROVISIONAL_NOTE}.`));
+    fill($('top-list'), h('p', { class: 'empty', id: 'no-top-players' }, 'Nobody has played a rated game in the last 90 days.'));
     return;
   }
   fill($('top-list'), h('div', { class: 'top-pools' }, pools.map((p) => h('div', { class: 'top-pool', 'data-pool': p.pool },
     h('h3', {}, h('a', { href: `/players?pool=${encodeURIComponent(p.pool)}` }, p.name)),
     h('ol', { class: 'leaders' }, p.players.slice(0, 5).map((x) => h('li', {},
-      h('a', { href: profileHref(x.name) }, x.name), ' ', h('span', { class: 'rating' }, String(x.rating)))))))));
+      h('a', { href: profileHref(x.name) }, x.name), ' ',
+      h('span', { class: 'rating', title: x.provisional ? 'provisional' : '' }, ratingText(x)))))))));
 }
 
 /** What a game of "Your games" is waiting for, from its state as the player sees it. */
