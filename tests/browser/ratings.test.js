@@ -44,7 +44,7 @@ test('a rated game played to its end moves both ratings, shown on profiles and t
   assert.ok(await ann.isDisabled('#rated'), 'no clock yet');
   assert.match(await ann.textContent('#rated-note'), /rated games need a clock/);
   await ann.selectOption('#rules', 'blitz');
-  await ann.selectOption('#clock', 'fischer-5-5');
+  await ann.selectOption('#clock', 'fischer-5-3');
   assert.ok(await ann.isEnabled('#rated'));
   assert.match(await ann.textContent('#rated-note'), /Blitz rules, blitz/);
   await ann.check('#rated');

@@ -18,7 +18,7 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   await openCustom(alice);
   await alice.check('input[name=opponent][value=invite]');
   await alice.selectOption('#rules', 'blitz');
-  await alice.selectOption('#clock', 'fischer-5-5');
+  await alice.selectOption('#clock', 'fischer-5-3');
   await alice.click('#start');
   const link = await alice.inputValue('#invite-link');
   assert.match(link, /\/game\/[^#]+#join=/);

@@ -18,8 +18,9 @@ import { showDaily } from './daily.js';
 /** The clock presets of the form, as the API's clock objects. */
 export const CLOCKS = {
   none: null,
-  'fischer-5-5': { kind: 'fischer', base_ms: 300000, increment_ms: 5000 },
-  'fischer-15-10': { kind: 'fischer', base_ms: 900000, increment_ms: 10000 },
+  // Blitz and Rapid as quick pairing gives them (pairing/service.rs `clock_of`): one meaning.
+  'fischer-5-3': { kind: 'fischer', base_ms: 300000, increment_ms: 3000 },
+  'fischer-10-10': { kind: 'fischer', base_ms: 600000, increment_ms: 10000 },
   'sudden-10': { kind: 'sudden_death', total_ms: 600000 },
   periods: { kind: 'periods', main_ms: 0, periods: 5, period_ms: 60000 },
   reserve: { kind: 'per_move_reserve', per_move_ms: 60000, reserve_ms: 180000, step_ms: 15000 },
@@ -107,11 +108,12 @@ const ENGINE_TILES = [
 
 /** The common clocks offered as tiles (keys of CLOCKS). */
 const CLOCK_TILES = [
-  { clock: 'fischer-5-5', name: 'Blitz', text: '5 min + 5 s a move' },
+  { clock: 'fischer-5-3', name: 'Blitz', text: '5 min + 3 s a move' },
   { clock: 'sudden-10', name: '10 minutes', text: 'for the whole game' },
-  { clock: 'fischer-15-10', name: 'Rapid', text: '15 min + 10 s a move' },
-  { clock: 'reserve', name: 'Seed 004', text: '1 min a move + 3 min reserve' },
-  { clock: 'corr-3', name: 'Correspondence', text: '3 days a move' },
+  { clock: 'fischer-10-10', name: 'Rapid', text: '10 min + 10 s a move' },
+  { clock: 'reserve', name: 'Death match', text: '1 min a move + 3 min reserve' },
+  // A soft hyphen: where the word breaks when the tile is narrow.
+  { clock: 'corr-3', name: 'Correspon\u00addence', text: '3 days a move' },
 ];
 
 /**
@@ -143,7 +145,7 @@ function quickPlay() {
     (b) => start({ board: '37', rules: 'standard', casual: true, seat: 'first', opponent: { kind: 'engine', level: t.level }, name: quickName() }, b))));
   fill($('clock-tiles'), CLOCK_TILES.map((t) => tile({ 'data-clock': t.clock, id: `play-clock-${t.clock}` }, t.name, t.text,
     (b) => start({ board: '37', rules: 'standard', casual: true, seat: 'random', clock: CLOCKS[t.clock], opponent: { kind: quickOpponent() }, name: quickName() }, b))));
-  fill($('match-tiles'), tile({ id: 'play-tournament' }, 'Tournament match', 'best of 3 · no repetition · bribes · 1 min a move + 3 min reserve',
+  fill($('match-tiles'), tile({ id: 'play-tournament' }, 'Death match', 'best of 3 · no repetition · bribes · 1 min a move + 3 min reserve',
     (b) => start({ ...TOURNAMENT_MATCH, clock: CLOCKS.reserve, opponent: { kind: quickOpponent() }, name: quickName() }, b)));
 }
 
