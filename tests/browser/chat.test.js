@@ -132,7 +132,7 @@ test('players and spectators talk; guests watching use the presets; a move typed
   const groups = carol.locator('#replay-chat .chat-turn');
   assert.equal(await groups.count(), 2);
   assert.match(await groups.nth(0).textContent(), /Before the first move.*Hello <b>all<\/b>.*Good luck!.*Wd4,a1.*played Wd4,a1/s);
-  assert.match(await groups.nth(1).textContent(), /After move 1 \(Wd4,a1\).*Wd4,b2.*nothing was played/s);
+  assert.match(await groups.nth(1).textContent(), /After 1\. Wd4,a1.*Wd4,b2.*nothing was played/s);
   await groups.nth(0).locator('.chat-turn-go').click();
   await carol.waitForSelector('#replay-board[data-turn="0"]');
   await shot(carol, 'chat-archive');

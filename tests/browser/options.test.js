@@ -121,6 +121,10 @@ test('the game page: the moves heading, no such game, no move box for spectators
     return { above: head.bottom <= list.top + 0.5, onTop: document.querySelector('#moves h3').contains(hit) };
   });
   assert.deepEqual(await clear(), { above: true, onTop: true });
+  // Moves are numbered in pairs, as on the analysis board and in records: 1. 1… 2. 2…
+  const numbers = await ann.locator('#moves ol.moves li .no').allTextContents();
+  assert.deepEqual(numbers.slice(0, 5), ['1.', '1…', '2.', '2…', '3.']);
+  assert.equal(numbers.length, s.moves.length);
   const scroller = ann.locator('#move-scroll');
   assert.ok(await scroller.evaluate((el) => el.scrollHeight > el.clientHeight), 'the list scrolls');
   await scroller.evaluate((el) => { el.scrollTop = el.scrollHeight / 2; });

@@ -79,7 +79,11 @@ test('two people play a whole game by clicking, with a spectator, a reload and a
   const winner = pages[end.result.winner];
   assert.equal(await winner.locator('#players .player.you.won').count(), 1);
   await winner.waitForSelector('#analysis:not([hidden]) ol.best li', { timeout: 15000 });
-  assert.match(await winner.textContent('#analysis'), new RegExp(`After move ${end.moves.length - 1}, .* to move`));
+  // The move before the last, numbered in pairs as the move list numbers it: "After 14… Gb2,g4".
+  const ply = end.moves.length - 1;
+  const label = `${Math.floor((ply - 1) / 2) + 1}${ply % 2 === 1 ? '.' : '…'}`;
+  const escaped = `${label} ${end.moves[ply - 1]}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  assert.match(await winner.textContent('#analysis'), new RegExp(`After ${escaped}, .* to move`));
   await shot(winner, 'two-players-end');
 
   // Looking back at move 3 shows that position; the live game is one click away.

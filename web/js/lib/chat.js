@@ -10,6 +10,7 @@
 import { setting, saveSetting } from './api.js';
 import { signInHref } from './account.js';
 import { fill, guestMark, h } from './ui.js';
+import { plyLabel } from './panels.js';
 
 /** @typedef {import('./types.js').ChatLine} ChatLine */
 
@@ -266,14 +267,14 @@ export class ChatPanel {
 
 /**
  * The chat of a finished game, grouped by the move it was said after: "Before the first move",
- * then "After move 12 (Wd4,a1)" for each move something was said after. `onTurn(n)` shows the
- * position after n turns (the heading is a button); `current` is the turn shown, whose group is
- * marked.
+ * then "After 6… Wd4,a1" for each move something was said after (numbered in pairs, as the
+ * move list, player `first` to move at the start). `onTurn(n)` shows the position after n turns
+ * (the heading is a button); `current` is the turn shown, whose group is marked.
  * @param {ChatLine[]} lines
  * @param {string[]} moves
- * @param {{onTurn?: (turn: number) => void, current?: number}} [options]
+ * @param {{onTurn?: (turn: number) => void, current?: number, first?: number}} [options]
  */
-export function chatLog(lines, moves, { onTurn, current } = {}) {
+export function chatLog(lines, moves, { onTurn, current, first = 1 } = {}) {
   if (!lines.length) return h('p', { class: 'empty' }, 'Nobody said anything in this game.');
   const groups = new Map();
   for (const line of [...lines].sort((a, b) => a.seq - b.seq)) {
@@ -282,7 +283,7 @@ export function chatLog(lines, moves, { onTurn, current } = {}) {
     groups.get(turn).push(line);
   }
   return h('div', { class: 'chat-log' }, [...groups.entries()].map(([turn, group]) => {
-    const title = turn === 0 ? 'Before the first move' : `After move ${turn} (${moves[turn - 1]})`;
+    const title = turn === 0 ? 'Before the first move' : `After ${plyLabel(turn, first)} ${moves[turn - 1]}`;
     return h('section', { class: `chat-turn${turn === current ? ' current' : ''}`, 'data-turn': turn },
       h('h4', {}, onTurn ? h('button', { type: 'button', class: 'chat-turn-go', onclick: () => onTurn(turn), title: 'Show this position' }, title) : title),
       h('ol', { class: 'chat-lines' }, group.map((line) => h('li', {

@@ -121,20 +121,45 @@ export function supplyView(counts, hand, chosen, onPick, enabled) {
 }
 
 /**
+ * Who makes turn `ply` (from 1) when player `first` is to move at the start.
+ * @param {number} ply
+ * @param {number} first
+ */
+export const mover = (ply, first) => ((ply + first) % 2 === 0 ? 1 : 2);
+
+/**
+ * The move number of turn `ply` when player `first` is to move at the start: as records count
+ * them, 1 for the first pair of turns.
+ * @param {number} ply
+ * @param {number} first
+ */
+export const moveNumber = (ply, first) => Math.floor((ply - 1 + (first - 1)) / 2) + 1;
+
+/**
+ * A turn's number in a move list, as the analysis board and records write it: "3." before
+ * player one's move, "3…" before player two's.
+ * @param {number} ply
+ * @param {number} first
+ */
+export const plyLabel = (ply, first) => `${moveNumber(ply, first)}${mover(ply, first) === 1 ? '.' : '…'}`;
+
+/**
  * The move list. `moves` are in official notation, `texts` the same moves as shown (host
  * notation, if chosen). `shown` is the number of turns shown on the board (the last one when
- * following the game); `onPick(n)` shows the position after n turns.
+ * following the game); `onPick(n)` shows the position after n turns. Turns are numbered in
+ * pairs (`plyLabel`), player `first` to move at the start.
  * @param {string[]} moves
  * @param {number} shown
  * @param {(turn: number) => void} onPick
  * @param {string[]} [texts]
+ * @param {number} [first]
  */
-export function moveList(moves, shown, onPick, texts = moves) {
+export function moveList(moves, shown, onPick, texts = moves, first = 1) {
   const items = [h('li', { class: shown === 0 ? 'current' : '', value: 0 },
     h('button', { type: 'button', 'data-turn': 0, onclick: () => onPick(0) }, 'start'))];
   moves.forEach((m, k) => {
     items.push(h('li', { class: shown === k + 1 ? 'current' : '' },
-      h('span', { class: 'no' }, `${k + 1}.`),
+      h('span', { class: 'no' }, plyLabel(k + 1, first)),
       h('button', { type: 'button', 'data-turn': k + 1, 'data-move': m, title: texts[k] !== m ? m : null, onclick: () => onPick(k + 1) }, texts[k] || m)));
   });
   return h('ol', { class: 'moves' }, items);

@@ -55,7 +55,7 @@ function show(turn) {
   const end = view.turn === view.moves.length && view.ending;
   fill($('counts'), set('Supply', view.pos.supply), set(view.names[0], view.pos.captures[0]), set(view.names[1], view.pos.captures[1]),
     end ? h('span', { class: 'ending', id: 'replay-ending' }, view.ending) : h('span', { id: 'replay-to-move' }, `${view.names[view.pos.toMove - 1]} to move`));
-  const scroller = h('div', { class: 'move-scroll', id: 'replay-scroll' }, moveList(view.moves, view.turn, show, texts));
+  const scroller = h('div', { class: 'move-scroll', id: 'replay-scroll' }, moveList(view.moves, view.turn, show, texts, parsePosition(view.positions[0]).toMove));
   const keep = $('replay-scroll') ? $('replay-scroll').scrollTop : 0;
   fill($('replay-moves'), h('h3', {}, `Moves (${view.moves.length})`), scroller);
   // The list keeps the current move in sight, scrolling itself rather than the page.
@@ -70,7 +70,7 @@ function show(turn) {
   const box = $('replay-chat');
   box.hidden = !view.chat;
   if (view.chat) {
-    fill(box, h('h3', {}, `Chat (${view.chat.length})`), chatLog(view.chat, view.moves, { onTurn: show, current: view.turn }));
+    fill(box, h('h3', {}, `Chat (${view.chat.length})`), chatLog(view.chat, view.moves, { onTurn: show, current: view.turn, first: parsePosition(view.positions[0]).toMove }));
     const current = box.querySelector('.chat-turn.current');
     if (current) box.scrollTop += current.getBoundingClientRect().top - box.getBoundingClientRect().top - 36;
   }

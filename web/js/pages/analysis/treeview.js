@@ -5,19 +5,14 @@
 // after the moves. Every text is set with textContent: comments are the players' own words.
 
 import { h } from '../../lib/ui.js';
+import { mover, moveNumber } from '../../lib/panels.js';
 import { isTurn } from './tree.js';
 
 /** The symbol of a review's mark (best and good moves carry none). */
 export const MARK_SYMBOLS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
-/**
- * The player (1 or 2) who plays the `ply`-th turn (from 1) when `first` is to move at the start.
- * The move list counts turns, not nodes: a rejected bribe is none (its proposer moves next).
- */
-export const mover = (ply, first) => ((ply + first) % 2 === 0 ? 1 : 2);
-
-/** The move number of ply `ply` when player `first` is to move at the start: 1 for the first pair. */
-export const moveNumber = (ply, first) => Math.floor((ply - 1 + (first - 1)) / 2) + 1;
+// The move list counts turns, not nodes: a rejected bribe is none (its proposer moves next).
+// Turns are numbered as on the game page and in records (lib/panels.js, `plyLabel`).
 
 /**
  * The move list of `tree` with `current` marked. `first`: the player to move at the start;

@@ -6,7 +6,7 @@
 import { rememberedName } from '../../lib/api.js';
 import { showTurn } from '../../lib/feel.js';
 import { parseMove } from '../../lib/moves.js';
-import { moveList, playerCard, seatName } from '../../lib/panels.js';
+import { moveList, playerCard, plyLabel, seatName } from '../../lib/panels.js';
 import { hostMoveText, parsePosition } from '../../lib/position.js';
 import { boardTurn, flag, pref } from '../../lib/prefs.js';
 import { deltaTag, poolName, ratingText } from '../../lib/ratings.js';
@@ -16,6 +16,13 @@ import { tick } from './clock.js';
 import { designStatus, designing, renderDesign } from './design.js';
 import { premoveAllowed } from './premove.js';
 import { accountSeats, gameRating, hand, id, movesShown, myTurn, page, shownTurn } from './state.js';
+
+/**
+ * The player who moved first in game `s`: turns alternate (a pass after an accepted bribe is a
+ * turn), so it follows from the player to move and the number of turns.
+ * @param {import('../../lib/types.js').GameState} s
+ */
+const firstMover = (s) => (s.moves.length % 2 === 0 ? s.to_move : 3 - s.to_move);
 
 /** Draws the whole page from the state. */
 export function render() {
@@ -57,7 +64,7 @@ export function render() {
   renderActions();
   renderMatch();
   // The heading stays above the list, which scrolls on its own.
-  const list = moveList(s.moves, shownTurn(), show, movesShown());
+  const list = moveList(s.moves, shownTurn(), show, movesShown(), firstMover(s));
   const scroller = h('div', { class: 'move-scroll', id: 'move-scroll' }, list);
   fill($('moves'), h('h3', {}, `Moves (${s.moves.length})`), scroller);
   // Follow the last move inside the list, or the one looked at (without scrolling the page).
@@ -237,7 +244,7 @@ export function renderAnalysis() {
   const turn = page.viewTurn === null ? s.moves.length - 1 : page.viewTurn;
   const a = page.analysis.get(turn);
   const played = s.moves[turn];
-  const lead = turn === 0 ? 'At the start' : `After move ${turn}`;
+  const lead = turn === 0 ? 'At the start' : `After ${plyLabel(turn, firstMover(s))} ${s.moves[turn - 1]}`;
   const body = [];
   if (!a || a.pending) body.push(h('p', {}, 'The engine is thinking…'));
   else if (a.error) body.push(h('p', { class: 'error' }, `No analysis: ${a.error}`));
