@@ -51,6 +51,13 @@ test('review a finished game: progress, graph, marks, accuracy; a second visit i
   await page.click('#eval-graph .graph-hit[data-ply="3"]', { force: true });
   await page.waitForSelector('#board[data-ply="3"]');
   assert.match(await page.textContent('#review-verdict'), new RegExp(review.moves[2].move.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  // The verdict gives the numbers its mark is made from (the mover's win chance with the best
+  // move and with this one, and the loss the docs' thresholds apply to), never a bare score.
+  const m2 = review.moves[2];
+  const verdict = await page.textContent('#review-verdict');
+  if (!/^(wins|loses) in \d+$/.test(m2.score_text)) assert.match(verdict, new RegExp(`${Math.round(100 * m2.win_chance_after)}% to win`));
+  if (!['best', 'only'].includes(m2.mark)) assert.match(verdict, new RegExp(`${Math.round(100 * m2.lost)}% of the win chance lost`));
+  assert.doesNotMatch(verdict, /\([+\u2212-]?\d+\)/, 'no score without a unit');
 
   // A second visit: the stored review, without asking again.
   const again = await freshPage(env);

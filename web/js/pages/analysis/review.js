@@ -10,7 +10,6 @@ import { api } from '../../lib/api.js';
 import { fill, h } from '../../lib/ui.js';
 import { Tree } from './tree.js';
 import { MARK_SYMBOLS } from './treeview.js';
-import { scoreText } from './explorer.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const POLL_MS = 700;
@@ -221,11 +220,11 @@ export class ReviewPanel {
       const m = current && current.mark;
       if (m) {
         const better = m.best && m.best !== m.move
-          ? [' Better: ', h('button', { type: 'button', class: 'link-button', id: 'review-best', onclick: () => this.playBest(current, m.best) }, m.best), m.best_score ? ` (${scoreText(m.best_score)})` : '', '.']
+          ? [' Better: ', h('button', { type: 'button', class: 'link-button', id: 'review-best', onclick: () => this.playBest(current, m.best) }, m.best), ` (${chanceWords(m.win_chance_before, m.best_score_text)}).`]
           : '';
         items.push(h('p', { id: 'review-verdict', class: `verdict mark-${m.mark}` },
           h('b', {}, `${m.move}${MARK_SYMBOLS[m.mark] || ''}`), ` is ${MARK_WORDS[m.mark] || m.mark}`,
-          winChanges(r, graphIndex(r, current.ply)), better));
+          markReason(m), better));
       }
       fill(this.graphEl, this.graph(current));
       this.graphEl.hidden = false;
@@ -268,12 +267,29 @@ function graphIndex(r, ply) {
   return n;
 }
 
-/** " (player 1's win chance 55% → 31%)." around the move leading to graph point `at`. */
-function winChanges(r, at) {
-  const before = r.graph[at - 1];
-  const now = r.graph[at];
-  if (typeof before !== 'number' || typeof now !== 'number') return '.';
-  return ` (player 1's win chance ${Math.round(100 * before)}% → ${Math.round(100 * now)}%).`;
+/**
+ * A move's win chance in words: "wins in 5" when proven, else "66% to win" (the chance for the
+ * player who moves, as the marks count it).
+ * @param {number} chance
+ * @param {string} [proven] the server's words for the score (`wins in N` only when proven)
+ */
+function chanceWords(chance, proven) {
+  if (proven && /^(wins|loses) in \d+$/.test(proven)) return proven;
+  return typeof chance === 'number' ? `${Math.round(100 * chance)}% to win` : 'the engine\'s choice';
+}
+
+/**
+ * Why a move got its mark, in the numbers the mark is made from (docs/study.md, "Marks"): the
+ * win chance of its player with the best move and with the move played, and what was lost.
+ * (The graph shows player 1's chance between positions, which may differ: the best move's
+ * score comes from a search of the position before.)
+ */
+function markReason(m) {
+  if (typeof m.win_chance_before !== 'number' || typeof m.win_chance_after !== 'number') return '.';
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  const after = chanceWords(m.win_chance_after, m.score_text);
+  if (m.mark === 'best' || m.mark === 'only') return ` (${after}).`;
+  return `: ${pct(m.lost)} of the win chance lost (${chanceWords(m.win_chance_before, m.best_score_text)} with the best move, ${after} with this one).`;
 }
 
 /** A player's accuracy: "87%", or "—" when they made no move with a choice. */
