@@ -40,23 +40,10 @@ impl Speed {
 
     /// The speed of a clock (`None`: no clock, no pool).
     pub fn of(clock: &ClockSpec) -> Option<Speed> {
-        let turns = EXPECTED_TURNS;
         let expected = match *clock {
             ClockSpec::Unlimited {} => return None,
             ClockSpec::Correspondence { .. } => return Some(Speed::Correspondence),
-            ClockSpec::SuddenDeath { total_ms } => total_ms,
-            ClockSpec::Fischer {
-                base_ms,
-                increment_ms,
-            } => base_ms + turns * increment_ms,
-            ClockSpec::Periods {
-                main_ms, period_ms, ..
-            } => main_ms + turns * period_ms,
-            ClockSpec::PerMoveReserve {
-                per_move_ms,
-                reserve_ms,
-                ..
-            } => turns * per_move_ms + reserve_ms,
+            _ => timed_lengths(clock)?.1,
         };
         Some(if expected < BLITZ_BELOW_MS {
             Speed::Blitz
@@ -127,6 +114,29 @@ impl fmt::Display for Pool {
     }
 }
 
+/// For a clock that counts time in the game (not correspondence): the time a player has for
+/// their first turn, and the expected length of a game for one player (main time and what
+/// [`EXPECTED_TURNS`] turns add).
+fn timed_lengths(clock: &ClockSpec) -> Option<(i64, i64)> {
+    let turns = EXPECTED_TURNS;
+    Some(match *clock {
+        ClockSpec::Unlimited {} | ClockSpec::Correspondence { .. } => return None,
+        ClockSpec::SuddenDeath { total_ms } => (total_ms, total_ms),
+        ClockSpec::Fischer {
+            base_ms,
+            increment_ms,
+        } => (base_ms, base_ms + turns * increment_ms),
+        ClockSpec::Periods {
+            main_ms, period_ms, ..
+        } => (main_ms + period_ms, main_ms + turns * period_ms),
+        ClockSpec::PerMoveReserve {
+            per_move_ms,
+            reserve_ms,
+            ..
+        } => (per_move_ms + reserve_ms, turns * per_move_ms + reserve_ms),
+    })
+}
+
 /// The pool of a game with these settings, or why it has none (the reason is a sentence for
 /// the player who asked for a rated game).
 pub fn pool_of(settings: &GameSettings) -> Result<Pool, String> {
@@ -172,24 +182,9 @@ pub const RATED_MIN_FIRST_TURN_MS: i64 = 10 * 1000;
 /// against whoever joined: issue 39, F12).
 pub fn rated_pool_of(settings: &GameSettings) -> Result<Pool, String> {
     let pool = pool_of(settings)?;
-    let (first_turn, expected) = match settings.clock {
-        ClockSpec::Unlimited {} | ClockSpec::Correspondence { .. } => return Ok(pool),
-        ClockSpec::SuddenDeath { total_ms } => (total_ms, total_ms),
-        ClockSpec::Fischer {
-            base_ms,
-            increment_ms,
-        } => (base_ms, base_ms + EXPECTED_TURNS * increment_ms),
-        ClockSpec::Periods {
-            main_ms, period_ms, ..
-        } => (main_ms + period_ms, main_ms + EXPECTED_TURNS * period_ms),
-        ClockSpec::PerMoveReserve {
-            per_move_ms,
-            reserve_ms,
-            ..
-        } => (
-            per_move_ms + reserve_ms,
-            EXPECTED_TURNS * per_move_ms + reserve_ms,
-        ),
+    // No clock has no pool (refused above); correspondence gives days a move.
+    let Some((first_turn, expected)) = timed_lengths(&settings.clock) else {
+        return Ok(pool);
     };
     if first_turn < RATED_MIN_FIRST_TURN_MS || expected < RATED_MIN_EXPECTED_MS {
         return Err(format!(
