@@ -14,7 +14,7 @@ use axum::http::{Method, StatusCode, Uri};
 use axum::response::Response;
 
 use super::state::AppState;
-use crate::http::{error, headers, limit, pages};
+use crate::http::{drain, error, headers, limit, pages};
 
 /// Every route of the service: the API (unknown `/api/…` paths get a JSON 404) and the pages.
 /// A request that changes something with the session cookie must come from the site's pages.
@@ -38,6 +38,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
+        .layer(axum::middleware::from_fn(drain::drain_refused))
         .layer(axum::middleware::from_fn(
             crate::accounts::origin::refuse_cross_site,
         ))

@@ -3,6 +3,7 @@
 //! routes live in its own folder; `app::router` puts them together.
 
 pub mod connections;
+pub mod drain;
 pub mod error;
 pub mod headers;
 pub mod heartbeat;
