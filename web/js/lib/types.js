@@ -318,4 +318,51 @@
  * @property {{id: string, seat: number | null, pool: string | null, rated: boolean}[]} playing
  */
 
+// ---- tournaments (crates/zertz-server/src/tournaments/routes.rs `view`) ----
+
+/**
+ * A board of a round: the first mover (`white`), the second (`black`, null for a bye), the
+ * game, and the result from the first mover's side (null while the game is played).
+ * @typedef {object} TournamentBoard
+ * @property {number} board
+ * @property {string} white
+ * @property {string | null} black
+ * @property {string | null} game
+ * @property {string | null} url
+ * @property {string | null} result `1-0`, `0-1`, `1/2-1/2`, `+-`, `-+`, `--`, `bye`, `rest`
+ */
+
+/**
+ * A line of the standings.
+ * @typedef {object} StandingLine
+ * @property {number} rank
+ * @property {string} name
+ * @property {number} number pairing number
+ * @property {number} points
+ * @property {number} buchholz_cut1
+ * @property {number} sonneborn_berger
+ * @property {number} direct_encounter
+ * @property {number} wins
+ */
+
+/**
+ * `GET /api/tournaments/{id}`: an event.
+ * @typedef {object} Tournament
+ * @property {string} id
+ * @property {string} name
+ * @property {string} format `swiss` or `round_robin`
+ * @property {'registering' | 'running' | 'finished'} status
+ * @property {string} organiser
+ * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean} | null} settings
+ * @property {string | null} clock_text
+ * @property {number | null} start_ms
+ * @property {number} max_players
+ * @property {number} players
+ * @property {number} round the last round paired
+ * @property {number | null} rounds
+ * @property {{name: string, rating: number, number: number | null, withdrawn: boolean}[]} entries
+ * @property {{round: number, boards: TournamentBoard[]}[]} pairings
+ * @property {{after_round: number, lines: StandingLine[]}} standings
+ */
+
 export {};

@@ -62,7 +62,7 @@ export function header(here) {
   const link = (href, text, key) => h('a', { href, class: here === key ? 'here' : null }, text);
   return h('header', { class: 'site' },
     h('a', { href: '/', class: 'brand' }, 'ZÈRTZ'),
-    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/players', 'Players', 'players'), link('/archive', 'Archive', 'archive'), link('/analysis', 'Analysis', 'analysis'), link('/puzzles', 'Puzzles', 'puzzles'), link('/learn', 'Learn', 'learn'), link('/rules', 'Rules', 'rules')),
+    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/players', 'Players', 'players'), link('/tournaments', 'Tournaments', 'tournaments'), link('/archive', 'Archive', 'archive'), link('/analysis', 'Analysis', 'analysis'), link('/puzzles', 'Puzzles', 'puzzles'), link('/learn', 'Learn', 'learn'), link('/rules', 'Rules', 'rules')),
     h('div', { class: 'account', id: 'account-nav' }));
 }
 

@@ -6,7 +6,8 @@
 //! `/signup`, `/account` (one file, whose script shows the form the address asks for), and the
 //! analysis board `/analysis` with a shared study `/study/{id}` (one file, whose script reads
 //! the address: docs/study.md), the puzzle trainer `/puzzles` and `/puzzles/{id}`, the lessons
-//! `/learn` (and `/learn/{id}`) and the printable rules `/rules` (docs/learning.md); every
+//! `/learn` (and `/learn/{id}`), the printable rules `/rules` (docs/learning.md) and the
+//! tournaments `/tournaments` (an event's page, `/tournament/{id}`, is routed by its feature); every
 //! other file under `/static/`. Answers carry an `ETag` and
 //! `Cache-Control: no-cache`, so a browser keeps its copy but asks each time whether it is still
 //! current (a reload never shows stale files after the binary changed).
@@ -51,6 +52,8 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "puzzles.html",
     "learn.html",
     "rules.html",
+    "tournaments.html",
+    "tournament.html",
     "style.css",
     "favicon.svg",
     "js/lib/account.js",
@@ -104,6 +107,11 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/pages/profile.js",
     "js/pages/puzzles.js",
     "js/pages/rules.js",
+    "js/pages/tournaments/create.js",
+    "js/pages/tournaments/event.js",
+    "js/pages/tournaments/list.js",
+    "js/pages/tournaments/tables.js",
+    "js/pages/tournaments/words.js",
 ];
 
 /// The content type of a file, from its extension.
@@ -406,6 +414,7 @@ pub fn router() -> Router {
         .route("/learn", page("learn.html"))
         .route("/learn/{id}", page("learn.html"))
         .route("/rules", page("rules.html"))
+        .route("/tournaments", page("tournaments.html"))
         .route("/favicon.ico", page("favicon.svg"))
         .route(
             "/static/{*path}",

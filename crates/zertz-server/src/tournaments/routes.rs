@@ -2,7 +2,7 @@
 //! `GET /api/tournaments[?status=…]` lists them, `POST /api/tournaments` creates one (an
 //! account), `GET /api/tournaments/{id}` shows one (settings, entries, rounds with their
 //! games, standings with tie-breaks), and `POST /api/tournaments/{id}/join`, `/withdraw` and
-//! `/start` (the organiser) act on it. Changes need the session cookie, from this site's pages
+//! `/start` (the organiser) act on it; `/tournament/{id}` is the event's page. Changes need the session cookie, from this site's pages
 //! (the cross-site check every route passes).
 
 use std::collections::HashMap;
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRef, Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -38,6 +38,20 @@ where
         .route("/api/tournaments/{id}/join", post(join))
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
         .route("/api/tournaments/{id}/start", post(start))
+        .route("/tournament/{id}", get(event_page))
+}
+
+/// An event's page; an event that does not exist gets the same page (it says so) with status
+/// 404.
+async fn event_page(
+    State(events): State<Arc<Tournaments>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match events.get(&id).await {
+        Err(TournamentError::NotFound(_)) => crate::http::pages::missing("tournament.html"),
+        _ => crate::http::pages::page("tournament.html", &headers),
+    }
 }
 
 impl From<TournamentError> for ApiError {
@@ -233,6 +247,7 @@ pub fn view(stored: &Stored) -> Value {
         "format": t.format,
         "status": t.status,
         "organiser": t.organiser_name,
+        "clock_text": settings.as_ref().map(|s| s.clock.describe()),
         "settings": settings,
         "start_ms": t.starts_ms,
         "max_players": t.max_players,

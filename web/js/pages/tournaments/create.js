@@ -1,0 +1,104 @@
+// @ts-check
+// The form that creates an event (POST /api/tournaments), for a logged-in player: its name, the
+// format (Swiss with its rounds, round robin single or double), the games' board, rules and
+// clock, rated or casual, the most players and when it starts. The server checks everything
+// again and its refusal, in its words, is shown under the form.
+
+import { api } from '../../lib/api.js';
+import { signInHref } from '../../lib/account.js';
+import { h, say } from '../../lib/ui.js';
+
+/** The clocks offered, as the API's clock objects (every one takes a rated pool). */
+export const EVENT_CLOCKS = {
+  'fischer-3-2': { text: 'Blitz: 3 min + 2 s a move', clock: { kind: 'fischer', base_ms: 180000, increment_ms: 2000 } },
+  'fischer-5-3': { text: 'Blitz: 5 min + 3 s a move', clock: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 } },
+  'fischer-10-10': { text: 'Rapid: 10 min + 10 s a move', clock: { kind: 'fischer', base_ms: 600000, increment_ms: 10000 } },
+  'fischer-30-20': { text: 'Classical: 30 min + 20 s a move', clock: { kind: 'fischer', base_ms: 1800000, increment_ms: 20000 } },
+  reserve: { text: 'Death match: 1 min a move + 3 min reserve', clock: { kind: 'per_move_reserve', per_move_ms: 60000, reserve_ms: 180000, step_ms: 15000 } },
+};
+
+/** When the event starts, as offered: minutes from now, or when the organiser says. */
+const STARTS = [
+  { key: 'manual', text: 'When I start it' },
+  { key: '5', text: 'In 5 minutes' },
+  { key: '15', text: 'In 15 minutes' },
+  { key: '60', text: 'In an hour' },
+];
+
+const field = (label, control, note) => h('label', {}, label, ' ', control, note ? h('span', { class: 'note' }, note) : null);
+
+/** The body of the request, from the form's fields. */
+export function eventBody(/** @type {HTMLFormElement} */ form, now = Date.now()) {
+  const v = new FormData(form);
+  const format = String(v.get('format'));
+  /** @type {Record<string, any>} */
+  const body = {
+    name: String(v.get('name') || '').trim(),
+    format,
+    board: String(v.get('board')),
+    rules: String(v.get('rules')),
+    clock: EVENT_CLOCKS[String(v.get('clock'))].clock,
+    rated: v.get('rated') === 'on',
+    max_players: Number(v.get('max_players')),
+  };
+  const rounds = String(v.get('rounds') || '').trim();
+  if (rounds) body.rounds = Number(rounds);
+  if (format === 'round_robin') body.double = v.get('double') === 'on';
+  const when = String(v.get('start'));
+  if (when !== 'manual') body.start_ms = now + Number(when) * 60000;
+  return body;
+}
+
+/** The form (an account), or a link to sign in first (a guest). */
+export function createBox(account) {
+  if (!account) {
+    return h('p', {}, h('a', { href: signInHref(), id: 'sign-in-to-create' }, 'Sign in'), ' to create a tournament.');
+  }
+  const rounds = h('input', { id: 'event-rounds', name: 'rounds', type: 'number', min: 1, max: 30, value: 5 });
+  const double = h('input', { id: 'event-double', name: 'double', type: 'checkbox' });
+  const doubleLabel = h('label', { id: 'event-double-label', hidden: true }, double, ' Double (every pair meets twice, first move swapped)');
+  const roundsNote = h('span', { class: 'note', id: 'event-rounds-note' }, '');
+  const format = h('select', { id: 'event-format', name: 'format' },
+    h('option', { value: 'swiss' }, 'Swiss (FIDE Dutch system)'),
+    h('option', { value: 'round_robin' }, 'Round robin'));
+  const explain = () => {
+    const rr = format.value === 'round_robin';
+    doubleLabel.hidden = !rr;
+    rounds.required = !rr;
+    if (rr && rounds.value === '5') rounds.value = '';
+    if (!rr && !rounds.value) rounds.value = '5';
+    roundsNote.textContent = rr ? 'empty: the whole cycle, everybody meets everybody' : '1 to 30, fewer than the players';
+  };
+  format.addEventListener('change', explain);
+  const form = h('form', { class: 'new-game new-event', id: 'new-event', autocomplete: 'off' },
+    h('fieldset', {}, h('legend', {}, 'The event'),
+      field('Name', h('input', { id: 'event-name-field', name: 'name', required: true, maxlength: 80, placeholder: 'Sunday Swiss' })),
+      field('Format', format),
+      h('label', {}, 'Rounds ', rounds, ' ', roundsNote),
+      doubleLabel,
+      field('Most players', h('input', { id: 'event-max', name: 'max_players', type: 'number', min: 2, max: 256, value: 64 })),
+      field('Starts', h('select', { id: 'event-start', name: 'start' }, STARTS.map((s) => h('option', { value: s.key }, s.text))))),
+    h('fieldset', {}, h('legend', {}, 'The games'),
+      field('Board', h('select', { id: 'event-board', name: 'board' },
+        h('option', { value: '37' }, '37 rings'), h('option', { value: '48' }, '48 rings'), h('option', { value: '61' }, '61 rings'))),
+      field('Rules', h('select', { id: 'event-rules', name: 'rules' },
+        h('option', { value: 'standard' }, 'Standard'), h('option', { value: 'blitz' }, 'Blitz'))),
+      field('Clock', h('select', { id: 'event-clock', name: 'clock' },
+        Object.entries(EVENT_CLOCKS).map(([key, c]) => h('option', { value: key, selected: key === 'fischer-5-3' }, c.text)))),
+      h('label', {}, h('input', { id: 'event-rated', name: 'rated', type: 'checkbox', checked: true }), ' Rated (37 rings, standard or Blitz rules)')),
+    h('button', { type: 'submit', class: 'primary', id: 'create-event' }, 'Create the tournament'));
+  explain();
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector('#create-event'));
+    button.disabled = true;
+    try {
+      const t = await api('POST', '/api/tournaments', eventBody(/** @type {HTMLFormElement} */ (form)));
+      location.href = `/tournament/${encodeURIComponent(t.id)}`;
+    } catch (err) {
+      say(`The tournament was not created: ${err.message}`, 'error');
+      button.disabled = false;
+    }
+  });
+  return h('details', { id: 'create-details' }, h('summary', {}, 'New tournament'), form);
+}

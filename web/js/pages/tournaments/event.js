@@ -1,0 +1,152 @@
+// @ts-check
+// An event's page, /tournament/{id} (GET /api/tournaments/{id}): its settings and where it is
+// (a countdown to the start, the round, finished), joining and withdrawing while it registers,
+// the organiser's start, "your game is ready" with a link to the player's board, the standings,
+// the crosstable, each round's games and the podium at the end. The page asks again every few
+// seconds while the event is not over, so the standings follow the games live.
+
+import { ApiError, api } from '../../lib/api.js';
+import { signInHref, siteHeader } from '../../lib/account.js';
+import { $, fill, h, profileHref, say } from '../../lib/ui.js';
+import { crosstable, podium, roundsList, seen, standingsTable } from './tables.js';
+import { formatText, settingsText, statusText } from './words.js';
+
+/** @typedef {import('../../lib/types.js').Tournament} Tournament */
+
+/** How often the page asks for the event while it is not over. */
+const REFRESH_MS = 3000;
+
+const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+/** @type {Tournament | null} */
+let shown = null;
+/** @type {string | null} */
+let me = null;
+let busy = false;
+
+/** Sends an action (join, withdraw, start) and shows the event it answers. */
+async function act(what, doneText) {
+  if (busy) return;
+  busy = true;
+  try {
+    show(await api('POST', `/api/tournaments/${encodeURIComponent(id)}/${what}`));
+    say(doneText, 'ok');
+  } catch (e) {
+    say(e.message, 'error');
+  } finally {
+    busy = false;
+  }
+}
+
+/** The buttons this viewer may use: join or withdraw, sign in, the organiser's start. */
+function actions(t) {
+  if (t.status !== 'registering') return [];
+  if (!me) return [h('a', { class: 'button primary', id: 'sign-in-to-join', href: signInHref() }, 'Sign in to join')];
+  const entered = t.entries.some((e) => e.name === me && !e.withdrawn);
+  const out = [entered
+    ? h('button', { type: 'button', id: 'withdraw', onclick: () => act('withdraw', 'You have withdrawn.') }, 'Withdraw')
+    : h('button', { type: 'button', class: 'primary', id: 'join', disabled: t.players >= t.max_players, onclick: () => act('join', 'You are in. The page shows your game when the round is paired.') }, t.players >= t.max_players ? 'Full' : 'Join')];
+  if (t.organiser === me) {
+    out.push(h('button', {
+      type: 'button', class: 'primary', id: 'start', disabled: t.players < 2, title: t.players < 2 ? 'A tournament needs two players' : null,
+      onclick: () => act('start', 'The tournament has started.'),
+    }, 'Start now'));
+  }
+  return out;
+}
+
+/** "Your game is ready": the viewer's board of the current round while its game is played. */
+function yourGame(t) {
+  if (!me || t.status !== 'running') return null;
+  const round = t.pairings.find((r) => r.round === t.round);
+  if (!round) return null;
+  for (const b of round.boards) {
+    const s = seen(b, me);
+    if (!s) continue;
+    if (!s.opponent) return h('p', { class: 'result-box' }, `You have a bye in round ${t.round}: a win's points. The next round is paired when this one is over.`);
+    if (b.result || !b.url) return null;
+    return h('p', { class: 'result-box your-game-ready' },
+      h('strong', {}, `Round ${t.round}: your game against ${s.opponent} is ready. `),
+      s.first ? 'You move first. ' : 'You move second. ',
+      h('a', { class: 'button primary', id: 'go-to-game', href: b.url }, 'Go to your game'));
+  }
+  return null;
+}
+
+/** The players: while it registers everyone entered, after the start their pairing numbers. */
+function entries(t) {
+  const list = t.entries.filter((e) => !e.withdrawn);
+  if (!list.length) return h('p', { class: 'empty', id: 'no-entries' }, 'Nobody has joined yet.');
+  const numbered = list.some((e) => e.number !== null);
+  const sorted = numbered ? [...list].sort((a, b) => (a.number ?? 1e9) - (b.number ?? 1e9)) : list;
+  return h('table', { class: 'list entries', id: 'entries-table' },
+    h('thead', {}, h('tr', {}, numbered ? h('th', {}, 'No.') : null, h('th', {}, 'Player'), h('th', {}, 'Rating'))),
+    h('tbody', {}, sorted.map((e) => h('tr', { 'data-name': e.name },
+      numbered ? h('td', { class: 'rank' }, String(e.number ?? '')) : null,
+      h('td', {}, h('a', { href: profileHref(e.name) }, e.name)),
+      h('td', { class: 'rating' }, String(e.rating))))));
+}
+
+/** The line that says where the event is; a countdown is rewritten every second. */
+function showStatus() {
+  if (!shown) return;
+  const players = `${shown.players} player${shown.players === 1 ? '' : 's'}${shown.status === 'registering' ? ` of ${shown.max_players} at most` : ''}`;
+  $('event-status').textContent = `${statusText(shown)} · ${players} · organised by ${shown.organiser}`;
+}
+
+/** Shows the event. */
+function show(/** @type {Tournament} */ t) {
+  // What the last action said is old news once the event has moved on.
+  if (shown && (shown.status !== t.status || shown.round !== t.round)) say('');
+  shown = t;
+  document.title = `ZÈRTZ · ${t.name}`;
+  $('event-name').textContent = t.name;
+  $('event-settings').textContent = `${formatText(t)} · ${settingsText(t)}`;
+  document.body.dataset.status = t.status;
+  document.body.dataset.round = String(t.round);
+  showStatus();
+  fill($('event-actions'), actions(t));
+  const ready = yourGame(t);
+  $('your-game').hidden = !ready;
+  fill($('your-game'), ready);
+  const over = t.status === 'finished';
+  $('podium').hidden = !over || !t.standings.lines.length;
+  fill($('podium'), over && t.standings.lines.length ? podium(t) : null);
+  const started = t.status !== 'registering';
+  $('standings-section').hidden = !started;
+  $('crosstable-section').hidden = !started;
+  $('rounds-section').hidden = !t.pairings.length;
+  if (started) {
+    fill($('standings'), standingsTable(t));
+    fill($('crosstable'), crosstable(t));
+  }
+  fill($('rounds'), roundsList(t, me));
+  fill($('entries'), entries(t));
+}
+
+async function load() {
+  try {
+    show(await api('GET', `/api/tournaments/${encodeURIComponent(id)}`));
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      $('event-name').textContent = 'No such tournament';
+      say('There is no tournament at this address.', 'error');
+      fill($('entries'), h('p', { class: 'empty' }, h('a', { href: '/tournaments' }, 'See the tournaments')));
+      return false;
+    }
+    say(`Cannot read the tournament: ${e.message}`, 'error');
+    return true;
+  }
+}
+
+async function start() {
+  const account = await siteHeader('tournaments');
+  me = account ? account.name : null;
+  if (!(await load())) return;
+  setInterval(showStatus, 1000);
+  setInterval(() => {
+    if (shown && shown.status !== 'finished' && !busy && document.visibilityState === 'visible') load();
+  }, REFRESH_MS);
+}
+
+start();
