@@ -353,7 +353,7 @@
  * @property {string} format `swiss` or `round_robin`
  * @property {'registering' | 'running' | 'finished'} status
  * @property {string} organiser
- * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean} | null} settings
+ * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean, first_move_s: number} | null} settings
  * @property {string | null} clock_text
  * @property {number | null} start_ms
  * @property {number} max_players

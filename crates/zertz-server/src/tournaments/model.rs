@@ -65,6 +65,18 @@ pub struct Settings {
     /// Round robin: every pair meets twice, colours swapped.
     #[serde(default)]
     pub double: bool,
+    /// Seconds a player has for each of the first two moves of a game (the first from the
+    /// round's pairing, the second from the first move) before losing it by forfeit.
+    #[serde(default = "default_first_move_s")]
+    pub first_move_s: u32,
+}
+
+/// Seconds for a first move when the organiser does not say (and for events stored before the
+/// setting existed).
+pub const DEFAULT_FIRST_MOVE_S: u32 = 60;
+
+fn default_first_move_s() -> u32 {
+    DEFAULT_FIRST_MOVE_S
 }
 
 /// An event as stored.

@@ -7,7 +7,7 @@ use zertz::{Layout, Position, RuleSet};
 use crate::games::clock::ClockSpec;
 use crate::games::model::{GameSettings, SeatKind};
 use crate::games::pools::{pool_of, rated_pool_of};
-use crate::tournaments::model::{Format, Settings};
+use crate::tournaments::model::{DEFAULT_FIRST_MOVE_S, Format, Settings};
 
 /// Most players an event may take.
 pub const MAX_PLAYERS: u32 = 256;
@@ -19,6 +19,10 @@ pub const MAX_SWISS_ROUNDS: u32 = 30;
 pub const MAX_AHEAD_MS: i64 = 365 * 24 * 3600 * 1000;
 /// Longest name, in characters.
 pub const MAX_NAME: usize = 80;
+/// Fewest seconds an organiser may give for a first move.
+pub const MIN_FIRST_MOVE_S: u32 = 10;
+/// Most seconds an organiser may give for a first move.
+pub const MAX_FIRST_MOVE_S: u32 = 3600;
 
 /// The body of `POST /api/tournaments`.
 #[derive(Debug, Deserialize)]
@@ -53,6 +57,10 @@ pub struct NewEvent {
     /// Most players (default 64, at most 256).
     #[serde(default)]
     pub max_players: Option<u32>,
+    /// Seconds for each of a game's first two moves before it is lost by forfeit (default
+    /// 60, 10 to 3600).
+    #[serde(default)]
+    pub first_move_s: Option<u32>,
 }
 
 /// A checked new event.
@@ -174,6 +182,12 @@ impl NewEvent {
                 return Err("start_ms: an event starts within a year".into());
             }
         }
+        let first_move_s = self.first_move_s.unwrap_or(DEFAULT_FIRST_MOVE_S);
+        if !(MIN_FIRST_MOVE_S..=MAX_FIRST_MOVE_S).contains(&first_move_s) {
+            return Err(format!(
+                "first_move_s: a player has {MIN_FIRST_MOVE_S} to {MAX_FIRST_MOVE_S} seconds                  for a first move, not {first_move_s}"
+            ));
+        }
         let settings = Settings {
             board,
             rules,
@@ -181,6 +195,7 @@ impl NewEvent {
             rated,
             rounds: self.rounds,
             double: self.double.unwrap_or(false),
+            first_move_s,
         };
         // The pool must take the games of a rated event (the 37-ring board, Standard or
         // Blitz rules).

@@ -259,6 +259,7 @@ mod tests {
             rated: false,
             rounds,
             double: false,
+            first_move_s: 60,
         }
     }
 

@@ -468,6 +468,7 @@ impl Tournaments {
         let players = pair::players(&stored);
         let paired = u32::try_from(stored.row.round).unwrap_or(0);
         if paired > 0 && !pair::round_complete(&stored, paired) {
+            self.forfeit_first_moves(&stored, &settings, paired).await;
             return Ok(());
         }
         let total = pair::total_rounds(format, &settings, players.len() as u32);
@@ -555,6 +556,58 @@ impl Tournaments {
             tracing::info!("tournament {id}: round {next} was paired already");
         }
         Ok(())
+    }
+}
+
+impl Tournaments {
+    /// Ends by forfeit each game of round `round` whose player to move has let one of the
+    /// first two moves wait longer than the event allows: the game is aborted in that player's
+    /// name, which the result records as their forfeit (`-+` or `+-`). Before the first move no
+    /// clock runs, so without this a player who never came would hold the round up. A game
+    /// another node holds is left to that node's tick.
+    async fn forfeit_first_moves(&self, stored: &Stored, settings: &Settings, round: u32) {
+        let limit = i64::from(settings.first_move_s) * 1000;
+        let games = stored
+            .pairings
+            .iter()
+            .filter(|p| p.round == i64::from(round) && p.result.is_none())
+            .filter_map(|p| p.game_id.as_deref());
+        for game in games {
+            let Ok(live) = self.hub.get(game).await else {
+                continue;
+            };
+            let mut state = live.state.lock().await;
+            let room = &state.room;
+            let moved = room.game.turns().len().saturating_sub(room.history_turns);
+            if !room.started
+                || room.is_over()
+                || moved >= 2
+                || now_ms() - room.turn_started_ms < limit
+            {
+                continue;
+            }
+            let idle = room.game.to_move();
+            match self
+                .hub
+                .act_locked(
+                    &live,
+                    &mut state,
+                    idle,
+                    &crate::games::model::Action::Abort {},
+                )
+                .await
+            {
+                Ok(_) => tracing::info!(
+                    "tournament {}: game {game} lost by forfeit: no move in {} s",
+                    stored.row.id,
+                    settings.first_move_s
+                ),
+                Err(e) => tracing::warn!(
+                    "tournament {}: game {game} not forfeited: {e}",
+                    stored.row.id
+                ),
+            }
+        }
     }
 }
 

@@ -531,6 +531,7 @@ async fn refusals(db: Db) {
         (json!({"board": "custom:a1,a2,b1"}), "standard boards"),
         (json!({"format": "knockout"}), "not run yet"),
         (json!({"rounds": 0}), "1 to 30"),
+        (json!({"first_move_s": 5}), "10 to 3600 seconds"),
         (
             json!({"clock": {"kind": "fischer", "base_ms": -5, "increment_ms": 0}}),
             "clock",
@@ -570,7 +571,86 @@ async fn refusals(db: Db) {
     assert_eq!(list(&server, "/api/tournaments").await.len(), 5);
 }
 
+/// A player who lets a first move wait past the event's `first_move_s` loses the game by
+/// forfeit, and the round goes on: in round 1 of a double round robin of two, the first mover
+/// never moves (`-+`); in round 2 the first mover moves and the second never does (`+-`).
+async fn a_first_move_never_made_is_a_forfeit(db: Db) {
+    let server = Server::start(&db);
+    let mut players = sign_up(&server, &["Ann", "Bob"]).await;
+    let id = create(
+        players.get_mut("Ann").unwrap(),
+        json!({"format": "round_robin", "double": true, "rounds": null, "max_players": 2, "first_move_s": 10}),
+    )
+    .await;
+    for name in ["Ann", "Bob"] {
+        let join = format!("/api/tournaments/{id}/join");
+        let a = players.get_mut(name).unwrap().post(&join, json!({})).await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    let start = format!("/api/tournaments/{id}/start");
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&start, json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    assert_eq!(e["settings"]["first_move_s"], 10);
+    let first = boards(&e, 1)[0].clone();
+    let begun = std::time::Instant::now();
+    // Nobody moves: the first mover forfeits after 10 s, not before.
+    let e = wait_long(&server, &id, |e| boards(e, 1)[0]["result"].is_string()).await;
+    assert!(
+        begun.elapsed() >= Duration::from_secs(9),
+        "{:?}",
+        begun.elapsed()
+    );
+    assert_eq!(boards(&e, 1)[0]["result"], "-+", "{e:#}");
+    let game = string(&first["game"]);
+    let (_, state) = server.get(&format!("/api/games/{game}"), None).await;
+    assert_eq!(state["status"], "finished", "{state}");
+    // Round 2: the first mover moves at once, the second never does.
+    let e = wait(&server, &id, |e| e["round"] == 2).await;
+    let board = boards(&e, 2)[0].clone();
+    let (white, game) = (string(&board["white"]), string(&board["game"]));
+    let a = players
+        .get_mut(&white)
+        .unwrap()
+        .post(
+            &format!("/api/games/{game}/action"),
+            json!({"type": "move", "move": "Wd4,a1"}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait_long(&server, &id, |e| e["status"] == "finished").await;
+    assert_eq!(boards(&e, 2)[0]["result"], "+-", "{e:#}");
+    // Ann moved first in round 1 and second in round 2: both forfeits are hers, and count as
+    // Bob's wins.
+    assert_eq!(white, "Bob");
+    assert_eq!(first["white"], "Ann");
+    let lines = table(&e);
+    let points: Vec<(&str, f64)> = lines.iter().map(|l| (l.0.as_str(), l.1)).collect();
+    assert_eq!(points, [("Bob", 2.0), ("Ann", 0.0)], "{lines:?}");
+}
+
+/// [`wait`] for a forfeit, which comes after the event's first-move time (over 10 s).
+async fn wait_long(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let e = event(server, id).await;
+        if ready(&e) {
+            return e;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the event never got there: {e:#}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 on_sqlite_and_postgres!(
+    a_first_move_never_made_is_a_forfeit,
     a_swiss_of_five_is_played_through,
     a_round_robin_of_four_meets_every_pair_once,
     an_event_starts_at_its_time,

@@ -1,7 +1,7 @@
 // @ts-check
 // The form that creates an event (POST /api/tournaments), for a logged-in player: its name, the
 // format (Swiss with its rounds, round robin single or double), the games' board, rules and
-// clock, rated or casual, the most players and when it starts. The server checks everything
+// clock, rated or casual, the most players, when it starts and the time for a first move. The server checks everything
 // again and its refusal, in its words, is shown under the form.
 
 import { api } from '../../lib/api.js';
@@ -40,6 +40,7 @@ export function eventBody(/** @type {HTMLFormElement} */ form, now = Date.now())
     clock: EVENT_CLOCKS[String(v.get('clock'))].clock,
     rated: v.get('rated') === 'on',
     max_players: Number(v.get('max_players')),
+    first_move_s: Number(v.get('first_move_s')),
   };
   const rounds = String(v.get('rounds') || '').trim();
   if (rounds) body.rounds = Number(rounds);
@@ -77,7 +78,10 @@ export function createBox(account) {
       h('label', {}, 'Rounds ', rounds, ' ', roundsNote),
       doubleLabel,
       field('Most players', h('input', { id: 'event-max', name: 'max_players', type: 'number', min: 2, max: 256, value: 64 })),
-      field('Starts', h('select', { id: 'event-start', name: 'start' }, STARTS.map((s) => h('option', { value: s.key }, s.text))))),
+      field('Starts', h('select', { id: 'event-start', name: 'start' }, STARTS.map((s) => h('option', { value: s.key }, s.text)))),
+      field('First move within', h('select', { id: 'event-first-move', name: 'first_move_s' },
+        [30, 60, 120, 300].map((n) => h('option', { value: n, selected: n === 60 }, n < 120 ? `${n} seconds` : `${n / 60} minutes`))),
+      'or the game is lost by forfeit')),
     h('fieldset', {}, h('legend', {}, 'The games'),
       field('Board', h('select', { id: 'event-board', name: 'board' },
         h('option', { value: '37' }, '37 rings'), h('option', { value: '48' }, '48 rings'), h('option', { value: '61' }, '61 rings'))),

@@ -50,7 +50,8 @@ export function statusText(t, now = Date.now()) {
 export function settingsText(t) {
   const s = t.settings;
   if (!s) return '';
-  return describeSettings(s.board, s.rules, t.clock_text || '', [s.rated ? 'rated' : 'casual']);
+  const firstMove = s.first_move_s ? `first move within ${s.first_move_s} s or lost by forfeit` : null;
+  return describeSettings(s.board, s.rules, t.clock_text || '', [s.rated ? 'rated' : 'casual', firstMove]);
 }
 
 /** A board's result as shown ("1–0", "½–½", "+ –" a forfeit, "bye"); '' while it is played. */
