@@ -100,7 +100,50 @@ test('a round robin created, joined, played through and its podium shown, live o
   assert.equal(await ann.locator('#event-actions button').count(), 0, 'nothing to join or start');
   await shot(ann, 'tournament-finished');
 
-  // The list page files it under finished; an unknown event is a 404 that says so.
+  // A Swiss of four, two rounds: Cid withdraws during round 1 (after a second thought), and is
+  // marked in the standings; round 2 pairs the three others without her.
+  pages.Dee = await freshPage(env);
+  await signUpAs(env, pages.Dee, 'Dee');
+  const four = [...NAMES, 'Dee'];
+  const swiss = await ann.evaluate(async () => {
+    const r = await fetch('/api/tournaments', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Quick Swiss', format: 'swiss', rounds: 2, max_players: 4, clock: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 } }) });
+    return (await r.json()).id;
+  });
+  const swissUrl = `${env.server.url}/tournament/${swiss}`;
+  for (const name of four) {
+    await pages[name].goto(swissUrl);
+    await pages[name].click('#join');
+    await textMatches(pages[name], /You are in/);
+  }
+  await ann.reload();
+  await ann.click('#start');
+  const cid = pages.Cid;
+  await cid.waitForSelector('body[data-round="1"]');
+  await cid.click('#withdraw');
+  await textMatches(cid, /You will not be paired again/, '#event-actions');
+  await cid.click('#withdraw-confirm');
+  await textMatches(cid, /You have withdrawn/);
+  await cid.waitForSelector('#entries-table tr[data-name=Cid] .tag.withdrawn');
+  // In round 1 everyone but Ann resigns; round 2 leaves Cid out.
+  for (const name of four) {
+    const page = pages[name];
+    await page.goto(swissUrl);
+    await page.waitForSelector('body[data-status=running]');
+    const now = await page.getAttribute('body', 'data-round');
+    if (name === 'Ann' || now !== '1' || !(await page.locator('#go-to-game').count())) continue;
+    await page.click('#go-to-game');
+    await page.waitForURL(/\/game\//);
+    await page.click('#resign');
+    await page.click('#resign-confirm');
+    await page.waitForSelector('#status[data-status=finished]');
+  }
+  await ann.goto(swissUrl);
+  await ann.waitForSelector('body[data-round="2"]', { timeout: 15000 });
+  const round2 = await ann.$$eval('.round[data-round="2"] tbody tr', (rows) => rows.map((r) => r.textContent));
+  assert.ok(round2.every((r) => !r.includes('Cid')), `Cid is not paired in round 2: ${round2}`);
+  assert.equal(await ann.locator('#standings-table tr[data-name=Cid] .tag.withdrawn').count(), 1);
+
+  // The list page files the first under finished; an unknown event is a 404 that says so.
   await ann.goto(`${env.server.url}/tournaments`);
   await ann.waitForSelector('#finished tr[data-id] a');
   assert.equal(await ann.textContent('#finished tr[data-id] a'), 'Friday <b>round</b> robin');

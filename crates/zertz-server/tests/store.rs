@@ -1826,10 +1826,6 @@ async fn a_round_is_stored_once(env: &Env) {
         s.join_tournament("t1", &entry("a5", 1.0)).await.unwrap(),
         Joined::Closed
     );
-    assert_eq!(
-        s.withdraw_from_tournament("t1", "a1", 3_000).await.unwrap(),
-        Withdrawn::Closed
-    );
     let t = s.tournament("t1").await.unwrap().unwrap();
     assert_eq!(
         (t.row.status.as_str(), t.row.updated_ms),
@@ -1909,8 +1905,22 @@ async fn a_round_is_stored_once(env: &Env) {
     assert_eq!(s.record_result("nope", "0-1").await.unwrap(), None);
     let t = s.tournament("t1").await.unwrap().unwrap();
     assert_eq!(t.pairings[0].result.as_deref(), Some("1-0"));
+    // Withdrawing from a running event marks the entry (the player is paired no more); from
+    // one that is over, nothing changes.
+    assert_eq!(
+        s.withdraw_from_tournament("t1", "a1", 5_500).await.unwrap(),
+        Withdrawn::Withdrawn
+    );
+    assert_eq!(
+        s.withdraw_from_tournament("t1", "a1", 5_500).await.unwrap(),
+        Withdrawn::NotEntered
+    );
     assert!(s.finish_tournament("t1", 6_000).await.unwrap());
     assert!(!s.finish_tournament("t1", 6_000).await.unwrap());
+    assert_eq!(
+        s.withdraw_from_tournament("t1", "a2", 6_500).await.unwrap(),
+        Withdrawn::Closed
+    );
     assert!(s.tournaments_to_run(10_000).await.unwrap().is_empty());
 }
 

@@ -343,6 +343,7 @@
  * @property {number} sonneborn_berger
  * @property {number} direct_encounter
  * @property {number} wins
+ * @property {boolean} withdrawn withdrew while the event ran: paired no more
  */
 
 /**

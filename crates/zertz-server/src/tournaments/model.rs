@@ -119,7 +119,7 @@ pub struct EntryRow {
     pub rating: f64,
     /// The pairing number (from 1), given at the start.
     pub number: Option<i64>,
-    /// Withdrawn before the start.
+    /// Withdrawn: before the start the entry no longer counts; after it, paired no more.
     pub withdrawn: bool,
     /// When the player joined (ms).
     pub joined_ms: i64,
@@ -195,7 +195,7 @@ pub enum Withdrawn {
     Withdrawn,
     /// The player was not in.
     NotEntered,
-    /// The event no longer registers.
+    /// The event is over.
     Closed,
     /// No such event.
     NotFound,

@@ -21,20 +21,23 @@ pub struct Player {
     pub name: String,
     /// The rating at the start.
     pub rating: f64,
+    /// Withdrawn once the event ran: kept in the standings, paired no more.
+    pub withdrawn: bool,
 }
 
-/// The players of a started event (numbered, not withdrawn), by pairing number.
+/// The players of a started event (every one numbered at the start, those who withdrew since
+/// included: their results stand), by pairing number.
 pub fn players(stored: &Stored) -> Vec<Player> {
     let mut out: Vec<Player> = stored
         .entries
         .iter()
-        .filter(|e| !e.withdrawn)
         .filter_map(|e| {
             Some(Player {
                 number: u32::try_from(e.number?).ok()?,
                 account: e.account_id.clone(),
                 name: e.name.clone(),
                 rating: e.rating,
+                withdrawn: e.withdrawn,
             })
         })
         .collect();
@@ -63,6 +66,20 @@ pub struct Round {
     pub bye: Option<u32>,
 }
 
+impl Round {
+    /// The result a pair has before any game: a round robin's board with a withdrawn player
+    /// is a forfeit of that player (both: a double forfeit); `None` for a game to play.
+    pub fn forfeit(players: &[Player], (white, black): (u32, u32)) -> Option<&'static str> {
+        let gone = |n: u32| players.iter().any(|p| p.number == n && p.withdrawn);
+        match (gone(white), gone(black)) {
+            (false, false) => None,
+            (false, true) => Some(result::WHITE_FORFEIT_WIN),
+            (true, false) => Some(result::BLACK_FORFEIT_WIN),
+            (true, true) => Some(result::DOUBLE_FORFEIT),
+        }
+    }
+}
+
 /// Round `round` of the event, or why there is none (the event is then over).
 pub fn next_round(
     format: Format,
@@ -72,8 +89,9 @@ pub fn next_round(
     round: u32,
 ) -> Result<Round, String> {
     let n = players.len() as u32;
-    if n < 2 {
-        return Err(format!("{n} player: nobody to pair"));
+    let active = players.iter().filter(|p| !p.withdrawn).count();
+    if active < 2 {
+        return Err(format!("{active} player left: nobody to pair"));
     }
     match format {
         Format::Swiss => {
@@ -84,7 +102,8 @@ pub fn next_round(
                     .map(|p| SwissPlayer {
                         id: p.number,
                         entries: entries[&p.number].clone(),
-                        absent: false,
+                        // A withdrawn player is not paired (C.04.1: absent from the round).
+                        absent: p.withdrawn,
                     })
                     .collect(),
                 round,
@@ -269,6 +288,7 @@ mod tests {
             account: format!("a{n}"),
             name: format!("P{n}"),
             rating: 2000.0 - f64::from(n),
+            withdrawn: false,
         }
     }
 

@@ -238,6 +238,7 @@ pub fn view(stored: &Stored) -> Value {
                 "sonneborn_berger": f64::from(s.sonneborn_berger) / 4.0,
                 "direct_encounter": f64::from(s.direct_encounter) / 2.0,
                 "wins": s.wins,
+                "withdrawn": l.player.withdrawn,
             })
         })
         .collect();

@@ -368,9 +368,11 @@ impl Tournaments {
         }
     }
 
-    /// Withdraws `account` from event `id` (while it registers).
+    /// Withdraws `account` from event `id`: while it registers the entry is dropped; once it
+    /// runs the player is paired no more (a game under way is played on) and their results
+    /// stand.
     pub async fn withdraw(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
-        let stored = self.get(id).await?;
+        self.get(id).await?;
         match self
             .store
             .withdraw_from_tournament(id, &account.id, now_ms())
@@ -380,7 +382,9 @@ impl Tournaments {
             Withdrawn::NotEntered => Err(TournamentError::Conflict(
                 "you are not entered in this event".into(),
             )),
-            Withdrawn::Closed => Err(closed(&stored.row.status, "withdrawing")),
+            Withdrawn::Closed => Err(TournamentError::Conflict(
+                "this event is over: there is nothing to withdraw from".into(),
+            )),
             Withdrawn::NotFound => Err(not_found(id)),
         }
     }
@@ -502,6 +506,18 @@ impl Tournaments {
         let mut made = Vec::new();
         for (i, &(w, b)) in round.pairs.iter().enumerate() {
             let (white, black) = (seat(w)?, seat(b)?);
+            if let Some(forfeit) = pair::Round::forfeit(&players, (w, b)) {
+                // A round robin's board with a player who withdrew: no game.
+                rows.push(PairingRow {
+                    round: i64::from(next),
+                    board: i as i64 + 1,
+                    white: white.account.clone(),
+                    black: Some(black.account.clone()),
+                    game_id: None,
+                    result: Some(forfeit.into()),
+                });
+                continue;
+            }
             let seated = [white, black].map(|p| {
                 Some(Seated {
                     name: p.name.clone(),

@@ -269,7 +269,10 @@ impl<S: Sql + GameDialect> TournamentStore for S {
     ) -> Result<Withdrawn, StoreError> {
         let statements = vec![
             touch(id, now_ms),
-            registering(id),
+            Stop::NotRegistering.unless_changed(Statement::new(
+                "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? AND status <> ?",
+                args![id, status::FINISHED],
+            )),
             Stop::NotEntered.unless_changed(Statement::new(
                 "UPDATE tournament_entries SET withdrawn = ? \
                  WHERE tournament_id = ? AND account_id = ? AND NOT withdrawn",

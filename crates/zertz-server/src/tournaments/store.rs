@@ -29,7 +29,8 @@ pub trait TournamentStore: Send + Sync {
     /// last place.
     async fn join_tournament(&self, id: &str, entry: &EntryRow) -> Result<Joined, StoreError>;
 
-    /// Withdraws `account` from event `id` if it still registers.
+    /// Withdraws `account` from event `id` unless it is over (registering: the entry no longer
+    /// counts; running: the player is paired no more).
     async fn withdraw_from_tournament(
         &self,
         id: &str,

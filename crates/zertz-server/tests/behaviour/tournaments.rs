@@ -500,7 +500,7 @@ async fn joining_rules(db: Db) {
     );
     for (who, path, needle) in [
         ("Bob", &join, "has started"),
-        ("Cyd", &withdraw, "has started"),
+        ("Bob", &withdraw, "not entered"),
         ("Ann", &start, "started already"),
     ] {
         let a = p.get_mut(who).unwrap().post(path, json!({})).await;
@@ -649,7 +649,156 @@ async fn wait_long(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) ->
     }
 }
 
+/// Withdrawing from a running event: the game under way is played on, the player is paired no
+/// more and keeps their results in the standings. A Swiss of four: Dee withdraws during round
+/// 1 and loses her game; rounds 2 and 3 pair the three others (one bye each round). A round
+/// robin of three: Cyd withdraws after round 1; her later boards are forfeits with no game.
+/// Withdrawing twice, or from an event that is over, is refused.
+async fn withdrawing_while_it_runs(db: Db) {
+    let server = Server::start(&db);
+    let names = ["Ann", "Bob", "Cyd", "Dee"];
+    let mut players = sign_up(&server, &names).await;
+    let id = create(players.get_mut("Ann").unwrap(), json!({"max_players": 4})).await;
+    let (join, withdraw) = (
+        format!("/api/tournaments/{id}/join"),
+        format!("/api/tournaments/{id}/withdraw"),
+    );
+    for name in names {
+        let a = players.get_mut(name).unwrap().post(&join, json!({})).await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    let start = format!("/api/tournaments/{id}/start");
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&start, json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let a = players
+        .get_mut("Dee")
+        .unwrap()
+        .post(&withdraw, json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let a = players
+        .get_mut("Dee")
+        .unwrap()
+        .post(&withdraw, json!({}))
+        .await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    // Her game goes on; she loses it. Each game is won by the player higher in `names`.
+    let better =
+        |a: &str, b: &str| names.iter().position(|n| *n == a) < names.iter().position(|n| *n == b);
+    let mut e = e;
+    for round in 1..=3 {
+        for b in boards(&e, round) {
+            if b["game"].is_null() {
+                continue;
+            }
+            let end = if better(b["white"].as_str().unwrap(), b["black"].as_str().unwrap()) {
+                End::White
+            } else {
+                End::Black
+            };
+            finish(&mut players, &b, end).await;
+        }
+        if round < 3 {
+            e = wait(&server, &id, |e| e["round"] == round + 1).await;
+            let later = boards(&e, round + 1);
+            assert!(
+                !shown(&e, round + 1).iter().any(|p| p.contains("Dee")),
+                "Dee is not paired after withdrawing: {:?}",
+                shown(&e, round + 1)
+            );
+            assert_eq!(
+                later.len(),
+                2,
+                "one game and a bye: {:?}",
+                shown(&e, round + 1)
+            );
+        }
+    }
+    let e = wait(&server, &id, |e| e["status"] == "finished").await;
+    let lines = e["standings"]["lines"].as_array().unwrap();
+    let dee = lines
+        .iter()
+        .find(|l| l["name"] == "Dee")
+        .expect("Dee stays in the standings");
+    assert_eq!(dee["withdrawn"], true);
+    assert_eq!(dee["points"], 0.0);
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&withdraw, json!({}))
+        .await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    assert!(
+        a.body["error"].as_str().unwrap().contains("is over"),
+        "{:?}",
+        a.body
+    );
+
+    // A round robin of three: Cyd withdraws after round 1.
+    let id = create(
+        players.get_mut("Bob").unwrap(),
+        json!({"name": "Round robin", "format": "round_robin", "rounds": null, "max_players": 3}),
+    )
+    .await;
+    let (join, withdraw, start) = (
+        format!("/api/tournaments/{id}/join"),
+        format!("/api/tournaments/{id}/withdraw"),
+        format!("/api/tournaments/{id}/start"),
+    );
+    for name in ["Ann", "Bob", "Cyd"] {
+        let a = players.get_mut(name).unwrap().post(&join, json!({})).await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    let a = players
+        .get_mut("Bob")
+        .unwrap()
+        .post(&start, json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let a = players
+        .get_mut("Cyd")
+        .unwrap()
+        .post(&withdraw, json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let mut e = e;
+    for round in 1..=3 {
+        for b in boards(&e, round).iter().filter(|b| !b["game"].is_null()) {
+            finish(&mut players, b, End::Draw).await;
+        }
+        e = wait(&server, &id, |e| {
+            e["round"].as_u64() > Some(round as u64) || e["status"] == "finished"
+        })
+        .await;
+    }
+    let e = wait(&server, &id, |e| e["status"] == "finished").await;
+    let mut forfeits = 0;
+    for round in 2..=3 {
+        for b in boards(&e, round).iter().filter(|b| !b["black"].is_null()) {
+            let cyd_white = b["white"] == "Cyd";
+            if b["black"] == "Cyd" || cyd_white {
+                assert!(b["game"].is_null(), "no game with a withdrawn player: {b}");
+                assert_eq!(b["result"], if cyd_white { "-+" } else { "+-" }, "{b}");
+                forfeits += 1;
+            }
+        }
+    }
+    assert!(forfeits >= 1, "Cyd had a board after round 1: {e:#}");
+    assert_eq!(
+        e["pairings"].as_array().unwrap().len(),
+        3,
+        "the whole cycle is played"
+    );
+}
+
 on_sqlite_and_postgres!(
+    withdrawing_while_it_runs,
     a_first_move_never_made_is_a_forfeit,
     a_swiss_of_five_is_played_through,
     a_round_robin_of_four_meets_every_pair_once,

@@ -37,8 +37,30 @@ async function act(what, doneText) {
   }
 }
 
+/** Whether the withdrawal from a running event waits for its confirmation. */
+let confirmWithdraw = false;
+
+/**
+ * Withdrawing from a running event, in two clicks: the player is paired no more, a game under
+ * way is played on, and the results stand.
+ */
+function withdrawRunning(t) {
+  const entered = me && t.entries.some((e) => e.name === me && !e.withdrawn);
+  if (t.status !== 'running' || !entered) return [];
+  const redraw = () => fill($('event-actions'), actions(t));
+  if (!confirmWithdraw) {
+    return [h('button', { type: 'button', id: 'withdraw', onclick: () => { confirmWithdraw = true; redraw(); } }, 'Withdraw')];
+  }
+  return [
+    h('span', {}, 'Leave the tournament? You will not be paired again; a game under way goes on and your results stand. '),
+    h('button', { type: 'button', class: 'danger', id: 'withdraw-confirm', onclick: () => { confirmWithdraw = false; act('withdraw', 'You have withdrawn: you will not be paired again.'); } }, 'Withdraw'),
+    h('button', { type: 'button', onclick: () => { confirmWithdraw = false; redraw(); } }, 'Stay'),
+  ];
+}
+
 /** The buttons this viewer may use: join or withdraw, sign in, the organiser's start. */
 function actions(t) {
+  if (t.status === 'running') return withdrawRunning(t);
   if (t.status !== 'registering') return [];
   if (!me) return [h('a', { class: 'button primary', id: 'sign-in-to-join', href: signInHref() }, 'Sign in to join')];
   const entered = t.entries.some((e) => e.name === me && !e.withdrawn);
@@ -72,9 +94,12 @@ function yourGame(t) {
   return null;
 }
 
-/** The players: while it registers everyone entered, after the start their pairing numbers. */
+/**
+ * The players: while it registers everyone entered, after the start their pairing numbers (a
+ * player who withdrew since is marked).
+ */
 function entries(t) {
-  const list = t.entries.filter((e) => !e.withdrawn);
+  const list = t.entries.filter((e) => !e.withdrawn || e.number !== null);
   if (!list.length) return h('p', { class: 'empty', id: 'no-entries' }, 'Nobody has joined yet.');
   const numbered = list.some((e) => e.number !== null);
   const sorted = numbered ? [...list].sort((a, b) => (a.number ?? 1e9) - (b.number ?? 1e9)) : list;
@@ -82,7 +107,7 @@ function entries(t) {
     h('thead', {}, h('tr', {}, numbered ? h('th', {}, 'No.') : null, h('th', {}, 'Player'), h('th', {}, 'Rating'))),
     h('tbody', {}, sorted.map((e) => h('tr', { 'data-name': e.name },
       numbered ? h('td', { class: 'rank' }, String(e.number ?? '')) : null,
-      h('td', {}, h('a', { href: profileHref(e.name) }, e.name)),
+      h('td', {}, h('a', { href: profileHref(e.name) }, e.name), e.withdrawn ? ' ' : '', e.withdrawn ? h('span', { class: 'tag withdrawn' }, 'withdrawn') : ''),
       h('td', { class: 'rating' }, String(e.rating))))));
 }
 

@@ -24,7 +24,7 @@ export function standingsTable(t) {
       h('th', {}, 'Wins'))),
     h('tbody', {}, lines.map((l) => h('tr', { 'data-name': l.name },
       h('td', { class: 'rank' }, String(l.rank)),
-      h('td', {}, nameLink(l.name)),
+      h('td', {}, nameLink(l.name), l.withdrawn ? ' ' : '', l.withdrawn ? h('span', { class: 'tag withdrawn', title: 'Withdrew: paired no more, results stand' }, 'withdrawn') : ''),
       h('td', { class: 'points' }, pointsText(l.points)),
       h('td', {}, pointsText(l.buchholz_cut1)),
       h('td', {}, pointsText(l.sonneborn_berger)),
@@ -71,7 +71,7 @@ export function crosstable(t) {
       const title = `${s.first ? 'Moved first' : 'Moved second'} against ${s.opponent}${s.score ? '' : ', playing now'}`;
       return h('td', { class: 'cross', title }, `${number.get(s.opponent) ?? '?'}${colour} ${s.score || '…'}`.trim());
     }
-    return h('td', { class: 'cross', title: 'Not paired this round' }, '–');
+    return h('td', { class: 'cross', title: 'Not paired this round (withdrawn)' }, '–');
   };
   return h('div', {},
     h('table', { class: 'list crosstable', id: 'crosstable-table' },
