@@ -108,6 +108,8 @@ pub struct ConnectionLimits {
     /// How long the server waits for a request's headers: on a new connection, and on a
     /// keep-alive connection between requests (then it is idle and is closed).
     pub idle_timeout: Duration,
+    /// How long a request's whole body may take to arrive (then 408: `http::body`).
+    pub body_timeout: Duration,
 }
 
 impl Default for ConnectionLimits {
@@ -115,6 +117,7 @@ impl Default for ConnectionLimits {
         ConnectionLimits {
             per_address: 64,
             idle_timeout: Duration::from_secs(20),
+            body_timeout: Duration::from_secs(60),
         }
     }
 }

@@ -108,6 +108,10 @@ pub struct ServeArgs {
     /// requests of a keep-alive connection (an idle one is then closed).
     #[arg(long, default_value_t = 20)]
     idle_timeout: u64,
+    /// Seconds a request's whole body may take to arrive (a client trickling it is answered
+    /// 408 and its connection closed).
+    #[arg(long, default_value_t = 60)]
+    body_timeout: u64,
     /// The puzzle trainer's set: a puzzle set's JSON file (as `zertz puzzles generate` writes
     /// it) instead of the one compiled in (`data/puzzles.json`). A file that does not read
     /// stops the server with its line and reason.
@@ -153,6 +157,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         connections: zertz_server::config::ConnectionLimits {
             per_address: args.connections_per_address,
             idle_timeout: Duration::from_secs(args.idle_timeout.max(1)),
+            body_timeout: Duration::from_secs(args.body_timeout.max(1)),
         },
         study_slots: args.study_slots.max(1),
         analysis_time: Duration::from_secs(args.analysis_time.max(1)),

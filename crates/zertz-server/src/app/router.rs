@@ -1,5 +1,6 @@
 //! Every route of the service in one router: each feature's routes, the API's fallbacks, and
-//! the layers every request passes (the body limit, the cross-site check, the headers).
+//! the layers every request passes (the body's size and deadline, the cross-site check, the
+//! headers).
 
 use std::sync::Arc;
 
@@ -14,11 +15,12 @@ use axum::http::{Method, StatusCode, Uri};
 use axum::response::Response;
 
 use super::state::AppState;
-use crate::http::{drain, error, headers, limit, pages};
+use crate::http::{body, error, headers, limit, pages};
 
 /// Every route of the service: the API (unknown `/api/…` paths get a JSON 404) and the pages.
 /// A request that changes something with the session cookie must come from the site's pages.
 pub fn router(state: AppState) -> Router {
+    let body_timeout = state.hub.config().connections.body_timeout;
     let api = Router::new()
         .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
         .route("/api/stats", get(stats))
@@ -38,7 +40,10 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit::MAX_BODY))
-        .layer(axum::middleware::from_fn(drain::drain_refused))
+        .layer(axum::middleware::from_fn_with_state(
+            body_timeout,
+            body::read_bodies,
+        ))
         .layer(axum::middleware::from_fn(
             crate::accounts::origin::refuse_cross_site,
         ))

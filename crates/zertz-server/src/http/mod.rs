@@ -2,8 +2,8 @@
 //! the headers every answer carries, WebSocket pings, and the static pages. Each feature's
 //! routes live in its own folder; `app::router` puts them together.
 
+pub mod body;
 pub mod connections;
-pub mod drain;
 pub mod error;
 pub mod headers;
 pub mod heartbeat;

@@ -158,3 +158,51 @@ async fn f1_a_swarm_of_fresh_accounts_copies_a_study_30_times_an_hour() {
     // The owner's save was the address's first new study of the hour.
     assert_eq!((stored, refused), (29, 11));
 }
+
+/// A body trickled a byte at a time (issue 39, F11) is cut off when the whole body's time is
+/// up: 408 with the reason, and the connection closed. Before, each byte restarted the wait
+/// and the request held its connection and handler for as long as the client liked.
+#[tokio::test]
+async fn f11_a_body_trickled_a_byte_at_a_time_gets_408_when_its_time_is_up() {
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (_dir, db) = temp_db();
+    let mut server = Server::start_config(&db, 50, |c| {
+        c.connections.body_timeout = Duration::from_secs(2);
+    });
+    let tcp = tokio::net::TcpStream::connect(&server.addr)
+        .await
+        .expect("connect");
+    let (mut from, mut to) = tcp.into_split();
+    to.write_all(
+        b"POST /api/import HTTP/1.1\r\nHost: zertz\r\nContent-Type: application/json\r\n\
+          Content-Length: 1000\r\n\r\n{",
+    )
+    .await
+    .expect("headers");
+    let started = Instant::now();
+    let trickle = tokio::spawn(async move {
+        for _ in 0..300 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            if to.write_all(b" ").await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(20), from.read_to_end(&mut answer)).await;
+    trickle.abort();
+    assert!(
+        read.is_ok(),
+        "no answer in 20 s: the trickle was never cut off"
+    );
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 2 s"), "{answer}");
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1900) && waited < Duration::from_secs(10),
+        "{waited:?}"
+    );
+    server.assert_healthy().await;
+}
