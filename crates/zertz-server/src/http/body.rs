@@ -46,6 +46,10 @@ pub struct TooSlow(pub u64);
 /// Middleware: passes the request on with its body under the deadline `within`, shared with
 /// this layer; if the answer is 413, reads what the handler left of the body before answering.
 pub async fn read_bodies(State(within): State<Duration>, request: Request, next: Next) -> Response {
+    if request.body().size_hint().exact() == Some(0) {
+        // Nothing to read (most requests: GETs): no deadline to keep.
+        return next.run(request).await;
+    }
     let (parts, body) = request.into_parts();
     let shared = Arc::new(Mutex::new(Timed {
         body,
