@@ -98,6 +98,13 @@ test('a round robin created, joined, played through and its podium shown, live o
   const places = await ann.$$eval('#podium-places li', (items) => items.map((li) => li.getAttribute('data-name')));
   assert.deepEqual(places, ['Ann', 'Bob', 'Cid']);
   assert.equal(await ann.locator('#event-actions button').count(), 0, 'nothing to join or start');
+  // The downloads: the report as TRF (a line per player, three rounds), the games as SGF.
+  const fetched = (sel) => ann.evaluate(async (s) => (await fetch(document.querySelector(s).getAttribute('href'))).text(), sel);
+  const trf = await fetched('#download-trf');
+  assert.match(trf, /^012 Friday <b>round<\/b> robin\n/);
+  assert.equal(trf.split('\n').filter((l) => l.startsWith('001 ')).length, 3, trf);
+  assert.match(trf, /^XXR 3$/m);
+  assert.equal((await fetched('#download-games')).split('(;').length - 1, 3, 'three games');
   await shot(ann, 'tournament-finished');
 
   // A Swiss of four, two rounds: Cid withdraws during round 1 (after a second thought), and is

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use zertz_tournament::dutch::{self, SwissInput, SwissPlayer};
 use zertz_tournament::round_robin;
 use zertz_tournament::tiebreak::{self, Results};
-use zertz_tournament::trf::{Colour, ResultCode, RoundEntry};
+use zertz_tournament::trf::{self, Colour, PlayerLine, ResultCode, RoundEntry, Trf};
 
 use crate::tournaments::model::{Format, PairingRow, Settings, Stored, result, status};
 
@@ -262,6 +262,85 @@ pub fn standings(stored: &Stored) -> (u32, Vec<Line>) {
         })
         .collect();
     (done, lines)
+}
+
+/// The event as a TRF file (FIDE's tournament report format): its name, dates, players and
+/// format, then a line per player (pairing number, name, rating at the start, points, rank,
+/// and each round: opponent, `w` for the first move or `b`, result; a bye `0000 - U`, a
+/// withdrawn player's absence `0000 - Z`, a round robin's rest left blank), over the rounds whose results are all in, as the standings. `start_ms` and `end_ms` give the dates (`042`, `052`).
+pub fn trf(
+    stored: &Stored,
+    format: Format,
+    settings: &Settings,
+    start_ms: i64,
+    end_ms: Option<i64>,
+) -> Trf {
+    let players = players(stored);
+    // The rounds whose every result is in, as the standings count them.
+    let (done, lines) = standings(stored);
+    let rounds = entries(&players, &stored.pairings, done);
+    let place: HashMap<u32, (u32, u32)> = lines
+        .iter()
+        .map(|l| (l.player.number, (l.rank, l.standing.points)))
+        .collect();
+    let date = |ms: i64| crate::util::iso_time(ms)[..10].replace('-', "/");
+    let mut out = vec![
+        trf::Line::Other(format!("012 {}", stored.row.name)),
+        trf::Line::Other(format!("042 {}", date(start_ms))),
+    ];
+    if let Some(end) = end_ms {
+        out.push(trf::Line::Other(format!("052 {}", date(end))));
+    }
+    out.push(trf::Line::Other(format!("062 {}", players.len())));
+    out.push(trf::Line::Other(format!(
+        "092 {}",
+        match format {
+            Format::Swiss => "Individual: Swiss-System (FIDE Dutch)",
+            Format::RoundRobin if settings.double => "Individual: double round robin",
+            Format::RoundRobin => "Individual: round robin",
+        }
+    )));
+    out.push(trf::Line::Other(format!(
+        "122 {}",
+        settings.clock.describe()
+    )));
+    out.push(trf::Line::Rounds(total_rounds(
+        format,
+        settings,
+        players.len() as u32,
+    )));
+    if format == Format::Swiss {
+        out.push(trf::Line::InitialColour(Colour::White));
+    }
+    for p in &players {
+        let (rank, half_points) = place.get(&p.number).copied().unwrap_or((0, 0));
+        let mut rounds = rounds[&p.number].clone();
+        if p.withdrawn {
+            // The rounds a withdrawn player was not paired in: absent, as a pairing program
+            // reads it (a zero-point bye, `0000 - Z`).
+            for r in rounds.iter_mut().filter(|r| r.is_none()) {
+                *r = Some(RoundEntry {
+                    opponent: None,
+                    colour: None,
+                    result: ResultCode::ZeroBye,
+                });
+            }
+        }
+        out.push(trf::Line::Player(PlayerLine {
+            start_rank: p.number,
+            sex: String::new(),
+            title: String::new(),
+            name: p.name.clone(),
+            rating: p.rating.round().max(0.0) as u32,
+            federation: String::new(),
+            fide_id: String::new(),
+            birth_date: String::new(),
+            points_tenths: Some(half_points * 5),
+            rank: (rank > 0).then_some(rank),
+            rounds,
+        }));
+    }
+    Trf { lines: out }
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! `GET /api/tournaments[?status=…]` lists them, `POST /api/tournaments` creates one (an
 //! account), `GET /api/tournaments/{id}` shows one (settings, entries, rounds with their
 //! games, standings with tie-breaks), and `POST /api/tournaments/{id}/join`, `/withdraw` and
-//! `/start` (the organiser) act on it; `/tournament/{id}` is the event's page. Changes need the session cookie, from this site's pages
+//! `/start` (the organiser) act on it; `/trf` and `/games.sgf` download its report and its
+//! games; `/tournament/{id}` is the event's page. Changes need the session cookie, from this site's pages
 //! (the cross-site check every route passes).
 
 use std::collections::HashMap;
@@ -10,7 +11,7 @@ use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRef, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -38,6 +39,8 @@ where
         .route("/api/tournaments/{id}/join", post(join))
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
         .route("/api/tournaments/{id}/start", post(start))
+        .route("/api/tournaments/{id}/trf", get(trf))
+        .route("/api/tournaments/{id}/games.sgf", get(games_sgf))
         .route("/tournament/{id}", get(event_page))
 }
 
@@ -168,6 +171,46 @@ async fn start(
     let account = logged_in(viewer, "starting an event")?;
     events.start_by(&id, &account).await?;
     Ok(Json(view(&events.get(&id).await?)))
+}
+
+/// A download: `text` as `content_type`, saved as `file`.
+fn download(text: String, content_type: &'static str, file: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&format!("attachment; filename=\"{file}\""))
+                    .unwrap_or(HeaderValue::from_static("attachment")),
+            ),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+async fn trf(
+    State(events): State<Arc<Tournaments>>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let text = events.trf(&id).await?;
+    Ok(download(
+        text,
+        "text/plain; charset=utf-8",
+        format!("{id}.trf"),
+    ))
+}
+
+async fn games_sgf(
+    State(events): State<Arc<Tournaments>>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let text = events.games_sgf(&id).await?;
+    Ok(download(
+        text,
+        "application/x-go-sgf; charset=utf-8",
+        format!("{id}.sgf"),
+    ))
 }
 
 /// An event as shown: settings, entries, rounds with their games and results, and the

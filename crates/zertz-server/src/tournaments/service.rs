@@ -627,6 +627,42 @@ impl Tournaments {
     }
 }
 
+impl Tournaments {
+    /// Event `id` as a TRF file (see [`pair::trf`]).
+    pub async fn trf(&self, id: &str) -> Result<String, TournamentError> {
+        let stored = self.get(id).await?;
+        let (format, settings) = Self::settings(&stored)?;
+        if stored.row.status == status::REGISTERING {
+            return Err(TournamentError::Conflict(
+                "this event has not started: there is nothing to report yet".into(),
+            ));
+        }
+        let start = stored.row.starts_ms.unwrap_or(stored.row.created_ms);
+        let end = (stored.row.status == status::FINISHED).then_some(stored.row.updated_ms);
+        Ok(pair::trf(&stored, format, &settings, start, end).write("\n"))
+    }
+
+    /// The finished games of event `id`, round by round, as one SGF collection (BoardSpace's
+    /// format, as each game's own download).
+    pub async fn games_sgf(&self, id: &str) -> Result<String, TournamentError> {
+        let stored = self.get(id).await?;
+        let mut out = String::new();
+        for p in stored.pairings.iter().filter(|p| p.result.is_some()) {
+            let Some(game) = &p.game_id else { continue };
+            let (_, events) = self.hub.store().load_game(game).await?;
+            let room = Room::from_stored(game, &events).map_err(TournamentError::Storage)?;
+            match crate::games::export::sgf_text(&room) {
+                Ok(text) => {
+                    out.push_str(text.trim_end());
+                    out.push('\n');
+                }
+                Err(e) => tracing::warn!("tournament {id}: game {game} has no SGF: {e}"),
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// The refusal of `doing` on an event that no longer registers.
 fn closed(now: &str, doing: &str) -> TournamentError {
     let state = match now {

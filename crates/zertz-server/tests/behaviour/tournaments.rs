@@ -223,6 +223,84 @@ async fn a_swiss_of_five_is_played_through(db: Db) {
     assert_eq!(game["rated"], false);
     let listed = list(&server, "/api/tournaments?status=finished").await;
     assert_eq!(listed[0]["id"], id.as_str());
+    // The report pairs again as the event did, round by round; the games come as SGF.
+    the_report_pairs_again(&server, &e).await;
+    let (status, sgf) = server
+        .get_text(&format!("/api/tournaments/{id}/games.sgf"))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(sgf.matches("(;").count(), 6, "six games: {sgf}");
+}
+
+/// The event `e`'s TRF (`GET /api/tournaments/{id}/trf`): its players and points are the
+/// standings', and each round of it, paired again by the Dutch system from the rounds before
+/// it, is the round the event played (a withdrawn player's absence kept, as a pairing program
+/// reads it).
+async fn the_report_pairs_again(server: &Server, e: &Value) {
+    use zertz_tournament::dutch::{self, SwissInput};
+    use zertz_tournament::trf::{ResultCode, RoundEntry, Trf};
+    let id = string(&e["id"]);
+    let (status, text) = server.get_text(&format!("/api/tournaments/{id}/trf")).await;
+    assert_eq!(status, 200, "{text}");
+    let trf = Trf::parse(&text).unwrap_or_else(|err| panic!("{err}: {text}"));
+    assert!(
+        text.starts_with(&format!("012 {}", string(&e["name"]))),
+        "{text}"
+    );
+    let number: HashMap<String, u32> = e["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| !x["number"].is_null())
+        .map(|x| (string(&x["name"]), x["number"].as_u64().unwrap() as u32))
+        .collect();
+    for line in e["standings"]["lines"].as_array().unwrap() {
+        let p = trf
+            .players()
+            .find(|p| p.start_rank == number[&string(&line["name"])])
+            .expect("a line per player");
+        assert_eq!(p.name, string(&line["name"]));
+        assert_eq!(
+            p.points_tenths,
+            Some((line["points"].as_f64().unwrap() * 10.0) as u32)
+        );
+        assert_eq!(p.rank, Some(line["rank"].as_u64().unwrap() as u32));
+    }
+    let rounds = e["round"].as_u64().unwrap() as usize;
+    assert_eq!(trf.total_rounds(), Some(rounds as u32));
+    for k in 1..=rounds {
+        let mut t = trf.clone();
+        for p in t.players_mut() {
+            let entry = p.rounds.get(k - 1).copied().flatten();
+            p.rounds.truncate(k - 1);
+            if let Some(
+                a @ RoundEntry {
+                    opponent: None,
+                    result,
+                    ..
+                },
+            ) = entry
+                && result != ResultCode::PairingBye
+            {
+                p.rounds.push(Some(a));
+            }
+        }
+        let input = SwissInput::from_trf(&t).expect("input");
+        let got = dutch::pair(&input).expect("pairs");
+        let mut played: Vec<(u32, u32)> = Vec::new();
+        let mut bye = None;
+        for b in boards(e, k) {
+            let white = number[&string(&b["white"])];
+            match b["black"].as_str() {
+                Some(black) => played.push((white, number[black])),
+                None => bye = Some(white),
+            }
+        }
+        let mut paired = got.pairs.clone();
+        paired.sort();
+        played.sort();
+        assert_eq!((paired, got.bye), (played, bye), "round {k} of:\n{text}");
+    }
 }
 
 /// The Dutch pairings of the event (numbers: Ann 1, Bob 2, Cyd 3, Dee 4, Eve 5), checked by
@@ -727,6 +805,7 @@ async fn withdrawing_while_it_runs(db: Db) {
         .expect("Dee stays in the standings");
     assert_eq!(dee["withdrawn"], true);
     assert_eq!(dee["points"], 0.0);
+    the_report_pairs_again(&server, &e).await;
     let a = players
         .get_mut("Ann")
         .unwrap()

@@ -2,8 +2,9 @@
 // An event's page, /tournament/{id} (GET /api/tournaments/{id}): its settings and where it is
 // (a countdown to the start, the round, finished), joining and withdrawing while it registers,
 // the organiser's start, "your game is ready" with a link to the player's board, the standings,
-// the crosstable, each round's games and the podium at the end. The page asks again every few
-// seconds while the event is not over, so the standings follow the games live.
+// the crosstable, each round's games, the podium at the end, and the downloads (the report as
+// TRF, the games as SGF). The page asks again every few seconds while the event is not over,
+// so the standings follow the games live.
 
 import { ApiError, api } from '../../lib/api.js';
 import { signInHref, siteHeader } from '../../lib/account.js';
@@ -145,6 +146,11 @@ function show(/** @type {Tournament} */ t) {
     fill($('crosstable'), crosstable(t));
   }
   fill($('rounds'), roundsList(t, me));
+  const base = `/api/tournaments/${encodeURIComponent(t.id)}`;
+  $('downloads').hidden = !started;
+  fill($('downloads'), started ? ['Download: ',
+    h('a', { href: `${base}/trf`, id: 'download-trf', download: `${t.id}.trf` }, 'the report (TRF)'), ' · ',
+    h('a', { href: `${base}/games.sgf`, id: 'download-games', download: `${t.id}.sgf` }, 'the games (SGF)')] : null);
   fill($('entries'), entries(t));
 }
 
