@@ -2,8 +2,11 @@
 // join from its page (a guest is offered to sign in instead), the organiser starts it, and each
 // round's players find "your game is ready" on the event's page without reloading it; the
 // loser of each game resigns on the game page. The standings, the crosstable and each round's
-// results follow live, and the podium shows at the end. The form's refusal (a Swiss with more
-// rounds than it can have) is shown in the server's words, and an unknown event is a 404.
+// results follow live, and the podium shows at the end, with the report and the games to
+// download. The form's refusal (a Swiss with more rounds than it can have) is shown in the
+// server's words, and an unknown event is a 404. Then a Swiss of four: one player withdraws
+// during round 1 (two clicks), another asks to sit out round 2 (and takes a first request
+// back); round 2 is paired without either.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -108,7 +111,7 @@ test('a round robin created, joined, played through and its podium shown, live o
   await shot(ann, 'tournament-finished');
 
   // A Swiss of four, two rounds: Cid withdraws during round 1 (after a second thought), and is
-  // marked in the standings; round 2 pairs the three others without her.
+  // marked in the standings; Dee asks for a bye in round 2, which pairs Ann and Bob.
   pages.Dee = await freshPage(env);
   await signUpAs(env, pages.Dee, 'Dee');
   const four = [...NAMES, 'Dee'];
@@ -131,6 +134,26 @@ test('a round robin created, joined, played through and its podium shown, live o
   await cid.click('#withdraw-confirm');
   await textMatches(cid, /You have withdrawn/);
   await cid.waitForSelector('#entries-table tr[data-name=Cid] .tag.withdrawn');
+  // Dee asks to sit out round 2, the last: not for half a point (refused in the server's
+  // words), for none; she takes it back and asks again.
+  const dee = pages.Dee;
+  await dee.goto(swissUrl);
+  await dee.waitForSelector('#bye-form');
+  await dee.selectOption('#bye-round', '2');
+  await dee.selectOption('#bye-points', 'half');
+  await dee.click('#ask-bye');
+  await textMatches(dee, /cannot be taken in the last round/);
+  const askZero = async () => {
+    await dee.selectOption('#bye-round', '2');
+    await dee.selectOption('#bye-points', 'zero');
+    await dee.click('#ask-bye');
+    await dee.waitForSelector('#my-byes li[data-round="2"]');
+  };
+  await askZero();
+  assert.match(await dee.textContent('#my-byes'), /You sit out round 2 \(no points\)/);
+  await dee.click('#my-byes li[data-round="2"] .take-back');
+  await dee.waitForSelector('#my-byes', { state: 'detached' });
+  await askZero();
   // In round 1 everyone but Ann resigns; round 2 leaves Cid out.
   for (const name of four) {
     const page = pages[name];
@@ -148,6 +171,9 @@ test('a round robin created, joined, played through and its podium shown, live o
   await ann.waitForSelector('body[data-round="2"]', { timeout: 15000 });
   const round2 = await ann.$$eval('.round[data-round="2"] tbody tr', (rows) => rows.map((r) => r.textContent));
   assert.ok(round2.every((r) => !r.includes('Cid')), `Cid is not paired in round 2: ${round2}`);
+  assert.ok(round2.some((r) => r.includes('Dee') && r.includes('0 bye')), `Dee sits out round 2: ${round2}`);
+  await dee.reload();
+  assert.match(await textMatches(dee, /you sit it out, as you asked/, '#your-game'), /Round 2/);
   assert.equal(await ann.locator('#standings-table tr[data-name=Cid] .tag.withdrawn').count(), 1);
 
   // The list page files the first under finished; an unknown event is a 404 that says so.

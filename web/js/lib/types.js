@@ -329,7 +329,7 @@
  * @property {string | null} black
  * @property {string | null} game
  * @property {string | null} url
- * @property {string | null} result `1-0`, `0-1`, `1/2-1/2`, `+-`, `-+`, `--`, `bye`, `rest`
+ * @property {string | null} result `1-0`, `0-1`, `1/2-1/2`, `+-`, `-+`, `--`, `bye`, `half-bye`, `zero-bye`, `rest`
  */
 
 /**
@@ -361,7 +361,7 @@
  * @property {number} players
  * @property {number} round the last round paired
  * @property {number | null} rounds
- * @property {{name: string, rating: number, number: number | null, withdrawn: boolean}[]} entries
+ * @property {{name: string, rating: number, number: number | null, withdrawn: boolean, byes: {round: number, points: 'half' | 'zero'}[]}[]} entries
  * @property {{round: number, boards: TournamentBoard[]}[]} pairings
  * @property {{after_round: number, lines: StandingLine[]}} standings
  */

@@ -151,6 +151,40 @@ pub struct Stored {
     pub entries: Vec<EntryRow>,
     /// Every pairing, by round and board.
     pub pairings: Vec<PairingRow>,
+    /// The byes players asked for, by round.
+    pub byes: Vec<ByeRow>,
+}
+
+/// A bye a player asked for: a Swiss round sat out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ByeRow {
+    /// The account.
+    pub account_id: String,
+    /// The round, from 1.
+    pub round: i64,
+    /// [`bye::HALF`] or [`bye::ZERO`].
+    pub points: String,
+}
+
+/// The points a requested bye gives.
+pub mod bye {
+    /// Half a point.
+    pub const HALF: &str = "half";
+    /// No point.
+    pub const ZERO: &str = "zero";
+}
+
+/// What a bye request asked of the store came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByeAsked {
+    /// Recorded (or withdrawn, for a request of no bye).
+    Done,
+    /// The round is paired already (or the event is over).
+    TooLate,
+    /// The player is not in the event (or withdrew).
+    NotEntered,
+    /// No such event.
+    NotFound,
 }
 
 /// The results a pairing row holds, from the first mover's side.
@@ -169,6 +203,10 @@ pub mod result {
     pub const DOUBLE_FORFEIT: &str = "--";
     /// The Swiss pairing-allocated bye: a win's points (C.04.1).
     pub const BYE: &str = "bye";
+    /// A bye the player asked for, half a point.
+    pub const HALF_BYE: &str = "half-bye";
+    /// A bye the player asked for, no point.
+    pub const ZERO_BYE: &str = "zero-bye";
     /// A round robin's odd player out: no points (everyone rests once a cycle).
     pub const REST: &str = "rest";
 }

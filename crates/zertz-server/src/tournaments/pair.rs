@@ -64,6 +64,9 @@ pub struct Round {
     pub pairs: Vec<(u32, u32)>,
     /// The player not paired: a Swiss bye (a win's points) or a round robin's rest (none).
     pub bye: Option<u32>,
+    /// The players who asked to sit the round out, with their bye's result
+    /// ([`result::HALF_BYE`] or [`result::ZERO_BYE`]).
+    pub asked: Vec<(u32, &'static str)>,
 }
 
 impl Round {
@@ -80,13 +83,15 @@ impl Round {
     }
 }
 
-/// Round `round` of the event, or why there is none (the event is then over).
+/// Round `round` of the event, or why there is none (the event is then over). `asked`: the
+/// players who asked to sit this round out (a Swiss only), with their bye's result.
 pub fn next_round(
     format: Format,
     settings: &Settings,
     players: &[Player],
     pairings: &[PairingRow],
     round: u32,
+    asked: &[(u32, &'static str)],
 ) -> Result<Round, String> {
     let n = players.len() as u32;
     let active = players.iter().filter(|p| !p.withdrawn).count();
@@ -102,8 +107,9 @@ pub fn next_round(
                     .map(|p| SwissPlayer {
                         id: p.number,
                         entries: entries[&p.number].clone(),
-                        // A withdrawn player is not paired (C.04.1: absent from the round).
-                        absent: p.withdrawn,
+                        // A withdrawn player, or one who asked for a bye, is not paired
+                        // (C.04.1: absent from the round).
+                        absent: p.withdrawn || asked.iter().any(|(n, _)| *n == p.number),
                     })
                     .collect(),
                 round,
@@ -116,6 +122,11 @@ pub fn next_round(
             Ok(Round {
                 pairs: p.pairs,
                 bye: p.bye,
+                asked: asked
+                    .iter()
+                    .filter(|(n, _)| players.iter().any(|p| p.number == *n && !p.withdrawn))
+                    .copied()
+                    .collect(),
             })
         }
         Format::RoundRobin => {
@@ -123,6 +134,7 @@ pub fn next_round(
             Ok(Round {
                 pairs: p.pairs,
                 bye: p.bye,
+                asked: Vec::new(),
             })
         }
     }
@@ -172,13 +184,17 @@ fn entries(
         };
         match &p.black {
             None => {
-                if result == result::BYE
-                    && let Some(e) = out.get_mut(&white)
-                {
+                let code = match result {
+                    result::BYE => ResultCode::PairingBye,
+                    result::HALF_BYE => ResultCode::HalfBye,
+                    result::ZERO_BYE => ResultCode::ZeroBye,
+                    _ => continue,
+                };
+                if let Some(e) = out.get_mut(&white) {
                     e[r] = Some(RoundEntry {
                         opponent: None,
                         colour: None,
-                        result: ResultCode::PairingBye,
+                        result: code,
                     });
                 }
             }
@@ -387,13 +403,13 @@ mod tests {
         let ps: Vec<Player> = (1..=4).map(player).collect();
         let s = settings(None);
         assert_eq!(total_rounds(Format::RoundRobin, &s, 4), 3);
-        let r1 = next_round(Format::RoundRobin, &s, &ps, &[], 1).unwrap();
+        let r1 = next_round(Format::RoundRobin, &s, &ps, &[], 1, &[]).unwrap();
         assert_eq!(r1.pairs, [(1, 4), (2, 3)]);
-        let r2 = next_round(Format::RoundRobin, &s, &ps, &[], 2).unwrap();
+        let r2 = next_round(Format::RoundRobin, &s, &ps, &[], 2, &[]).unwrap();
         assert_eq!(r2.pairs, [(4, 3), (1, 2)]);
-        let r3 = next_round(Format::RoundRobin, &s, &ps, &[], 3).unwrap();
+        let r3 = next_round(Format::RoundRobin, &s, &ps, &[], 3, &[]).unwrap();
         assert_eq!(r3.pairs, [(2, 4), (3, 1)]);
-        assert!(next_round(Format::RoundRobin, &s, &ps, &[], 4).is_err());
+        assert!(next_round(Format::RoundRobin, &s, &ps, &[], 4, &[]).is_err());
         assert_eq!(
             total_rounds(Format::RoundRobin, &settings(Some(9)), 4),
             3,
@@ -404,22 +420,23 @@ mod tests {
     #[test]
     fn one_player_is_never_paired() {
         let s = settings(Some(3));
-        assert!(next_round(Format::Swiss, &s, &[player(1)], &[], 1).is_err());
+        assert!(next_round(Format::Swiss, &s, &[player(1)], &[], 1, &[]).is_err());
     }
 
     #[test]
     fn a_swiss_gives_the_odd_player_the_bye_and_standings_count_it() {
         let ps: Vec<Player> = (1..=3).map(player).collect();
         let s = settings(Some(2));
-        let r1 = next_round(Format::Swiss, &s, &ps, &[], 1).unwrap();
+        let r1 = next_round(Format::Swiss, &s, &ps, &[], 1, &[]).unwrap();
         assert_eq!((r1.pairs.clone(), r1.bye), (vec![(1, 2)], Some(3)));
         let pairings = vec![
             board(1, 1, 1, Some(2), result::BLACK),
             board(1, 2, 3, None, result::BYE),
         ];
-        let r2 = next_round(Format::Swiss, &s, &ps, &pairings, 2).unwrap();
+        let r2 = next_round(Format::Swiss, &s, &ps, &pairings, 2, &[]).unwrap();
         assert_ne!(r2.bye, Some(3), "no second bye");
         let stored = Stored {
+            byes: Vec::new(),
             row: TournamentRow {
                 id: "t".into(),
                 name: "T".into(),

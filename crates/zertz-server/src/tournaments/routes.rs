@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use crate::accounts::Account;
 use crate::accounts::viewer::Viewer;
 use crate::http::error::{ApiError, ApiResult, bad, bad_query};
-use crate::tournaments::model::{Format, Settings, Stored, status};
+use crate::tournaments::model::{Format, Settings, Stored, bye, status};
 use crate::tournaments::new_event::NewEvent;
 use crate::tournaments::pair;
 use crate::tournaments::{TournamentError, Tournaments};
@@ -39,6 +39,7 @@ where
         .route("/api/tournaments/{id}/join", post(join))
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
         .route("/api/tournaments/{id}/start", post(start))
+        .route("/api/tournaments/{id}/bye", post(ask_bye))
         .route("/api/tournaments/{id}/trf", get(trf))
         .route("/api/tournaments/{id}/games.sgf", get(games_sgf))
         .route("/tournament/{id}", get(event_page))
@@ -163,6 +164,38 @@ async fn withdraw(
     Ok(Json(view(&events.get(&id).await?)))
 }
 
+/// The body of `POST /api/tournaments/{id}/bye`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ByeBody {
+    /// The round to sit out.
+    round: u32,
+    /// `half`, `zero`, or `none` to take the request back.
+    points: String,
+}
+
+async fn ask_bye(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    body: Result<Json<ByeBody>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "asking for a bye")?;
+    let Json(body) = body?;
+    let points = match body.points.as_str() {
+        "half" => Some(bye::HALF),
+        "zero" => Some(bye::ZERO),
+        "none" => None,
+        other => {
+            return Err(bad(format!(
+                "points `{other}`: expected half, zero or none"
+            )));
+        }
+    };
+    events.ask_bye(&id, &account, body.round, points).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
 async fn start(
     State(events): State<Arc<Tournaments>>,
     viewer: Viewer,
@@ -240,11 +273,19 @@ pub fn view(stored: &Stored) -> Value {
         .entries
         .iter()
         .map(|e| {
+            // The byes asked for rounds not paired yet (a paired one is in its round).
+            let byes: Vec<Value> = stored
+                .byes
+                .iter()
+                .filter(|b| b.account_id == e.account_id && b.round > t.round)
+                .map(|b| json!({"round": b.round, "points": b.points}))
+                .collect();
             json!({
                 "name": e.name,
                 "rating": e.rating.round(),
                 "number": e.number,
                 "withdrawn": e.withdrawn,
+                "byes": byes,
             })
         })
         .collect();

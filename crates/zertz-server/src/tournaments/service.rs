@@ -25,7 +25,8 @@ use crate::rate::{Limiter, Rate};
 use crate::ratings::store::RatingStore;
 use crate::store::{EventRow, GameRow, StoreError};
 use crate::tournaments::model::{
-    Format, Joined, PairingRow, Settings, Stored, TournamentRow, Withdrawn, result, status,
+    ByeAsked, Format, Joined, PairingRow, Settings, Stored, TournamentRow, Withdrawn, bye, result,
+    status,
 };
 use crate::tournaments::new_event::{NewEvent, game_settings};
 use crate::tournaments::pair;
@@ -389,6 +390,75 @@ impl Tournaments {
         }
     }
 
+    /// Asks for `account` to sit out round `round` of Swiss event `id` for `points`
+    /// ([`bye::HALF`] or [`bye::ZERO`]), or with `None` takes the request back. A round not
+    /// paired yet; at most one half-point bye per player, and not in the last round (it
+    /// would decide the standings without a game).
+    pub async fn ask_bye(
+        &self,
+        id: &str,
+        account: &Account,
+        round: u32,
+        points: Option<&str>,
+    ) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        let (format, settings) = Self::settings(&stored)?;
+        if format != Format::Swiss {
+            return Err(TournamentError::Invalid(
+                "a round robin's games are fixed: byes are asked for in a Swiss (withdraw to \
+                 leave)"
+                    .into(),
+            ));
+        }
+        let last = settings.rounds.unwrap_or(1);
+        if !(1..=last).contains(&round) {
+            return Err(TournamentError::Invalid(format!(
+                "round: this event has rounds 1 to {last}, not {round}"
+            )));
+        }
+        if i64::from(round) <= stored.row.round {
+            return Err(TournamentError::Conflict(format!(
+                "round {round} is paired already: a bye is asked for before its round"
+            )));
+        }
+        if points == Some(bye::HALF) {
+            if round == last {
+                return Err(TournamentError::Invalid(
+                    "a half-point bye cannot be taken in the last round; a zero-point one can"
+                        .into(),
+                ));
+            }
+            let asked = stored.byes.iter().any(|b| {
+                b.account_id == account.id && b.points == bye::HALF && b.round != i64::from(round)
+            });
+            let taken = stored
+                .pairings
+                .iter()
+                .any(|p| p.white == account.id && p.result.as_deref() == Some(result::HALF_BYE));
+            if asked || taken {
+                return Err(TournamentError::Conflict(
+                    "you have a half-point bye already: one per event (a zero-point one is \
+                     always possible)"
+                        .into(),
+                ));
+            }
+        }
+        match self
+            .store
+            .ask_bye(id, &account.id, i64::from(round), points, now_ms())
+            .await?
+        {
+            ByeAsked::Done => Ok(()),
+            ByeAsked::TooLate => Err(TournamentError::Conflict(format!(
+                "round {round} has just been paired, or the event is over: too late for a bye"
+            ))),
+            ByeAsked::NotEntered => Err(TournamentError::Conflict(
+                "you are not playing in this event".into(),
+            )),
+            ByeAsked::NotFound => Err(not_found(id)),
+        }
+    }
+
     /// Starts event `id` now, asked by `account`, which must be its organiser.
     pub async fn start_by(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
         let stored = self.get(id).await?;
@@ -483,16 +553,34 @@ impl Tournaments {
             return Ok(());
         }
         let next = paired + 1;
-        let round = match pair::next_round(format, &settings, &players, &stored.pairings, next) {
-            Ok(round) => round,
-            Err(why) => {
-                // No pairing obeys the rules (a Swiss whose players have all met): the
-                // event ends with the rounds played.
-                tracing::info!("tournament {id}: no round {next} ({why}): the event is over");
-                self.store.finish_tournament(id, now_ms()).await?;
-                return Ok(());
-            }
-        };
+        let number: HashMap<&str, u32> = players
+            .iter()
+            .map(|p| (p.account.as_str(), p.number))
+            .collect();
+        let asked: Vec<(u32, &'static str)> = stored
+            .byes
+            .iter()
+            .filter(|b| b.round == i64::from(next))
+            .filter_map(|b| {
+                let result = match b.points.as_str() {
+                    bye::HALF => result::HALF_BYE,
+                    bye::ZERO => result::ZERO_BYE,
+                    _ => return None,
+                };
+                Some((*number.get(b.account_id.as_str())?, result))
+            })
+            .collect();
+        let round =
+            match pair::next_round(format, &settings, &players, &stored.pairings, next, &asked) {
+                Ok(round) => round,
+                Err(why) => {
+                    // No pairing obeys the rules (a Swiss whose players have all met): the
+                    // event ends with the rounds played.
+                    tracing::info!("tournament {id}: no round {next} ({why}): the event is over");
+                    self.store.finish_tournament(id, now_ms()).await?;
+                    return Ok(());
+                }
+            };
         let games = game_settings(&settings).map_err(TournamentError::Storage)?;
         let by_number: HashMap<u32, &pair::Player> =
             players.iter().map(|p| (p.number, p)).collect();
@@ -551,6 +639,16 @@ impl Tournaments {
                     }
                     .into(),
                 ),
+            });
+        }
+        for &(n, result) in &round.asked {
+            rows.push(PairingRow {
+                round: i64::from(next),
+                board: rows.len() as i64 + 1,
+                white: seat(n)?.account.clone(),
+                black: None,
+                game_id: None,
+                result: Some(result.into()),
             });
         }
         let stored_games: Vec<(GameRow, Vec<EventRow>)> = made

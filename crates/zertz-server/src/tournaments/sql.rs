@@ -21,7 +21,7 @@ use crate::store::game_sql::GameDialect;
 use crate::store::sql::{Row, Sql, Statement, args, map_rows};
 use crate::store::{EventRow, GameRow, StoreError};
 use crate::tournaments::model::{
-    EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn, status,
+    ByeAsked, ByeRow, EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn, status,
 };
 use crate::tournaments::store::TournamentStore;
 
@@ -172,7 +172,7 @@ impl<S: Sql + GameDialect> TournamentStore for S {
 
     async fn tournament(&self, id: &str) -> Result<Option<Stored>, StoreError> {
         let event = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?");
-        // One snapshot of the three tables.
+        // One snapshot of the four tables.
         let read = self
             .fetch_together(vec![
                 (event.as_str(), args![id]),
@@ -187,9 +187,14 @@ impl<S: Sql + GameDialect> TournamentStore for S {
                      FROM tournament_pairings WHERE tournament_id = ? ORDER BY round, board",
                     args![id],
                 ),
+                (
+                    "SELECT account_id, round, points FROM tournament_byes \
+                     WHERE tournament_id = ? ORDER BY round, account_id",
+                    args![id],
+                ),
             ])
             .await?;
-        let [event, entries, pairings] = <[Vec<S::Row>; 3]>::try_from(read)
+        let [event, entries, pairings, byes] = <[Vec<S::Row>; 4]>::try_from(read)
             .map_err(|_| StoreError::Write("a read of a tournament lost its parts".into()))?;
         let Some(row) = event.first() else {
             return Ok(None);
@@ -198,6 +203,13 @@ impl<S: Sql + GameDialect> TournamentStore for S {
             row: tournament_row(row)?,
             entries: map_rows(&entries, entry_row)?,
             pairings: map_rows(&pairings, pairing_row)?,
+            byes: map_rows(&byes, |r| {
+                Ok(ByeRow {
+                    account_id: r.get("account_id")?,
+                    round: r.get("round")?,
+                    points: r.get("points")?,
+                })
+            })?,
         }))
     }
 
@@ -284,6 +296,49 @@ impl<S: Sql + GameDialect> TournamentStore for S {
             Some(Stop::NoEvent) => Withdrawn::NotFound,
             Some(Stop::NotEntered) => Withdrawn::NotEntered,
             Some(_) => Withdrawn::Closed,
+        })
+    }
+
+    async fn ask_bye(
+        &self,
+        id: &str,
+        account: &str,
+        round: i64,
+        points: Option<&str>,
+        now_ms: i64,
+    ) -> Result<ByeAsked, StoreError> {
+        let mut statements = vec![
+            touch(id, now_ms),
+            // The round is not paired yet (pairing it updates this row: they take turns).
+            Stop::Paired.unless_changed(Statement::new(
+                "UPDATE tournaments SET updated_ms = updated_ms \
+                 WHERE id = ? AND status <> ? AND round < ?",
+                args![id, status::FINISHED, round],
+            )),
+            Stop::NotEntered.unless_changed(Statement::new(
+                "UPDATE tournament_entries SET joined_ms = joined_ms \
+                 WHERE tournament_id = ? AND account_id = ? AND NOT withdrawn",
+                args![id, account],
+            )),
+        ];
+        statements.push(match points {
+            Some(points) => Statement::new(
+                "INSERT INTO tournament_byes (tournament_id, account_id, round, points) \
+                 VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, account_id, round) \
+                 DO UPDATE SET points = excluded.points",
+                args![id, account, round, points],
+            ),
+            None => Statement::new(
+                "DELETE FROM tournament_byes \
+                 WHERE tournament_id = ? AND account_id = ? AND round = ?",
+                args![id, account, round],
+            ),
+        });
+        Ok(match write_guarded(self, statements).await? {
+            None => ByeAsked::Done,
+            Some(Stop::NoEvent) => ByeAsked::NotFound,
+            Some(Stop::NotEntered) => ByeAsked::NotEntered,
+            Some(_) => ByeAsked::TooLate,
         })
     }
 

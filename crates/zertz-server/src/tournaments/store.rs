@@ -4,7 +4,9 @@
 use async_trait::async_trait;
 
 use crate::store::{EventRow, GameRow, StoreError};
-use crate::tournaments::model::{EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn};
+use crate::tournaments::model::{
+    ByeAsked, EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn,
+};
 
 /// The tournaments' storage.
 #[async_trait]
@@ -37,6 +39,21 @@ pub trait TournamentStore: Send + Sync {
         account: &str,
         now_ms: i64,
     ) -> Result<Withdrawn, StoreError>;
+
+    /// Records that `account` sits out round `round` of event `id` for `points` ([`bye::HALF`]
+    /// or [`bye::ZERO`]), or with `None` that it no longer asks to; only while the event is not
+    /// over and the round not paired, for a player entered and not withdrawn.
+    ///
+    /// [`bye::HALF`]: crate::tournaments::model::bye::HALF
+    /// [`bye::ZERO`]: crate::tournaments::model::bye::ZERO
+    async fn ask_bye(
+        &self,
+        id: &str,
+        account: &str,
+        round: i64,
+        points: Option<&str>,
+        now_ms: i64,
+    ) -> Result<ByeAsked, StoreError>;
 
     /// Starts event `id` if it still registers: each entry's rating is set to the one in
     /// `ratings` (when there), the entries not withdrawn get their pairing numbers (highest

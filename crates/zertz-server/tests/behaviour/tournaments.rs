@@ -293,7 +293,9 @@ async fn the_report_pairs_again(server: &Server, e: &Value) {
             let white = number[&string(&b["white"])];
             match b["black"].as_str() {
                 Some(black) => played.push((white, number[black])),
-                None => bye = Some(white),
+                // The pairing-allocated bye; a bye asked for is an absence.
+                None if b["result"] == "bye" => bye = Some(white),
+                None => {}
             }
         }
         let mut paired = got.pairs.clone();
@@ -876,7 +878,123 @@ async fn withdrawing_while_it_runs(db: Db) {
     );
 }
 
+/// Byes asked for in a Swiss: a round sat out for half a point or none, asked before the round
+/// is paired, taken back, one half-point bye an event and none in the last round; the rounds
+/// paired without the player, the standings counting the half point, and the report pairing
+/// again as the event did.
+async fn byes_asked_for(db: Db) {
+    let server = Server::start(&db);
+    let names = ["Ann", "Bob", "Cyd", "Dee", "Eve"];
+    let mut players = sign_up(&server, &names).await;
+    let id = create(players.get_mut("Ann").unwrap(), json!({"max_players": 4})).await;
+    let (join, start, ask) = (
+        format!("/api/tournaments/{id}/join"),
+        format!("/api/tournaments/{id}/start"),
+        format!("/api/tournaments/{id}/bye"),
+    );
+    for name in &names[..4] {
+        let a = players.get_mut(*name).unwrap().post(&join, json!({})).await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    // Each player's session, for requests while `players` is lent to `finish`.
+    let jar: HashMap<String, _> = players
+        .iter()
+        .map(|(name, b)| (name.clone(), b.cookies.clone()))
+        .collect();
+    let asks = |who: &str, round: u32, points: &str| {
+        let mut browser = Browser::new(&server);
+        browser.cookies = jar[who].clone();
+        let ask = ask.clone();
+        let body = json!({"round": round, "points": points});
+        async move { browser.post(&ask, body).await }
+    };
+    let a = asks("Cyd", 1, "half").await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    for (who, round, points, status, needle) in [
+        ("Cyd", 2, "half", 409, "one per event"),
+        ("Cyd", 3, "half", 400, "last round"),
+        ("Cyd", 4, "zero", 400, "rounds 1 to 3"),
+        ("Cyd", 2, "maybe", 400, "half, zero or none"),
+        ("Eve", 2, "zero", 409, "not playing"),
+    ] {
+        let a = asks(who, round, points).await;
+        assert_eq!(a.status, status, "{who} {round} {points}: {:?}", a.body);
+        let said = a.body["error"].as_str().unwrap();
+        assert!(said.contains(needle), "{said}");
+    }
+    let a = asks("Cyd", 3, "zero").await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    // Dee asks and thinks again.
+    assert_eq!(asks("Dee", 2, "zero").await.status, 200);
+    let a = asks("Dee", 2, "none").await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let byes = |e: &Value, name: &str| -> Value {
+        e["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == name)
+            .unwrap()["byes"]
+            .clone()
+    };
+    assert_eq!(byes(&a.body, "Dee"), json!([]));
+    assert_eq!(
+        byes(&a.body, "Cyd"),
+        json!([{"round": 1, "points": "half"}, {"round": 3, "points": "zero"}])
+    );
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&start, json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let mut e = wait(&server, &id, |e| e["round"] == 1).await;
+    let a = asks("Cyd", 1, "zero").await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    let better =
+        |a: &str, b: &str| names.iter().position(|n| *n == a) < names.iter().position(|n| *n == b);
+    for round in 1..=3 {
+        let shown_now = shown(&e, round);
+        let cyd_sits = round == 1 || round == 3;
+        assert_eq!(
+            shown_now
+                .iter()
+                .any(|b| b.starts_with("Cyd-") && b.ends_with('-')),
+            cyd_sits,
+            "round {round}: {shown_now:?}"
+        );
+        let cyd = boards(&e, round)
+            .into_iter()
+            .find(|b| b["white"] == "Cyd" || b["black"] == "Cyd")
+            .unwrap();
+        if cyd_sits {
+            assert_eq!(
+                cyd["result"],
+                if round == 1 { "half-bye" } else { "zero-bye" }
+            );
+        }
+        for b in boards(&e, round).iter().filter(|b| !b["game"].is_null()) {
+            let end = if better(b["white"].as_str().unwrap(), b["black"].as_str().unwrap()) {
+                End::White
+            } else {
+                End::Black
+            };
+            finish(&mut players, b, end).await;
+        }
+        e = wait(&server, &id, |e| {
+            e["round"].as_u64() > Some(round as u64) || e["status"] == "finished"
+        })
+        .await;
+    }
+    let e = wait(&server, &id, |e| e["status"] == "finished").await;
+    let cyd = table(&e).into_iter().find(|l| l.0 == "Cyd").unwrap();
+    // Half a point for round 1, her round-2 game lost to a better player or won against Dee.
+    assert!(cyd.1 == 0.5 || cyd.1 == 1.5, "{cyd:?}");
+    the_report_pairs_again(&server, &e).await;
+}
+
 on_sqlite_and_postgres!(
+    byes_asked_for,
     withdrawing_while_it_runs,
     a_first_move_never_made_is_a_forfeit,
     a_swiss_of_five_is_played_through,

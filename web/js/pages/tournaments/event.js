@@ -24,12 +24,12 @@ let shown = null;
 let me = null;
 let busy = false;
 
-/** Sends an action (join, withdraw, start) and shows the event it answers. */
-async function act(what, doneText) {
+/** Sends an action (join, withdraw, start, bye) and shows the event it answers. */
+async function act(what, doneText, body = undefined) {
   if (busy) return;
   busy = true;
   try {
-    show(await api('POST', `/api/tournaments/${encodeURIComponent(id)}/${what}`));
+    show(await api('POST', `/api/tournaments/${encodeURIComponent(id)}/${what}`, body));
     say(doneText, 'ok');
   } catch (e) {
     say(e.message, 'error');
@@ -59,6 +59,36 @@ function withdrawRunning(t) {
   ];
 }
 
+/**
+ * A Swiss player's byes: the rounds not paired yet that they asked to sit out (each with a
+ * button that takes the request back) and a form to ask for one, for half a point or none.
+ */
+function byesBox(t) {
+  const mine = me && t.entries.find((e) => e.name === me && !e.withdrawn);
+  const last = t.settings && t.settings.rounds;
+  if (!mine || t.format !== 'swiss' || t.status === 'finished' || !last) return null;
+  const ask = (round, points, done) => act('bye', done, { round, points });
+  const asked = mine.byes || [];
+  const open = [];
+  for (let r = t.round + 1; r <= last; r += 1) if (!asked.some((b) => b.round === r)) open.push(r);
+  const round = h('select', { id: 'bye-round', 'aria-label': 'Round' }, open.map((r) => h('option', { value: r }, `round ${r}`)));
+  const points = h('select', { id: 'bye-points', 'aria-label': 'Points' },
+    h('option', { value: 'half' }, 'for half a point (once, not the last round)'),
+    h('option', { value: 'zero' }, 'for no points'));
+  return h('div', { class: 'byes', id: 'byes' },
+    asked.length ? h('ul', { id: 'my-byes' }, asked.map((b) => h('li', { 'data-round': String(b.round) },
+      `You sit out round ${b.round} (${b.points === 'half' ? 'half a point' : 'no points'}) `,
+      h('button', { type: 'button', class: 'take-back', onclick: () => ask(b.round, 'none', `You play round ${b.round} after all.`) }, 'Take back')))) : null,
+    open.length ? h('form', {
+      class: 'row', id: 'bye-form',
+      onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const r = Number(/** @type {HTMLSelectElement} */ (round).value);
+        ask(r, /** @type {HTMLSelectElement} */ (points).value, `You will sit out round ${r}.`);
+      },
+    }, 'Sit out ', round, ' ', points, ' ', h('button', { type: 'submit', id: 'ask-bye' }, 'Ask for a bye')) : null);
+}
+
 /** The buttons this viewer may use: join or withdraw, sign in, the organiser's start. */
 function actions(t) {
   if (t.status === 'running') return withdrawRunning(t);
@@ -85,7 +115,10 @@ function yourGame(t) {
   for (const b of round.boards) {
     const s = seen(b, me);
     if (!s) continue;
-    if (!s.opponent) return h('p', { class: 'result-box' }, `You have a bye in round ${t.round}: a win's points. The next round is paired when this one is over.`);
+    if (!s.opponent) {
+      const what = { 'half-bye': 'you sit it out, as you asked, for half a point', 'zero-bye': 'you sit it out, as you asked', rest: 'you rest' }[s.result || ''] || "you have the bye, a win's points";
+      return h('p', { class: 'result-box', id: 'your-bye' }, `Round ${t.round}: ${what}. The next round is paired when this one is over.`);
+    }
     if (b.result || !b.url) return null;
     return h('p', { class: 'result-box your-game-ready' },
       h('strong', {}, `Round ${t.round}: your game against ${s.opponent} is ready. `),
@@ -131,6 +164,15 @@ function show(/** @type {Tournament} */ t) {
   document.body.dataset.round = String(t.round);
   showStatus();
   fill($('event-actions'), actions(t));
+  // Redrawn only when it changes: a choice being made is not reset by the refresh.
+  const mine = me ? t.entries.find((e) => e.name === me) : null;
+  const byesKey = JSON.stringify([t.status, t.round, mine && mine.withdrawn, mine && mine.byes]);
+  if ($('bye-box').dataset.key !== byesKey) {
+    const byes = byesBox(t);
+    $('bye-box').dataset.key = byesKey;
+    $('bye-box').hidden = !byes;
+    fill($('bye-box'), byes);
+  }
   const ready = yourGame(t);
   $('your-game').hidden = !ready;
   fill($('your-game'), ready);

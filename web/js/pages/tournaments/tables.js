@@ -44,6 +44,8 @@ export function seen(b, name) {
   const r = b.result;
   let score = '';
   if (r === 'bye') score = '+';
+  else if (r === 'half-bye') score = '½';
+  else if (r === 'zero-bye') score = '0';
   else if (r === 'rest') score = '';
   else if (r === '1/2-1/2') score = '½';
   else if (r === '1-0' || r === '0-1') score = (r === '1-0') === first ? '1' : '0';
@@ -64,8 +66,12 @@ export function crosstable(t) {
       const s = seen(b, name);
       if (!s) continue;
       if (!s.opponent) {
-        const text = s.result === 'rest' ? 'rest' : 'bye';
-        return h('td', { class: 'cross', title: text === 'bye' ? 'A bye: a win\u2019s points' : 'Rests this round: no points' }, text);
+        const [text, title] = {
+          rest: ['rest', 'Rests this round: no points'],
+          'half-bye': ['bye ½', 'Sat this round out, as asked: half a point'],
+          'zero-bye': ['bye 0', 'Sat this round out, as asked: no points'],
+        }[s.result || ''] || ['bye', 'The pairing\u2019s bye: a win\u2019s points'];
+        return h('td', { class: 'cross', title }, text);
       }
       const colour = s.first ? 'w' : 'b';
       const title = `${s.first ? 'Moved first' : 'Moved second'} against ${s.opponent}${s.score ? '' : ', playing now'}`;

@@ -54,7 +54,10 @@ export function settingsText(t) {
   return describeSettings(s.board, s.rules, t.clock_text || '', [s.rated ? 'rated' : 'casual', firstMove]);
 }
 
-/** A board's result as shown ("1–0", "½–½", "+ –" a forfeit, "bye"); '' while it is played. */
+/**
+ * A board's result as shown ("1–0", "½–½", "+ –" a forfeit, "bye", "½ bye" asked for); ''
+ * while it is played.
+ */
 export function resultText(result) {
   switch (result) {
     case '1-0': return '1–0';
@@ -64,6 +67,8 @@ export function resultText(result) {
     case '-+': return '– +';
     case '--': return '– –';
     case 'bye': return 'bye';
+    case 'half-bye': return '½ bye';
+    case 'zero-bye': return '0 bye';
     case 'rest': return 'rests';
     default: return '';
   }
