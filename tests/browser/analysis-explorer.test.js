@@ -47,6 +47,11 @@ test('the explorer at the start: the moves and counts of the API, and a click pl
   const rows = await page.$$eval('#explorer-moves tbody tr[data-move]', (rs) => rs.map((r) => [r.dataset.move, Number(r.dataset.games)]));
   assert.deepEqual(rows, api.moves.map((m) => [m.move, m.games]));
   assert.equal(Number(await page.getAttribute('#explorer-total', 'data-games')), api.games);
+  assert.match(await page.textContent('#explorer-total'), api.games === 1 ? /^1 game reaches / : /^\d+ games reach /);
+  // A rating column only when some move's games were rated (the BoardSpace games carry none).
+  const rated = api.moves.some((m) => m.average_rating !== null && m.average_rating !== undefined);
+  const headers = await page.$$eval('#explorer-moves thead th', (ths) => ths.map((t) => t.textContent));
+  assert.equal(headers.includes('Rating'), rated, `${headers}`);
   // Most played first.
   for (let k = 1; k < rows.length; k += 1) assert.ok(rows[k - 1][1] >= rows[k][1]);
   await shot(page, 'analysis-explorer');

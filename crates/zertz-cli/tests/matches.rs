@@ -377,7 +377,7 @@ fn bad_arguments_are_refused_with_a_reason() {
         (&["--a", "cmd:"], "an external engine is `cmd:PROGRAM ARGS`"),
         (
             &["--a", "cmd:/nonexistent/engine"],
-            "exited while answering `info`",
+            "exited without answering `info`",
         ),
         // Every one-ply opening on two rings ends the game: refused, not an endless search.
         (

@@ -133,7 +133,14 @@ impl External {
             .ok_or_else(|| format!("`{}` was told to quit", self.command))?;
         writeln!(stdin, "{command}")
             .and_then(|_| stdin.flush())
-            .map_err(|e| format!("`{}` stopped reading: {e}", self.command))?;
+            .map_err(|e| match e.kind() {
+                // It exited before the command reached it: the same end as one that exits
+                // after reading it, said the same way whichever came first.
+                std::io::ErrorKind::BrokenPipe => {
+                    format!("`{}` exited without answering `{command}`", self.command)
+                }
+                _ => format!("`{}` stopped reading: {e}", self.command),
+            })?;
         let mut answer = Vec::new();
         loop {
             match self.lines.recv_timeout(timeout) {
@@ -148,7 +155,7 @@ impl External {
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(format!(
-                        "`{}` exited while answering `{command}`",
+                        "`{}` exited without answering `{command}`",
                         self.command
                     ));
                 }

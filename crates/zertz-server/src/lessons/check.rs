@@ -183,11 +183,22 @@ fn play(before: &Position, mv: &Move) -> (Position, String) {
     let said = sentences::turn(before, mv, "You");
     let mut after = before.clone();
     after.play_unchecked(mv);
-    // The library's sentences speak of a third person: "You places" reads wrong.
-    let said =
-        said.replacen("You places", "You place", 1)
-            .replacen("You captures", "You capture", 1);
-    (after, said)
+    (after, second_person(&said))
+}
+
+/// A sentence of the library (which speaks of a third person) said to the player: "You places
+/// a white marble on d4 and removes ring a1" reads "You place … and remove …". Only the verbs
+/// of "You" change: "it isolates … and takes …" stays.
+fn second_person(said: &str) -> String {
+    if said.starts_with("You places ") {
+        said.replacen("You places ", "You place ", 1).replacen(
+            " and removes ring ",
+            " and remove ring ",
+            1,
+        )
+    } else {
+        said.replacen("You captures ", "You capture ", 1)
+    }
 }
 
 /// Plays the opponent's move: the position after it and the move in words.
@@ -331,6 +342,30 @@ fn goal_holds(goal: &Goal, before: &Position, mv: &Move, after: &Position) -> Re
 mod tests {
     use super::*;
     use crate::lessons::all;
+
+    #[test]
+    fn the_player_is_told_in_the_second_person() {
+        let start = Position::standard();
+        let place = start
+            .legal_moves()
+            .into_iter()
+            .find(|m| matches!(m, Move::Place(p) if p.remove.is_some()))
+            .expect("a placement that removes a ring");
+        let (_, said) = play(&start, &place);
+        assert!(said.starts_with("You place a "), "{said}");
+        assert!(said.contains(" and remove ring "), "{said}");
+        assert!(!said.contains("removes"), "{said}");
+        assert_eq!(
+            second_person("You captures a white marble (d4 → d6)."),
+            "You capture a white marble (d4 → d6)."
+        );
+        assert_eq!(
+            second_person(
+                "You places a grey marble on a1 and removes ring b2; it isolates one ring and takes a white marble."
+            ),
+            "You place a grey marble on a1 and remove ring b2; it isolates one ring and takes a white marble."
+        );
+    }
 
     /// Every right move of every step, for walking a lesson through.
     fn right_moves(lesson: &Lesson) -> Vec<String> {

@@ -102,7 +102,7 @@ export class ExplorerPanel {
     else if (!d) body = h('p', { class: 'note' }, 'Loading…');
     else if (!d.moves.length) body = h('p', { class: 'empty', id: 'explorer-empty' }, 'No game known reaches this position.');
     else body = this.table(d);
-    fill(this.el, head, filters, d ? h('p', { class: 'note', id: 'explorer-total', 'data-games': d.games }, `${d.games} game${d.games === 1 ? '' : 's'} reach this position.`) : null, body);
+    fill(this.el, head, filters, d ? h('p', { class: 'note', id: 'explorer-total', 'data-games': d.games }, `${d.games} game${d.games === 1 ? ' reaches' : 's reach'} this position.`) : null, body);
     this.el.dataset.loading = this.loading ? 'true' : 'false';
   }
 
@@ -113,6 +113,8 @@ export class ExplorerPanel {
    * evaluation; the long forms are in each cell's title.
    */
   table(d) {
+    // No rating column when no game of these moves was rated (the BoardSpace games carry none).
+    const rated = d.moves.some((m) => m.average_rating !== null && m.average_rating !== undefined);
     const rows = [];
     for (const m of d.moves) {
       const open = this.examplesOf === m.move;
@@ -127,18 +129,18 @@ export class ExplorerPanel {
           onclick: () => { this.examplesOf = open ? null : m.move; this.render(); },
         }, String(m.games))),
         h('td', { class: 'results' }, wdlBar(m)),
-        h('td', { class: 'num', title: rating ? `the players who chose ${m.move} were rated ${rating} on average` : null }, rating),
+        rated ? h('td', { class: 'num', title: rating ? `the players who chose ${m.move} were rated ${rating} on average` : null }, rating) : null,
         h('td', { class: 'num eval', title: scoreText(m.eval) || null }, scoreShort(m.eval))));
-      if (open) rows.push(h('tr', { class: 'examples', 'data-of': m.move }, h('td', { colspan: 5 }, this.details(m))));
+      if (open) rows.push(h('tr', { class: 'examples', 'data-of': m.move }, h('td', { colspan: rated ? 5 : 4 }, this.details(m))));
     }
     const col = (cls) => h('col', { class: cls });
     return h('div', { class: 'table-wrap' }, h('table', { class: 'list explorer-table', id: 'explorer-moves' },
-      h('colgroup', {}, col('move'), col('games'), col('results'), col('rating'), col('eval')),
+      h('colgroup', {}, col('move'), col('games'), col('results'), rated ? col('rating') : null, col('eval')),
       h('thead', {}, h('tr', {},
         h('th', {}, 'Move'),
         h('th', { class: 'num' }, 'Games'),
         h('th', { title: 'won by player 1 · drawn · won by player 2' }, 'Results'),
-        h('th', { class: 'num', title: 'the average rating of the players who chose the move' }, 'Rating'),
+        rated ? h('th', { class: 'num', title: 'the average rating of the players who chose the move' }, 'Rating') : null,
         h('th', { class: 'num', title: 'the engine\'s evaluation after the move' }, 'Eval'))),
       h('tbody', {}, rows)));
   }
