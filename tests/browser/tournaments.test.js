@@ -6,7 +6,7 @@
 // download. The form's refusal (a Swiss with more rounds than it can have) is shown in the
 // server's words, and an unknown event is a 404. Then a Swiss of four: one player withdraws
 // during round 1 (two clicks), another asks to sit out round 2 (and takes a first request
-// back); round 2 is paired without either.
+// back); round 2 is paired without either; the organiser removes a player and ends it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -174,12 +174,23 @@ test('a round robin created, joined, played through and its podium shown, live o
   assert.ok(round2.some((r) => r.includes('Dee') && r.includes('0 bye')), `Dee sits out round 2: ${round2}`);
   await dee.reload();
   assert.match(await textMatches(dee, /you sit it out, as you asked/, '#your-game'), /Round 2/);
+  // The organiser removes Bob (confirmed in a dialog) and ends the event (two clicks).
+  ann.once('dialog', (d) => d.accept());
+  await ann.click('#entries-table tr[data-name=Bob] .remove-player');
+  await ann.waitForSelector('#entries-table tr[data-name=Bob] .tag.withdrawn');
+  await ann.click('#end-event');
+  await textMatches(ann, /No round is paired after this/, '#event-actions');
+  await ann.click('#end-confirm');
+  await ann.waitForSelector('body[data-status=finished]');
+  await textMatches(ann, /The tournament is over/);
   assert.equal(await ann.locator('#standings-table tr[data-name=Cid] .tag.withdrawn').count(), 1);
 
-  // The list page files the first under finished; an unknown event is a 404 that says so.
+  // The list page files both under finished, newest first; an unknown event is a 404 that
+  // says so.
   await ann.goto(`${env.server.url}/tournaments`);
   await ann.waitForSelector('#finished tr[data-id] a');
-  assert.equal(await ann.textContent('#finished tr[data-id] a'), 'Friday <b>round</b> robin');
+  const finished = await ann.$$eval('#finished tr[data-id] a', (links) => links.map((a) => a.textContent));
+  assert.deepEqual(finished, ['Quick Swiss', 'Friday <b>round</b> robin']);
   const missing = await ann.goto(`${env.server.url}/tournament/nope`);
   assert.equal(missing.status(), 404);
   await textMatches(ann, /No such tournament/, '#event-name');

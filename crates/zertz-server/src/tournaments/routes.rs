@@ -1,10 +1,11 @@
 //! The routes of events (docs/tournaments.md, "Running an event on the server"):
 //! `GET /api/tournaments[?status=…]` lists them, `POST /api/tournaments` creates one (an
 //! account), `GET /api/tournaments/{id}` shows one (settings, entries, rounds with their
-//! games, standings with tie-breaks), and `POST /api/tournaments/{id}/join`, `/withdraw` and
-//! `/start` (the organiser) act on it; `/trf` and `/games.sgf` download its report and its
-//! games; `/tournament/{id}` is the event's page. Changes need the session cookie, from this site's pages
-//! (the cross-site check every route passes).
+//! games, standings with tie-breaks); `POST /api/tournaments/{id}/join`, `/withdraw` and
+//! `/bye` act for the player, `/start`, `/remove` and `/end` for the organiser; `/trf` and
+//! `/games.sgf` download its report and its games; `/tournament/{id}` is the event's page.
+//! Changes need the session cookie, from this site's pages (the cross-site check every route
+//! passes).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -40,6 +41,8 @@ where
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
         .route("/api/tournaments/{id}/start", post(start))
         .route("/api/tournaments/{id}/bye", post(ask_bye))
+        .route("/api/tournaments/{id}/remove", post(remove))
+        .route("/api/tournaments/{id}/end", post(end))
         .route("/api/tournaments/{id}/trf", get(trf))
         .route("/api/tournaments/{id}/games.sgf", get(games_sgf))
         .route("/tournament/{id}", get(event_page))
@@ -193,6 +196,36 @@ async fn ask_bye(
         }
     };
     events.ask_bye(&id, &account, body.round, points).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
+/// The body of `POST /api/tournaments/{id}/remove`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RemoveBody {
+    /// The player's name.
+    name: String,
+}
+
+async fn remove(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    body: Result<Json<RemoveBody>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "removing a player")?;
+    let Json(body) = body?;
+    events.remove_by(&id, &account, &body.name).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
+async fn end(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "ending an event")?;
+    events.end_by(&id, &account).await?;
     Ok(Json(view(&events.get(&id).await?)))
 }
 

@@ -459,15 +459,76 @@ impl Tournaments {
         }
     }
 
+    /// Refuses `account` unless it organises `stored`.
+    fn organiser(stored: &Stored, account: &Account, doing: &str) -> Result<(), TournamentError> {
+        if stored.row.organiser == account.id {
+            return Ok(());
+        }
+        Err(TournamentError::Forbidden(format!(
+            "only the organiser ({}) may {doing}",
+            stored.row.organiser_name
+        )))
+    }
+
+    /// Takes the player called `name` out of event `id`, asked by its organiser: as the
+    /// player's own withdrawal (paired no more, a game under way goes on, results stand).
+    pub async fn remove_by(
+        &self,
+        id: &str,
+        account: &Account,
+        name: &str,
+    ) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        Self::organiser(&stored, account, "remove a player")?;
+        let Some(entry) = stored
+            .entries
+            .iter()
+            .find(|e| e.name == name && !e.withdrawn)
+        else {
+            return Err(TournamentError::Conflict(format!(
+                "{name} is not playing in this event"
+            )));
+        };
+        match self
+            .store
+            .withdraw_from_tournament(id, &entry.account_id, now_ms())
+            .await?
+        {
+            Withdrawn::Withdrawn => {
+                tracing::info!("tournament {id}: {name} removed by the organiser");
+                Ok(())
+            }
+            Withdrawn::NotEntered => Err(TournamentError::Conflict(format!(
+                "{name} is not playing in this event"
+            ))),
+            Withdrawn::Closed => Err(TournamentError::Conflict(
+                "this event is over: nobody can be removed".into(),
+            )),
+            Withdrawn::NotFound => Err(not_found(id)),
+        }
+    }
+
+    /// Ends event `id` now, asked by its organiser: no round is paired after this; the games
+    /// under way are played on and their results count. An event that had not started is
+    /// over without a game.
+    pub async fn end_by(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        Self::organiser(&stored, account, "end this event")?;
+        // One step at a time: a round being paired now is stored before the end.
+        let _step = self.step.lock().await;
+        if !self.store.finish_tournament(id, now_ms()).await? {
+            return Err(TournamentError::Conflict(
+                "this event is over already".into(),
+            ));
+        }
+        tracing::info!("tournament {id} ended by its organiser");
+        Ok(())
+    }
+
     /// Starts event `id` now, asked by `account`, which must be its organiser.
     pub async fn start_by(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
         let stored = self.get(id).await?;
-        if stored.row.organiser != account.id {
-            return Err(TournamentError::Forbidden(format!(
-                "only the organiser ({}) may start this event",
-                stored.row.organiser_name
-            )));
-        }
+        Self::organiser(&stored, account, "start this event")?;
         if stored.row.status != status::REGISTERING {
             return Err(TournamentError::Conflict(format!(
                 "this event {}: it starts only once",
@@ -666,8 +727,8 @@ impl Tournaments {
             tracing::info!("tournament {id}: round {next} paired");
         } else {
             // Another node (or an earlier try) stored it: that pairing stands, and its games
-            // are played there.
-            tracing::info!("tournament {id}: round {next} was paired already");
+            // are played there. Or the event was ended meanwhile: nothing was written.
+            tracing::info!("tournament {id}: round {next} was paired already, or the event ended");
         }
         Ok(())
     }

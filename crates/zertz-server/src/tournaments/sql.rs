@@ -399,10 +399,12 @@ impl<S: Sql + GameDialect> TournamentStore for S {
                 ],
             )
         }));
-        statements.push(Statement::new(
-            "UPDATE tournaments SET round = ?, updated_ms = ? WHERE id = ?",
-            args![round, now_ms, id],
-        ));
+        // Still running: an event ended meanwhile (by its organiser, on any node) gets no
+        // round, and the games above are rolled back with it.
+        statements.push(Stop::Paired.unless_changed(Statement::new(
+            "UPDATE tournaments SET round = ?, updated_ms = ? WHERE id = ? AND status = ?",
+            args![round, now_ms, id, status::RUNNING],
+        )));
         Ok(write_guarded(self, statements).await?.is_none())
     }
 

@@ -993,7 +993,110 @@ async fn byes_asked_for(db: Db) {
     the_report_pairs_again(&server, &e).await;
 }
 
+/// The organiser removes a player (paired no more, as a withdrawal) and ends the event while a
+/// round is played: nothing is paired after it, the game under way is played on and counts.
+/// Nobody else may do either.
+async fn the_organiser_removes_a_player_and_ends_the_event(db: Db) {
+    let server = Server::start(&db);
+    let names = ["Ann", "Bob", "Cyd", "Dee", "Eve"];
+    let mut players = sign_up(&server, &names).await;
+    let id = create(players.get_mut("Ann").unwrap(), json!({"max_players": 5})).await;
+    let path = |what: &str| format!("/api/tournaments/{id}/{what}");
+    for name in names {
+        let a = players
+            .get_mut(name)
+            .unwrap()
+            .post(&path("join"), json!({}))
+            .await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&path("start"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    // Only the organiser: Bob may neither remove nor end.
+    for (what, body) in [("remove", json!({"name": "Cyd"})), ("end", json!({}))] {
+        let a = players
+            .get_mut("Bob")
+            .unwrap()
+            .post(&path(what), body)
+            .await;
+        assert_eq!(a.status, 403, "{what}: {:?}", a.body);
+        assert!(
+            a.body["error"]
+                .as_str()
+                .unwrap()
+                .contains("only the organiser")
+        );
+    }
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&path("remove"), json!({"name": "Nobody"}))
+        .await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    // Eve is removed: marked withdrawn, not paired in round 2.
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&path("remove"), json!({"name": "Eve"}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let eve = a.body["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "Eve")
+        .unwrap()
+        .clone();
+    assert_eq!(eve["withdrawn"], true);
+    for b in boards(&e, 1).iter().filter(|b| !b["game"].is_null()) {
+        finish(&mut players, b, End::White).await;
+    }
+    let e = wait(&server, &id, |e| e["round"] == 2).await;
+    assert!(
+        !shown(&e, 2).iter().any(|b| b.contains("Eve")),
+        "{:?}",
+        shown(&e, 2)
+    );
+    // The end, with round 2's games under way: one is finished after it and counts.
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&path("end"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    assert_eq!(a.body["status"], "finished");
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&path("end"), json!({}))
+        .await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    let board = boards(&e, 2)
+        .into_iter()
+        .find(|b| !b["game"].is_null())
+        .unwrap();
+    finish(&mut players, &board, End::Black).await;
+    let e = wait(&server, &id, |e| {
+        !boards(e, 2)
+            .iter()
+            .any(|b| b["game"] == board["game"] && b["result"].is_null())
+    })
+    .await;
+    assert_eq!(e["round"], 2, "nothing paired after the end");
+    let got = boards(&e, 2)
+        .into_iter()
+        .find(|b| b["game"] == board["game"])
+        .unwrap();
+    assert_eq!(got["result"], "0-1");
+}
+
 on_sqlite_and_postgres!(
+    the_organiser_removes_a_player_and_ends_the_event,
     byes_asked_for,
     withdrawing_while_it_runs,
     a_first_move_never_made_is_a_forfeit,

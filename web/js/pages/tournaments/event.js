@@ -89,8 +89,28 @@ function byesBox(t) {
     }, 'Sit out ', round, ' ', points, ' ', h('button', { type: 'submit', id: 'ask-bye' }, 'Ask for a bye')) : null);
 }
 
-/** The buttons this viewer may use: join or withdraw, sign in, the organiser's start. */
+/** Whether the organiser's "End the tournament" waits for its confirmation. */
+let confirmEnd = false;
+
+/** The organiser's end of the event, in two clicks. */
+function endButton(t) {
+  if (!me || t.organiser !== me || t.status === 'finished') return [];
+  const redraw = () => fill($('event-actions'), actions(t));
+  if (!confirmEnd) return [h('button', { type: 'button', id: 'end-event', onclick: () => { confirmEnd = true; redraw(); } }, 'End the tournament')];
+  return [
+    h('span', {}, 'End it now? No round is paired after this; the games under way are played on and count. '),
+    h('button', { type: 'button', class: 'danger', id: 'end-confirm', onclick: () => { confirmEnd = false; act('end', 'The tournament is over.'); } }, 'End it'),
+    h('button', { type: 'button', onclick: () => { confirmEnd = false; redraw(); } }, 'Go on'),
+  ];
+}
+
+/** The buttons this viewer may use: join or withdraw, sign in, the organiser's start and end. */
 function actions(t) {
+  return [...playerActions(t), ...endButton(t)];
+}
+
+/** A player's buttons: join or withdraw, sign in; the organiser's start. */
+function playerActions(t) {
   if (t.status === 'running') return withdrawRunning(t);
   if (t.status !== 'registering') return [];
   if (!me) return [h('a', { class: 'button primary', id: 'sign-in-to-join', href: signInHref() }, 'Sign in to join')];
@@ -136,13 +156,18 @@ function entries(t) {
   const list = t.entries.filter((e) => !e.withdrawn || e.number !== null);
   if (!list.length) return h('p', { class: 'empty', id: 'no-entries' }, 'Nobody has joined yet.');
   const numbered = list.some((e) => e.number !== null);
+  const organising = me !== null && t.organiser === me && t.status !== 'finished';
   const sorted = numbered ? [...list].sort((a, b) => (a.number ?? 1e9) - (b.number ?? 1e9)) : list;
   return h('table', { class: 'list entries', id: 'entries-table' },
-    h('thead', {}, h('tr', {}, numbered ? h('th', {}, 'No.') : null, h('th', {}, 'Player'), h('th', {}, 'Rating'))),
+    h('thead', {}, h('tr', {}, numbered ? h('th', {}, 'No.') : null, h('th', {}, 'Player'), h('th', {}, 'Rating'), organising ? h('th', {}, '') : null)),
     h('tbody', {}, sorted.map((e) => h('tr', { 'data-name': e.name },
       numbered ? h('td', { class: 'rank' }, String(e.number ?? '')) : null,
       h('td', {}, h('a', { href: profileHref(e.name) }, e.name), e.withdrawn ? ' ' : '', e.withdrawn ? h('span', { class: 'tag withdrawn' }, 'withdrawn') : ''),
-      h('td', { class: 'rating' }, String(e.rating))))));
+      h('td', { class: 'rating' }, String(e.rating)),
+      organising ? h('td', {}, e.withdrawn ? '' : h('button', {
+        type: 'button', class: 'remove-player', title: `Take ${e.name} out of the tournament`,
+        onclick: () => { if (window.confirm(`Remove ${e.name}? They will not be paired again; a game under way goes on.`)) act('remove', `${e.name} was removed.`, { name: e.name }); },
+      }, 'Remove')) : null))));
 }
 
 /** The line that says where the event is; a countdown is rewritten every second. */
@@ -154,6 +179,7 @@ function showStatus() {
 
 /** Shows the event. */
 function show(/** @type {Tournament} */ t) {
+  if (shown && shown.status !== t.status) confirmEnd = false;
   // What the last action said is old news once the event has moved on.
   if (shown && (shown.status !== t.status || shown.round !== t.round)) say('');
   shown = t;
