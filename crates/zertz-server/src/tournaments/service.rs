@@ -33,6 +33,10 @@ use crate::tournaments::pair;
 use crate::tournaments::store::TournamentStore;
 use crate::util::now_ms;
 
+/// Events one account may organise at once (registering or running): each one's tick reads
+/// it every second.
+pub const MAX_OPEN_EVENTS: i64 = 3;
+
 /// How often the events are looked at.
 pub const TICK: Duration = Duration::from_secs(1);
 /// Every how many ticks the unrecorded games of the running events are read.
@@ -265,6 +269,13 @@ impl Tournaments {
     ) -> Result<String, TournamentError> {
         let now = now_ms();
         let checked = body.check(now).map_err(TournamentError::Invalid)?;
+        let open = self.store.open_events_of(&account.id).await?;
+        if open >= MAX_OPEN_EVENTS {
+            return Err(TournamentError::Conflict(format!(
+                "you organise {open} events that are not over, the most at once: end or finish \
+                 one first"
+            )));
+        }
         // Only events that would be made count against the limits.
         let too_many = |who: &str, wait: Duration| {
             TournamentError::TooMany(format!(

@@ -442,6 +442,16 @@ impl<S: Sql + GameDialect> TournamentStore for S {
         Ok(finished > 0)
     }
 
+    async fn open_events_of(&self, account: &str) -> Result<i64, StoreError> {
+        let row = self
+            .fetch_optional(
+                "SELECT COUNT(*) AS n FROM tournaments WHERE organiser = ? AND status <> ?",
+                args![account, status::FINISHED],
+            )
+            .await?;
+        Ok(row.map(|r| r.get::<i64>("n")).transpose()?.unwrap_or(0))
+    }
+
     async fn tournaments_to_run(&self, now_ms: i64) -> Result<Vec<(String, String)>, StoreError> {
         let rows = self
             .fetch_all(

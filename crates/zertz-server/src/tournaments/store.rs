@@ -90,6 +90,9 @@ pub trait TournamentStore: Send + Sync {
     /// Returns whether this call finished it.
     async fn finish_tournament(&self, id: &str, now_ms: i64) -> Result<bool, StoreError>;
 
+    /// How many events `account` organises that are not over.
+    async fn open_events_of(&self, account: &str) -> Result<i64, StoreError>;
+
     /// The events to look at: those registering whose start time has come (at `now_ms`),
     /// and those running.
     async fn tournaments_to_run(&self, now_ms: i64) -> Result<Vec<(String, String)>, StoreError>;

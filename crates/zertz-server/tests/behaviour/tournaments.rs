@@ -635,11 +635,34 @@ async fn refusals(db: Db) {
     assert_eq!(status, 404);
     let (status, said) = server.get("/api/tournaments?status=paused", None).await;
     assert_eq!(status, 400, "{said}");
+    // Three events not over at once: the fourth waits until one is ended.
+    let mut made = Vec::new();
+    for _ in 0..3 {
+        made.push(create(ann, json!({})).await);
+    }
+    let a = ann.post("/api/tournaments", body(json!({}))).await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    assert!(
+        a.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("the most at once")
+    );
     // Five events an hour per account: the sixth is refused (the refused bodies above did not
     // count).
-    for _ in 0..5 {
+    for id in made.drain(..2) {
+        let a = ann
+            .post(&format!("/api/tournaments/{id}/end"), json!({}))
+            .await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+    }
+    for _ in 0..2 {
         create(ann, json!({})).await;
     }
+    let a = ann
+        .post(&format!("/api/tournaments/{}/end", made[0]), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
     let a = ann.post("/api/tournaments", body(json!({}))).await;
     assert_eq!(a.status, 429, "{:?}", a.body);
     assert!(
