@@ -24,6 +24,18 @@ const doneInList = (page) => page.$$eval('#lessons li[data-done=yes]', (items) =
 /** The lessons the server has recorded for the page's account. */
 const doneOnServer = (page) => page.evaluate(async () => (await (await fetch('/api/lessons')).json()).lessons.filter((l) => l.done).map((l) => l.id));
 
+test('on a phone, "Next lesson" opens the next lesson at its top', async () => {
+  const page = await freshPage(env, { width: 390, height: 844 });
+  await page.goto(`${env.server.url}/learn/placing`);
+  await lessonState(page, 'placing', 'task');
+  await clickMove(page, 'Gd4,a1');
+  await lessonState(page, 'placing', 'done');
+  await page.click('#next');
+  await lessonState(page, 'free-rings', 'task');
+  const top = await page.$eval('#lesson', (el) => el.getBoundingClientRect().top);
+  assert.ok(top > -2 && top < 100, `the lesson's head is at ${top} px from the top of the screen`);
+});
+
 test('a guest completes two lessons, with a wrong try on the way, and keeps them through a reload', async () => {
   const page = await freshPage(env);
   await page.goto(`${env.server.url}/learn`);

@@ -227,9 +227,12 @@ function setup() {
   });
   $('retry').addEventListener('click', () => replayTo());
   $('restart').addEventListener('click', () => page.lesson && open(page.lesson.id));
-  $('next').addEventListener('click', (e) => {
+  $('next').addEventListener('click', async (e) => {
     e.preventDefault();
-    if (page.lesson && page.lesson.next) open(page.lesson.next);
+    if (!page.lesson || !page.lesson.next) return;
+    await open(page.lesson.next);
+    // The button is below the board: the next lesson is read from its top, as a new page is.
+    $('lesson').scrollIntoView({ block: 'start' });
   });
   $('options').append(optionsPanel(['notation', 'coords', 'letters', 'theme']));
   onPref(() => render());
