@@ -24,7 +24,7 @@ const doneInList = (page) => page.$$eval('#lessons li[data-done=yes]', (items) =
 /** The lessons the server has recorded for the page's account. */
 const doneOnServer = (page) => page.evaluate(async () => (await (await fetch('/api/lessons')).json()).lessons.filter((l) => l.done).map((l) => l.id));
 
-test('on a phone, "Next lesson" opens the next lesson at its top', async () => {
+test('"Next lesson" opens the next lesson at its top (a phone); a wrong try\'s answer and "Try again" come into view (a laptop)', async () => {
   const page = await freshPage(env, { width: 390, height: 844 });
   await page.goto(`${env.server.url}/learn/placing`);
   await lessonState(page, 'placing', 'task');
@@ -34,6 +34,16 @@ test('on a phone, "Next lesson" opens the next lesson at its top', async () => {
   await lessonState(page, 'free-rings', 'task');
   const top = await page.$eval('#lesson', (el) => el.getBoundingClientRect().top);
   assert.ok(top > -2 && top < 100, `the lesson's head is at ${top} px from the top of the screen`);
+  // A wrong try, on a laptop's screen too: its explanation and "Try again" come into view
+  // below the board.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await clickMove(page, 'Wc3,a3');
+  await lessonState(page, 'free-rings', 'wrong');
+  const seen = await page.evaluate(() => ['#why', '#retry'].map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return [s, Math.round(r.top), Math.round(r.bottom), window.innerHeight];
+  }));
+  for (const [s, top2, bottom, height] of seen) assert.ok(top2 >= 0 && bottom <= height, `${s} at ${top2}–${bottom} of ${height}`);
 });
 
 test('a guest completes two lessons, with a wrong try on the way, and keeps them through a reload', async () => {

@@ -125,6 +125,8 @@ function showWhy(text, kind) {
   el.hidden = !text;
   el.textContent = text || '';
   el.className = `why ${kind || ''}`;
+  // The answer (and the buttons under it) come into view: on a phone they are below the board.
+  if (text) document.querySelector('.lesson-actions')?.scrollIntoView({ block: 'nearest' });
 }
 
 function showTask() {
