@@ -669,12 +669,8 @@ impl Tournaments {
             if let Some(forfeit) = pair::Round::forfeit(&players, (w, b)) {
                 // A round robin's board with a player who withdrew: no game.
                 rows.push(PairingRow {
-                    round: i64::from(next),
-                    board: i as i64 + 1,
-                    white: white.account.clone(),
                     black: Some(black.account.clone()),
-                    game_id: None,
-                    result: Some(forfeit.into()),
+                    ..no_game(next, &white.account, forfeit)
                 });
                 continue;
             }
@@ -697,31 +693,18 @@ impl Tournaments {
             });
             made.push(new);
         }
-        if let Some(bye) = round.bye {
-            rows.push(PairingRow {
-                round: i64::from(next),
-                board: rows.len() as i64 + 1,
-                white: seat(bye)?.account.clone(),
-                black: None,
-                game_id: None,
-                result: Some(
-                    match format {
-                        Format::Swiss => result::BYE,
-                        Format::RoundRobin => result::REST,
-                    }
-                    .into(),
-                ),
-            });
+        // The players without a game: the pairing's bye (or a round robin's rest), then
+        // those who asked to sit the round out.
+        let bye = match format {
+            Format::Swiss => result::BYE,
+            Format::RoundRobin => result::REST,
+        };
+        let idle = round.bye.map(|n| (n, bye)).into_iter();
+        for (n, result) in idle.chain(round.asked.iter().copied()) {
+            rows.push(no_game(next, &seat(n)?.account, result));
         }
-        for &(n, result) in &round.asked {
-            rows.push(PairingRow {
-                round: i64::from(next),
-                board: rows.len() as i64 + 1,
-                white: seat(n)?.account.clone(),
-                black: None,
-                game_id: None,
-                result: Some(result.into()),
-            });
+        for (board, row) in rows.iter_mut().enumerate() {
+            row.board = board as i64 + 1;
         }
         let stored_games: Vec<(GameRow, Vec<EventRow>)> = made
             .iter()
@@ -830,6 +813,19 @@ impl Tournaments {
             }
         }
         Ok(out)
+    }
+}
+
+/// A board of round `round` without a game: `account` alone (a bye), with `result`. Its
+/// board number is set where the round is put together.
+fn no_game(round: u32, account: &str, result: &str) -> PairingRow {
+    PairingRow {
+        round: i64::from(round),
+        board: 0,
+        white: account.to_string(),
+        black: None,
+        game_id: None,
+        result: Some(result.into()),
     }
 }
 

@@ -112,6 +112,50 @@ async fn finish(players: &mut HashMap<String, Browser>, board: &Value, end: End)
     }
 }
 
+/// Enters each of `names` in event `id`, then its `organiser` starts it; the event once its
+/// round 1 is paired.
+async fn join_and_start(
+    server: &Server,
+    players: &mut HashMap<String, Browser>,
+    id: &str,
+    names: &[&str],
+    organiser: &str,
+) -> Value {
+    for name in names {
+        let a = players
+            .get_mut(*name)
+            .unwrap()
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    let a = players
+        .get_mut(organiser)
+        .unwrap()
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    wait(server, id, |e| e["round"] == 1).await
+}
+
+/// Ends the games of round `round` of `e`: in each, the player earlier in `order` wins.
+async fn play_by_order(
+    players: &mut HashMap<String, Browser>,
+    e: &Value,
+    round: usize,
+    order: &[&str],
+) {
+    let place = |b: &Value, side: &str| order.iter().position(|n| b[side] == *n);
+    for b in boards(e, round).iter().filter(|b| !b["game"].is_null()) {
+        let end = if place(b, "white") < place(b, "black") {
+            End::White
+        } else {
+            End::Black
+        };
+        finish(players, b, end).await;
+    }
+}
+
 /// Standings as (name, points, Buchholz cut 1, Sonneborn-Berger, wins), best first.
 fn table(e: &Value) -> Vec<(String, f64, f64, f64, u64)> {
     e["standings"]["lines"]
@@ -685,19 +729,7 @@ async fn a_first_move_never_made_is_a_forfeit(db: Db) {
         json!({"format": "round_robin", "double": true, "rounds": null, "max_players": 2, "first_move_s": 10}),
     )
     .await;
-    for name in ["Ann", "Bob"] {
-        let join = format!("/api/tournaments/{id}/join");
-        let a = players.get_mut(name).unwrap().post(&join, json!({})).await;
-        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
-    }
-    let start = format!("/api/tournaments/{id}/start");
-    let a = players
-        .get_mut("Ann")
-        .unwrap()
-        .post(&start, json!({}))
-        .await;
-    assert_eq!(a.status, 200, "{:?}", a.body);
-    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let e = join_and_start(&server, &mut players, &id, &["Ann", "Bob"], "Ann").await;
     assert_eq!(e["settings"]["first_move_s"], 10);
     let first = boards(&e, 1)[0].clone();
     let begun = std::time::Instant::now();
@@ -762,22 +794,8 @@ async fn withdrawing_while_it_runs(db: Db) {
     let names = ["Ann", "Bob", "Cyd", "Dee"];
     let mut players = sign_up(&server, &names).await;
     let id = create(players.get_mut("Ann").unwrap(), json!({"max_players": 4})).await;
-    let (join, withdraw) = (
-        format!("/api/tournaments/{id}/join"),
-        format!("/api/tournaments/{id}/withdraw"),
-    );
-    for name in names {
-        let a = players.get_mut(name).unwrap().post(&join, json!({})).await;
-        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
-    }
-    let start = format!("/api/tournaments/{id}/start");
-    let a = players
-        .get_mut("Ann")
-        .unwrap()
-        .post(&start, json!({}))
-        .await;
-    assert_eq!(a.status, 200, "{:?}", a.body);
-    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let withdraw = format!("/api/tournaments/{id}/withdraw");
+    let e = join_and_start(&server, &mut players, &id, &names, "Ann").await;
     let a = players
         .get_mut("Dee")
         .unwrap()
@@ -791,21 +809,9 @@ async fn withdrawing_while_it_runs(db: Db) {
         .await;
     assert_eq!(a.status, 409, "{:?}", a.body);
     // Her game goes on; she loses it. Each game is won by the player higher in `names`.
-    let better =
-        |a: &str, b: &str| names.iter().position(|n| *n == a) < names.iter().position(|n| *n == b);
     let mut e = e;
     for round in 1..=3 {
-        for b in boards(&e, round) {
-            if b["game"].is_null() {
-                continue;
-            }
-            let end = if better(b["white"].as_str().unwrap(), b["black"].as_str().unwrap()) {
-                End::White
-            } else {
-                End::Black
-            };
-            finish(&mut players, &b, end).await;
-        }
+        play_by_order(&mut players, &e, round, &names).await;
         if round < 3 {
             e = wait(&server, &id, |e| e["round"] == round + 1).await;
             let later = boards(&e, round + 1);
@@ -849,22 +855,8 @@ async fn withdrawing_while_it_runs(db: Db) {
         json!({"name": "Round robin", "format": "round_robin", "rounds": null, "max_players": 3}),
     )
     .await;
-    let (join, withdraw, start) = (
-        format!("/api/tournaments/{id}/join"),
-        format!("/api/tournaments/{id}/withdraw"),
-        format!("/api/tournaments/{id}/start"),
-    );
-    for name in ["Ann", "Bob", "Cyd"] {
-        let a = players.get_mut(name).unwrap().post(&join, json!({})).await;
-        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
-    }
-    let a = players
-        .get_mut("Bob")
-        .unwrap()
-        .post(&start, json!({}))
-        .await;
-    assert_eq!(a.status, 200, "{:?}", a.body);
-    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let withdraw = format!("/api/tournaments/{id}/withdraw");
+    let e = join_and_start(&server, &mut players, &id, &["Ann", "Bob", "Cyd"], "Bob").await;
     let a = players
         .get_mut("Cyd")
         .unwrap()
@@ -974,8 +966,6 @@ async fn byes_asked_for(db: Db) {
     let mut e = wait(&server, &id, |e| e["round"] == 1).await;
     let a = asks("Cyd", 1, "zero").await;
     assert_eq!(a.status, 409, "{:?}", a.body);
-    let better =
-        |a: &str, b: &str| names.iter().position(|n| *n == a) < names.iter().position(|n| *n == b);
     for round in 1..=3 {
         let shown_now = shown(&e, round);
         let cyd_sits = round == 1 || round == 3;
@@ -996,14 +986,7 @@ async fn byes_asked_for(db: Db) {
                 if round == 1 { "half-bye" } else { "zero-bye" }
             );
         }
-        for b in boards(&e, round).iter().filter(|b| !b["game"].is_null()) {
-            let end = if better(b["white"].as_str().unwrap(), b["black"].as_str().unwrap()) {
-                End::White
-            } else {
-                End::Black
-            };
-            finish(&mut players, b, end).await;
-        }
+        play_by_order(&mut players, &e, round, &names).await;
         e = wait(&server, &id, |e| {
             e["round"].as_u64() > Some(round as u64) || e["status"] == "finished"
         })
@@ -1025,21 +1008,7 @@ async fn the_organiser_removes_a_player_and_ends_the_event(db: Db) {
     let mut players = sign_up(&server, &names).await;
     let id = create(players.get_mut("Ann").unwrap(), json!({"max_players": 5})).await;
     let path = |what: &str| format!("/api/tournaments/{id}/{what}");
-    for name in names {
-        let a = players
-            .get_mut(name)
-            .unwrap()
-            .post(&path("join"), json!({}))
-            .await;
-        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
-    }
-    let a = players
-        .get_mut("Ann")
-        .unwrap()
-        .post(&path("start"), json!({}))
-        .await;
-    assert_eq!(a.status, 200, "{:?}", a.body);
-    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let e = join_and_start(&server, &mut players, &id, &names, "Ann").await;
     // Only the organiser: Bob may neither remove nor end.
     for (what, body) in [("remove", json!({"name": "Cyd"})), ("end", json!({}))] {
         let a = players
