@@ -44,8 +44,17 @@ test('the explorer at the start: the moves and counts of the API, and a click pl
   await page.waitForSelector('#board[data-ply="0"]');
   await page.check('#explorer-toggle');
   await page.waitForSelector('#explorer-moves tbody tr');
-  const rows = await page.$$eval('#explorer-moves tbody tr[data-move]', (rs) => rs.map((r) => [r.dataset.move, Number(r.dataset.games)]));
+  const listed = () => page.$$eval('#explorer-moves tbody tr[data-move]', (rs) => rs.map((r) => [r.dataset.move, Number(r.dataset.games)]));
+  // The twelve most played, then every move when asked.
+  assert.deepEqual(await listed(), api.moves.slice(0, 12).map((m) => [m.move, m.games]));
+  if (api.moves.length > 12) {
+    assert.match(await page.textContent('#explorer-all'), new RegExp(`Show all ${api.moves.length} moves`));
+    await page.click('#explorer-all');
+    await page.waitForSelector(`#explorer-moves tbody tr[data-move]:nth-child(${api.moves.length})`);
+  }
+  const rows = await listed();
   assert.deepEqual(rows, api.moves.map((m) => [m.move, m.games]));
+  assert.equal(await page.locator('#explorer-all').count(), 0);
   assert.equal(Number(await page.getAttribute('#explorer-total', 'data-games')), api.games);
   assert.match(await page.textContent('#explorer-total'), api.games === 1 ? /^1 game reaches / : /^\d+ games reach /);
   // A rating column only when some move's games were rated (the BoardSpace games carry none).
@@ -63,6 +72,24 @@ test('the explorer at the start: the moves and counts of the API, and a click pl
   const api2 = await call(env.server, 'GET', `/api/explorer?position=${encodeURIComponent(next)}&source=all`);
   await page.waitForFunction((n) => Number(document.querySelector('#explorer-total')?.dataset.games) === n, api2.games);
   assert.ok(api2.games >= rows[0][1], 'every game of the move reaches the position after it');
+
+  // The explorer merges positions equal under a symmetry of the board: an example game that
+  // met this position turned or mirrored opens turned as a whole, on this very position.
+  let turned = null;
+  for (const m of api2.moves) {
+    for (const g of m.examples || []) {
+      const got = await call(env.server, 'GET', `/api/explorer/games/${encodeURIComponent(g.id)}?position=${encodeURIComponent(next)}`);
+      assert.equal(got.ply, 1, `${g.id} meets the position after one turn`);
+      if (got.turned && !turned) turned = { move: m.move, id: g.id };
+    }
+  }
+  assert.ok(turned, 'an example game met the position turned or mirrored');
+  if (await page.locator('#explorer-all').count()) await page.click('#explorer-all');
+  await page.click(`#explorer-moves tr[data-move="${turned.move}"] button.explorer-games`);
+  await page.click(`#explorer-moves tr.examples button.explorer-game[data-game="${turned.id}"]`);
+  await page.waitForFunction(() => /turned to match the board/.test(document.querySelector('#message')?.textContent || ''));
+  await page.waitForSelector('#board[data-ply="1"]');
+  assert.equal(await page.getAttribute('#board', 'data-position'), next);
 });
 
 /** How far the explorer reaches past its room (each 0 or less when nothing overflows). */

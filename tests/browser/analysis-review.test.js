@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, call, freshPage, gameState, rng, shot } from './lib.js';
+import { serverAndBrowser, call, freshPage, gameState, rng, shot, signUpAs } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -59,6 +59,23 @@ test('review a finished game: progress, graph, marks, accuracy; a second visit i
   if (!['best', 'only'].includes(m2.mark)) assert.match(verdict, new RegExp(`${Math.round(100 * m2.lost)}% of the win chance lost`));
   assert.doesNotMatch(verdict, /\([+\u2212-]?\d+\)/, 'no score without a unit');
 
+  // A move the engine would have played otherwise: the better move drawn on the board, in the
+  // position before the move played, while asked for; the game's position again after.
+  const k = review.moves.findIndex((m) => m.best && m.best !== m.move);
+  assert.ok(k >= 0, 'a random game has a move the engine would not play');
+  await page.click(`#eval-graph .graph-hit[data-ply="${k + 1}"]`, { force: true });
+  await page.waitForSelector(`#board[data-ply="${k + 1}"]`);
+  const shown = await page.getAttribute('#board', 'data-position');
+  assert.equal(await page.getAttribute('#board', 'data-preview'), null);
+  await page.click('#review-show-best');
+  await page.waitForSelector('#board[data-preview]');
+  assert.equal(await page.getAttribute('#board', 'data-preview'), review.moves[k].best);
+  assert.equal(await page.locator('#board .pending-marble, #board .pending-remove, #board .pending-taken').count() > 0, true);
+  assert.equal(await page.getAttribute('#review-show-best', 'aria-pressed'), 'true');
+  await page.click('#review-show-best');
+  await page.waitForSelector('#board:not([data-preview])');
+  assert.equal(await page.getAttribute('#board', 'data-position'), shown);
+
   // A second visit: the stored review, without asking again.
   const again = await freshPage(env);
   await again.goto(`${env.server.url}/analysis?game=${encodeURIComponent(game.id)}`);
@@ -99,4 +116,41 @@ test('the review of a record with a bribe keeps the bribe on the line and each m
   const here = await page.getAttribute('#graph-here', 'x1');
   const hit = await page.locator('#eval-graph .graph-hit[data-ply="2"]').evaluate((e) => Number(e.getAttribute('x')) + Number(e.getAttribute('width')) / 2);
   assert.ok(Math.abs(Number(here) - hit) < 0.2, `the marker stands at point 2: ${here} vs ${hit}`);
+});
+
+/** A review of `record` asked of the server and waited for. */
+async function reviewed(record) {
+  const job = await call(env.server, 'POST', '/api/reviews', { record });
+  let r = job;
+  for (let k = 0; k < 2400 && r.state !== 'done' && r.state !== 'failed'; k += 1) {
+    await new Promise((done) => setTimeout(done, 100));
+    r = await call(env.server, 'GET', `/api/reviews/${job.id}`);
+  }
+  assert.equal(r.state, 'done');
+  return r;
+}
+
+test('a study saved from a reviewed game shows the review\'s marks and graph again', async () => {
+  const job = await reviewed('1. Wd4,a1 Gb2,g4 2. Bf2,a2 *');
+  const page = await freshPage(env);
+  await signUpAs(env, page, 'reviewsaver');
+  await page.goto(`${env.server.url}/analysis?review=${encodeURIComponent(job.id)}`);
+  await page.waitForSelector('#eval-graph');
+  const marks = () => page.$$eval('#tree-moves .tree-line.main > button.mv:not(.start)', (bs) => bs.map((b) => b.querySelector('.mark')?.textContent || ''));
+  const before = await marks();
+  assert.deepEqual(before, job.review.moves.map((m) => SYMBOLS[m.mark] || ''));
+  await page.fill('#study-name-input', 'Reviewed');
+  await page.click('#study-save');
+  await page.waitForSelector('#study-link');
+  const link = await page.inputValue('#study-link');
+  const id = new URL(link).pathname.split('/')[2];
+  const stored = await call(env.server, 'GET', `/api/studies/${id}`);
+  assert.equal(stored.chapters[0].tree.headers.Review, job.id, 'the chapter names its review');
+
+  // Opened again, by someone else: the graph under the board and the same marks.
+  const other = await freshPage(env);
+  await other.goto(link);
+  await other.waitForSelector('#eval-graph');
+  assert.equal(await other.locator('#eval-graph .graph-hit').count(), job.review.moves.length + 1);
+  assert.deepEqual(await other.$$eval('#tree-moves .tree-line.main > button.mv:not(.start)', (bs) => bs.map((b) => b.querySelector('.mark')?.textContent || '')), before);
 });

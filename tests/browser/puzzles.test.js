@@ -78,7 +78,10 @@ test('a guest fails a puzzle, sees the refutation, retries unrated and solves it
   assert.match(await page.textContent('#verdict'), /Ga4,a3 x Ga4 is not the solution: after the reply .+, player 1 has no legal move left, so player 2 wins\./);
   assert.ok(Number(await page.getAttribute('#rating-change', 'data-change')) < 0);
   assert.equal(await page.getAttribute('#board', 'data-state'), 'wrong');
+  // What the game's player did may be the answer: said only with the solution, when asked.
+  assert.doesNotMatch(await page.textContent('#verdict'), /In the game/);
   await page.click('#solution');
+  assert.match(await page.textContent('#verdict'), /In the game, the player (found it|missed it)/);
   assert.match(await page.textContent('#solution-text'), new RegExp(`was ${iso.solution.move.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   await shot(page, 'puzzle-failed');
 

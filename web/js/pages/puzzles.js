@@ -263,7 +263,8 @@ async function play(move) {
     setPosition(a.refuted_position || a.after_move, null);
     page.state = 'wrong';
     keepRating(a.rating);
-    verdict('wrong', h('p', { class: 'bad' }, a.why), ratingLine(a.rating), sourceLine(a.source));
+    // What the game's player did is said with the solution, when asked: it may be the answer.
+    verdict('wrong', h('p', { class: 'bad' }, a.why), ratingLine(a.rating));
   }
   render();
 }
@@ -279,6 +280,8 @@ function showSolution() {
   if (!a || !a.solution) return;
   const box = $('verdict');
   box.append(h('p', { id: 'solution-text' }, `The solution's move there was ${a.solution}.`));
+  const source = sourceLine(a.source);
+  if (source) box.append(source);
   $('solution').hidden = true;
 }
 

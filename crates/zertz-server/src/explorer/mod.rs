@@ -21,6 +21,7 @@ pub mod routes;
 pub(crate) mod sql;
 pub mod sqlite;
 pub mod store;
+pub mod turned;
 
 use std::sync::Arc;
 

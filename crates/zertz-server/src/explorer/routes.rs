@@ -18,6 +18,7 @@ use zertz::Position;
 use crate::explorer::Explorer;
 use crate::explorer::eval::{MAX_MOVES, evaluate};
 use crate::explorer::queries::{Source, explore};
+use crate::explorer::turned;
 use crate::http::error::error;
 use axum::extract::FromRef;
 
@@ -136,9 +137,45 @@ async fn positions(
     Json(answer).into_response()
 }
 
-async fn game(State(explorer): State<Arc<Explorer>>, Path(id): Path<String>) -> Response {
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameQuery {
+    /// The position the game was chosen from: the game is given in its frame (`turned`).
+    position: Option<String>,
+}
+
+async fn game(
+    State(explorer): State<Arc<Explorer>>,
+    Path(id): Path<String>,
+    query: Result<Query<GameQuery>, QueryRejection>,
+) -> Response {
+    let asked = match query {
+        Ok(Query(GameQuery { position: None })) => None,
+        Ok(Query(GameQuery { position: Some(p) })) => match p.trim().parse::<Position>() {
+            Ok(p) => Some(p),
+            Err(e) => return error(StatusCode::BAD_REQUEST, format!("position: {e}")),
+        },
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.body_text()),
+    };
     match explorer.store().explorer_game(&id).await {
-        Ok(Some(g)) => Json(g).into_response(),
+        Ok(Some(mut g)) => {
+            // `ply` and `turned` say where the game meets the position asked about and
+            // whether its record was turned to match it (explorer/turned.rs).
+            let met = asked.as_ref().and_then(|p| turned::met(&g.record, p));
+            let (ply, was_turned) = match met {
+                Some(m) => {
+                    g.record = m.record;
+                    (Some(m.ply), m.turned)
+                }
+                None => (None, false),
+            };
+            let mut body = serde_json::to_value(&g).unwrap_or_default();
+            if asked.is_some() {
+                body["ply"] = serde_json::json!(ply);
+                body["turned"] = serde_json::json!(was_turned);
+            }
+            Json(body).into_response()
+        }
         Ok(None) => error(
             StatusCode::NOT_FOUND,
             format!("no game `{id}` in the explorer"),

@@ -318,10 +318,26 @@ fn goal_holds(goal: &Goal, before: &Position, mv: &Move, after: &Position) -> Re
         },
         Goal::NoReply => match after.captures_available().first() {
             None => Ok(()),
-            Some(c) => Err(format!(
-                "Your opponent can now capture: {}.",
-                official::capture_text(after, c)
-            )),
+            // Said in words: the notation is taught only in the lesson "Reading the notation".
+            Some(c) => {
+                let layout = after.layout();
+                let jump = c
+                    .steps(layout)
+                    .unwrap_or_default()
+                    .first()
+                    .map(|(over, to)| {
+                        format!(
+                            "the marble on {} can jump over {} to {}",
+                            layout.coord(c.from()),
+                            layout.coord(*over),
+                            layout.coord(*to)
+                        )
+                    });
+                Err(format!(
+                    "That hands your opponent a capture: {}.",
+                    jump.unwrap_or_else(|| "one is open".into())
+                ))
+            }
         },
         Goal::Exact(text) => {
             let wanted = official::parse(before, text)
@@ -384,6 +400,65 @@ mod tests {
             line.push(mv);
         }
         line
+    }
+
+    /// Every wrong try of every step says each thing once: no sentence twice, the task named
+    /// once, and notation (taught in the lesson "Reading the notation") only in the lessons
+    /// from there on.
+    #[test]
+    fn a_wrong_try_says_each_point_once_and_in_words_taught() {
+        let notation_from = all().iter().position(|l| l.id == "notation").unwrap();
+        let mut tried = 0;
+        for (k, lesson) in all().iter().enumerate() {
+            let mut line: Vec<String> = Vec::new();
+            for index in 0..lesson.steps.len() {
+                let position = replay(lesson, &line).unwrap();
+                let mut right = None;
+                for mv in position.legal_moves().iter() {
+                    let text = official::move_text(&position, mv);
+                    let answer = try_move(lesson, &line, &text).unwrap();
+                    if answer.result == Verdict::Right {
+                        right.get_or_insert(text);
+                        continue;
+                    }
+                    tried += 1;
+                    let why = &answer.why;
+                    let sentences: Vec<&str> =
+                        why.split(". ").map(|s| s.trim_end_matches('.')).collect();
+                    let distinct: std::collections::HashSet<&&str> = sentences.iter().collect();
+                    assert_eq!(
+                        distinct.len(),
+                        sentences.len(),
+                        "{} step {index}: {why}",
+                        lesson.id
+                    );
+                    assert!(
+                        why.matches("task ask").count() <= 1,
+                        "{} step {index}: {why}",
+                        lesson.id
+                    );
+                    assert!(
+                        why.matches("winning set").count() + why.matches("does not win").count()
+                            <= 1,
+                        "{} step {index}: {why}",
+                        lesson.id
+                    );
+                    if k < notation_from {
+                        // A capture in notation starts "x " and a ring: "x d5Wd3".
+                        let b = why.as_bytes();
+                        let in_notation = b.windows(4).any(|w| {
+                            w[0] == b'x'
+                                && w[1] == b' '
+                                && (b'a'..=b'g').contains(&w[2])
+                                && w[3].is_ascii_digit()
+                        });
+                        assert!(!in_notation, "{} step {index}: {why}", lesson.id);
+                    }
+                }
+                line.push(right.expect("some move does the step"));
+            }
+        }
+        assert!(tried > 100, "{tried}");
     }
 
     #[test]
@@ -490,7 +565,13 @@ mod tests {
         let answer = try_move(lesson("capture-choice"), &[], "x d2Bb2").unwrap();
         assert_eq!(answer.result, Verdict::Wrong);
         assert!(!answer.done);
-        assert!(answer.why.contains("x a1Bc3"), "{}", answer.why);
+        assert!(
+            answer
+                .why
+                .contains("the marble on a1 can jump over b2 to c3"),
+            "{}",
+            answer.why
+        );
         assert_eq!(answer.next_position, lesson("capture-choice").position);
 
         let answer = try_move(lesson("placing"), &[], "Wd4,a1").unwrap();

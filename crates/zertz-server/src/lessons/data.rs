@@ -13,7 +13,8 @@ pub const LESSONS: &[Lesson] = &[
         intro: "Nobody owns a colour in ZÈRTZ: both players take marbles from one shared supply. \
                 A quiet turn has two parts. First put a marble of any colour on any empty ring; \
                 then take one ring away from the edge of the board. The board shrinks at every \
-                such turn.",
+                such turn. Each ring has a name: its column, a to g from the left, then its \
+                number, counted up from the bottom of the column; d4 is the centre.",
         position: "37 standard ..../...../....../......./....../...../.... 6/8/10 0/0/0 0/0/0 1",
         steps: &[Step {
             task: "Put a grey marble on the ring d4 (the centre), then remove any ring at the edge.",
@@ -28,8 +29,8 @@ pub const LESSONS: &[Lesson] = &[
             }],
             right: "That is a whole turn: a marble placed, a ring removed. Every quiet turn \
                     looks like this.",
-            wrong: "The task asked for a grey marble on d4. Any colour is allowed in a game, \
-                    but here the point is to do exactly what was asked.",
+            wrong: "Any colour is allowed in a game; here the point is to do exactly what the \
+                    task says.",
             reply: None,
         }],
     },
@@ -55,8 +56,8 @@ pub const LESSONS: &[Lesson] = &[
             }],
             right: "b2 has two empty places side by side (a1 and a2), so it is free, although it \
                     started in the middle of the board. A ring with a marble on it is never free.",
-            wrong: "That ring was free, but it was at the edge from the start. The task asked for \
-                    the ring that became free because a1 and a2 are gone.",
+            wrong: "That ring was at the edge from the start. b2 was inside the board and became \
+                    free only when a1 and a2 left.",
             reply: None,
         }],
     },
@@ -120,8 +121,7 @@ pub const LESSONS: &[Lesson] = &[
             goals: &[Capture(3)],
             right: "One marble, three jumps, three captures. Once it had started, the marble had \
                     to go on jumping while it could.",
-            wrong: "That capture takes fewer than three marbles. One of the marbles can go on \
-                    jumping after its first jump.",
+            wrong: "One of the marbles can go on jumping after its first jump.",
             reply: None,
         }],
     },
@@ -184,7 +184,7 @@ pub const LESSONS: &[Lesson] = &[
             goals: &[Win],
             right: "Four white marbles: the game is over. With grey you would need five, with \
                     black six.",
-            wrong: "That capture does not complete a winning set. One more white marble would.",
+            wrong: "One more white marble would make four.",
             reply: None,
         }],
     },
@@ -202,8 +202,8 @@ pub const LESSONS: &[Lesson] = &[
             ],
             goals: &[Win],
             right: "Three white, three grey, three black: a winning set.",
-            wrong: "Four grey is not a winning set (five are needed), and you still have only \
-                    two white.",
+            wrong: "Four grey is not enough (five are needed), and you still have only two \
+                    white.",
             reply: None,
         }],
     },
@@ -221,7 +221,7 @@ pub const LESSONS: &[Lesson] = &[
             ],
             goals: &[Win],
             right: "Two of each colour wins in Blitz.",
-            wrong: "That capture does not complete a Blitz winning set.",
+            wrong: "In Blitz, three white, four grey, five black or two of each win.",
             reply: None,
         }],
     },
@@ -261,7 +261,7 @@ pub const LESSONS: &[Lesson] = &[
             hints: &["Place a marble on d4, the only empty ring: no ring can be removed after it."],
             goals: &[Isolate(7), Win],
             right: "The board was full, so every marble on it was yours, enough for a winning set.",
-            wrong: "That does not finish the game.",
+            wrong: "Fill the last empty ring: every marble on the board becomes yours.",
             reply: None,
         }],
     },

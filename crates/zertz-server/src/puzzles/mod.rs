@@ -163,8 +163,8 @@ impl Puzzles {
     pub async fn solver_rating(&self, solver: &Solver, now_ms: i64) -> Result<Rating, PuzzleError> {
         Ok(match &solver.account {
             Some(account) => match self.store.puzzle_solver(account).await? {
-                Some(row) => row.rating.after(now_ms - row.updated_ms),
-                None => Rating::default(),
+                Some(row) => rating::solver_after(row.rating, now_ms - row.updated_ms),
+                None => rating::new_solver(),
             },
             None => solver.guest_rating,
         })

@@ -70,7 +70,7 @@ fn solver(viewer: &Viewer, sent: Option<&SentRating>) -> ApiResult<Solver> {
         (Some(s), None) => {
             rating::guest_rating(s.rating, s.deviation, s.volatility).map_err(bad)?
         }
-        _ => Rating::default(),
+        _ => rating::new_solver(),
     };
     Ok(Solver {
         key: viewer.client(),

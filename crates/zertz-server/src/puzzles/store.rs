@@ -4,6 +4,7 @@
 
 use async_trait::async_trait;
 
+use crate::puzzles::rating;
 use crate::ratings::glicko::{self, Rating};
 use crate::store::StoreError;
 
@@ -106,8 +107,8 @@ pub(crate) fn attempt_writes(
 ) -> (Option<PuzzleRatingRow>, Option<SolverRow>, AttemptOutcome) {
     let puzzle_before = puzzle.as_ref().map_or(a.puzzle_start, |p| p.rating);
     let solver_before = match (&a.account, &solver) {
-        (Some(_), Some(s)) => s.rating.after(a.at_ms - s.updated_ms),
-        (Some(_), None) => Rating::default(),
+        (Some(_), Some(s)) => rating::solver_after(s.rating, a.at_ms - s.updated_ms),
+        (Some(_), None) => rating::new_solver(),
         (None, _) => a.guest_rating,
     };
     if rated_before {

@@ -167,6 +167,8 @@ async fn a_wrong_move_is_refuted_and_an_accounts_rating_kept(db: Db) {
     let r = &a["rating"];
     assert_eq!(r["rated"], true, "{a}");
     assert!(r["change"].as_f64().unwrap() < 0.0, "{a}");
+    // A new solver's first miss costs less than 170 points (issue 37).
+    assert!(r["change"].as_f64().unwrap() > -170.0, "{a}");
     assert!(r["puzzle_after"].as_f64().unwrap() > 1500.0, "{a}");
     // The account's rating is kept by the server (a guest's rating sent along is ignored).
     let kept = alice.get("/api/puzzles").await.body;

@@ -23,6 +23,9 @@ export async function explorerGameTree(g) {
 /** What an explorer game is, in words: its players, result and date. */
 export const explorerGameWords = (g) => `${g.players.join(' – ')} (${g.result}${g.date ? `, ${g.date}` : ''})`;
 
+/** How many moves are listed before "Show all". */
+const FIRST_ROWS = 12;
+
 export class ExplorerPanel {
   constructor(el, analysis) {
     this.el = el;
@@ -35,9 +38,11 @@ export class ExplorerPanel {
     this.position = null;
     this.asked = 0;
     this.examplesOf = null; // the move whose example games are unfolded
+    this.all = false; // every move listed, not only the most played
     analysis.listen(({ info }) => {
       this.position = info.position;
       this.examplesOf = null;
+      this.all = false;
       if (this.open) this.query();
     });
     this.render();
@@ -66,12 +71,14 @@ export class ExplorerPanel {
   /** Opens an example game on the board (its record read back by the server). */
   async openGame(id) {
     try {
-      const g = await api('GET', `/api/explorer/games/${encodeURIComponent(id)}`);
+      // Asked with the position: a game that met it turned or mirrored (the explorer merges
+      // those) comes turned as a whole, so that it passes through the position on the board.
+      const g = await api('GET', `/api/explorer/games/${encodeURIComponent(id)}?${new URLSearchParams({ position: this.position })}`);
       const { tree, moves, positions } = await explorerGameTree(g);
       // The game opens at the position the explorer was showing, when the game passes by it.
       const at = positions.indexOf(this.position);
       await this.analysis.load(tree, { kind: 'position' }, moves.slice(0, Math.max(0, at)));
-      this.analysis.say(`Opened ${explorerGameWords(g)}.`, 'ok');
+      this.analysis.say(`Opened ${explorerGameWords(g)}${g.turned ? ', turned to match the board: it reached this position turned or mirrored' : ''}.`, 'ok');
     } catch (e) {
       this.analysis.say(`Cannot open the game: ${e.message}`, 'error');
     }
@@ -116,7 +123,9 @@ export class ExplorerPanel {
     // No rating column when no game of these moves was rated (the BoardSpace games carry none).
     const rated = d.moves.some((m) => m.average_rating !== null && m.average_rating !== undefined);
     const rows = [];
-    for (const m of d.moves) {
+    // The start has over a hundred moves played: the most played first, the rest on demand.
+    const shown = this.all ? d.moves : d.moves.slice(0, FIRST_ROWS);
+    for (const m of shown) {
       const open = this.examplesOf === m.move;
       const rating = m.average_rating === null || m.average_rating === undefined ? '' : String(Math.round(m.average_rating));
       rows.push(h('tr', { 'data-move': m.move, 'data-games': m.games, class: open ? 'open' : null },
@@ -142,7 +151,11 @@ export class ExplorerPanel {
         h('th', { title: 'won by player 1 · drawn · won by player 2' }, 'Results'),
         rated ? h('th', { class: 'num', title: 'the average rating of the players who chose the move' }, 'Rating') : null,
         h('th', { class: 'num', title: 'the engine\'s evaluation after the move' }, 'Eval'))),
-      h('tbody', {}, rows)));
+      h('tbody', {}, rows)),
+    shown.length < d.moves.length
+      ? h('p', {}, h('button', { type: 'button', class: 'link-button', id: 'explorer-all', onclick: () => { this.all = true; this.render(); } },
+        `Show all ${d.moves.length} moves (${d.moves.length - shown.length} more, played less)`))
+      : null);
   }
 
   /** What a move's games unfold to: the date of its last game and its example games. */

@@ -20,6 +20,7 @@ import { hostMoveText, parsePosition } from '../../lib/position.js';
 import { onPref, optionsPanel, pref } from '../../lib/prefs.js';
 import { PlayableBoard } from '../../lib/playable.js';
 import { $, capitalised, copy, fill, h, say } from '../../lib/ui.js';
+import { parseMove } from '../../lib/moves.js';
 import { Tree, bribeOf } from './tree.js';
 import { treeView } from './treeview.js';
 import * as positions from './positions.js';
@@ -47,6 +48,7 @@ const page = {
   editing: false,
   asked: 0, // the last node change: an older answer arriving late is dropped
   heading: null, // the node being gone to, while its position is asked (keys pressed quickly add up)
+  preview: null, // a move shown on the board in the position before it ({position, move}), or null
 };
 page.current = page.tree.root;
 
@@ -72,6 +74,12 @@ export const analysis = {
   play: (text) => playMove(text),
   load: (tree, source, line = []) => load(tree, source, line),
   say,
+  /**
+   * Shows `move` on the board, played in `position` (a review's better move, in the position
+   * before the move it replaces); null: the current position again.
+   * @param {{position: string, move: string} | null} what
+   */
+  preview: (what) => { page.preview = what; renderBoard(); },
   /** Draws the move list again (a review's marks arrived). */
   redraw: () => renderTree(),
 };
@@ -114,6 +122,7 @@ async function goTo(node) {
     const info = await positions.describe(node.position);
     if (ask !== page.asked) return;
     page.current = node;
+    page.preview = null;
     page.info = info;
     page.pos = parsePosition(info.position);
     board.setMoves(page.pos, info.legal);
@@ -278,8 +287,16 @@ export function names() {
 
 function renderBoard() {
   if (page.editing || !page.pos) return;
-  board.draw({ entry: page.info.over ? null : board.input, last: page.current.move, turn: page.flipped ? 180 : 0 });
   const el = $('board');
+  const shown = page.preview && parseMove(page.preview.move);
+  if (shown && shown.kind !== 'pass') {
+    // Drawn as a move waiting to be played: the board does not take moves meanwhile.
+    board.draw({ pos: parsePosition(page.preview.position), entry: null, pending: shown, turn: page.flipped ? 180 : 0 });
+    el.dataset.preview = shown.text;
+  } else {
+    board.draw({ entry: page.info.over ? null : board.input, last: page.current.move, turn: page.flipped ? 180 : 0 });
+    delete el.dataset.preview;
+  }
   el.dataset.position = page.info.position;
   el.dataset.ply = String(page.current.ply);
 }

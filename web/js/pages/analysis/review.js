@@ -21,6 +21,9 @@ const svg = (tag, attrs = {}) => {
   return el;
 };
 
+/** The tree header naming the review shown on it (kept by a study saved from the tree). */
+const REVIEW_HEADER = 'Review';
+
 export class ReviewPanel {
   /** `el`: the panel beside the board; `graphEl`: the place under the board for the graph. */
   constructor(el, graphEl, analysis) {
@@ -32,12 +35,21 @@ export class ReviewPanel {
     this.error = null;
     this.timer = null;
     this.checkedGame = null; // the server game whose stored review was asked for
+    this.checkedReview = null; // the review a study named, once asked for
+    this.showing = false; // the better move kept on the board ("Show on the board")
     analysis.listen(({ node, tree }) => {
+      this.showing = false;
       if (this.review && tree !== this.tree) this.clear();
       const s = analysis.source;
       if (s.kind === 'game' && this.checkedGame !== s.id) {
         this.checkedGame = s.id;
         this.stored(s.id);
+      }
+      // A study saved with a review names it in a header: its marks and graph come back.
+      const named = tree.headers && tree.headers[REVIEW_HEADER];
+      if (s.kind === 'study' && named && !this.review && this.checkedReview !== named) {
+        this.checkedReview = named;
+        this.named(named);
       }
       this.render(node);
     });
@@ -59,6 +71,19 @@ export class ReviewPanel {
       if (r.state !== 'none') this.follow(r);
     } catch {
       // the game is gone or the server unreachable: the button still offers a review
+    }
+  }
+
+  /** The review a study's chapter names, shown on its tree when it is done. */
+  async named(id) {
+    try {
+      const job = await api('GET', `/api/reviews/${encodeURIComponent(id)}`);
+      if (job.state === 'done' && job.review && this.analysis.tree.headers[REVIEW_HEADER] === id) {
+        this.job = job;
+        this.show(job.review);
+      }
+    } catch {
+      // the review is gone: the chapter keeps its moves and comments
     }
   }
 
@@ -135,6 +160,7 @@ export class ReviewPanel {
     this.review = r;
     this.tree = tree;
     this.mark(tree, r);
+    if (job.id) tree.headers[REVIEW_HEADER] = job.id;
     await this.analysis.load(tree, { kind: 'review', id: job.id }, line);
   }
 
@@ -148,6 +174,8 @@ export class ReviewPanel {
     this.review = review;
     this.tree = this.analysis.tree;
     this.mark(this.tree, review);
+    // Named in the tree's headers, so that a study saved from this tree shows it again.
+    if (this.job && this.job.id) this.tree.headers[REVIEW_HEADER] = this.job.id;
     this.analysis.redraw();
     this.render(this.analysis.current);
   }
@@ -219,8 +247,26 @@ export class ReviewPanel {
           ['inaccuracy', 'mistake', 'blunder'].map((k) => h('td', { class: `num mark-${k}` }, String(count(p, k))))))));
       const m = current && current.mark;
       if (m) {
+        const before = current.parent && current.parent.position;
+        // The better move drawn on the board, in the position before the move played: while
+        // the pointer or the focus is on it, or kept by "Show on the board" (phones have no
+        // pointer to hover with).
+        const show = (on) => this.analysis.preview(on && before ? { position: before, move: m.best } : null);
         const better = m.best && m.best !== m.move
-          ? [' Better: ', h('button', { type: 'button', class: 'link-button', id: 'review-best', onclick: () => this.playBest(current, m.best) }, m.best), ` (${chanceWords(m.win_chance_before, m.best_score_text)}).`]
+          ? [' Better: ', h('button', {
+            type: 'button', class: 'link-button', id: 'review-best', title: 'Play it as a variation',
+            onclick: () => this.playBest(current, m.best),
+            onmouseenter: () => show(true), onmouseleave: () => show(this.showing), onfocus: () => show(true), onblur: () => show(this.showing),
+          }, m.best), ` (${chanceWords(m.win_chance_before, m.best_score_text)}). `,
+          before ? h('button', {
+            type: 'button', class: 'link-button', id: 'review-show-best', 'aria-pressed': String(this.showing),
+            onclick: (e) => {
+              this.showing = !this.showing;
+              e.currentTarget.setAttribute('aria-pressed', String(this.showing));
+              e.currentTarget.textContent = this.showing ? 'Back to the game' : 'Show on the board';
+              show(this.showing);
+            },
+          }, this.showing ? 'Back to the game' : 'Show on the board') : null]
           : '';
         items.push(h('p', { id: 'review-verdict', class: `verdict mark-${m.mark}` },
           h('b', {}, `${m.move}${MARK_SYMBOLS[m.mark] || ''}`), ` is ${MARK_WORDS[m.mark] || m.mark}`,
