@@ -195,3 +195,126 @@ test('a round robin created, joined, played through and its podium shown, live o
   assert.equal(missing.status(), 404);
   await textMatches(ann, /No such tournament/, '#event-name');
 });
+
+/** From `page` (signed in), an action in `game` as its player: the game's state after it. */
+const actIn = (page, game, action) => page.evaluate(async ([g, a]) => {
+  const r = await fetch(`/api/games/${g}/action?legal=list`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(a) });
+  const body = await r.json();
+  if (!r.ok) throw new Error(`${a.type}: ${body.error}`);
+  return body.state;
+}, [game, action]);
+
+/** The game a match page links to now, once it is not `after`. */
+async function currentGame(page, matchUrl, after) {
+  await page.goto(matchUrl);
+  await page.waitForFunction((old) => {
+    const a = document.querySelector('#current-game');
+    return a && a.getAttribute('href') !== old;
+  }, after ? `/game/${after}` : null);
+  return (await page.getAttribute('#current-game', 'href')).split('/')[2];
+}
+
+/** `loser` resigns the games of the match at `matchUrl` on the game page until the match is over. */
+async function loseMatch(page, matchUrl, games) {
+  let last = null;
+  for (let k = 0; k < games; k += 1) {
+    last = await currentGame(page, matchUrl, last);
+    await page.goto(`${env.server.url}/game/${last}`);
+    await page.click('#resign');
+    await page.click('#resign-confirm');
+    await page.waitForSelector('#status[data-status=finished]');
+  }
+}
+
+test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the final, the podium', async () => {
+  const names = ['Kim', 'Lou', 'Max', 'Ned'];
+  const pages = {};
+  for (const name of names) {
+    pages[name] = await freshPage(env);
+    await signUpAs(env, pages[name], name);
+  }
+  const kim = pages.Kim;
+  await kim.goto(`${env.server.url}/tournaments`);
+  await kim.click('#create-details summary');
+  await kim.fill('#event-name-field', 'DM Colosseum');
+  await kim.fill('#event-max', '4');
+  await kim.selectOption('#event-format', 'knockout');
+  // No rounds to give; who begins a match is asked; the host's clock is offered.
+  assert.equal(await kim.isVisible('#event-rounds'), false);
+  assert.equal(await kim.isVisible('#event-first-mover'), true);
+  assert.equal(await kim.inputValue('#event-clock'), 'reserve');
+  await kim.click('#create-event');
+  await kim.waitForURL(/\/tournament\/[^/]+$/);
+  const url = kim.url();
+  await textMatches(kim, /^Death-match knockout \(best of 3\) · 37 rings .* 1 min a move \+ 3 min reserve/, '#event-settings');
+  for (const name of names) {
+    await pages[name].goto(url);
+    await pages[name].click('#join');
+    await textMatches(pages[name], /You are in/);
+  }
+  await kim.reload();
+  await textMatches(kim, /^Death-match knockout \(best of 3\), 2 rounds/, '#event-settings');
+  await kim.click('#start');
+  await kim.waitForSelector('body[data-status=running]');
+
+  // The bracket: seeds 1-4 and 2-3, the lower seed moving first in game 1.
+  await kim.waitForSelector('#bracket-svg');
+  assert.equal(await kim.isVisible('#crosstable-section'), false);
+  const slot = (r, k) => kim.$$eval(`#bracket-svg g[data-round="${r}"][data-slot="${k}"] text`, (ts) => ts.map((t) => t.textContent));
+  assert.deepEqual((await slot(1, 1)).slice(0, 2), ['Ned', 'Kim']);
+  assert.deepEqual((await slot(1, 2)).slice(0, 2), ['Max', 'Lou']);
+  assert.deepEqual((await slot(2, 1)).slice(0, 2), ['', ''], 'the final is still to come');
+  await shot(kim, 'knockout-round-1');
+
+  // Round 1: Ned and Max lose their matches 0-2 on the game page.
+  for (const loser of ['Ned', 'Max']) {
+    const page = pages[loser];
+    await page.goto(url);
+    await textMatches(page, /your death match against .* is ready/, '#your-game');
+    const matchUrl = new URL(await page.getAttribute('#go-to-game', 'href'), env.server.url).href;
+    assert.match(matchUrl, /\/match\//);
+    await loseMatch(page, matchUrl, 2);
+  }
+
+  // The final: Lou (seed 2) moves first. She captures, then offers a bribe instead of moving;
+  // Kim rejects it on the game page.
+  await kim.waitForSelector('body[data-round="2"]', { timeout: 15000 });
+  assert.deepEqual((await slot(2, 1)).slice(0, 2), ['Lou', 'Kim']);
+  const lou = pages.Lou;
+  await lou.goto(url);
+  const finalUrl = new URL(await lou.getAttribute('#go-to-game', 'href'), env.server.url).href;
+  const game = await currentGame(lou, finalUrl, null);
+  // Moves by the API (captures first, else the first legal move) until Lou is to move and
+  // both hold a marble of one colour: a bribe must be of marbles both players hold.
+  const common = (st) => [0, 1, 2].find((c) => st.captures[0][c] > 0 && st.captures[1][c] > 0);
+  let s = await actIn(lou, game, { type: 'move', move: 'Wd4,a1' });
+  for (let ply = 0; ply < 80 && !(s.to_move === 1 && common(s) !== undefined); ply += 1) {
+    const list = s.legal_moves;
+    const move = list.find((m) => m.startsWith('x')) || list[0];
+    s = await actIn(s.to_move === 1 ? lou : kim, game, { type: 'move', move });
+    assert.equal(s.status, 'live', 'the game goes on until a bribe is possible');
+  }
+  const colour = common(s);
+  assert.ok(s.to_move === 1 && colour !== undefined, `both hold a colour: ${JSON.stringify(s.captures)}`);
+  await lou.goto(`${env.server.url}/game/${game}`);
+  await lou.waitForSelector('#bribe-form');
+  assert.match(await lou.textContent('#bribe-form'), /3 left/);
+  await lou.fill(`#bribe-form input[data-bribe="${'WGB'[colour]}"]`, '1');
+  await lou.click('#bribe-form button[type=submit]');
+  await textMatches(lou, /waits for an answer/, '#actions');
+  await kim.goto(`${env.server.url}/game/${game}`);
+  await kim.click('#reject-bribe');
+  // A bribe counts against the match's three, accepted or not.
+  await textMatches(lou, /Bribes left: 2|Bribe to pass \(2 left\)/, '#actions');
+  await loseMatch(lou, finalUrl, 2);
+
+  // The places: Kim, Lou, and both semifinal losers third.
+  await kim.goto(url);
+  await kim.waitForSelector('body[data-status=finished]', { timeout: 15000 });
+  const podium = await kim.$$eval('#podium-places li', (items) => items.map((li) => `${li.getAttribute('data-name')} ${li.querySelector('.place-name').textContent}`));
+  assert.deepEqual(podium, ['Kim First', 'Lou Second', 'Max Third', 'Ned Third']);
+  const places = await kim.$$eval('#standings-table tbody tr', (rows) => rows.map((r) => [...r.children].slice(0, 3).map((c) => c.textContent).join(' ')));
+  assert.deepEqual(places, ['1 Kim won it', '2 Lou the final', '3 Max a semifinal', '3 Ned a semifinal']);
+  assert.equal(await kim.locator('#download-trf').count(), 0, 'no TRF for a knockout');
+  await shot(kim, 'knockout-finished');
+});

@@ -1859,10 +1859,10 @@ async fn a_round_is_stored_once(env: &Env) {
     let mine = Arc::clone(&env.store);
     let (pa, ga) = round_one("x");
     let (pb, gb) = round_one("y");
-    let a = tokio::spawn(async move { mine.store_round("t1", 1, &pa, &ga, 4_000).await });
+    let a = tokio::spawn(async move { mine.store_round("t1", 1, &pa, &ga, &[], 4_000).await });
     let b = {
         let other = Arc::clone(&other);
-        tokio::spawn(async move { other.store_round("t1", 1, &pb, &gb, 4_000).await })
+        tokio::spawn(async move { other.store_round("t1", 1, &pb, &gb, &[], 4_000).await })
     };
     let (a, b) = (a.await.unwrap().unwrap(), b.await.unwrap().unwrap());
     assert!(a != b, "exactly one store wins: {a} {b}");
@@ -1883,7 +1883,7 @@ async fn a_round_is_stored_once(env: &Env) {
     }
     // A retry (the same round again) writes nothing.
     let (pc, gc) = round_one("z");
-    assert!(!s.store_round("t1", 1, &pc, &gc, 5_000).await.unwrap());
+    assert!(!s.store_round("t1", 1, &pc, &gc, &[], 5_000).await.unwrap());
     assert!(matches!(
         s.load_game("z1").await,
         Err(StoreError::NotFound(_))
@@ -1951,9 +1951,9 @@ async fn a_round_s_games_are_leased_to_the_node_that_stored_it() {
             four_entered(&*n1).await;
             assert!(n1.start_tournament("t1", &[], 3_000).await.unwrap());
             let (pa, ga) = round_one("x");
-            assert!(n1.store_round("t1", 1, &pa, &ga, 4_000).await.unwrap());
+            assert!(n1.store_round("t1", 1, &pa, &ga, &[], 4_000).await.unwrap());
             let (pb, gb) = round_one("y");
-            assert!(!n2.store_round("t1", 1, &pb, &gb, 4_000).await.unwrap());
+            assert!(!n2.store_round("t1", 1, &pb, &gb, &[], 4_000).await.unwrap());
             let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
             let leases: Vec<(String, String)> =
                 sqlx::query_as("SELECT game_id, node FROM game_leases ORDER BY game_id")

@@ -333,16 +333,17 @@
  */
 
 /**
- * A line of the standings.
+ * A line of the standings (a knockout's: its places, without points or tie-breaks).
  * @typedef {object} StandingLine
- * @property {number} rank
+ * @property {number | null} rank a knockout's player still in has none
  * @property {string} name
  * @property {number} number pairing number
- * @property {number} points
- * @property {number} buchholz_cut1
- * @property {number} sonneborn_berger
- * @property {number} direct_encounter
- * @property {number} wins
+ * @property {number} [points]
+ * @property {number} [buchholz_cut1]
+ * @property {number} [sonneborn_berger]
+ * @property {number} [direct_encounter]
+ * @property {number} [out_in] a knockout: the round the player went out in
+ * @property {number} wins games won (a knockout: matches won)
  * @property {boolean} withdrawn withdrew while the event ran: paired no more
  */
 
@@ -351,10 +352,10 @@
  * @typedef {object} Tournament
  * @property {string} id
  * @property {string} name
- * @property {string} format `swiss` or `round_robin`
+ * @property {string} format `swiss`, `round_robin` or `knockout`
  * @property {'registering' | 'running' | 'finished'} status
  * @property {string} organiser
- * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean, first_move_s: number} | null} settings
+ * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean, first_move_s: number, first_mover?: 'lower' | 'higher'} | null} settings
  * @property {string | null} clock_text
  * @property {number | null} start_ms
  * @property {number} max_players

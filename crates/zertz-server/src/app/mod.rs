@@ -93,6 +93,13 @@ pub(crate) async fn build(
             events.game_ended(ended);
         }
     });
+    // A knockout's board is a match: the event hears its end.
+    let hearing = Arc::downgrade(&events);
+    hub.on_match_end(move |ended| {
+        if let Some(events) = hearing.upgrade() {
+            events.match_ended(ended);
+        }
+    });
     // Finished games the explorer missed at the last stop go in, in the background.
     let catching = Arc::clone(&explorer);
     tokio::spawn(async move {

@@ -16,19 +16,26 @@ pub struct GameEnded {
     pub ended_ms: i64,
 }
 
-/// What hears of a finished game. It is called with the game's lock held, so it does its work
-/// in a task of its own and returns at once.
-type Listener = Box<dyn Fn(&Arc<GameEnded>) + Send + Sync>;
+/// What hears of a finished game (or match). It is called with the game's lock held, so it
+/// does its work in a task of its own and returns at once.
+type Listener<T> = Box<dyn Fn(&Arc<T>) + Send + Sync>;
 
-/// The listeners of finished games.
-#[derive(Default)]
-pub struct Announcer {
-    listeners: RwLock<Vec<Listener>>,
+/// The listeners of finished games (or, with `T` a match, of decided matches).
+pub struct Announcer<T = GameEnded> {
+    listeners: RwLock<Vec<Listener<T>>>,
 }
 
-impl Announcer {
+impl<T> Default for Announcer<T> {
+    fn default() -> Self {
+        Announcer {
+            listeners: RwLock::new(Vec::new()),
+        }
+    }
+}
+
+impl<T> Announcer<T> {
     /// Adds a listener; it hears every game that ends from now on.
-    pub fn subscribe(&self, listener: impl Fn(&Arc<GameEnded>) + Send + Sync + 'static) {
+    pub fn subscribe(&self, listener: impl Fn(&Arc<T>) + Send + Sync + 'static) {
         self.listeners
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -45,7 +52,7 @@ impl Announcer {
     }
 
     /// Tells every listener, in the order they subscribed.
-    pub fn announce(&self, ended: GameEnded) {
+    pub fn announce(&self, ended: T) {
         let ended = Arc::new(ended);
         for listener in self
             .listeners

@@ -124,6 +124,8 @@ pub struct Hub {
     pub(super) match_mutex: Mutex<()>,
     /// Who hears of finished games (see `ended`).
     pub(super) ended: Announcer,
+    /// Who hears of decided matches (a tournament's knockout).
+    pub(super) match_ended: Announcer<MatchState>,
     /// What each client may hold at once, and the new boards it may bring.
     pub(super) quotas: Arc<Quotas>,
     /// The channels of the matches someone watches (see `matches`).
@@ -149,6 +151,7 @@ impl Hub {
             config,
             match_mutex: Mutex::new(()),
             ended: Announcer::default(),
+            match_ended: Announcer::default(),
             quotas,
             match_watchers: Watchers::new(16),
             cluster: std::sync::OnceLock::new(),
@@ -196,6 +199,12 @@ impl Hub {
     /// (see `ended`).
     pub fn on_game_end(&self, listener: impl Fn(&Arc<GameEnded>) + Send + Sync + 'static) {
         self.ended.subscribe(listener);
+    }
+
+    /// Calls `listener` with each match that is decided from now on, after its winner is
+    /// stored (more than once for one match is possible: listeners do their work once).
+    pub fn on_match_end(&self, listener: impl Fn(&Arc<MatchState>) + Send + Sync + 'static) {
+        self.match_ended.subscribe(listener);
     }
 
     /// Brings every unfinished game back after a start: clocks re-armed, engines to move

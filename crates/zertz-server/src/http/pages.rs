@@ -107,6 +107,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/pages/profile.js",
     "js/pages/puzzles.js",
     "js/pages/rules.js",
+    "js/pages/tournaments/bracket.js",
     "js/pages/tournaments/create.js",
     "js/pages/tournaments/event.js",
     "js/pages/tournaments/list.js",

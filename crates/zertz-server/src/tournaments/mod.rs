@@ -5,10 +5,10 @@
 //! announcement and keeps the standings with their tie-breaks. The pairing and the tie-breaks
 //! are the pure crate `zertz_tournament`'s.
 //!
-//! Formats run now: Swiss (FIDE Dutch) and round robin (Berger tables). Knockout and arena
-//! slot in at one place each: a [`model::Format`] variant, its arm in [`pair::next_round`]
-//! (what the next round is) and, for knockout's best-of-3, a pairing that is a match rather
-//! than a game.
+//! Formats run now: Swiss (FIDE Dutch), round robin (Berger tables) and the host's
+//! death-match knockout (`knockout`: a bracket of best-of-3 matches, a pairing's row holding
+//! a match where the others hold a game, its result heard from the match's end). The arena
+//! is next.
 //!
 //! Everything is in the database: a server that restarts reloads the running events and
 //! catches up the games that finished while it was down; a round is stored once, in one
@@ -16,6 +16,7 @@
 //! twice. The storage is written once for both databases (`sql.rs`): nothing of it differs
 //! between SQLite and PostgreSQL.
 
+pub mod knockout;
 pub mod model;
 pub mod new_event;
 pub mod pair;

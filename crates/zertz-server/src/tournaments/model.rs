@@ -11,7 +11,9 @@ pub enum Format {
     Swiss,
     /// Every player meets every other (Berger tables), once or twice.
     RoundRobin,
-    // Next: `Knockout` (a best-of-3 match a pairing) and `Arena` (waves of free players).
+    /// The host's death-match knockout: a single-elimination bracket of best-of-3 matches.
+    Knockout,
+    // Next: `Arena` (waves of free players).
 }
 
 impl Format {
@@ -20,6 +22,7 @@ impl Format {
         match self {
             Format::Swiss => "swiss",
             Format::RoundRobin => "round_robin",
+            Format::Knockout => "knockout",
         }
     }
 
@@ -28,6 +31,7 @@ impl Format {
         match key {
             "swiss" => Some(Format::Swiss),
             "round_robin" => Some(Format::RoundRobin),
+            "knockout" => Some(Format::Knockout),
             _ => None,
         }
     }
@@ -69,6 +73,10 @@ pub struct Settings {
     /// round's pairing, the second from the first move) before losing it by forfeit.
     #[serde(default = "default_first_move_s")]
     pub first_move_s: u32,
+    /// Knockout: who moves first in game 1 of a match, `higher` or `lower` seed (the one
+    /// "called into" the death match; the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_mover: Option<String>,
 }
 
 /// Seconds for a first move when the organiser does not say (and for events stored before the
@@ -209,6 +217,14 @@ pub mod result {
     pub const ZERO_BYE: &str = "zero-bye";
     /// A round robin's odd player out: no points (everyone rests once a cycle).
     pub const REST: &str = "rest";
+}
+
+/// Who moves first in game 1 of a knockout match.
+pub mod first_mover {
+    /// The higher seed.
+    pub const HIGHER: &str = "higher";
+    /// The lower seed: the one called into the death match (the host's custom).
+    pub const LOWER: &str = "lower";
 }
 
 /// What a join asked of the store came to.

@@ -7,7 +7,7 @@ use zertz::{Layout, Position, RuleSet};
 use crate::games::clock::ClockSpec;
 use crate::games::model::{GameSettings, SeatKind};
 use crate::games::pools::{pool_of, rated_pool_of};
-use crate::tournaments::model::{DEFAULT_FIRST_MOVE_S, Format, Settings};
+use crate::tournaments::model::{DEFAULT_FIRST_MOVE_S, Format, Settings, first_mover};
 
 /// Most players an event may take.
 pub const MAX_PLAYERS: u32 = 256;
@@ -61,6 +61,9 @@ pub struct NewEvent {
     /// 60, 10 to 3600).
     #[serde(default)]
     pub first_move_s: Option<u32>,
+    /// Knockout: who moves first in game 1 of each match, `lower` (default) or `higher` seed.
+    #[serde(default)]
+    pub first_mover: Option<String>,
 }
 
 /// A checked new event.
@@ -90,16 +93,19 @@ impl NewEvent {
             ));
         }
         let format = match self.format.as_str() {
-            "knockout" | "arena" => {
-                return Err(format!(
-                    "format `{}`: knockout and arena events are not run yet; use swiss or \
-                     round_robin",
-                    self.format
-                ));
+            "arena" => {
+                return Err(
+                    "format `arena`: arenas are not run yet; use swiss, round_robin or knockout"
+                        .into(),
+                );
             }
-            other => Format::parse(other)
-                .ok_or_else(|| format!("format `{other}`: expected swiss or round_robin"))?,
+            other => Format::parse(other).ok_or_else(|| {
+                format!("format `{other}`: expected swiss, round_robin or knockout")
+            })?,
         };
+        if self.first_mover.is_some() && format != Format::Knockout {
+            return Err("first_mover: only a knockout's matches have a seed to choose".into());
+        }
         let max_players = self.max_players.unwrap_or(DEFAULT_MAX_PLAYERS);
         if !(2..=MAX_PLAYERS).contains(&max_players) {
             return Err(format!(
@@ -157,6 +163,23 @@ impl NewEvent {
                     ));
                 }
             }
+            Format::Knockout => {
+                if self.rounds.is_some() || self.double.is_some() {
+                    return Err(
+                        "rounds: a knockout has as many rounds as its bracket needs (a player \
+                         out at each match lost)"
+                            .into(),
+                    );
+                }
+                if let Some(f) = self.first_mover.as_deref()
+                    && ![first_mover::LOWER, first_mover::HIGHER].contains(&f)
+                {
+                    return Err(format!(
+                        "first_mover `{f}`: expected lower (the seed called into the death \
+                         match) or higher"
+                    ));
+                }
+            }
             Format::RoundRobin => {
                 let double = self.double.unwrap_or(false);
                 if let Some(rounds) = self.rounds {
@@ -185,7 +208,8 @@ impl NewEvent {
         let first_move_s = self.first_move_s.unwrap_or(DEFAULT_FIRST_MOVE_S);
         if !(MIN_FIRST_MOVE_S..=MAX_FIRST_MOVE_S).contains(&first_move_s) {
             return Err(format!(
-                "first_move_s: a player has {MIN_FIRST_MOVE_S} to {MAX_FIRST_MOVE_S} seconds                  for a first move, not {first_move_s}"
+                "first_move_s: a player has {MIN_FIRST_MOVE_S} to {MAX_FIRST_MOVE_S} seconds \
+                 for a first move, not {first_move_s}"
             ));
         }
         let settings = Settings {
@@ -196,6 +220,11 @@ impl NewEvent {
             rounds: self.rounds,
             double: self.double.unwrap_or(false),
             first_move_s,
+            first_mover: (format == Format::Knockout).then(|| {
+                self.first_mover
+                    .clone()
+                    .unwrap_or_else(|| first_mover::LOWER.into())
+            }),
         };
         // The pool must take the games of a rated event (the 37-ring board, Standard or
         // Blitz rules).
@@ -276,7 +305,15 @@ mod tests {
     fn refusals_say_what_is_wrong() {
         let cases = [
             (serde_json::json!({"name": " "}), "name"),
-            (serde_json::json!({"format": "knockout"}), "not run yet"),
+            (serde_json::json!({"format": "arena"}), "not run yet"),
+            (
+                serde_json::json!({"format": "knockout", "rounds": null, "first_mover": "eldest"}),
+                "first_mover `eldest`",
+            ),
+            (
+                serde_json::json!({"first_mover": "lower"}),
+                "only a knockout",
+            ),
             (serde_json::json!({"format": "ladder"}), "expected swiss"),
             (serde_json::json!({"clock": null}), "need a clock"),
             (

@@ -53,6 +53,7 @@ pub fn total_rounds(format: Format, settings: &Settings, players: u32) -> u32 {
             let cycle = round_robin::rounds(players, settings.double);
             settings.rounds.map_or(cycle, |r| r.min(cycle))
         }
+        Format::Knockout => crate::tournaments::knockout::rounds(players),
     }
 }
 
@@ -129,6 +130,7 @@ pub fn next_round(
                     .collect(),
             })
         }
+        Format::Knockout => Err("a knockout is paired by its bracket (knockout::boards)".into()),
         Format::RoundRobin => {
             let p = round_robin::round(n, round, settings.double).map_err(|e| e.to_string())?;
             Ok(Round {
@@ -314,6 +316,7 @@ pub fn trf(
             Format::Swiss => "Individual: Swiss-System (FIDE Dutch)",
             Format::RoundRobin if settings.double => "Individual: double round robin",
             Format::RoundRobin => "Individual: round robin",
+            Format::Knockout => "Individual: knockout",
         }
     )));
     out.push(trf::Line::Other(format!(
@@ -374,6 +377,7 @@ mod tests {
             rounds,
             double: false,
             first_move_s: 60,
+            first_mover: None,
         }
     }
 

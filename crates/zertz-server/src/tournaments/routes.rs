@@ -298,7 +298,9 @@ pub fn view(stored: &Stored) -> Value {
             } else {
                 pair::players(stored).len() as u32
             };
-            Some(pair::total_rounds(format, s, players))
+            // A knockout's bracket grows with its entries: no count before there are two.
+            (format != Format::Knockout || players >= 2)
+                .then(|| pair::total_rounds(format, s, players))
         }
         _ => None,
     };
@@ -322,14 +324,17 @@ pub fn view(stored: &Stored) -> Value {
             })
         })
         .collect();
+    let knockout = Format::parse(&t.format) == Some(Format::Knockout);
     let mut by_round: Vec<(i64, Vec<Value>)> = Vec::new();
     for p in &stored.pairings {
+        // A knockout's board is a best-of-3 match, with a page of its own.
+        let page = if knockout { "match" } else { "game" };
         let board = json!({
             "board": p.board,
             "white": name(&p.white),
             "black": p.black.as_deref().map(name),
             "game": p.game_id,
-            "url": p.game_id.as_ref().map(|g| format!("/game/{g}")),
+            "url": p.game_id.as_ref().map(|g| format!("/{page}/{g}")),
             "result": p.result,
         });
         match by_round.last_mut() {
@@ -341,24 +346,26 @@ pub fn view(stored: &Stored) -> Value {
         .into_iter()
         .map(|(round, boards)| json!({"round": round, "boards": boards}))
         .collect();
-    let (after, lines) = pair::standings(stored);
-    let standings: Vec<Value> = lines
-        .iter()
-        .map(|l| {
-            let s = &l.standing;
-            json!({
-                "rank": l.rank,
-                "name": l.player.name,
-                "number": l.player.number,
-                "points": f64::from(s.points) / 2.0,
-                "buchholz_cut1": f64::from(s.buchholz_cut1) / 2.0,
-                "sonneborn_berger": f64::from(s.sonneborn_berger) / 4.0,
-                "direct_encounter": f64::from(s.direct_encounter) / 2.0,
-                "wins": s.wins,
-                "withdrawn": l.player.withdrawn,
+    let (after, standings) = if knockout {
+        // Places by the round each player went out in (the winner 1, the finalist 2, the
+        // semifinal losers 3…), those still in first.
+        let lines: Vec<Value> = crate::tournaments::knockout::placings(stored, rounds.unwrap_or(1))
+            .iter()
+            .map(|p| {
+                json!({
+                    "rank": p.rank,
+                    "name": p.player.name,
+                    "number": p.player.number,
+                    "out_in": p.out_in,
+                    "wins": p.wins,
+                    "withdrawn": p.player.withdrawn,
+                })
             })
-        })
-        .collect();
+            .collect();
+        (pair::rounds_done(stored), lines)
+    } else {
+        swiss_standings(stored)
+    };
     json!({
         "id": t.id,
         "name": t.name,
@@ -377,4 +384,28 @@ pub fn view(stored: &Stored) -> Value {
         "standings": {"after_round": after, "lines": standings},
         "created_ms": t.created_ms,
     })
+}
+
+/// The standings of a Swiss or round robin after the rounds whose results are all in, with
+/// their tie-breaks.
+fn swiss_standings(stored: &Stored) -> (u32, Vec<Value>) {
+    let (after, lines) = pair::standings(stored);
+    let lines: Vec<Value> = lines
+        .iter()
+        .map(|l| {
+            let s = &l.standing;
+            json!({
+                "rank": l.rank,
+                "name": l.player.name,
+                "number": l.player.number,
+                "points": f64::from(s.points) / 2.0,
+                "buchholz_cut1": f64::from(s.buchholz_cut1) / 2.0,
+                "sonneborn_berger": f64::from(s.sonneborn_berger) / 4.0,
+                "direct_encounter": f64::from(s.direct_encounter) / 2.0,
+                "wins": s.wins,
+                "withdrawn": l.player.withdrawn,
+            })
+        })
+        .collect();
+    (after, lines)
 }

@@ -125,9 +125,9 @@ impl<K: std::hash::Hash + Eq> Keyed<K> {
 
 /// The events of this server.
 pub struct Tournaments {
-    store: Arc<dyn TournamentStore>,
+    pub(super) store: Arc<dyn TournamentStore>,
     ratings: Arc<dyn RatingStore>,
-    hub: Arc<Hub>,
+    pub(super) hub: Arc<Hub>,
     /// One event step at a time on this node (other nodes are kept off by the round's key).
     step: tokio::sync::Mutex<()>,
     by_account: Keyed<String>,
@@ -229,7 +229,7 @@ impl Tournaments {
     }
 
     /// Records the result of `game` if it is an event's, and moves its event on.
-    async fn record(&self, game: &str, result: &str) -> Result<(), TournamentError> {
+    pub(super) async fn record(&self, game: &str, result: &str) -> Result<(), TournamentError> {
         // Most games are no event's: a read spares the writer.
         let Some(event) = self.store.tournament_of_game(game).await? else {
             return Ok(());
@@ -244,8 +244,18 @@ impl Tournaments {
         let Some(stored) = self.store.tournament(id).await? else {
             return Ok(());
         };
+        let knockout = Format::parse(&stored.row.format) == Some(Format::Knockout);
         for p in stored.pairings.iter().filter(|p| p.result.is_none()) {
             let Some(game) = &p.game_id else { continue };
+            if knockout {
+                // A knockout's board is a match.
+                if let Some(result) = self.decided_match(game).await?
+                    && self.store.record_result(game, result).await?.is_some()
+                {
+                    tracing::info!("tournament {id}: match {game} ({result}) recorded late");
+                }
+                continue;
+            }
             let (row, events) = self.hub.store().load_game(game).await?;
             if row.status != game_status::FINISHED {
                 continue;
@@ -625,6 +635,9 @@ impl Tournaments {
             return Ok(());
         }
         let next = paired + 1;
+        if format == Format::Knockout {
+            return self.pair_knockout(&stored, &settings, next, total).await;
+        }
         let number: HashMap<&str, u32> = players
             .iter()
             .map(|p| (p.account.as_str(), p.number))
@@ -696,7 +709,7 @@ impl Tournaments {
         // The players without a game: the pairing's bye (or a round robin's rest), then
         // those who asked to sit the round out.
         let bye = match format {
-            Format::Swiss => result::BYE,
+            Format::Swiss | Format::Knockout => result::BYE,
             Format::RoundRobin => result::REST,
         };
         let idle = round.bye.map(|n| (n, bye)).into_iter();
@@ -712,7 +725,7 @@ impl Tournaments {
             .collect();
         if self
             .store
-            .store_round(id, i64::from(next), &rows, &stored_games, now_ms())
+            .store_round(id, i64::from(next), &rows, &stored_games, &[], now_ms())
             .await?
         {
             for new in made {
@@ -736,12 +749,24 @@ impl Tournaments {
     /// another node holds is left to that node's tick.
     async fn forfeit_first_moves(&self, stored: &Stored, settings: &Settings, round: u32) {
         let limit = i64::from(settings.first_move_s) * 1000;
-        let games = stored
+        let knockout = Format::parse(&stored.row.format) == Some(Format::Knockout);
+        let boards = stored
             .pairings
             .iter()
             .filter(|p| p.round == i64::from(round) && p.result.is_none())
             .filter_map(|p| p.game_id.as_deref());
-        for game in games {
+        for board in boards {
+            // A knockout's board is a match: its game under way is the one to watch, and a
+            // forfeit loses the match.
+            let game = if knockout {
+                match self.current_game(board).await {
+                    Some(g) => g,
+                    None => continue,
+                }
+            } else {
+                board.to_string()
+            };
+            let game = game.as_str();
             let Ok(live) = self.hub.get(game).await else {
                 continue;
             };
@@ -756,6 +781,24 @@ impl Tournaments {
                 continue;
             }
             let idle = room.game.to_move();
+            if knockout {
+                let Some(account) = room.accounts[idle.index()].clone() else {
+                    continue;
+                };
+                drop(state);
+                match self.forfeit_match(board, &account).await {
+                    Ok(()) => tracing::info!(
+                        "tournament {}: match {board} lost by forfeit: no move in {} s",
+                        stored.row.id,
+                        settings.first_move_s
+                    ),
+                    Err(e) => tracing::warn!(
+                        "tournament {}: match {board} not forfeited: {e}",
+                        stored.row.id
+                    ),
+                }
+                continue;
+            }
             match self
                 .hub
                 .act_locked(
@@ -785,6 +828,13 @@ impl Tournaments {
     pub async fn trf(&self, id: &str) -> Result<String, TournamentError> {
         let stored = self.get(id).await?;
         let (format, settings) = Self::settings(&stored)?;
+        if format == Format::Knockout {
+            return Err(TournamentError::Conflict(
+                "a knockout has no TRF report (the format is for Swiss and round-robin \
+                 events): its bracket is on the event's page, its games in games.sgf"
+                    .into(),
+            ));
+        }
         if stored.row.status == status::REGISTERING {
             return Err(TournamentError::Conflict(
                 "this event has not started: there is nothing to report yet".into(),
@@ -799,9 +849,18 @@ impl Tournaments {
     /// format, as each game's own download).
     pub async fn games_sgf(&self, id: &str) -> Result<String, TournamentError> {
         let stored = self.get(id).await?;
-        let mut out = String::new();
+        let knockout = Format::parse(&stored.row.format) == Some(Format::Knockout);
+        let mut games = Vec::new();
         for p in stored.pairings.iter().filter(|p| p.result.is_some()) {
             let Some(game) = &p.game_id else { continue };
+            if knockout {
+                games.extend(self.match_games(game).await?);
+            } else {
+                games.push(game.clone());
+            }
+        }
+        let mut out = String::new();
+        for game in &games {
             let (_, events) = self.hub.store().load_game(game).await?;
             let room = Room::from_stored(game, &events).map_err(TournamentError::Storage)?;
             match crate::games::export::sgf_text(&room) {

@@ -19,7 +19,7 @@ use async_trait::async_trait;
 
 use crate::store::game_sql::GameDialect;
 use crate::store::sql::{Row, Sql, Statement, args, map_rows};
-use crate::store::{EventRow, GameRow, StoreError};
+use crate::store::{EventRow, GameRow, MatchRow, StoreError};
 use crate::tournaments::model::{
     ByeAsked, ByeRow, EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn, status,
 };
@@ -378,6 +378,7 @@ impl<S: Sql + GameDialect> TournamentStore for S {
         round: i64,
         pairings: &[PairingRow],
         games: &[(GameRow, Vec<EventRow>)],
+        matches: &[MatchRow],
         now_ms: i64,
     ) -> Result<bool, StoreError> {
         // The key first: a second try stops here (on PostgreSQL after waiting for the first
@@ -387,6 +388,7 @@ impl<S: Sql + GameDialect> TournamentStore for S {
              ON CONFLICT (tournament_id, round) DO NOTHING",
             args![id, round, now_ms],
         ))];
+        statements.extend(matches.iter().map(crate::store::game_sql::save_match));
         for (game, events) in games {
             statements.extend(self.create_game_statements(game, events)?);
         }

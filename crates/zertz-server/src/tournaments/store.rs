@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 
-use crate::store::{EventRow, GameRow, StoreError};
+use crate::store::{EventRow, GameRow, MatchRow, StoreError};
 use crate::tournaments::model::{
     ByeAsked, EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn,
 };
@@ -66,8 +66,9 @@ pub trait TournamentStore: Send + Sync {
         now_ms: i64,
     ) -> Result<bool, StoreError>;
 
-    /// Stores round `round` of event `id`: its pairings and its games (rows and first
-    /// events), and the event's current round, all in one transaction, unless that round is
+    /// Stores round `round` of event `id`: its pairings, its games (rows and first events),
+    /// its matches (a knockout's, whose first games are among `games`) and the event's
+    /// current round, all in one transaction, unless that round is
     /// stored already (by another node, or an earlier try): then nothing is written and the
     /// answer is `false`. The games are granted to this node on PostgreSQL.
     async fn store_round(
@@ -76,6 +77,7 @@ pub trait TournamentStore: Send + Sync {
         round: i64,
         pairings: &[PairingRow],
         games: &[(GameRow, Vec<EventRow>)],
+        matches: &[MatchRow],
         now_ms: i64,
     ) -> Result<bool, StoreError>;
 

@@ -12,6 +12,7 @@ mod clocks;
 mod design;
 mod games;
 mod headers;
+mod knockout;
 mod lessons;
 mod limits;
 mod matches;

@@ -653,7 +653,15 @@ async fn refusals(db: Db) {
         (json!({"clock": null}), "need a clock"),
         (json!({"board": "61", "rated": true}), "rated:"),
         (json!({"board": "custom:a1,a2,b1"}), "standard boards"),
-        (json!({"format": "knockout"}), "not run yet"),
+        (json!({"format": "arena"}), "not run yet"),
+        (
+            json!({"format": "knockout"}),
+            "as many rounds as its bracket needs",
+        ),
+        (
+            json!({"format": "knockout", "rounds": null, "first_mover": "oldest"}),
+            "first_mover `oldest`",
+        ),
         (json!({"rounds": 0}), "1 to 30"),
         (json!({"first_move_s": 5}), "10 to 3600 seconds"),
         (

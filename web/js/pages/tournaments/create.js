@@ -1,6 +1,7 @@
 // @ts-check
 // The form that creates an event (POST /api/tournaments), for a logged-in player: its name, the
-// format (Swiss with its rounds, round robin single or double), the games' board, rules and
+// format (Swiss with its rounds, round robin single or double, the death-match knockout and
+// who begins its matches), the games' board, rules and
 // clock, rated or casual, the most players, when it starts and the time for a first move. The server checks everything
 // again and its refusal, in its words, is shown under the form.
 
@@ -43,8 +44,9 @@ export function eventBody(/** @type {HTMLFormElement} */ form, now = Date.now())
     first_move_s: Number(v.get('first_move_s')),
   };
   const rounds = String(v.get('rounds') || '').trim();
-  if (rounds) body.rounds = Number(rounds);
+  if (rounds && format !== 'knockout') body.rounds = Number(rounds);
   if (format === 'round_robin') body.double = v.get('double') === 'on';
+  if (format === 'knockout') body.first_mover = String(v.get('first_mover') || 'lower');
   const when = String(v.get('start'));
   if (when !== 'manual') body.start_ms = now + Number(when) * 60000;
   return body;
@@ -61,11 +63,24 @@ export function createBox(account) {
   const roundsNote = h('span', { class: 'note', id: 'event-rounds-note' }, '');
   const format = h('select', { id: 'event-format', name: 'format' },
     h('option', { value: 'swiss' }, 'Swiss (FIDE Dutch system)'),
-    h('option', { value: 'round_robin' }, 'Round robin'));
+    h('option', { value: 'round_robin' }, 'Round robin'),
+    h('option', { value: 'knockout' }, 'Death-match knockout (best-of-3 matches)'));
+  const firstMover = h('label', { id: 'event-first-mover-label', hidden: true }, 'Game 1 of a match is begun by the ',
+    h('select', { id: 'event-first-mover', name: 'first_mover' },
+      h('option', { value: 'lower' }, 'lower seed (the one called into the death match)'),
+      h('option', { value: 'higher' }, 'higher seed')),
+    h('span', { class: 'note' }, 'then the first move alternates; no repetition; in the final, three bribes each'));
+  const roundsLabel = h('label', {}, 'Rounds ', rounds, ' ', roundsNote);
   const explain = () => {
     const rr = format.value === 'round_robin';
+    const ko = format.value === 'knockout';
     doubleLabel.hidden = !rr;
-    rounds.required = !rr;
+    firstMover.hidden = !ko;
+    roundsLabel.hidden = ko;
+    rounds.required = !rr && !ko;
+    // The host's death matches were played on its clock: offered first for a knockout.
+    const clock = /** @type {HTMLSelectElement | null} */ (document.getElementById('event-clock'));
+    if (clock && ko && clock.value === 'fischer-5-3') clock.value = 'reserve';
     if (rr && rounds.value === '5') rounds.value = '';
     if (!rr && !rounds.value) rounds.value = '5';
     roundsNote.textContent = rr ? 'empty: the whole cycle, everybody meets everybody' : '1 to 30, fewer than the players';
@@ -75,8 +90,9 @@ export function createBox(account) {
     h('fieldset', {}, h('legend', {}, 'The event'),
       field('Name', h('input', { id: 'event-name-field', name: 'name', required: true, maxlength: 80, placeholder: 'Sunday Swiss' })),
       field('Format', format),
-      h('label', {}, 'Rounds ', rounds, ' ', roundsNote),
+      roundsLabel,
       doubleLabel,
+      firstMover,
       field('Most players', h('input', { id: 'event-max', name: 'max_players', type: 'number', min: 2, max: 256, value: 64 })),
       field('Starts', h('select', { id: 'event-start', name: 'start' }, STARTS.map((s) => h('option', { value: s.key }, s.text)))),
       field('First move within', h('select', { id: 'event-first-move', name: 'first_move_s' },

@@ -1,14 +1,16 @@
 // @ts-check
 // An event's page, /tournament/{id} (GET /api/tournaments/{id}): its settings and where it is
 // (a countdown to the start, the round, finished), joining and withdrawing while it registers,
-// the organiser's start, "your game is ready" with a link to the player's board, the standings,
-// the crosstable, each round's games, the podium at the end, and the downloads (the report as
+// the organiser's start, "your game is ready" with a link to the player's board (a knockout's:
+// their match), the standings (a knockout's places), the crosstable (a knockout's bracket,
+// bracket.js), each round's games, the podium at the end, and the downloads (the report as
 // TRF, the games as SGF). The page asks again every few seconds while the event is not over,
 // so the standings follow the games live.
 
 import { ApiError, api } from '../../lib/api.js';
 import { signInHref, siteHeader } from '../../lib/account.js';
 import { $, fill, h, profileHref, say } from '../../lib/ui.js';
+import { bracket } from './bracket.js';
 import { crosstable, podium, roundsList, seen, standingsTable } from './tables.js';
 import { formatText, settingsText, statusText } from './words.js';
 
@@ -140,6 +142,12 @@ function yourGame(t) {
       return h('p', { class: 'result-box', id: 'your-bye' }, `Round ${t.round}: ${what}. The next round is paired when this one is over.`);
     }
     if (b.result || !b.url) return null;
+    if (t.format === 'knockout') {
+      return h('p', { class: 'result-box your-game-ready' },
+        h('strong', {}, `Round ${t.round}: your death match against ${s.opponent} is ready. `),
+        s.first ? 'You move first in game 1, then the first move alternates. ' : 'You move second in game 1, then the first move alternates. ',
+        h('a', { class: 'button primary', id: 'go-to-game', href: b.url }, 'Go to your match'));
+    }
     return h('p', { class: 'result-box your-game-ready' },
       h('strong', {}, `Round ${t.round}: your game against ${s.opponent} is ready. `),
       s.first ? 'You move first. ' : 'You move second. ',
@@ -207,17 +215,20 @@ function show(/** @type {Tournament} */ t) {
   fill($('podium'), over && t.standings.lines.length ? podium(t) : null);
   const started = t.status !== 'registering';
   $('standings-section').hidden = !started;
-  $('crosstable-section').hidden = !started;
+  const knockout = t.format === 'knockout';
+  $('crosstable-section').hidden = !started || knockout;
+  $('bracket-section').hidden = !started || !knockout;
   $('rounds-section').hidden = !t.pairings.length;
   if (started) {
     fill($('standings'), standingsTable(t));
-    fill($('crosstable'), crosstable(t));
+    if (knockout) fill($('bracket'), bracket(t));
+    else fill($('crosstable'), crosstable(t));
   }
   fill($('rounds'), roundsList(t, me));
   const base = `/api/tournaments/${encodeURIComponent(t.id)}`;
   $('downloads').hidden = !started;
   fill($('downloads'), started ? ['Download: ',
-    h('a', { href: `${base}/trf`, id: 'download-trf', download: `${t.id}.trf` }, 'the report (TRF)'), ' · ',
+    knockout ? null : h('a', { href: `${base}/trf`, id: 'download-trf', download: `${t.id}.trf` }, 'the report (TRF)'), knockout ? null : ' · ',
     h('a', { href: `${base}/games.sgf`, id: 'download-games', download: `${t.id}.sgf` }, 'the games (SGF)')] : null);
   fill($('entries'), entries(t));
 }

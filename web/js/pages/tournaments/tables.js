@@ -11,9 +11,23 @@ import { pointsText, pointsWords, resultText } from './words.js';
 
 const nameLink = (name) => h('a', { href: profileHref(name) }, name);
 
+/** A knockout's places: the round each player went out in, those still in first. */
+function placesTable(t) {
+  const rounds = t.rounds || 1;
+  const stage = (r) => (r === rounds ? 'the final' : r === rounds - 1 ? 'a semifinal' : r === rounds - 2 ? 'a quarterfinal' : `round ${r}`);
+  return h('table', { class: 'list standings', id: 'standings-table' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Player'), h('th', {}, 'Out in'), h('th', {}, 'Matches won'))),
+    h('tbody', {}, t.standings.lines.map((l) => h('tr', { 'data-name': l.name },
+      h('td', { class: 'rank' }, l.rank ? String(l.rank) : ''),
+      h('td', {}, nameLink(l.name), l.withdrawn ? ' ' : '', l.withdrawn ? h('span', { class: 'tag withdrawn', title: 'Withdrew: the next opponent goes through' }, 'withdrawn') : ''),
+      h('td', {}, l.out_in ? stage(l.out_in) : l.rank === 1 ? 'won it' : 'still in'),
+      h('td', {}, String(l.wins))))));
+}
+
 /** The standings after the last complete round: rank, player, points and the tie-breaks. */
 export function standingsTable(t) {
   const lines = t.standings.lines;
+  if (t.format === 'knockout') return placesTable(t);
   if (!lines.length) return h('p', { class: 'empty' }, 'No round is complete yet.');
   return h('table', { class: 'list standings', id: 'standings-table' },
     h('caption', { class: 'note' }, `After round ${t.standings.after_round}`),
@@ -95,7 +109,7 @@ export function roundsList(t, me) {
   return [...t.pairings].reverse().map((r) => h('div', { class: 'round', 'data-round': String(r.round) },
     h('h3', {}, `Round ${r.round}`),
     h('table', { class: 'list boards' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Board'), h('th', {}, 'Moves first'), h('th', {}, 'Result'), h('th', {}, 'Moves second'), h('th', {}, 'Game'))),
+      h('thead', {}, h('tr', {}, h('th', {}, t.format === 'knockout' ? 'Slot' : 'Board'), h('th', {}, 'Moves first'), h('th', {}, 'Result'), h('th', {}, 'Moves second'), h('th', {}, t.format === 'knockout' ? 'Match' : 'Game'))),
       h('tbody', {}, r.boards.map((b) => {
         const mine = me && (b.white === me || b.black === me);
         const link = b.url
@@ -110,12 +124,18 @@ export function roundsList(t, me) {
       })))));
 }
 
-/** The first three of the final standings. */
+/** The first three of the final standings (a knockout's: its winner, finalist and both semifinal losers). */
 export function podium(t) {
   const places = ['First', 'Second', 'Third'];
-  const top = t.standings.lines.slice(0, 3);
+  const knockout = t.format === 'knockout';
+  const top = knockout ? t.standings.lines.filter((l) => l.rank && l.rank <= 3) : t.standings.lines.slice(0, 3);
+  const word = (l) => (l.rank === 1 ? 'won the final' : l.rank === 2 ? 'lost the final' : 'lost a semifinal');
   return h('div', { class: 'podium', id: 'podium-places' },
     h('h2', {}, 'Podium'),
-    h('ol', {}, top.map((l, i) => h('li', { class: `place place-${i + 1}`, 'data-name': l.name },
-      h('span', { class: 'place-name' }, places[i]), ' ', nameLink(l.name), ' ', h('span', { class: 'note' }, pointsWords(l.points))))));
+    h('ol', {}, top.map((l, i) => {
+      const place = knockout ? (l.rank ?? 3) : i + 1;
+      return h('li', { class: `place place-${place}`, 'data-name': l.name },
+        h('span', { class: 'place-name' }, places[place - 1]), ' ', nameLink(l.name), ' ',
+        h('span', { class: 'note' }, knockout ? word(l) : pointsWords(l.points)));
+    })));
 }

@@ -10,6 +10,7 @@ import { describeSettings } from '../../lib/ui.js';
 export const FORMATS = {
   swiss: 'Swiss',
   round_robin: 'Round robin',
+  knockout: 'Death-match knockout (best of 3)',
 };
 
 /** The format of an event in words ("Swiss, 5 rounds", "Double round robin"). */

@@ -17,14 +17,17 @@ use tokio::sync::broadcast;
 use zertz::Player;
 
 use crate::games::ended::GameEnded;
-use crate::games::hub::{Hub, HubError, Live};
+use crate::games::hub::{Hub, HubError, Live, NewGame};
 use crate::games::invitation::{self, Key};
 use crate::games::matches::state::{
     MatchGameEntry, MatchState, MatchView, NewMatch, Participant, match_row,
 };
-use crate::games::model::{Credential, Event, MatchGame, SeatKind, Seated, seat_number};
+use crate::games::model::{
+    Credential, Event, GameSettings, MatchGame, SeatKind, Seated, seat_number,
+};
+
 use crate::games::room::Refusal;
-use crate::store::{GameAppend, MatchStep};
+use crate::store::{GameAppend, MatchRow, MatchStep};
 use crate::token;
 use crate::util::{clean_name, now_ms};
 
@@ -39,6 +42,9 @@ impl Hub {
     fn match_changed(&self, m: &MatchState) {
         self.match_watchers.send(&m.id, Arc::new(m.clone()));
         self.announce_match(&m.id);
+        if m.winner.is_some() {
+            self.match_ended.announce(m.clone());
+        }
     }
 
     /// Tells the other nodes, if any, that match `id` changed: they send it to their watchers.
@@ -252,14 +258,54 @@ impl Hub {
         Ok((i, token))
     }
 
-    /// Starts the next game of `m`; with `ended`, the game that just ended gets its `next_game`
-    /// event in the same transaction (see [`Hub::store_match_step`]).
-    async fn start_next_game(
+    /// A match between two account holders, for a tournament's round: both places taken,
+    /// participant 0 moving first in game 1, best of `best_of`. Nothing is stored: the round
+    /// stores the match's row and its first game with its pairings in one transaction, then
+    /// [`Hub::open_event_match`] sets the game going.
+    pub(crate) fn prepare_event_match(
         &self,
-        mut m: MatchState,
-        created: i64,
-        ended: Option<&std::sync::Arc<Live>>,
-    ) -> Result<String, HubError> {
+        template: GameSettings,
+        players: [Seated; 2],
+        best_of: u32,
+        bribe_limit: u32,
+    ) -> Result<(MatchState, MatchRow, NewGame), HubError> {
+        let participant = |p: &Seated| -> Result<Participant, HubError> {
+            Ok(Participant {
+                kind: SeatKind::Human,
+                name: Some(participant_name(p)?),
+                token: Some(token::seat_token()),
+                invite: None,
+                account: p.account.clone(),
+            })
+        };
+        let mut m = MatchState {
+            id: token::match_id(),
+            best_of,
+            template,
+            players: [participant(&players[0])?, participant(&players[1])?],
+            first: 0,
+            games: Vec::new(),
+            score: [0, 0],
+            bribes_used: [0, 0],
+            bribe_limit,
+            winner: None,
+            open: false,
+            resigned: None,
+            aborts: [0, 0],
+        };
+        let new = self.prepare_next_game(&mut m)?;
+        let row = match_row(&m, now_ms());
+        Ok((m, row, new))
+    }
+
+    /// Sets going the first game of a match a tournament's round stored.
+    pub(crate) async fn open_event_match(&self, m: &MatchState, first_game: NewGame) {
+        self.open_game(first_game).await;
+        self.match_changed(m);
+    }
+
+    /// The next game of `m`, prepared (not stored), and entered in `m`'s games.
+    fn prepare_next_game(&self, m: &mut MatchState) -> Result<NewGame, HubError> {
         let first = m.next_first();
         let order = [first, 1 - first];
         let mut settings = m.template.clone();
@@ -280,17 +326,29 @@ impl Hub {
             SeatKind::Engine { .. } => None,
         });
         let tokens = order.map(|i| m.players[i].token.clone());
-        // The match's new state, the game and the previous game's `next_game` are stored in one
-        // transaction: a crash leaves either all of them or none (and then `resume_matches`
-        // takes the step again).
         let new = self.prepare_game(settings, seated, tokens, Some(m.id.clone()))?;
-        let game_id = new.row.id.clone();
         m.games.push(MatchGameEntry {
-            id: game_id.clone(),
+            id: new.row.id.clone(),
             first,
             result: None,
             winner: None,
         });
+        Ok(new)
+    }
+
+    /// Starts the next game of `m`; with `ended`, the game that just ended gets its `next_game`
+    /// event in the same transaction (see [`Hub::store_match_step`]).
+    async fn start_next_game(
+        &self,
+        mut m: MatchState,
+        created: i64,
+        ended: Option<&std::sync::Arc<Live>>,
+    ) -> Result<String, HubError> {
+        // The match's new state, the game and the previous game's `next_game` are stored in one
+        // transaction: a crash leaves either all of them or none (and then `resume_matches`
+        // takes the step again).
+        let new = self.prepare_next_game(&mut m)?;
+        let game_id = new.row.id.clone();
         self.store_match_step(match_row(&m, created), new, ended)
             .await?;
         self.match_changed(&m);
