@@ -71,7 +71,7 @@ export class IoPanel {
 
   render() {
     const text = h('textarea', { id: 'import-text', placeholder: 'A record, a BoardSpace SGF (;GM[22]… or a position string' });
-    const file = h('input', { type: 'file', id: 'import-file', accept: '.sgf,.txt,.zertz,.rec,text/plain' });
+    const file = h('input', { type: 'file', id: 'import-file', 'aria-label': 'A record file to import', accept: '.sgf,.txt,.zertz,.rec,text/plain' });
     file.addEventListener('change', async () => {
       const f = file.files[0];
       if (!f) return;

@@ -196,7 +196,7 @@ function renderInfo() {
       ...changes.flatMap((c, k) => [k ? ', ' : '', `${c.name} ${Math.round(c.row.rating_before)} → ${Math.round(c.row.rating_after)} `, deltaTag(c.row.rating_before, c.row.rating_after)]));
   }
   const posText = page.viewTurn !== null && page.history ? page.history.positions[page.viewTurn] : s.position;
-  const input = h('input', { readonly: true, value: posText, class: 'link', id: 'position-string' });
+  const input = h('input', { readonly: true, value: posText, class: 'link', id: 'position-string', 'aria-label': 'Position string' });
   // An invited game's clocks start with the first move (they stand still until then).
   const still = s.status === 'live' && s.clock && s.clock.kind !== 'unlimited' && !s.moves.length && !s.clocks.some((c) => c.running);
   fill($('info'),
