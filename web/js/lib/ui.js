@@ -122,10 +122,12 @@ export function say(text, kind = 'info') {
 
 /** Shows in the page's #connection line whether its socket is connected ('open') or not. */
 export function showConnection(status) {
+  // Marked on the page too: the clocks say they may be behind while it is down.
+  document.body.dataset.connection = status === 'open' ? 'open' : 'offline';
   const el = document.getElementById('connection');
   if (!el) return;
   el.hidden = status === 'open';
-  el.textContent = status === 'open' ? '' : 'Connection lost: reconnecting…';
+  el.textContent = status === 'open' ? '' : 'Offline: reconnecting… The clocks shown may be behind.';
 }
 
 /** Copies text, falling back to selecting it in `input` when the clipboard is refused. */

@@ -4,12 +4,12 @@
 // server, and looking back at an earlier position. The server's answer is the new state; a
 // refusal is said in its words and the state read again.
 
-import { api, gameHistory } from '../../lib/api.js';
+import { ApiError, api, gameHistory } from '../../lib/api.js';
 import { askToNotify } from '../../lib/feel.js';
 import { seatName } from '../../lib/panels.js';
 import { COLOUR_NAMES } from '../../lib/position.js';
 import { confirmMoves } from '../../lib/prefs.js';
-import { $, copy, fill, h, say } from '../../lib/ui.js';
+import { $, copy, fill, h, say, showConnection } from '../../lib/ui.js';
 import { theJoinForm } from './connection.js';
 import { designButtons, designClick, designing } from './design.js';
 import { premoveClick, premoveColour } from './premove.js';
@@ -53,8 +53,20 @@ export async function act(action, what) {
     apply(res.state);
     say('');
   } catch (e) {
-    say(`${what} refused by the server: ${e.message}`, 'error');
-    await refresh();
+    if (e instanceof ApiError && e.status === 0) {
+      // Not refused: never heard. A move is kept and sent when the link is back; anything
+      // else is said not sent.
+      showConnection('reconnecting');
+      if (action.type === 'move' && page.state) {
+        page.outbox = { move: action.move, plies: page.state.moves.length, version: page.state.version };
+        say(`Offline: your move ${action.move} is kept, and sent when the connection is back.`, 'error');
+      } else {
+        say(`Offline: ${what.replace(/ was$/, '')} not sent. Try again when the connection is back.`, 'error');
+      }
+    } else {
+      say(`${what} refused by the server: ${e.message}`, 'error');
+      await refresh();
+    }
   } finally {
     page.busy = false;
     page.board.reset();
@@ -73,8 +85,40 @@ export const sendMove = (text) => {
 export async function refresh() {
   try {
     apply(await api('GET', path(), undefined, page.token));
+    // The server answers: the link is back (the socket says so itself when it reconnects).
+    if (page.socket && page.socket.ws && page.socket.ws.readyState === WebSocket.OPEN) showConnection('open');
+    return true;
   } catch (e) {
-    say(`Cannot read the game: ${e.message}`, 'error');
+    // A server out of reach is the connection's news, not the game's.
+    if (e instanceof ApiError && e.status === 0) showConnection('reconnecting');
+    else say(`Cannot read the game: ${e.message}`, 'error');
+    return false;
+  }
+}
+
+/**
+ * Once the link is back: the move kept while offline is sent, exactly once. The game is read
+ * first; if it already holds the move (its answer was what got lost), nothing is sent again.
+ */
+export async function sendKept() {
+  const kept = page.outbox;
+  if (!kept || page.flushing) return;
+  page.flushing = true;
+  try {
+    if (!(await refresh())) return;
+    const s = page.state;
+    if (!s || page.outbox !== kept) return;
+    page.outbox = null;
+    if (s.moves[kept.plies] === kept.move) {
+      say(`Your move ${kept.move} had arrived.`, 'ok');
+    } else if (s.version === kept.version) {
+      await act({ type: 'move', move: kept.move }, `The move ${kept.move} was`);
+      if (!page.outbox) say(`Back online: your move ${kept.move} was sent.`, 'ok');
+    } else {
+      say(`Your move ${kept.move} was not sent: the game went on meanwhile.`, 'error');
+    }
+  } finally {
+    page.flushing = false;
   }
 }
 

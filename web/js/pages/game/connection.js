@@ -8,7 +8,7 @@ import { joinForm } from '../../lib/account.js';
 import { GameSocket } from '../../lib/socket.js';
 import { say, showConnection } from '../../lib/ui.js';
 import { apply, id, page, path } from './state.js';
-import { refresh } from './actions.js';
+import { refresh, sendKept } from './actions.js';
 import { spectatorName } from './view.js';
 
 /** @typedef {import('../../lib/types.js').GameState} GameState */
@@ -118,6 +118,7 @@ export function restartSocket() {
     onStatus: (status) => {
       showConnection(status);
       page.chat.connection(status);
+      if (status === 'open') sendKept();
     },
     onRoom: (msg) => page.chat.receive(msg),
     name,

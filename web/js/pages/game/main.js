@@ -13,8 +13,8 @@ import { siteHeader } from '../../lib/account.js';
 import { ChatPanel } from '../../lib/chat.js';
 import { PlayableBoard } from '../../lib/playable.js';
 import { parsePosition } from '../../lib/position.js';
-import { $, say } from '../../lib/ui.js';
-import { analyse, entered, onBoardClick, onColour, whyNot } from './actions.js';
+import { $, say, showConnection } from '../../lib/ui.js';
+import { analyse, entered, onBoardClick, onColour, refresh, sendKept, whyNot } from './actions.js';
 import { tick } from './clock.js';
 import { readInvitation, restartSocket, seatAndState } from './connection.js';
 import { setupControls } from './controls.js';
@@ -54,6 +54,10 @@ async function start() {
     return;
   }
   restartSocket();
+  // The browser knows first when the network goes and comes back: said at once, and a move
+  // kept meanwhile is sent.
+  window.addEventListener('offline', () => showConnection('reconnecting'));
+  window.addEventListener('online', () => (page.outbox ? sendKept() : refresh()));
   setInterval(tick, 200);
   analyse();
 }

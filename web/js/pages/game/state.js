@@ -58,6 +58,13 @@ export const page = {
   claimSecond: undefined,
   /** @type {Map<number, any>} the engine's analysis after each turn (finished games) */
   analysis: new Map(),
+  /**
+   * A move made while the server could not be reached: sent when the link is back, unless the
+   * game shows it arrived after all (`plies`: the moves there were when it was made).
+   * @type {{move: string, plies: number, version: number} | null}
+   */
+  outbox: null,
+  flushing: false, // the kept move is being sent
   /** @type {string | null} a move entered and shown, waiting for "Confirm" (its text) */
   pending: null,
   /** @type {string | null} a placement entered while the opponent thinks, sent on the player's turn */
