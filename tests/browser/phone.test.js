@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openCustom, serverAndBrowser, call, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
+import { openCustom, serverAndBrowser, call, freshPage, gameState, gameId, rng, pickMove, clickMove, shot, storeSeat, waitVersion } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -73,4 +73,60 @@ test('the 61-ring board loads in under a second and answers at once', async (t) 
   await page.click('#board [data-coord="a1"]');
   await waitVersion(page, version + 1);
   assert.deepEqual((await gameState(env.server, g.id)).moves[0], 'Be5,a1');
+});
+
+test('on 390x844 and 360x640: the header is one row behind a menu, the supply in view with the board; installable', async () => {
+  const g = await call(env.server, 'POST', '/api/games', { opponent: { kind: 'engine', level: 1 }, name: 'Pia' });
+  for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 640 }]) {
+    const context = await env.browser.newContext({ viewport, isMobile: true, hasTouch: true });
+    await context.addInitScript(([id, token]) => localStorage.setItem(`zertz.seat.${id}`, token), [g.id, g.token]);
+    for (const path of [`/game/${g.id}`, '/learn/placing', '/puzzles', '/analysis']) {
+      const page = await context.newPage();
+      page.on('pageerror', (e) => { throw e; });
+      await page.goto(`${env.server.url}${path}`);
+      await page.waitForSelector('#supply button[data-colour=W]');
+      const where = `${path} at ${viewport.width}x${viewport.height}`;
+      const header = await page.locator('header.site').boundingBox();
+      assert.ok(header.height <= 50, `${where}: the header is one row (${header.height} px)`);
+      assert.equal(await page.isVisible('#site-menu nav'), false, `${where}: the links wait behind the menu`);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), viewport.width, `${where}: nothing wider than the screen`);
+      // The board brought into view: the marbles to place are on the screen with it, below it.
+      await page.locator('#board svg').scrollIntoViewIfNeeded();
+      const board = await page.locator('#board svg').boundingBox();
+      const supply = await page.locator('#supply').boundingBox();
+      assert.ok(supply.y + supply.height <= viewport.height + 1 && supply.y >= 0, `${where}: the supply is on the screen (${supply.y}..${supply.y + supply.height})`);
+      assert.ok(board.y >= 0 && board.y < viewport.height, `${where}: the board is on the screen`);
+      if (path.startsWith('/game/')) {
+        // The menu opens the links and the account, over the page, and closes again.
+        await page.click('#menu-toggle');
+        assert.equal(await page.getAttribute('#menu-toggle', 'aria-expanded'), 'true');
+        assert.equal(await page.isVisible('#site-menu nav a[href="/tournaments"]'), true);
+        if (viewport.width === 390) await shot(page, 'phone-menu');
+        await page.click('#menu-toggle');
+        assert.equal(await page.isVisible('#site-menu nav'), false);
+        if (viewport.width === 390) await shot(page, 'phone-game');
+        // A marble tapped in the supply at the bottom, then a ring on the board: the move goes.
+        await page.tap('#supply button[data-colour=W]');
+        assert.equal(await page.getAttribute('#supply button[data-colour=W]', 'aria-pressed'), 'true');
+      }
+      await page.close();
+    }
+    await context.close();
+  }
+  // Installable: a manifest with a name, a start, standalone display and icons of 192 and 512.
+  const page = await freshPage(env);
+  await page.goto(`${env.server.url}/`);
+  const href = await page.getAttribute('link[rel=manifest]', 'href');
+  const res = await fetch(`${env.server.url}${href}`);
+  assert.equal(res.headers.get('content-type'), 'application/manifest+json');
+  const manifest = await res.json();
+  assert.equal(manifest.display, 'standalone');
+  assert.equal(manifest.start_url, '/');
+  for (const size of ['192x192', '512x512']) {
+    const icon = manifest.icons.find((i) => i.sizes === size);
+    assert.ok(icon, size);
+    const png = await fetch(`${env.server.url}${icon.src}`);
+    assert.equal(png.headers.get('content-type'), 'image/png');
+  }
+  await page.context().close();
 });

@@ -60,10 +60,21 @@ export function fill(el, ...children) {
  */
 export function header(here) {
   const link = (href, text, key) => h('a', { href, class: here === key ? 'here' : null }, text);
-  return h('header', { class: 'site' },
+  // On a phone the links and the account fold behind "Menu", so the header is one row.
+  const toggle = h('button', {
+    type: 'button', class: 'menu-toggle', id: 'menu-toggle', 'aria-expanded': 'false', 'aria-controls': 'site-menu',
+    onclick: () => {
+      const open = bar.classList.toggle('menu-open');
+      toggle.setAttribute('aria-expanded', String(open));
+    },
+  }, 'Menu');
+  const bar = h('header', { class: 'site' },
     h('a', { href: '/', class: 'brand' }, 'ZÈRTZ'),
-    h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/players', 'Players', 'players'), link('/tournaments', 'Tournaments', 'tournaments'), link('/archive', 'Archive', 'archive'), link('/analysis', 'Analysis', 'analysis'), link('/puzzles', 'Puzzles', 'puzzles'), link('/learn', 'Learn', 'learn'), link('/rules', 'Rules', 'rules')),
-    h('div', { class: 'account', id: 'account-nav' }));
+    toggle,
+    h('div', { class: 'site-menu', id: 'site-menu' },
+      h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/players', 'Players', 'players'), link('/tournaments', 'Tournaments', 'tournaments'), link('/archive', 'Archive', 'archive'), link('/analysis', 'Analysis', 'analysis'), link('/puzzles', 'Puzzles', 'puzzles'), link('/learn', 'Learn', 'learn'), link('/rules', 'Rules', 'rules')),
+      h('div', { class: 'account', id: 'account-nav' })));
+  return bar;
 }
 
 /** The address of an account's profile page. */

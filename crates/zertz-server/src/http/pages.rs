@@ -56,6 +56,9 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "tournament.html",
     "style.css",
     "favicon.svg",
+    "manifest.webmanifest",
+    "icon-192.png",
+    "icon-512.png",
     "js/lib/account.js",
     "js/lib/api.js",
     "js/lib/board.js",
@@ -124,6 +127,7 @@ pub fn content_type(path: &str) -> &'static str {
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "json" => "application/json",
+        "webmanifest" => "application/manifest+json",
         "txt" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
