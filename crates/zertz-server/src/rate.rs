@@ -92,6 +92,34 @@ impl<C: Clock + Clone> Limiter<C> {
     }
 }
 
+/// Limiters by key, forgotten when there are many (a forgotten key starts full again: a
+/// little leniency, never a refusal).
+pub struct Keyed<K> {
+    rate: Rate,
+    limiters: std::sync::Mutex<std::collections::HashMap<K, Limiter>>,
+}
+
+impl<K: std::hash::Hash + Eq> Keyed<K> {
+    /// Limiters of `rate`, one per key.
+    pub fn new(rate: Rate) -> Keyed<K> {
+        Keyed {
+            rate,
+            limiters: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    /// Takes one from `key`'s limiter; how long to wait when it is empty.
+    pub fn take(&self, key: K) -> Result<(), std::time::Duration> {
+        let mut map = self.limiters.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > 10_000 {
+            map.clear();
+        }
+        map.entry(key)
+            .or_insert_with(|| Limiter::new(self.rate))
+            .take()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

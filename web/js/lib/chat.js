@@ -48,8 +48,17 @@ export class ChatPanel {
    * A chat panel; `send(message)` sends an object on the page's socket and returns false when
    * the socket is not open. `id` prefixes the ids of the panel's parts.
    */
-  constructor({ send, id = 'chat' }) {
+  constructor({ send, id = 'chat', ignore = false }) {
     this.send = send;
+    // The public room: each reader may ignore accounts for themselves (remembered here).
+    this.canIgnore = ignore;
+    /** @type {Set<string>} */
+    this.ignored = new Set();
+    try {
+      this.ignored = new Set(JSON.parse(setting('chatIgnored', '[]') || '[]'));
+    } catch {
+      // unreadable: nobody ignored
+    }
     this.lines = new Map(); // seq → line
     this.pending = []; // what was sent and waits for its ack or refusal, in order
     this.reported = new Set();
@@ -220,6 +229,14 @@ export class ChatPanel {
     else if (!(line.kind === 'spectator' && this.list.classList.contains('hide-spectators'))) this.more.hidden = false;
   }
 
+  /** Ignores (or shows again) `name`'s lines, in this browser only. */
+  ignore(name, on) {
+    if (on) this.ignored.add(name);
+    else this.ignored.delete(name);
+    saveSetting('chatIgnored', JSON.stringify([...this.ignored]));
+    this.render();
+  }
+
   /** Draws every line again (after the history, a report, a mute). */
   render(follow = false) {
     const stick = follow || this.atBottom();
@@ -242,6 +259,14 @@ export class ChatPanel {
           type: 'button', class: 'chat-report', title: "Report this line to the site's operator",
           onclick: () => this.request({ type: 'report', seq: line.seq }, { kind: 'report', seq: line.seq }),
         }, 'report'));
+      if (this.canIgnore && !line.guest) {
+        const ignored = this.ignored.has(line.name);
+        tools.push(h('button', {
+          type: 'button', class: 'chat-ignore', 'data-name': line.name,
+          title: ignored ? `Show ${line.name}'s lines again` : `Hide ${line.name}'s lines, for you only`,
+          onclick: () => this.ignore(line.name, !ignored),
+        }, ignored ? 'show' : 'ignore'));
+      }
       // The game's players may mute an account (by its name) in their room.
       if (v.player && !line.guest) {
         const muted = this.muted.has(line.name);
@@ -253,8 +278,9 @@ export class ChatPanel {
         }, kind));
       }
     }
+    const ignored = this.canIgnore && !mine && this.ignored.has(line.name);
     return h('li', {
-      class: `chat-line kind-${line.kind}${mine ? ' mine' : ''}${line.played ? ' played' : ''}`,
+      class: `chat-line kind-${line.kind}${mine ? ' mine' : ''}${line.played ? ' played' : ''}${ignored ? ' ignored' : ''}`,
       'data-seq': line.seq,
       'data-kind': line.kind,
       title: when(line),

@@ -238,3 +238,36 @@ export class MatchSocket extends ReconnectingSocket {
     else this.room(msg);
   }
 }
+
+/** @extends {ReconnectingSocket<RoomMessage>} */
+export class RoomSocket extends ReconnectingSocket {
+  /**
+   * The site's public room (`/api/room/ws`): its chat only. `onRoom` gets the lines and the
+   * answers to what was sent; `name` is a guest's name; `onStatus` as for any socket.
+   * @param {object} o
+   * @param {(msg: RoomMessage) => void} o.onRoom
+   * @param {(status: Status) => void} [o.onStatus]
+   * @param {string} [o.name]
+   */
+  constructor({ onRoom, onStatus, name }) {
+    super(onStatus);
+    this.onRoom = onRoom;
+    this.name = name;
+  }
+
+  /** Connects. */
+  start() {
+    this.connect();
+  }
+
+  url() {
+    const q = new URLSearchParams();
+    if (this.name) q.set('name', this.name);
+    return ReconnectingSocket.address('/api/room/ws', q);
+  }
+
+  /** @param {RoomMessage} msg */
+  receive(msg) {
+    this.room(msg);
+  }
+}

@@ -72,7 +72,7 @@ export function header(here) {
     h('a', { href: '/', class: 'brand' }, 'ZÈRTZ'),
     toggle,
     h('div', { class: 'site-menu', id: 'site-menu' },
-      h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/players', 'Players', 'players'), link('/tournaments', 'Tournaments', 'tournaments'), link('/archive', 'Archive', 'archive'), link('/analysis', 'Analysis', 'analysis'), link('/puzzles', 'Puzzles', 'puzzles'), link('/learn', 'Learn', 'learn'), link('/rules', 'Rules', 'rules')),
+      h('nav', {}, link('/', 'Play', 'home'), link('/lobby', 'Lobby', 'lobby'), link('/room', 'Room', 'room'), link('/players', 'Players', 'players'), link('/tournaments', 'Tournaments', 'tournaments'), link('/archive', 'Archive', 'archive'), link('/analysis', 'Analysis', 'analysis'), link('/puzzles', 'Puzzles', 'puzzles'), link('/learn', 'Learn', 'learn'), link('/rules', 'Rules', 'rules')),
       h('div', { class: 'account', id: 'account-nav' })));
   return bar;
 }

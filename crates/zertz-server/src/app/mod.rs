@@ -7,6 +7,7 @@ pub mod game_socket;
 pub mod match_socket;
 pub mod notify;
 pub mod proxy;
+pub mod room_socket;
 pub mod router;
 pub mod state;
 pub mod store;

@@ -26,6 +26,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/stats", get(stats))
         .route("/api/games/{id}/ws", get(super::game_socket::upgrade))
         .route("/api/matches/{id}/ws", get(super::match_socket::upgrade))
+        .route("/api/room/ws", get(super::room_socket::upgrade))
         .merge(crate::games::routes::router())
         .merge(crate::games::matches::routes::router())
         .merge(crate::accounts::routes::router())

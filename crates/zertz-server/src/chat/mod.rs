@@ -1,7 +1,9 @@
 //! The public game room: chat beside every game and match, moves typed in the room, questions
-//! about coordinates, mutes and reports (docs/accounts.md, "The game room").
+//! about coordinates, mutes and reports (docs/accounts.md, "The game room"); and the site's
+//! public room (`public`), where everyone online talks.
 
 pub mod postgres;
+pub mod public;
 pub mod routes;
 pub mod rules;
 pub mod service;

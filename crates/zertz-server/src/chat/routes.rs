@@ -1,5 +1,5 @@
 //! The chat of a game or a match as stored, for the archive and for clients that do not keep a
-//! WebSocket open (talking goes over the WebSocket).
+//! WebSocket open (talking goes over the WebSocket), and the public room's latest lines.
 
 use std::sync::Arc;
 
@@ -27,7 +27,20 @@ where
     Router::new()
         .route("/api/games/{id}/chat", get(game_chat))
         .route("/api/matches/{id}/chat", get(match_chat))
+        .route("/api/room", get(public_room))
 }
+
+/// The public room's latest lines (the home page's panel; talking goes over `/api/room/ws`).
+async fn public_room(State(chat): State<Arc<Chat>>) -> ApiResult<Response> {
+    let lines = chat
+        .history(crate::chat::public::ROOM, PANEL)
+        .await
+        .map_err(failed)?;
+    Ok(Json(json!({ "lines": lines })).into_response())
+}
+
+/// Lines of the public room the home page shows.
+const PANEL: i64 = 8;
 
 fn failed(e: crate::chat::ChatError) -> ApiError {
     let status = axum::http::StatusCode::from_u16(e.status())

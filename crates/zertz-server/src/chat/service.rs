@@ -91,6 +91,8 @@ pub struct Chat {
     watchers: Watchers<Arc<ChatLine>>,
     /// Guests who do not play may say anything (`zertz serve --guest-chat`).
     guest_chat: bool,
+    /// The public room's limits per account and per address.
+    public: crate::chat::public::PublicLimits,
 }
 
 /// The room of a game.
@@ -110,7 +112,13 @@ impl Chat {
             store,
             watchers: Watchers::new(64),
             guest_chat,
+            public: Default::default(),
         }
+    }
+
+    /// The public room's limits per account and per address.
+    pub fn public_limits(&self) -> &crate::chat::public::PublicLimits {
+        &self.public
     }
 
     /// Subscribes to the new lines of `room`.

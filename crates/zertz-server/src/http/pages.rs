@@ -54,6 +54,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "rules.html",
     "tournaments.html",
     "tournament.html",
+    "room.html",
     "style.css",
     "favicon.svg",
     "manifest.webmanifest",
@@ -109,6 +110,7 @@ pub const FILES: &[(&str, &[u8])] = embed![
     "js/pages/players.js",
     "js/pages/profile.js",
     "js/pages/puzzles.js",
+    "js/pages/room.js",
     "js/pages/rules.js",
     "js/pages/tournaments/bracket.js",
     "js/pages/tournaments/create.js",
@@ -405,6 +407,7 @@ pub fn router() -> Router {
     Router::new()
         .route("/", page("index.html"))
         .route("/lobby", page("lobby.html"))
+        .route("/room", page("room.html"))
         .route("/archive", page("archive.html"))
         .route("/match/{id}", page("match.html"))
         .route("/login", page("account.html"))

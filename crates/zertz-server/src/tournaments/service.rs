@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use zertz::Player as Seat;
@@ -21,7 +21,7 @@ use crate::games::ended::GameEnded;
 use crate::games::hub::{Hub, HubError};
 use crate::games::model::Seated;
 use crate::games::room::{Room, status as game_status};
-use crate::rate::{Limiter, Rate};
+use crate::rate::{Keyed, Rate};
 use crate::ratings::store::RatingStore;
 use crate::store::{EventRow, GameRow, StoreError};
 use crate::tournaments::model::{
@@ -94,32 +94,6 @@ impl Default for CreationLimits {
             per_account: Rate::new(5.0 / 3600.0, 5.0),
             per_address: Rate::new(20.0 / 3600.0, 20.0),
         }
-    }
-}
-
-/// Limiters by key, forgotten when there are many (a forgotten key starts full again: a
-/// little leniency, never a refusal).
-struct Keyed<K> {
-    rate: Rate,
-    limiters: Mutex<HashMap<K, Limiter>>,
-}
-
-impl<K: std::hash::Hash + Eq> Keyed<K> {
-    fn new(rate: Rate) -> Keyed<K> {
-        Keyed {
-            rate,
-            limiters: Mutex::new(HashMap::new()),
-        }
-    }
-
-    fn take(&self, key: K) -> Result<(), Duration> {
-        let mut map = self.limiters.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() > 10_000 {
-            map.clear();
-        }
-        map.entry(key)
-            .or_insert_with(|| Limiter::new(self.rate))
-            .take()
     }
 }
 

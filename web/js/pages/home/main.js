@@ -13,7 +13,7 @@ import { parsePosition } from '../../lib/position.js';
 import { $, copy, engineName, fill, h, personTag, profileHref, say } from '../../lib/ui.js';
 import { poolName, poolOf, ratingText, whyUnrated } from '../../lib/ratings.js';
 import { quickPairing } from './pairing.js';
-import { showDaily } from './daily.js';
+import { showDaily, showRoom } from './daily.js';
 
 /** The clock presets of the form, as the API's clock objects. */
 export const CLOCKS = {
@@ -355,6 +355,7 @@ async function begin() {
   showTopPlayers();
   showLive();
   showDaily();
+  showRoom();
   setInterval(() => {
     if (!document.hidden) showLive();
   }, 5000);

@@ -1,0 +1,124 @@
+//! The public room's WebSocket (`GET /api/room/ws`): the room's latest lines first, then every
+//! new line as it is said, and what a client may send (`chat`, `report`), answered by `ack` or
+//! `refused`, as in a game's room. Its lines are limited per account and per address too
+//! (`chat::public`): opening more connections gives no more lines.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde::Deserialize;
+
+use crate::accounts::viewer::{Viewer, viewer};
+use crate::app::chat_socket::{RoomLink, refused, spectator};
+use crate::app::state::AppState;
+use crate::chat::public::ROOM;
+use crate::games::hub::Hub;
+use crate::http::error::{ApiResult, bad_query};
+use crate::http::heartbeat::{Beat, Heartbeat};
+use crate::http::socket::MAX_MESSAGE;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RoomWsQuery {
+    /// A guest's name in the room.
+    name: Option<String>,
+}
+
+/// `GET /api/room/ws`: the public room.
+pub(crate) async fn upgrade(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    query: Result<Query<RoomWsQuery>, QueryRejection>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(bad_query)?;
+    let viewer = viewer(&headers, &state.accounts, true).await?;
+    let room = RoomLink::join(&state, ROOM.into(), spectator(&viewer, q.name.as_deref()));
+    let hub = Arc::clone(&state.hub);
+    Ok(upgrade
+        .max_message_size(crate::http::socket::MAX_FRAME)
+        .max_frame_size(crate::http::socket::MAX_FRAME)
+        .read_buffer_size(crate::http::socket::READ_BUFFER)
+        .on_upgrade(move |socket| async move {
+            let _online = viewer.online(&state.accounts);
+            serve(&hub, &state, &viewer, room, socket).await
+        }))
+}
+
+/// Serves one reader of the public room until the connection closes.
+async fn serve(
+    hub: &Hub,
+    state: &AppState,
+    viewer: &Viewer,
+    mut room: RoomLink,
+    mut socket: WebSocket,
+) {
+    let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
+    let mut outgoing = room.history().await;
+    if outgoing.is_none() {
+        outgoing =
+            Some(serde_json::json!({"type": "chat_history", "lines": [], "muted": []}).to_string());
+    }
+    loop {
+        if let Some(text) = outgoing.take()
+            && socket.send(Message::Text(text.into())).await.is_err()
+        {
+            break;
+        }
+        outgoing = tokio::select! {
+            line = room.next_line() => match line {
+                Some(line) => Some(line),
+                None => break,
+            },
+            beat = heartbeat.beat() => {
+                if beat == Beat::Silent
+                    || socket.send(Message::Ping(Default::default())).await.is_err()
+                {
+                    break;
+                }
+                None
+            }
+            incoming = socket.recv() => {
+                heartbeat.heard();
+                match incoming {
+                    Some(Ok(Message::Text(text))) if text.len() <= MAX_MESSAGE => {
+                        let text = text.as_str();
+                        let account = viewer.account.as_ref().map(|a| a.id.as_str());
+                        // A line is charged to the account and the address before the room
+                        // hears it (the connection's own limit comes after).
+                        let line = text.contains("\"chat\"");
+                        if text.contains("\"mute\"") || text.contains("\"unmute\"") {
+                            outgoing = Some(refused(
+                                403,
+                                "nobody mutes for everyone in the public room: ignore an account \
+                                 for yourself (its lines are hidden on your page), or report a line"
+                                    .into(),
+                            ));
+                            continue;
+                        }
+                        match line.then(|| state.chat.public_limits().take(account, viewer.address)) {
+                            Some(Err(why)) => Some(refused(429, why)),
+                            _ => match room.handle(text, None).await {
+                                Some(answer) => Some(answer),
+                                None => Some(refused(
+                                    400,
+                                    "the public room takes `chat` and `report` messages".into(),
+                                )),
+                            },
+                        }
+                    }
+                    Some(Ok(Message::Text(_) | Message::Binary(_))) => Some(refused(
+                        400,
+                        "the public room takes `chat` and `report` messages, as JSON text".into(),
+                    )),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => None,
+                }
+            }
+        };
+    }
+}
