@@ -48,6 +48,7 @@ async function makeThings() {
 const PAGES = () => [
   ['/', '#account-nav[data-state=in]'],
   ['/lobby', '#account-nav[data-state=in]'],
+  ['/room', '#chat-lines'],
   ['/players', '#account-nav[data-state=in]'],
   ['/tournaments', '#account-nav[data-state=in]'],
   [`/tournament/${made.tournament}`, 'body[data-status=registering]'],

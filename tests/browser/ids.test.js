@@ -24,7 +24,7 @@ async function repeatedIds(page) {
 async function pages() {
   const g = await call(env.server, 'POST', '/api/games', { opponent: { kind: 'invite' }, name: 'Ida' });
   const m = await call(env.server, 'POST', '/api/matches', { opponent: { kind: 'invite' }, name: 'Ida', best_of: 3 });
-  return ['/', '/lobby', '/archive', `/game/${g.id}`, `/match/${m.id}`, '/login', '/signup', '/players', '/tournaments',
+  return ['/', '/lobby', '/archive', `/game/${g.id}`, `/match/${m.id}`, '/login', '/signup', '/players', '/tournaments', '/room',
     '/analysis', '/puzzles', '/puzzles/chain', '/learn', '/learn/placing', '/rules', '/no-such-page'];
 }
 
