@@ -88,6 +88,8 @@ export class BoardView {
     this.svg = document.createElementNS(NS, 'svg');
     this.svg.classList.add('board');
     this.svg.setAttribute('role', 'img');
+    // Named from the start: a board not drawn yet is still an image with a name.
+    this.svg.setAttribute('aria-label', 'ZÈRTZ board');
     // The board itself (drawn again at every change) and, above it, the animations' layer.
     this.content = document.createElementNS(NS, 'g');
     this.content.classList.add('content');
