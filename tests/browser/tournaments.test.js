@@ -254,6 +254,12 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   }
   await kim.reload();
   await textMatches(kim, /^Death-match knockout \(best of 3\), 2 rounds/, '#event-settings');
+  // The event's room: what Kim says there, Ned reads on his page of the event.
+  await kim.waitForFunction(() => window.zertzRoom?.ws?.readyState === WebSocket.OPEN);
+  await pages.Ned.waitForFunction(() => window.zertzRoom?.ws?.readyState === WebSocket.OPEN);
+  await kim.fill('#chat-input', 'Good luck, all four of us');
+  await kim.press('#chat-input', 'Enter');
+  await pages.Ned.locator('#event-chat .chat-text', { hasText: 'Good luck, all four of us' }).waitFor();
   await kim.click('#start');
   await kim.waitForSelector('body[data-status=running]');
 

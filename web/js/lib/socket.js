@@ -242,17 +242,20 @@ export class MatchSocket extends ReconnectingSocket {
 /** @extends {ReconnectingSocket<RoomMessage>} */
 export class RoomSocket extends ReconnectingSocket {
   /**
-   * The site's public room (`/api/room/ws`): its chat only. `onRoom` gets the lines and the
-   * answers to what was sent; `name` is a guest's name; `onStatus` as for any socket.
+   * A room of no game: the site's public room (`/api/room/ws`, the default `path`) or a
+   * tournament's (`/api/tournaments/{id}/chat/ws`); its chat only. `onRoom` gets the lines and
+   * the answers to what was sent; `name` is a guest's name; `onStatus` as for any socket.
    * @param {object} o
    * @param {(msg: RoomMessage) => void} o.onRoom
    * @param {(status: Status) => void} [o.onStatus]
    * @param {string} [o.name]
+   * @param {string} [o.path]
    */
-  constructor({ onRoom, onStatus, name }) {
+  constructor({ onRoom, onStatus, name, path = '/api/room/ws' }) {
     super(onStatus);
     this.onRoom = onRoom;
     this.name = name;
+    this.path = path;
   }
 
   /** Connects. */
@@ -263,7 +266,7 @@ export class RoomSocket extends ReconnectingSocket {
   url() {
     const q = new URLSearchParams();
     if (this.name) q.set('name', this.name);
-    return ReconnectingSocket.address('/api/room/ws', q);
+    return ReconnectingSocket.address(this.path, q);
   }
 
   /** @param {RoomMessage} msg */

@@ -1,14 +1,16 @@
-//! The public room's WebSocket (`GET /api/room/ws`): the room's latest lines first, then every
-//! new line as it is said, and what a client may send (`chat`, `report`), answered by `ack` or
-//! `refused`, as in a game's room. Its lines are limited per account and per address too
-//! (`chat::public`): opening more connections gives no more lines.
+//! The WebSockets of the rooms that belong to no game: the public room (`GET /api/room/ws`)
+//! and each tournament's room (`GET /api/tournaments/{id}/chat/ws`). The room's latest lines
+//! first, then every new line as it is said, and what a client may send (`chat`, `report`),
+//! answered by `ack` or `refused`, as in a game's room. Nobody plays in them, so nobody mutes
+//! for everyone; their lines are limited per account and per address too (`chat::public`):
+//! opening more connections gives no more lines.
 
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State};
-use axum::http::HeaderMap;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Deserialize;
 
@@ -17,7 +19,7 @@ use crate::app::chat_socket::{RoomLink, refused, spectator};
 use crate::app::state::AppState;
 use crate::chat::public::ROOM;
 use crate::games::hub::Hub;
-use crate::http::error::{ApiResult, bad_query};
+use crate::http::error::{ApiError, ApiResult, bad_query};
 use crate::http::heartbeat::{Beat, Heartbeat};
 use crate::http::socket::MAX_MESSAGE;
 
@@ -36,8 +38,45 @@ pub(crate) async fn upgrade(
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
+    open_room(state, headers, ROOM.into(), q.name, upgrade).await
+}
+
+/// `GET /api/tournaments/{id}/chat/ws`: a tournament's room (404 for an unknown event).
+pub(crate) async fn tournament_upgrade(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    query: Result<Query<RoomWsQuery>, QueryRejection>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(bad_query)?;
+    if let Err(e) = state.tournaments.get(&id).await {
+        let status = match e {
+            crate::tournaments::TournamentError::NotFound(_) => StatusCode::NOT_FOUND,
+            _ => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        return Err(ApiError(status, e.to_string()));
+    }
+    open_room(
+        state,
+        headers,
+        crate::chat::tournament_room(&id),
+        q.name,
+        upgrade,
+    )
+    .await
+}
+
+/// Upgrades to the room `room` for the viewer of `headers` (`name`: a guest's).
+async fn open_room(
+    state: AppState,
+    headers: HeaderMap,
+    room: String,
+    name: Option<String>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
     let viewer = viewer(&headers, &state.accounts, true).await?;
-    let room = RoomLink::join(&state, ROOM.into(), spectator(&viewer, q.name.as_deref()));
+    let room = RoomLink::join(&state, room, spectator(&viewer, name.as_deref()));
     let hub = Arc::clone(&state.hub);
     Ok(upgrade
         .max_message_size(crate::http::socket::MAX_FRAME)
@@ -49,7 +88,7 @@ pub(crate) async fn upgrade(
         }))
 }
 
-/// Serves one reader of the public room until the connection closes.
+/// Serves one reader of a room until the connection closes.
 async fn serve(
     hub: &Hub,
     state: &AppState,
@@ -94,8 +133,8 @@ async fn serve(
                         if text.contains("\"mute\"") || text.contains("\"unmute\"") {
                             outgoing = Some(refused(
                                 403,
-                                "nobody mutes for everyone in the public room: ignore an account \
-                                 for yourself (its lines are hidden on your page), or report a line"
+                                "nobody mutes for everyone in this room: ignore an account for \
+                                 yourself (its lines are hidden on your page), or report a line"
                                     .into(),
                             ));
                             continue;
@@ -106,14 +145,14 @@ async fn serve(
                                 Some(answer) => Some(answer),
                                 None => Some(refused(
                                     400,
-                                    "the public room takes `chat` and `report` messages".into(),
+                                    "this room takes `chat` and `report` messages".into(),
                                 )),
                             },
                         }
                     }
                     Some(Ok(Message::Text(_) | Message::Binary(_))) => Some(refused(
                         400,
-                        "the public room takes `chat` and `report` messages, as JSON text".into(),
+                        "this room takes `chat` and `report` messages, as JSON text".into(),
                     )),
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => None,

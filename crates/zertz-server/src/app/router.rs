@@ -27,6 +27,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(super::game_socket::upgrade))
         .route("/api/matches/{id}/ws", get(super::match_socket::upgrade))
         .route("/api/room/ws", get(super::room_socket::upgrade))
+        .route(
+            "/api/tournaments/{id}/chat/ws",
+            get(super::room_socket::tournament_upgrade),
+        )
         .merge(crate::games::routes::router())
         .merge(crate::games::matches::routes::router())
         .merge(crate::accounts::routes::router())

@@ -12,4 +12,4 @@ pub mod sqlite;
 pub mod store;
 pub mod typed;
 
-pub use service::{Chat, ChatError, GameRoom, Speaker, game_room, match_room};
+pub use service::{Chat, ChatError, GameRoom, Speaker, game_room, match_room, tournament_room};

@@ -4,6 +4,7 @@
 //! [`ROOM`]. Nobody plays in it, so nobody mutes for everyone: a reader ignores an account for
 //! themselves (the page), and the operator reads the reports. Because anyone may open many
 //! connections, its lines are limited per account and per address as well as per connection.
+//! A tournament's room is kept the same way, and shares these limits.
 
 use std::net::IpAddr;
 

@@ -105,6 +105,11 @@ pub fn match_room(id: &str) -> String {
     format!("match:{id}")
 }
 
+/// The room of a tournament.
+pub fn tournament_room(id: &str) -> String {
+    format!("tournament:{id}")
+}
+
 impl Chat {
     /// The chat on `store`; `guest_chat` lets guests who do not play say anything.
     pub fn new(store: Arc<dyn ChatStore>, guest_chat: bool) -> Chat {

@@ -3,13 +3,15 @@
 // (a countdown to the start, the round, finished), joining and withdrawing while it registers,
 // the organiser's start, "your game is ready" with a link to the player's board (a knockout's:
 // their match), the standings (a knockout's places), the crosstable (a knockout's bracket,
-// bracket.js), each round's games, the podium at the end, and the downloads (the report as
+// bracket.js), each round's games, the event's room (its chat), the podium at the end, and the downloads (the report as
 // TRF, the games as SGF). The page asks again every few seconds while the event is not over,
 // so the standings follow the games live.
 
 import { ApiError, api } from '../../lib/api.js';
 import { signInHref, siteHeader } from '../../lib/account.js';
 import { $, fill, h, profileHref, say } from '../../lib/ui.js';
+import { ChatPanel } from '../../lib/chat.js';
+import { RoomSocket } from '../../lib/socket.js';
 import { bracket } from './bracket.js';
 import { crosstable, podium, roundsList, seen, standingsTable } from './tables.js';
 import { formatText, settingsText, statusText } from './words.js';
@@ -249,10 +251,29 @@ async function load() {
   }
 }
 
+/** The event's room: its players and watchers talk (ignore and report as in the public room). */
+function openChat(account) {
+  const name = account ? undefined : (localStorage.getItem('zertz.name') || undefined);
+  /** @type {RoomSocket | null} */
+  let socket = null;
+  const chat = new ChatPanel({ send: (message) => (socket ? socket.send(message) : false), ignore: true });
+  chat.setViewer({ player: false, guest: !account, name: account ? account.name : (name || 'Guest') });
+  fill($('event-chat'), chat.el);
+  socket = new RoomSocket({
+    name,
+    path: `/api/tournaments/${encodeURIComponent(id)}/chat/ws`,
+    onRoom: (msg) => chat.receive(msg),
+    onStatus: (status) => chat.connection(status),
+  });
+  socket.start();
+  /** @type {any} */ (window).zertzRoom = socket;
+}
+
 async function start() {
   const account = await siteHeader('tournaments');
   me = account ? account.name : null;
   if (!(await load())) return;
+  openChat(account);
   setInterval(showStatus, 1000);
   setInterval(() => {
     if (shown && shown.status !== 'finished' && !busy && document.visibilityState === 'visible') load();
