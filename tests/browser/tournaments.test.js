@@ -243,10 +243,13 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   assert.equal(await kim.isVisible('#event-rounds'), false);
   assert.equal(await kim.isVisible('#event-first-mover'), true);
   assert.equal(await kim.inputValue('#event-clock'), 'reserve');
+  // Who may enter: ratings 1000 to 2000 (everyone here is 1500).
+  await kim.fill('#event-min-rating', '1000');
+  await kim.fill('#event-max-rating', '2000');
   await kim.click('#create-event');
   await kim.waitForURL(/\/tournament\/[^/]+$/);
   const url = kim.url();
-  await textMatches(kim, /^Death-match knockout \(best of 3\) · 37 rings .* 1 min a move \+ 3 min reserve/, '#event-settings');
+  await textMatches(kim, /^Death-match knockout \(best of 3\) · 37 rings .* 1 min a move \+ 3 min reserve.* · ratings 1000–2000/, '#event-settings');
   for (const name of names) {
     await pages[name].goto(url);
     await pages[name].click('#join');

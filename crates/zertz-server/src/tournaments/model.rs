@@ -77,7 +77,52 @@ pub struct Settings {
     /// "called into" the death match; the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_mover: Option<String>,
+    /// Entry: the lowest rating (in the event's pool, 1500 without one) a player may have to
+    /// join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<u32>,
+    /// Entry: the highest rating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rating: Option<u32>,
+    /// Entry: how many days old an account must be to join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_account_days: Option<u32>,
 }
+
+impl Settings {
+    /// Why a player of `rating` whose account was made `age_ms` ago may not join, if they may
+    /// not: a sentence naming the limit.
+    pub fn entry_refusal(&self, rating: f64, age_ms: i64) -> Option<String> {
+        let shown = rating.round() as i64;
+        if let Some(min) = self.min_rating
+            && shown < i64::from(min)
+        {
+            return Some(format!(
+                "your rating for this event's games, {shown}, is below its minimum of {min}"
+            ));
+        }
+        if let Some(max) = self.max_rating
+            && shown > i64::from(max)
+        {
+            return Some(format!(
+                "your rating for this event's games, {shown}, is above its maximum of {max}"
+            ));
+        }
+        if let Some(days) = self.min_account_days {
+            let old = age_ms.max(0) / DAY_MS;
+            if old < i64::from(days) {
+                return Some(format!(
+                    "this event takes accounts at least {days} day{} old; yours is {old}",
+                    if days == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// A day, in ms.
+const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// Seconds for a first move when the organiser does not say (and for events stored before the
 /// setting existed).

@@ -64,7 +64,21 @@ pub struct NewEvent {
     /// Knockout: who moves first in game 1 of each match, `lower` (default) or `higher` seed.
     #[serde(default)]
     pub first_mover: Option<String>,
+    /// Entry: the lowest rating a player may have (0 to 4000).
+    #[serde(default)]
+    pub min_rating: Option<u32>,
+    /// Entry: the highest rating (0 to 4000, not below `min_rating`).
+    #[serde(default)]
+    pub max_rating: Option<u32>,
+    /// Entry: how many days old an account must be (0 to 3650).
+    #[serde(default)]
+    pub min_account_days: Option<u32>,
 }
+
+/// The highest rating an entry limit may name.
+pub const MAX_LIMIT_RATING: u32 = 4000;
+/// The oldest an entry limit may ask an account to be, in days.
+pub const MAX_ACCOUNT_DAYS: u32 = 3650;
 
 /// A checked new event.
 #[derive(Clone, Debug, PartialEq)]
@@ -212,6 +226,32 @@ impl NewEvent {
                  for a first move, not {first_move_s}"
             ));
         }
+        for (name, value) in [
+            ("min_rating", self.min_rating),
+            ("max_rating", self.max_rating),
+        ] {
+            if let Some(v) = value
+                && v > MAX_LIMIT_RATING
+            {
+                return Err(format!(
+                    "{name}: a rating limit is 0 to {MAX_LIMIT_RATING}, not {v}"
+                ));
+            }
+        }
+        if let (Some(lo), Some(hi)) = (self.min_rating, self.max_rating)
+            && lo > hi
+        {
+            return Err(format!(
+                "min_rating {lo} is above max_rating {hi}: nobody could join"
+            ));
+        }
+        if let Some(d) = self.min_account_days
+            && d > MAX_ACCOUNT_DAYS
+        {
+            return Err(format!(
+                "min_account_days: at most {MAX_ACCOUNT_DAYS} days, not {d}"
+            ));
+        }
         let settings = Settings {
             board,
             rules,
@@ -225,6 +265,9 @@ impl NewEvent {
                     .clone()
                     .unwrap_or_else(|| first_mover::LOWER.into())
             }),
+            min_rating: self.min_rating,
+            max_rating: self.max_rating,
+            min_account_days: self.min_account_days,
         };
         // The pool must take the games of a rated event (the 37-ring board, Standard or
         // Blitz rules).

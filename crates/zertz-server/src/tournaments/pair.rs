@@ -378,6 +378,9 @@ mod tests {
             double: false,
             first_move_s: 60,
             first_mover: None,
+            min_rating: None,
+            max_rating: None,
+            min_account_days: None,
         }
     }
 

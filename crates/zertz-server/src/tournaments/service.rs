@@ -338,14 +338,23 @@ impl Tournaments {
         Ok((format, settings))
     }
 
-    /// Enters `account` in event `id`.
-    pub async fn join(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
+    /// Enters `account` (made at `created_ms`) in event `id`, within its entry limits.
+    pub async fn join(
+        &self,
+        id: &str,
+        account: &Account,
+        created_ms: i64,
+    ) -> Result<(), TournamentError> {
         let stored = self.get(id).await?;
         let (_, settings) = Self::settings(&stored)?;
+        let rating = self.rating(&settings, &account.id).await?;
+        if let Some(why) = settings.entry_refusal(rating, now_ms() - created_ms) {
+            return Err(TournamentError::Forbidden(why));
+        }
         let entry = crate::tournaments::model::EntryRow {
             account_id: account.id.clone(),
             name: account.name.clone(),
-            rating: self.rating(&settings, &account.id).await?,
+            rating,
             number: None,
             withdrawn: false,
             joined_ms: now_ms(),

@@ -776,6 +776,60 @@ async fn a_first_move_never_made_is_a_forfeit(db: Db) {
     assert_eq!(points, [("Bob", 2.0), ("Ann", 0.0)], "{lines:?}");
 }
 
+/// Entry limits: a new account (rating 1500, made today) is refused by an event for 1600 and
+/// up, by one for 1400 and down, and by one for accounts a day old, each with a sentence that
+/// names the limit; an event within its limits takes it. Nothing is entered by a refusal.
+async fn entry_limits(db: Db) {
+    let server = Server::start(&db);
+    let mut p = sign_up(&server, &["Ann", "Bob"]).await;
+    for (extra, said) in [
+        (
+            json!({"min_rating": 1600}),
+            "your rating for this event's games, 1500, is below its minimum of 1600",
+        ),
+        (
+            json!({"max_rating": 1400}),
+            "your rating for this event's games, 1500, is above its maximum of 1400",
+        ),
+        (
+            json!({"min_account_days": 1}),
+            "this event takes accounts at least 1 day old; yours is 0",
+        ),
+    ] {
+        let id = create(p.get_mut("Ann").unwrap(), extra.clone()).await;
+        let a = p
+            .get_mut("Bob")
+            .unwrap()
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(a.status, 403, "{extra}: {:?}", a.body);
+        assert_eq!(a.body["error"], said, "{extra}");
+        let e = event(&server, &id).await;
+        assert_eq!(e["players"], 0, "{e}");
+        assert_eq!(
+            e["settings"][extra.as_object().unwrap().keys().next().unwrap()],
+            extra.as_object().unwrap().values().next().unwrap().clone()
+        );
+        let end = p
+            .get_mut("Ann")
+            .unwrap()
+            .post(&format!("/api/tournaments/{id}/end"), json!({}))
+            .await;
+        assert_eq!(end.status, 200, "{:?}", end.body);
+    }
+    let id = create(
+        p.get_mut("Ann").unwrap(),
+        json!({"min_rating": 1400, "max_rating": 1600, "min_account_days": 0}),
+    )
+    .await;
+    let a = p
+        .get_mut("Bob")
+        .unwrap()
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+}
+
 /// [`wait`] for a forfeit, which comes after the event's first-move time (over 10 s).
 async fn wait_long(server: &Server, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
     let until = std::time::Instant::now() + Duration::from_secs(60);
@@ -1096,6 +1150,7 @@ async fn the_organiser_removes_a_player_and_ends_the_event(db: Db) {
 }
 
 on_sqlite_and_postgres!(
+    entry_limits,
     the_organiser_removes_a_player_and_ends_the_event,
     byes_asked_for,
     withdrawing_while_it_runs,

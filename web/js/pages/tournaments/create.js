@@ -47,6 +47,11 @@ export function eventBody(/** @type {HTMLFormElement} */ form, now = Date.now())
   if (rounds && format !== 'knockout') body.rounds = Number(rounds);
   if (format === 'round_robin') body.double = v.get('double') === 'on';
   if (format === 'knockout') body.first_mover = String(v.get('first_mover') || 'lower');
+  // Who may enter: each limit only when given.
+  for (const key of ['min_rating', 'max_rating', 'min_account_days']) {
+    const value = String(v.get(key) || '').trim();
+    if (value) body[key] = Number(value);
+  }
   const when = String(v.get('start'));
   if (when !== 'manual') body.start_ms = now + Number(when) * 60000;
   return body;
@@ -98,6 +103,11 @@ export function createBox(account) {
       field('First move within', h('select', { id: 'event-first-move', name: 'first_move_s' },
         [30, 60, 120, 300].map((n) => h('option', { value: n, selected: n === 60 }, n < 120 ? `${n} seconds` : `${n / 60} minutes`))),
       'or the game is lost by forfeit')),
+    h('fieldset', {}, h('legend', {}, 'Who may enter'),
+      h('label', {}, 'Rating from ', h('input', { id: 'event-min-rating', name: 'min_rating', type: 'number', min: 0, max: 4000, step: 50, class: 'short', placeholder: 'any' }),
+        ' to ', h('input', { id: 'event-max-rating', name: 'max_rating', type: 'number', min: 0, max: 4000, step: 50, class: 'short', placeholder: 'any' }),
+        h('span', { class: 'note' }, 'in the games\u2019 pool, 1500 for a player new to it')),
+      h('label', {}, 'Accounts at least ', h('input', { id: 'event-min-days', name: 'min_account_days', type: 'number', min: 0, max: 3650, class: 'short', placeholder: '0' }), ' days old')),
     h('fieldset', {}, h('legend', {}, 'The games'),
       field('Board', h('select', { id: 'event-board', name: 'board' },
         h('option', { value: '37' }, '37 rings'), h('option', { value: '48' }, '48 rings'), h('option', { value: '61' }, '61 rings'))),

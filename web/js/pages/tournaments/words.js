@@ -52,7 +52,11 @@ export function settingsText(t) {
   const s = t.settings;
   if (!s) return '';
   const firstMove = s.first_move_s ? `first move within ${s.first_move_s} s or lost by forfeit` : null;
-  return describeSettings(s.board, s.rules, t.clock_text || '', [s.rated ? 'rated' : 'casual', firstMove]);
+  const lo = s.min_rating;
+  const hi = s.max_rating;
+  const ratings = lo != null && hi != null ? `ratings ${lo}–${hi}` : lo != null ? `ratings ${lo} and up` : hi != null ? `ratings up to ${hi}` : null;
+  const age = s.min_account_days ? `accounts ${s.min_account_days} day${s.min_account_days === 1 ? '' : 's'} old or more` : null;
+  return describeSettings(s.board, s.rules, t.clock_text || '', [s.rated ? 'rated' : 'casual', firstMove, ratings, age]);
 }
 
 /**
