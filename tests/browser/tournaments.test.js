@@ -266,6 +266,13 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   await kim.click('#start');
   await kim.waitForSelector('body[data-status=running]');
 
+  // The organiser pauses and resumes (the games under way would go on meanwhile).
+  await kim.click('#pause-event');
+  await kim.waitForSelector('body[data-status=paused]');
+  await textMatches(kim, /Paused by the organiser in round 1/, '#event-status');
+  await kim.click('#resume-event');
+  await kim.waitForSelector('body[data-status=running]');
+
   // The bracket: seeds 1-4 and 2-3, the lower seed moving first in game 1.
   await kim.waitForSelector('#bracket-svg');
   assert.equal(await kim.isVisible('#crosstable-section'), false);

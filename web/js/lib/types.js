@@ -353,7 +353,7 @@
  * @property {string} id
  * @property {string} name
  * @property {string} format `swiss`, `round_robin` or `knockout`
- * @property {'registering' | 'running' | 'finished'} status
+ * @property {'registering' | 'running' | 'paused' | 'finished'} status
  * @property {string} organiser
  * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean, first_move_s: number, first_mover?: 'lower' | 'higher', min_rating?: number, max_rating?: number, min_account_days?: number} | null} settings
  * @property {string | null} clock_text

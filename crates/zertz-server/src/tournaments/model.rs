@@ -43,10 +43,13 @@ pub mod status {
     pub const REGISTERING: &str = "registering";
     /// Rounds are being played.
     pub const RUNNING: &str = "running";
+    /// Held by its organiser: the games under way go on, no round is paired until it runs
+    /// again.
+    pub const PAUSED: &str = "paused";
     /// Over: the standings are final.
     pub const FINISHED: &str = "finished";
     /// Every status, in life order.
-    pub const ALL: [&str; 3] = [REGISTERING, RUNNING, FINISHED];
+    pub const ALL: [&str; 4] = [REGISTERING, RUNNING, PAUSED, FINISHED];
 }
 
 /// The settings of an event, stored as JSON: the games' board, rule set and clock, whether

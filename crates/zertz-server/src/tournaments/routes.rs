@@ -2,7 +2,8 @@
 //! `GET /api/tournaments[?status=…]` lists them, `POST /api/tournaments` creates one (an
 //! account), `GET /api/tournaments/{id}` shows one (settings, entries, rounds with their
 //! games, standings with tie-breaks); `POST /api/tournaments/{id}/join`, `/withdraw` and
-//! `/bye` act for the player, `/start`, `/remove` and `/end` for the organiser; `/trf` and
+//! `/bye` act for the player, `/start`, `/pause`, `/resume`, `/remove` and `/end` for the
+//! organiser; `/trf` and
 //! `/games.sgf` download its report and its games; `/tournament/{id}` is the event's page.
 //! Changes need the session cookie, from this site's pages (the cross-site check every route
 //! passes).
@@ -43,6 +44,8 @@ where
         .route("/api/tournaments/{id}/bye", post(ask_bye))
         .route("/api/tournaments/{id}/remove", post(remove))
         .route("/api/tournaments/{id}/end", post(end))
+        .route("/api/tournaments/{id}/pause", post(pause))
+        .route("/api/tournaments/{id}/resume", post(resume))
         .route("/api/tournaments/{id}/trf", get(trf))
         .route("/api/tournaments/{id}/games.sgf", get(games_sgf))
         .route("/tournament/{id}", get(event_page))
@@ -233,6 +236,26 @@ async fn end(
 ) -> ApiResult<Json<Value>> {
     let account = logged_in(viewer, "ending an event")?;
     events.end_by(&id, &account).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
+async fn pause(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "pausing an event")?;
+    events.pause_by(&id, &account, true).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
+async fn resume(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "resuming an event")?;
+    events.pause_by(&id, &account, false).await?;
     Ok(Json(view(&events.get(&id).await?)))
 }
 

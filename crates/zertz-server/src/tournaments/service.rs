@@ -529,6 +529,37 @@ impl Tournaments {
         Ok(())
     }
 
+    /// Pauses running event `id` (or, with `paused` false, lets it run again), asked by
+    /// `account`, which must be its organiser. While paused the games under way go on and
+    /// their results are recorded, but no round is paired and no first move is forfeited.
+    pub async fn pause_by(
+        &self,
+        id: &str,
+        account: &Account,
+        paused: bool,
+    ) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        let doing = if paused {
+            "pause this event"
+        } else {
+            "resume this event"
+        };
+        Self::organiser(&stored, account, doing)?;
+        let _step = self.step.lock().await;
+        if !self.store.set_paused(id, paused, now_ms()).await? {
+            return Err(TournamentError::Conflict(if paused {
+                "only a running event can be paused".into()
+            } else {
+                "this event is not paused".into()
+            }));
+        }
+        tracing::info!(
+            "tournament {id} {} by its organiser",
+            if paused { "paused" } else { "resumed" }
+        );
+        Ok(())
+    }
+
     /// Starts event `id` now, asked by `account`, which must be its organiser.
     pub async fn start_by(&self, id: &str, account: &Account) -> Result<(), TournamentError> {
         let stored = self.get(id).await?;

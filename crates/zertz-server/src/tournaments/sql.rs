@@ -444,6 +444,21 @@ impl<S: Sql + GameDialect> TournamentStore for S {
         Ok(finished > 0)
     }
 
+    async fn set_paused(&self, id: &str, paused: bool, now_ms: i64) -> Result<bool, StoreError> {
+        let (to, from) = if paused {
+            (status::PAUSED, status::RUNNING)
+        } else {
+            (status::RUNNING, status::PAUSED)
+        };
+        let changed = self
+            .execute(
+                "UPDATE tournaments SET status = ?, updated_ms = ? WHERE id = ? AND status = ?",
+                args![to, now_ms, id, from],
+            )
+            .await?;
+        Ok(changed > 0)
+    }
+
     async fn open_events_of(&self, account: &str) -> Result<i64, StoreError> {
         let row = self
             .fetch_optional(

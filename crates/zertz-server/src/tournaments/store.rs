@@ -92,6 +92,10 @@ pub trait TournamentStore: Send + Sync {
     /// Returns whether this call finished it.
     async fn finish_tournament(&self, id: &str, now_ms: i64) -> Result<bool, StoreError>;
 
+    /// Pauses event `id` if it runs (`paused`), or lets it run again if it is paused; whether
+    /// this call changed it.
+    async fn set_paused(&self, id: &str, paused: bool, now_ms: i64) -> Result<bool, StoreError>;
+
     /// How many events `account` organises that are not over.
     async fn open_events_of(&self, account: &str) -> Result<i64, StoreError>;
 

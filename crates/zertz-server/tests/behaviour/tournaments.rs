@@ -685,7 +685,7 @@ async fn refusals(db: Db) {
     assert_eq!(a.status, 403, "{:?}", a.body);
     let (status, _) = server.get("/api/tournaments/nosuchevent", None).await;
     assert_eq!(status, 404);
-    let (status, said) = server.get("/api/tournaments?status=paused", None).await;
+    let (status, said) = server.get("/api/tournaments?status=sleeping", None).await;
     assert_eq!(status, 400, "{said}");
     // Three events not over at once: the fourth waits until one is ended.
     let mut made = Vec::new();
@@ -828,6 +828,67 @@ async fn entry_limits(db: Db) {
         .post(&format!("/api/tournaments/{id}/join"), json!({}))
         .await;
     assert_eq!(a.status, 200, "{:?}", a.body);
+}
+
+/// The organiser's pause: the game under way is played on and its result recorded, but no
+/// round is paired until the event runs again; only the organiser pauses and resumes, and
+/// only a running event (a paused one) is paused (resumed).
+async fn the_organiser_pauses_and_resumes(db: Db) {
+    let server = Server::start(&db);
+    let mut players = sign_up(&server, &["Ann", "Bob"]).await;
+    let id = create(
+        players.get_mut("Ann").unwrap(),
+        json!({"format": "round_robin", "double": true, "rounds": null, "max_players": 2}),
+    )
+    .await;
+    let e = join_and_start(&server, &mut players, &id, &["Ann", "Bob"], "Ann").await;
+    let pause = format!("/api/tournaments/{id}/pause");
+    let resume = format!("/api/tournaments/{id}/resume");
+    let a = players
+        .get_mut("Bob")
+        .unwrap()
+        .post(&pause, json!({}))
+        .await;
+    assert_eq!(a.status, 403, "{:?}", a.body);
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&resume, json!({}))
+        .await;
+    assert_eq!(a.status, 409, "not paused: {:?}", a.body);
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&pause, json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    assert_eq!(a.body["status"], "paused");
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&pause, json!({}))
+        .await;
+    assert_eq!(a.status, 409, "paused already: {:?}", a.body);
+    // Round 1's game is played on and recorded; two ticks later round 2 is still not paired.
+    play_by_order(&mut players, &e, 1, &["Ann", "Bob"]).await;
+    let e = wait(&server, &id, |e| boards(e, 1)[0]["result"].is_string()).await;
+    assert_eq!(e["status"], "paused");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let e = event(&server, &id).await;
+    assert_eq!(
+        (e["round"].as_i64(), e["status"].as_str()),
+        (Some(1), Some("paused")),
+        "{e:#}"
+    );
+    // Resumed: round 2 is paired at the next tick.
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&resume, json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &id, |e| e["round"] == 2).await;
+    assert_eq!(e["status"], "running");
 }
 
 /// [`wait`] for a forfeit, which comes after the event's first-move time (over 10 s).
@@ -1150,6 +1211,7 @@ async fn the_organiser_removes_a_player_and_ends_the_event(db: Db) {
 }
 
 on_sqlite_and_postgres!(
+    the_organiser_pauses_and_resumes,
     entry_limits,
     the_organiser_removes_a_player_and_ends_the_event,
     byes_asked_for,

@@ -51,7 +51,7 @@ let confirmWithdraw = false;
  */
 function withdrawRunning(t) {
   const entered = me && t.entries.some((e) => e.name === me && !e.withdrawn);
-  if (t.status !== 'running' || !entered) return [];
+  if ((t.status !== 'running' && t.status !== 'paused') || !entered) return [];
   const redraw = () => fill($('event-actions'), actions(t));
   if (!confirmWithdraw) {
     return [h('button', { type: 'button', id: 'withdraw', onclick: () => { confirmWithdraw = true; redraw(); } }, 'Withdraw')];
@@ -108,14 +108,26 @@ function endButton(t) {
   ];
 }
 
-/** The buttons this viewer may use: join or withdraw, sign in, the organiser's start and end. */
+/** The organiser's pause of a running event, and its resume. */
+function pauseButton(t) {
+  if (!me || t.organiser !== me) return [];
+  if (t.status === 'running') {
+    return [h('button', { type: 'button', id: 'pause-event', title: 'The games under way go on; no round is paired until you resume', onclick: () => act('pause', 'The tournament is paused: the games under way go on, no round is paired.') }, 'Pause')];
+  }
+  if (t.status === 'paused') {
+    return [h('button', { type: 'button', class: 'primary', id: 'resume-event', onclick: () => act('resume', 'The tournament goes on.') }, 'Resume')];
+  }
+  return [];
+}
+
+/** The buttons this viewer may use: join or withdraw, sign in, the organiser's start, pause and end. */
 function actions(t) {
-  return [...playerActions(t), ...endButton(t)];
+  return [...playerActions(t), ...pauseButton(t), ...endButton(t)];
 }
 
 /** A player's buttons: join or withdraw, sign in; the organiser's start. */
 function playerActions(t) {
-  if (t.status === 'running') return withdrawRunning(t);
+  if (t.status === 'running' || t.status === 'paused') return withdrawRunning(t);
   if (t.status !== 'registering') return [];
   if (!me) return [h('a', { class: 'button primary', id: 'sign-in-to-join', href: signInHref() }, 'Sign in to join')];
   const entered = t.entries.some((e) => e.name === me && !e.withdrawn);
@@ -133,7 +145,7 @@ function playerActions(t) {
 
 /** "Your game is ready": the viewer's board of the current round while its game is played. */
 function yourGame(t) {
-  if (!me || t.status !== 'running') return null;
+  if (!me || (t.status !== 'running' && t.status !== 'paused')) return null;
   const round = t.pairings.find((r) => r.round === t.round);
   if (!round) return null;
   for (const b of round.boards) {

@@ -23,11 +23,13 @@ const EMPTY = {
 function when(t) {
   if (t.status === 'registering') return h('span', { class: 'countdown' }, startText(t));
   if (t.status === 'running') return `Round ${t.round}`;
+  if (t.status === 'paused') return `Round ${t.round}, paused`;
   return shortMoment(t.start_ms || t.created_ms);
 }
 
 function table(status) {
-  const list = events.filter((t) => t.status === status);
+  // A paused event is still under way.
+  const list = events.filter((t) => t.status === status || (status === 'running' && t.status === 'paused'));
   if (!list.length) return h('p', { class: 'empty' }, EMPTY[status]);
   return h('table', { class: 'list events' },
     h('thead', {}, h('tr', {}, ['Tournament', 'Format', 'Players', status === 'finished' ? 'Started' : status === 'running' ? 'Now' : 'Start', 'Organiser'].map((c) => h('th', {}, c)))),

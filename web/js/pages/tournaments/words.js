@@ -44,6 +44,7 @@ export function startText(t, now = Date.now()) {
 export function statusText(t, now = Date.now()) {
   if (t.status === 'registering') return startText(t, now);
   if (t.status === 'running') return t.rounds ? `Round ${t.round} of ${t.rounds}` : `Round ${t.round}`;
+  if (t.status === 'paused') return `Paused by the organiser in round ${t.round}: the games under way go on`;
   return 'Finished';
 }
 
