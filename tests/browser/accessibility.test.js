@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { serverAndBrowser, freshPage, gameState, signUpAs } from './lib.js';
+import { serverAndBrowser, freshPage, gameState, postFrom, signUpAs } from './lib.js';
 
 const env = serverAndBrowser();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -22,12 +22,7 @@ const setUp = () => (making ||= makeThings());
 async function makeThings() {
   const page = await freshPage(env);
   await signUpAs(env, page, 'Audrey');
-  const post = (path, body) => page.evaluate(async ([p, b]) => {
-    const r = await fetch(p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
-    const j = await r.json();
-    if (!r.ok) throw new Error(`${p}: ${j.error}`);
-    return j;
-  }, [path, body]);
+  const post = (path, body) => postFrom(page, path, body);
   const g = await post('/api/games', { opponent: { kind: 'invite' } });
   made.game = g.id;
   const m = await post('/api/matches', { opponent: { kind: 'invite' }, best_of: 3 });
@@ -100,10 +95,7 @@ for (const scheme of ['light', 'dark']) {
 test('a whole game against the engine by keyboard alone, each move said in the live region', async () => {
   const page = await freshPage(env);
   await signUpAs(env, page, 'Kira');
-  const g = await page.evaluate(async () => {
-    const r = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ opponent: { kind: 'engine', level: 1 } }) });
-    return r.json();
-  });
+  const g = await postFrom(page, '/api/games', { opponent: { kind: 'engine', level: 1 } });
   await page.goto(`${env.server.url}/game/${g.id}`);
   await page.waitForSelector('#status[data-status=live]');
   const live = await page.getAttribute('#news', 'aria-live');

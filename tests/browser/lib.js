@@ -228,6 +228,19 @@ export async function freshPage(env, viewport = { width: 1280, height: 900 }) {
 }
 
 /**
+ * POSTs `body` as JSON from `page`, as its own scripts do (its session cookie, its origin):
+ * the answer's JSON; a refusal throws with the path and the server's words.
+ */
+export async function postFrom(page, path, body) {
+  return page.evaluate(async ([p, b]) => {
+    const r = await fetch(p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
+    const j = await r.json();
+    if (!r.ok) throw new Error(`${p}: ${j.error}`);
+    return j;
+  }, [path, body]);
+}
+
+/**
  * Creates the account `name` on /signup and waits to be back on the home page, signed in. A
  * refusal on the way fails at once with its words.
  */

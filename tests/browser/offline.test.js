@@ -5,17 +5,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, freshPage, gameState, signUpAs, textMatches } from './lib.js';
+import { serverAndBrowser, freshPage, gameState, postFrom, signUpAs, textMatches } from './lib.js';
 
 const env = serverAndBrowser();
 
 test('a move made offline is kept and arrives once the network is back, exactly once', async () => {
   const page = await freshPage(env);
   await signUpAs(env, page, 'Olga');
-  const g = await page.evaluate(async () => {
-    const r = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ opponent: { kind: 'engine', level: 1 } }) });
-    return r.json();
-  });
+  const g = await postFrom(page, '/api/games', { opponent: { kind: 'engine', level: 1 } });
   await page.goto(`${env.server.url}/game/${g.id}`);
   await page.waitForSelector('#status[data-status=live]');
   await page.waitForFunction(() => window.zertzSocket?.ws?.readyState === WebSocket.OPEN);

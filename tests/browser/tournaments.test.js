@@ -10,7 +10,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, freshPage, shot, signUpAs, textMatches } from './lib.js';
+import { serverAndBrowser, freshPage, postFrom, shot, signUpAs, textMatches } from './lib.js';
 
 const env = serverAndBrowser();
 
@@ -115,10 +115,7 @@ test('a round robin created, joined, played through and its podium shown, live o
   pages.Dee = await freshPage(env);
   await signUpAs(env, pages.Dee, 'Dee');
   const four = [...NAMES, 'Dee'];
-  const swiss = await ann.evaluate(async () => {
-    const r = await fetch('/api/tournaments', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Quick Swiss', format: 'swiss', rounds: 2, max_players: 4, clock: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 } }) });
-    return (await r.json()).id;
-  });
+  const swiss = (await postFrom(ann, '/api/tournaments', { name: 'Quick Swiss', format: 'swiss', rounds: 2, max_players: 4, clock: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 } })).id;
   const swissUrl = `${env.server.url}/tournament/${swiss}`;
   for (const name of four) {
     await pages[name].goto(swissUrl);
@@ -197,12 +194,7 @@ test('a round robin created, joined, played through and its podium shown, live o
 });
 
 /** From `page` (signed in), an action in `game` as its player: the game's state after it. */
-const actIn = (page, game, action) => page.evaluate(async ([g, a]) => {
-  const r = await fetch(`/api/games/${g}/action?legal=list`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(a) });
-  const body = await r.json();
-  if (!r.ok) throw new Error(`${a.type}: ${body.error}`);
-  return body.state;
-}, [game, action]);
+const actIn = async (page, game, action) => (await postFrom(page, `/api/games/${game}/action?legal=list`, action)).state;
 
 /** The game a match page links to now, once it is not `after`. */
 async function currentGame(page, matchUrl, after) {
