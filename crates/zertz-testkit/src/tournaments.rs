@@ -1,9 +1,13 @@
-//! Tournaments as both test binaries read them: an event fetched, waited for, and a round's boards.
+//! Tournaments as both test binaries read them: an event fetched, waited for, and a round's
+//! boards; the players signed up.
 
 use std::time::{Duration, Instant};
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
+use crate::accounts::Browser;
 use crate::site::Site;
 
 /// The event `id` as `GET /api/tournaments/{id}` shows it (asserting 200).
@@ -32,4 +36,32 @@ pub fn boards(e: &Value, round: usize) -> Vec<Value> {
         .as_array()
         .unwrap()
         .clone()
+}
+
+/// The password the tournament tests sign their players up with.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// Signs up one browser per name, by name.
+pub async fn sign_up(site: &Site, names: &[&str]) -> HashMap<String, Browser> {
+    let mut out = HashMap::new();
+    for name in names {
+        let mut b = Browser::new(site);
+        b.sign_up_ok(name, PASSWORD).await;
+        out.insert(name.to_string(), b);
+    }
+    out
+}
+
+/// Round `round` as `white-black` names (a bye or walkover `name-`).
+pub fn shown(e: &Value, round: usize) -> Vec<String> {
+    boards(e, round)
+        .iter()
+        .map(|b| {
+            format!(
+                "{}-{}",
+                b["white"].as_str().unwrap(),
+                b["black"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
 }

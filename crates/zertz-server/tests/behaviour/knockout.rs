@@ -13,19 +13,7 @@ use zertz_testkit::accounts::Browser;
 use zertz_testkit::in_process::Server;
 use zertz_testkit::on_sqlite_and_postgres;
 use zertz_testkit::site::{Db, string};
-use zertz_testkit::tournaments::{boards, wait};
-
-const PASSWORD: &str = "correct horse battery";
-
-async fn sign_up(server: &Server, names: &[&str]) -> HashMap<String, Browser> {
-    let mut out = HashMap::new();
-    for name in names {
-        let mut b = Browser::new(server);
-        b.sign_up_ok(name, PASSWORD).await;
-        out.insert(name.to_string(), b);
-    }
-    out
-}
+use zertz_testkit::tournaments::{boards, shown, sign_up, wait};
 
 /// Creates a knockout with `extra` settings, enters `names` and starts it: the event once
 /// round 1 is paired.
@@ -63,20 +51,6 @@ async fn started(
     assert_eq!(a.status, 200, "{:?}", a.body);
     let e = wait(server, &id, |e| e["round"] == 1).await;
     (id, e)
-}
-
-/// Round `round` as `white-black` names (a walkover `name-`).
-fn shown(e: &Value, round: usize) -> Vec<String> {
-    boards(e, round)
-        .iter()
-        .map(|b| {
-            format!(
-                "{}-{}",
-                b["white"].as_str().unwrap(),
-                b["black"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
 }
 
 /// The match of `board` as `GET /api/matches/{id}` shows it.

@@ -15,26 +15,13 @@ use zertz_testkit::accounts::Browser;
 use zertz_testkit::in_process::Server;
 use zertz_testkit::on_sqlite_and_postgres;
 use zertz_testkit::site::{Db, string};
-use zertz_testkit::tournaments::{boards, event, wait};
-
-const PASSWORD: &str = "correct horse battery";
+use zertz_testkit::tournaments::{boards, event, shown, sign_up, wait};
 
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64
-}
-
-/// Signs up one browser per name.
-async fn sign_up(server: &Server, names: &[&str]) -> HashMap<String, Browser> {
-    let mut out = HashMap::new();
-    for name in names {
-        let mut b = Browser::new(server);
-        b.sign_up_ok(name, PASSWORD).await;
-        out.insert(name.to_string(), b);
-    }
-    out
 }
 
 /// An event body: a Swiss of 3 rounds with a rapid clock, changed by `extra` (a null removes
@@ -68,20 +55,6 @@ async fn list(server: &Server, path: &str) -> Vec<Value> {
     let (status, answer) = server.get(path, None).await;
     assert_eq!(status, 200, "GET {path}: {answer}");
     answer["tournaments"].as_array().expect("a list").clone()
-}
-
-/// Round `round` as `white-black` names (a bye `name-`).
-fn shown(e: &Value, round: usize) -> Vec<String> {
-    boards(e, round)
-        .iter()
-        .map(|b| {
-            format!(
-                "{}-{}",
-                b["white"].as_str().unwrap(),
-                b["black"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
 }
 
 /// How a game ends.
