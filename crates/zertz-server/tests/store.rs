@@ -25,7 +25,9 @@ use zertz_server::store::{
     Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, LeaseHolder,
     MatchRow, MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError, scratch,
 };
-use zertz_server::tournaments::model::{EntryRow, Joined, PairingRow, TournamentRow, Withdrawn};
+use zertz_server::tournaments::model::{
+    EntryRow, Joined, PairingRow, Played, TournamentRow, Withdrawn, berserk,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -134,6 +136,7 @@ store_tests!(
     explorer_leaves_and_rows_sum_per_position,
     lessons_done_by_an_account,
     a_round_is_stored_once,
+    an_arena_takes_late_entries_with_the_next_number,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1724,6 +1727,8 @@ fn round_one(node: &str) -> (Vec<PairingRow>, Vec<(GameRow, Vec<EventRow>)>) {
             black: Some(b.into()),
             game_id: Some(id.clone()),
             result: None,
+            berserk: None,
+            turns: None,
         });
         games.push((game(&id, "live", 3_000), events(1..=1, 3_000)));
     }
@@ -1749,6 +1754,82 @@ async fn four_entered(s: &dyn Store) {
         let joined = s.join_tournament("t1", &entry(a, 1500.0 + i as f64)).await;
         assert_eq!(joined.unwrap(), Joined::Joined);
     }
+}
+
+/// An arena takes entries while it runs: each with the next pairing number, within its most
+/// players; one who left comes back with their number; other formats and an arena not
+/// started take none this way. The start time becomes the real start.
+async fn an_arena_takes_late_entries_with_the_next_number(env: &Env) {
+    let s = env.store();
+    for (id, name) in [("a1", "Ann"), ("a2", "Ben"), ("a3", "Cy"), ("a4", "Dee")] {
+        s.create_account(&account(id, name), &session(&format!("k{id}"), id, 1_000))
+            .await
+            .unwrap();
+    }
+    let arena = TournamentRow {
+        format: "arena".into(),
+        ..tournament("t1", 3)
+    };
+    s.create_tournament(&arena).await.unwrap();
+    s.create_tournament(&tournament("t2", 3)).await.unwrap();
+    for t in ["t1", "t2"] {
+        for a in ["a1", "a2"] {
+            let joined = s.join_tournament(t, &entry(a, 1500.0)).await.unwrap();
+            assert_eq!(joined, Joined::Joined);
+        }
+    }
+    let late = |account: &str| EntryRow {
+        joined_ms: 4_000,
+        ..entry(account, 1400.0)
+    };
+    assert_eq!(
+        s.join_running("t1", &late("a3")).await.unwrap(),
+        Joined::Closed,
+        "not started"
+    );
+    for t in ["t1", "t2"] {
+        assert!(s.start_tournament(t, &[], 3_000).await.unwrap());
+    }
+    assert_eq!(
+        s.join_running("t2", &late("a3")).await.unwrap(),
+        Joined::Closed,
+        "a Swiss takes nobody once it runs"
+    );
+    assert_eq!(
+        s.join_running("t1", &late("a3")).await.unwrap(),
+        Joined::Joined
+    );
+    assert_eq!(
+        s.join_running("t1", &late("a3")).await.unwrap(),
+        Joined::Already
+    );
+    assert_eq!(
+        s.join_running("t1", &late("a4")).await.unwrap(),
+        Joined::Full
+    );
+    assert_eq!(
+        s.join_running("t9", &late("a4")).await.unwrap(),
+        Joined::NotFound
+    );
+    let number = |t: &zertz_server::tournaments::model::Stored, a: &str| {
+        t.entries
+            .iter()
+            .find(|e| e.account_id == a)
+            .and_then(|e| e.number)
+    };
+    let t = s.tournament("t1").await.unwrap().unwrap();
+    assert_eq!(t.row.starts_ms, Some(3_000));
+    assert_eq!(number(&t, "a3"), Some(3));
+    assert!(number(&t, "a4").is_none(), "a refused entry is not written");
+    // Away and back: the same number.
+    s.withdraw_from_tournament("t1", "a3", 5_000).await.unwrap();
+    assert_eq!(
+        s.join_running("t1", &late("a3")).await.unwrap(),
+        Joined::Joined
+    );
+    let t = s.tournament("t1").await.unwrap().unwrap();
+    assert_eq!(number(&t, "a3"), Some(3));
+    assert_eq!(t.entries.iter().filter(|e| !e.withdrawn).count(), 3);
 }
 
 /// Entries (full, closed, withdrawn), the start (once, numbered by rating), and a round
@@ -1897,14 +1978,27 @@ async fn a_round_is_stored_once(env: &Env) {
         Some("t1")
     );
     assert_eq!(s.tournament_of_game("nope").await.unwrap(), None);
+    // With what else the game showed: who went berserk, the turns played.
+    let played = Played {
+        berserk: Some(berserk::BLACK),
+        turns: 23,
+    };
     assert_eq!(
-        s.record_result(&g, "1-0").await.unwrap().as_deref(),
+        s.record_result(&g, "1-0", &played)
+            .await
+            .unwrap()
+            .as_deref(),
         Some("t1")
     );
-    assert_eq!(s.record_result(&g, "0-1").await.unwrap(), None);
-    assert_eq!(s.record_result("nope", "0-1").await.unwrap(), None);
+    let none = Played::default();
+    assert_eq!(s.record_result(&g, "0-1", &none).await.unwrap(), None);
+    assert_eq!(s.record_result("nope", "0-1", &none).await.unwrap(), None);
     let t = s.tournament("t1").await.unwrap().unwrap();
     assert_eq!(t.pairings[0].result.as_deref(), Some("1-0"));
+    assert_eq!(
+        (t.pairings[0].berserk.as_deref(), t.pairings[0].turns),
+        (Some("black"), Some(23))
+    );
     // Withdrawing from a running event marks the entry (the player is paired no more); from
     // one that is over, nothing changes.
     assert_eq!(

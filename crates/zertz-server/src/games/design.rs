@@ -327,6 +327,7 @@ mod tests {
         let settings = GameSettings {
             start: start.to_string(),
             design: true,
+            berserk: false,
             ..GameSettings::for_tests(ClockSpec::Unlimited {})
         };
         Room::started_for_tests(settings)

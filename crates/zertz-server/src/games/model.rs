@@ -56,6 +56,10 @@ pub struct GameSettings {
     /// the rule set, on a placeholder board), and player two may swap (games/design.rs).
     #[serde(default, skip_serializing_if = "is_false")]
     pub design: bool,
+    /// An arena's game: each player may go berserk before their first move (half their
+    /// clock, no increment), which the arena rewards (tournaments/arena.rs).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub berserk: bool,
 }
 
 /// Why a guest cannot take part in a rated game.
@@ -217,6 +221,13 @@ pub enum Event {
         /// The seat that swapped.
         seat: u8,
     },
+    /// A player went berserk (an arena's game): their clock halved, no increment from now.
+    Berserk {
+        /// 1 or 2.
+        seat: u8,
+        /// The player's clock after halving.
+        clock: ClockState,
+    },
 }
 
 /// Something a seat asks for. Unknown fields are refused; the variants without fields are
@@ -275,6 +286,9 @@ pub enum Action {
     FinishDesign {},
     /// Zertz+xx, player two, before the first move: let the designer move first.
     Swap {},
+    /// An arena's game, before one's first move: halve one's clock (and drop the increment)
+    /// for an extra point on a win.
+    Berserk {},
 }
 
 /// Who takes a seat: the name shown, and the account bound to it (none for a guest).
@@ -362,6 +376,7 @@ impl GameSettings {
             rated: false,
             pool: None,
             design: false,
+            berserk: false,
         }
     }
 }

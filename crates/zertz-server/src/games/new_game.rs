@@ -203,6 +203,7 @@ impl NewGame {
             rated: false,
             pool: None,
             design,
+            berserk: false,
         };
         settings.pool = pool_of(&settings).ok().map(|p| p.key());
         if self.rated == Some(true) {

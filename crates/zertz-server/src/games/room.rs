@@ -9,7 +9,7 @@ use zertz::notation::{self, official};
 use zertz::record::result_token;
 use zertz::{Game, Marbles, Player, Position, Repetition, Rules};
 
-use crate::games::clock::ClockState;
+use crate::games::clock::{ClockSpec, ClockState};
 use crate::games::model::{
     Action, Credential, Event, GameSettings, SeatKind, seat_number, seat_player,
 };
@@ -79,6 +79,8 @@ pub struct Room {
     pub history_turns: usize,
     /// The board being designed or designed by the players (Zertz+xx games only).
     pub design: Option<crate::games::design::Design>,
+    /// The seats that went berserk (an arena's games): half the clock, no increment.
+    pub berserk: [bool; 2],
 }
 
 /// Status words used in storage and listings.
@@ -151,6 +153,7 @@ impl Room {
             aborted: false,
             bribes_proposed: [0, 0],
             history_turns,
+            berserk: [false; 2],
         })
     }
 
@@ -559,8 +562,7 @@ impl Room {
                 // The decision is charged to the responder like a turn of theirs.
                 let answered_in = self.running_ms(now_ms);
                 let Some(responder_clock) = self
-                    .settings
-                    .clock
+                    .clock_of(seat)
                     .charge(&self.clocks[seat.index()], answered_in)
                 else {
                     return Ok(vec![Event::Flagged { seat: n }]);
@@ -571,8 +573,7 @@ impl Room {
                         .answer_bribe(true)
                         .map_err(|e| Refusal::IllegalMove(e.to_string()))?;
                     // The proposer's turn ends, charged the time used before proposing.
-                    self.settings
-                        .clock
+                    self.clock_of(b.by)
                         .charge(&self.clocks[b.by.index()], self.used_before_bribe())
                 } else {
                     None
@@ -592,6 +593,66 @@ impl Room {
             | Action::RemoveRing { .. }
             | Action::FinishDesign {}
             | Action::Swap {} => self.decide_design(seat, action),
+            Action::Berserk {} => self.decide_berserk(seat),
+        }
+    }
+
+    /// Going berserk: in a game that allows it, before one's first move, once; the clock
+    /// (sudden death or Fischer) is halved, and the increment no longer added.
+    fn decide_berserk(&self, seat: Player) -> Result<Vec<Event>, Refusal> {
+        if !self.settings.berserk {
+            return Err(Refusal::NotNow(
+                "berserk is only for an arena's games".into(),
+            ));
+        }
+        if self.berserk[seat.index()] {
+            return Err(Refusal::NotNow("you have gone berserk already".into()));
+        }
+        if self.own_turns(seat) > 0 {
+            return Err(Refusal::NotNow(
+                "berserk is possible only before your first move".into(),
+            ));
+        }
+        let mut clock = self.clocks[seat.index()];
+        match self.settings.clock {
+            ClockSpec::SuddenDeath { .. } | ClockSpec::Fischer { .. } => {
+                clock.remaining_ms /= 2;
+            }
+            _ => {
+                return Err(Refusal::NotNow(
+                    "berserk halves a clock of one amount of time (sudden death or Fischer); \
+                     this game's clock has none"
+                        .into(),
+                ));
+            }
+        }
+        Ok(vec![Event::Berserk {
+            seat: seat_number(seat),
+            clock,
+        }])
+    }
+
+    /// The turns `seat` has played in this game (not counting a history it was created
+    /// with).
+    pub fn own_turns(&self, seat: Player) -> usize {
+        let turns = self.game.turns().len();
+        // Turn i (from 0) of the whole game is the first player's when i is even.
+        let first = self.game.start().to_move();
+        (self.history_turns..turns)
+            .filter(|&i| (i % 2 == 0) == (first == seat))
+            .count()
+    }
+
+    /// The clock `seat` plays under: the game's, without the increment once berserk.
+    fn clock_of(&self, seat: Player) -> ClockSpec {
+        match self.settings.clock {
+            ClockSpec::Fischer { base_ms, .. } if self.berserk[seat.index()] => {
+                ClockSpec::Fischer {
+                    base_ms,
+                    increment_ms: 0,
+                }
+            }
+            spec => spec,
         }
     }
 
@@ -642,8 +703,7 @@ impl Room {
 
     /// The mover's clock after ending their turn now, `None` if it ran out.
     fn charge(&self, mover: Player, now_ms: i64) -> Option<ClockState> {
-        self.settings
-            .clock
+        self.clock_of(mover)
             .charge(&self.clocks[mover.index()], self.running_ms(now_ms))
     }
 
@@ -751,6 +811,11 @@ impl Room {
             | Event::RingRemoved { .. }
             | Event::DesignFinished { .. }
             | Event::Swapped { .. } => self.apply_design(&event)?,
+            Event::Berserk { seat, clock } => {
+                let i = seat_of(*seat)?.index();
+                self.berserk[i] = true;
+                self.clocks[i] = *clock;
+            }
         }
         if self.is_over() {
             // Frozen clocks: the player to move is charged up to the end.
@@ -929,6 +994,70 @@ mod tests {
             room.apply(e.clone(), at).unwrap();
         }
         events
+    }
+
+    #[test]
+    fn berserk_halves_the_clock_before_ones_first_move_and_drops_the_increment() {
+        let fischer = ClockSpec::Fischer {
+            base_ms: 60_000,
+            increment_ms: 2_000,
+        };
+        let refused = |r: &Room, seat: Player| match r.decide(seat, &Action::Berserk {}, 0) {
+            Err(Refusal::NotNow(why)) => why,
+            other => panic!("{other:?}"),
+        };
+        // Not in a game that does not allow it.
+        assert!(refused(&room(fischer), Player::One).contains("only for an arena"));
+        let mut r = Room::started_for_tests(GameSettings {
+            berserk: true,
+            ..GameSettings::for_tests(fischer)
+        });
+        act(&mut r, Player::One, Action::Berserk {}, 0);
+        assert_eq!(
+            (r.berserk, r.clocks[0].remaining_ms),
+            ([true, false], 30_000)
+        );
+        assert!(refused(&r, Player::One).contains("already"));
+        // Moves at 0 start the clocks; then each player takes 1 s: the increment only for
+        // the one who is not berserk.
+        for (seat, text, at) in [
+            (Player::One, "Wd4,a1", 0),
+            (Player::Two, "Bb1,g4", 0),
+            (Player::One, "Wg1,a2", 1_000),
+            (Player::Two, "Ba4,g3", 2_000),
+        ] {
+            act(&mut r, seat, Action::Move { text: text.into() }, at);
+        }
+        assert_eq!(r.clocks[0].remaining_ms, 29_000);
+        assert_eq!(r.clocks[1].remaining_ms, 60_000 + 2_000 * 2 - 1_000);
+        // After one's first move it is too late.
+        assert!(refused(&r, Player::Two).contains("before your first move"));
+        assert_eq!(r.own_turns(Player::One), 2);
+        // Replayed from its log, the room is the same.
+        let again = Room::from_stored(
+            "g",
+            &r.log
+                .iter()
+                .enumerate()
+                .map(|(i, (at, e))| crate::store::EventRow {
+                    version: i as i64 + 1,
+                    at_ms: *at,
+                    payload: serde_json::to_string(e).unwrap(),
+                })
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!((again.berserk, again.clocks), (r.berserk, r.clocks));
+        // A clock of periods has nothing to halve.
+        let periods = Room::started_for_tests(GameSettings {
+            berserk: true,
+            ..GameSettings::for_tests(ClockSpec::Periods {
+                main_ms: 0,
+                periods: 5,
+                period_ms: 60_000,
+            })
+        });
+        assert!(refused(&periods, Player::One).contains("sudden death or Fischer"));
     }
 
     fn bribe() -> Action {

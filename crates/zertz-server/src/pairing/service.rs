@@ -328,5 +328,6 @@ pub fn settings(key: &QueueKey) -> GameSettings {
         rated: key.rated,
         pool: Some(key.pool.key()),
         design: false,
+        berserk: false,
     }
 }

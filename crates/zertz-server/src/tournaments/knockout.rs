@@ -231,6 +231,8 @@ impl Tournaments {
                     black: None,
                     game_id: None,
                     result: Some(result::BYE.into()),
+                    berserk: None,
+                    turns: None,
                 }),
                 Board::Match { first, second } => {
                     let (a, b) = (seat(first)?, seat(second)?);
@@ -248,6 +250,8 @@ impl Tournaments {
                         black: Some(b.account.clone()),
                         game_id: Some(m.id.clone()),
                         result: None,
+                        berserk: None,
+                        turns: None,
                     });
                     made.push((m, row, game));
                 }
@@ -282,7 +286,7 @@ impl Tournaments {
         let me = std::sync::Arc::clone(self);
         let id = m.id.clone();
         tokio::spawn(async move {
-            if let Err(e) = me.record(&id, result).await {
+            if let Err(e) = me.record(&id, result, &Default::default()).await {
                 tracing::warn!("tournaments: the result of match {id} was not recorded: {e}");
             }
         });
@@ -351,6 +355,8 @@ mod tests {
             black: black.map(|b| format!("a{b}")),
             game_id: black.map(|_| format!("m{round}{board}")),
             result: Some(result.into()),
+            berserk: None,
+            turns: None,
         }
     }
 

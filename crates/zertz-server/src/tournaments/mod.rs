@@ -7,8 +7,8 @@
 //!
 //! Formats run now: Swiss (FIDE Dutch), round robin (Berger tables) and the host's
 //! death-match knockout (`knockout`: a bracket of best-of-3 matches, a pairing's row holding
-//! a match where the others hold a game, its result heard from the match's end). The arena
-//! is next.
+//! a match where the others hold a game, its result heard from the match's end) and the
+//! arena (`arena`: waves of free players for a fixed time, streaks and berserk).
 //!
 //! Everything is in the database: a server that restarts reloads the running events and
 //! catches up the games that finished while it was down; a round is stored once, in one
@@ -16,6 +16,7 @@
 //! twice. The storage is written once for both databases (`sql.rs`): nothing of it differs
 //! between SQLite and PostgreSQL.
 
+pub mod arena;
 pub mod knockout;
 pub mod model;
 pub mod new_event;

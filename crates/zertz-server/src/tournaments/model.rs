@@ -13,7 +13,9 @@ pub enum Format {
     RoundRobin,
     /// The host's death-match knockout: a single-elimination bracket of best-of-3 matches.
     Knockout,
-    // Next: `Arena` (waves of free players).
+    /// A fixed time in which every free player is paired at once with a free player near
+    /// them in the standings (`arena.rs`).
+    Arena,
 }
 
 impl Format {
@@ -23,6 +25,7 @@ impl Format {
             Format::Swiss => "swiss",
             Format::RoundRobin => "round_robin",
             Format::Knockout => "knockout",
+            Format::Arena => "arena",
         }
     }
 
@@ -32,6 +35,7 @@ impl Format {
             "swiss" => Some(Format::Swiss),
             "round_robin" => Some(Format::RoundRobin),
             "knockout" => Some(Format::Knockout),
+            "arena" => Some(Format::Arena),
             _ => None,
         }
     }
@@ -80,6 +84,13 @@ pub struct Settings {
     /// "called into" the death match; the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_mover: Option<String>,
+    /// Arena: how long it runs, in minutes from its start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+    /// Arena: a player may go berserk at the start of a game (half the clock, no increment,
+    /// one point more for a win of at least 7 turns of their own).
+    #[serde(default)]
+    pub berserk: bool,
     /// Entry: the lowest rating (in the event's pool, 1500 without one) a player may have to
     /// join.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -196,6 +207,56 @@ pub struct PairingRow {
     pub game_id: Option<String>,
     /// The result (see [`result`]); `None` while the game is played.
     pub result: Option<String>,
+    /// Who went berserk in the game (see [`berserk`]), recorded with the result.
+    pub berserk: Option<String>,
+    /// The turns played in the game, recorded with the result.
+    pub turns: Option<i64>,
+}
+
+/// What a finished game tells its pairing besides the result: who went berserk and how many
+/// turns were played (an arena's berserk point needs 7 turns of the player's own).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    /// [`berserk::WHITE`], [`berserk::BLACK`], [`berserk::BOTH`] or none.
+    pub berserk: Option<&'static str>,
+    /// Turns played (both players').
+    pub turns: i64,
+}
+
+impl Played {
+    /// The turns the first mover (`white`) or the second made out of `turns`.
+    pub fn own_turns(turns: i64, white: bool) -> u32 {
+        let turns = turns.max(0) as u32;
+        if white { turns.div_ceil(2) } else { turns / 2 }
+    }
+}
+
+/// Who went berserk in a game, as a pairing stores it.
+pub mod berserk {
+    /// The first mover.
+    pub const WHITE: &str = "white";
+    /// The second mover.
+    pub const BLACK: &str = "black";
+    /// Both.
+    pub const BOTH: &str = "both";
+
+    /// The stored word for the seats that went berserk (first mover, second mover).
+    pub fn word(seats: [bool; 2]) -> Option<&'static str> {
+        match seats {
+            [true, true] => Some(BOTH),
+            [true, false] => Some(WHITE),
+            [false, true] => Some(BLACK),
+            [false, false] => None,
+        }
+    }
+
+    /// Whether the first mover (`white`) or the second went berserk, by the stored word.
+    pub fn went(word: Option<&str>, white: bool) -> bool {
+        matches!(
+            (word, white),
+            (Some(BOTH), _) | (Some(WHITE), true) | (Some(BLACK), false)
+        )
+    }
 }
 
 /// An event with its entries and its pairings, read in one snapshot.

@@ -19,6 +19,10 @@ pub const MAX_SWISS_ROUNDS: u32 = 30;
 pub const MAX_AHEAD_MS: i64 = 365 * 24 * 3600 * 1000;
 /// Longest name, in characters.
 pub const MAX_NAME: usize = 80;
+/// Shortest arena, in minutes.
+pub const MIN_ARENA_MINUTES: u32 = 1;
+/// Longest arena, in minutes (a day).
+pub const MAX_ARENA_MINUTES: u32 = 24 * 60;
 /// Fewest seconds an organiser may give for a first move.
 pub const MIN_FIRST_MOVE_S: u32 = 10;
 /// Most seconds an organiser may give for a first move.
@@ -30,7 +34,7 @@ pub const MAX_FIRST_MOVE_S: u32 = 3600;
 pub struct NewEvent {
     /// The event's name.
     pub name: String,
-    /// `swiss` or `round_robin`.
+    /// `swiss`, `round_robin`, `knockout` or `arena`.
     pub format: String,
     /// The board (default `37`): one of the standard boards.
     #[serde(default)]
@@ -64,6 +68,13 @@ pub struct NewEvent {
     /// Knockout: who moves first in game 1 of each match, `lower` (default) or `higher` seed.
     #[serde(default)]
     pub first_mover: Option<String>,
+    /// Arena: how long it runs, in minutes (required, 1 to 1440).
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    /// Arena: players may go berserk (default true when the clock is sudden death or
+    /// Fischer; refused with another clock).
+    #[serde(default)]
+    pub berserk: Option<bool>,
     /// Entry: the lowest rating a player may have (0 to 4000).
     #[serde(default)]
     pub min_rating: Option<u32>,
@@ -106,17 +117,15 @@ impl NewEvent {
                  characters"
             ));
         }
-        let format = match self.format.as_str() {
-            "arena" => {
-                return Err(
-                    "format `arena`: arenas are not run yet; use swiss, round_robin or knockout"
-                        .into(),
-                );
-            }
-            other => Format::parse(other).ok_or_else(|| {
-                format!("format `{other}`: expected swiss, round_robin or knockout")
-            })?,
-        };
+        let format = Format::parse(&self.format).ok_or_else(|| {
+            format!(
+                "format `{}`: expected swiss, round_robin, knockout or arena",
+                self.format
+            )
+        })?;
+        if format != Format::Arena && (self.minutes.is_some() || self.berserk.is_some()) {
+            return Err("minutes, berserk: only an arena runs for a time, with berserk".into());
+        }
         if self.first_mover.is_some() && format != Format::Knockout {
             return Err("first_mover: only a knockout's matches have a seed to choose".into());
         }
@@ -154,7 +163,40 @@ impl NewEvent {
             .parse::<RuleSet>()
             .map_err(|e| format!("rules `{rules}`: {e}"))?;
         let rated = self.rated.unwrap_or(false);
+        // Berserk halves one amount of time: sudden death or Fischer.
+        let halvable = matches!(
+            clock,
+            ClockSpec::SuddenDeath { .. } | ClockSpec::Fischer { .. }
+        );
         match format {
+            Format::Arena => {
+                if self.rounds.is_some() || self.double.is_some() {
+                    return Err(
+                        "rounds: an arena has no rounds; it runs for its minutes, each player \
+                         paired again as soon as their game ends"
+                            .into(),
+                    );
+                }
+                let Some(minutes) = self.minutes else {
+                    return Err(format!(
+                        "minutes: an arena needs its length ({MIN_ARENA_MINUTES} to \
+                         {MAX_ARENA_MINUTES} minutes)"
+                    ));
+                };
+                if !(MIN_ARENA_MINUTES..=MAX_ARENA_MINUTES).contains(&minutes) {
+                    return Err(format!(
+                        "minutes: an arena runs {MIN_ARENA_MINUTES} to {MAX_ARENA_MINUTES} \
+                         minutes, not {minutes}"
+                    ));
+                }
+                if self.berserk == Some(true) && !halvable {
+                    return Err(
+                        "berserk: going berserk halves a clock of one amount of time (sudden \
+                         death or Fischer); this clock has none"
+                            .into(),
+                    );
+                }
+            }
             Format::Swiss => {
                 if self.double.is_some() {
                     return Err("double: only a round robin is played double".into());
@@ -265,6 +307,8 @@ impl NewEvent {
                     .clone()
                     .unwrap_or_else(|| first_mover::LOWER.into())
             }),
+            minutes: (format == Format::Arena).then_some(self.minutes).flatten(),
+            berserk: format == Format::Arena && halvable && self.berserk.unwrap_or(true),
             min_rating: self.min_rating,
             max_rating: self.max_rating,
             min_account_days: self.min_account_days,
@@ -306,6 +350,7 @@ pub fn game_settings(s: &Settings) -> Result<GameSettings, String> {
         rated: false,
         pool: None,
         design: false,
+        berserk: s.berserk,
     };
     settings.pool = pool_of(&settings).ok().map(|p| p.key());
     settings.rated = s.rated && settings.pool.is_some();
@@ -348,7 +393,24 @@ mod tests {
     fn refusals_say_what_is_wrong() {
         let cases = [
             (serde_json::json!({"name": " "}), "name"),
-            (serde_json::json!({"format": "arena"}), "not run yet"),
+            (
+                serde_json::json!({"format": "arena", "rounds": null}),
+                "minutes: an arena needs",
+            ),
+            (
+                serde_json::json!({"format": "arena", "rounds": null, "minutes": 0}),
+                "1 to 1440 minutes, not 0",
+            ),
+            (
+                serde_json::json!({"format": "arena", "minutes": 30}),
+                "an arena has no rounds",
+            ),
+            (
+                serde_json::json!({"format": "arena", "rounds": null, "minutes": 30,
+                    "berserk": true, "clock": {"kind": "correspondence", "per_move_ms": 86400000}}),
+                "berserk: going berserk halves",
+            ),
+            (serde_json::json!({"minutes": 30}), "only an arena"),
             (
                 serde_json::json!({"format": "knockout", "rounds": null, "first_mover": "eldest"}),
                 "first_mover `eldest`",
@@ -357,7 +419,10 @@ mod tests {
                 serde_json::json!({"first_mover": "lower"}),
                 "only a knockout",
             ),
-            (serde_json::json!({"format": "ladder"}), "expected swiss"),
+            (
+                serde_json::json!({"format": "ladder"}),
+                "expected swiss, round_robin, knockout or arena",
+            ),
             (serde_json::json!({"clock": null}), "need a clock"),
             (
                 serde_json::json!({"clock": {"kind": "unlimited"}}),

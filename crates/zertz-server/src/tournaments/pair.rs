@@ -54,6 +54,8 @@ pub fn total_rounds(format: Format, settings: &Settings, players: u32) -> u32 {
             settings.rounds.map_or(cycle, |r| r.min(cycle))
         }
         Format::Knockout => crate::tournaments::knockout::rounds(players),
+        // Waves, as many as its time gives (`arena::wave`).
+        Format::Arena => 0,
     }
 }
 
@@ -131,6 +133,7 @@ pub fn next_round(
             })
         }
         Format::Knockout => Err("a knockout is paired by its bracket (knockout::boards)".into()),
+        Format::Arena => Err("an arena is paired in waves of free players (arena::wave)".into()),
         Format::RoundRobin => {
             let p = round_robin::round(n, round, settings.double).map_err(|e| e.to_string())?;
             Ok(Round {
@@ -317,6 +320,7 @@ pub fn trf(
             Format::RoundRobin if settings.double => "Individual: double round robin",
             Format::RoundRobin => "Individual: round robin",
             Format::Knockout => "Individual: knockout",
+            Format::Arena => "Individual: arena",
         }
     )));
     out.push(trf::Line::Other(format!(
@@ -378,6 +382,8 @@ mod tests {
             double: false,
             first_move_s: 60,
             first_mover: None,
+            minutes: None,
+            berserk: false,
             min_rating: None,
             max_rating: None,
             min_account_days: None,
@@ -402,6 +408,8 @@ mod tests {
             black: b.map(|b| format!("a{b}")),
             game_id: b.map(|b| format!("g{round}{w}{b}")),
             result: Some(result.into()),
+            berserk: None,
+            turns: None,
         }
     }
 

@@ -328,8 +328,9 @@ pub fn view(stored: &Stored) -> Value {
             } else {
                 pair::players(stored).len() as u32
             };
-            // A knockout's bracket grows with its entries: no count before there are two.
-            (format != Format::Knockout || players >= 2)
+            // A knockout's bracket grows with its entries: no count before there are two. An
+            // arena has waves, not rounds.
+            (format != Format::Arena && (format != Format::Knockout || players >= 2))
                 .then(|| pair::total_rounds(format, s, players))
         }
         _ => None,
@@ -355,6 +356,7 @@ pub fn view(stored: &Stored) -> Value {
         })
         .collect();
     let knockout = Format::parse(&t.format) == Some(Format::Knockout);
+    let arena = Format::parse(&t.format) == Some(Format::Arena);
     let mut by_round: Vec<(i64, Vec<Value>)> = Vec::new();
     for p in &stored.pairings {
         // A knockout's board is a best-of-3 match, with a page of its own.
@@ -393,9 +395,15 @@ pub fn view(stored: &Stored) -> Value {
             })
             .collect();
         (pair::rounds_done(stored), lines)
+    } else if arena {
+        (0, arena_standings(stored))
     } else {
         swiss_standings(stored)
     };
+    let ends_ms = settings
+        .as_ref()
+        .filter(|_| arena)
+        .and_then(|s| crate::tournaments::arena::ends_ms(stored, s));
     json!({
         "id": t.id,
         "name": t.name,
@@ -412,8 +420,46 @@ pub fn view(stored: &Stored) -> Value {
         "entries": entries,
         "pairings": pairings,
         "standings": {"after_round": after, "lines": standings},
+        "ends_ms": ends_ms,
         "created_ms": t.created_ms,
     })
+}
+
+/// An arena's table: points, the streak that doubles them, each game's points (doubled,
+/// berserk), whether the player is in a game now or away.
+fn arena_standings(stored: &Stored) -> Vec<Value> {
+    crate::tournaments::arena::standings(stored)
+        .iter()
+        .map(|l| {
+            let sheet: Vec<Value> = l
+                .sheet
+                .iter()
+                .map(|g| {
+                    json!({
+                        "points": g.points,
+                        "outcome": g.outcome,
+                        "doubled": g.doubled,
+                        "berserk": g.berserk,
+                    })
+                })
+                .collect();
+            json!({
+                "rank": l.rank,
+                "name": l.player.name,
+                "number": l.player.number,
+                "rating": l.player.rating.round(),
+                "points": l.score.points,
+                "games": l.score.games,
+                "wins": l.wins,
+                "streak": l.score.streak,
+                "on_fire": l.score.on_fire(),
+                "berserk_wins": l.score.berserk_wins,
+                "sheet": sheet,
+                "playing": l.playing,
+                "away": l.player.withdrawn,
+            })
+        })
+        .collect()
 }
 
 /// The standings of a Swiss or round robin after the rounds whose results are all in, with

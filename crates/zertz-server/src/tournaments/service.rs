@@ -18,15 +18,15 @@ use zertz::Player as Seat;
 
 use crate::accounts::Account;
 use crate::games::ended::GameEnded;
-use crate::games::hub::{Hub, HubError};
+use crate::games::hub::{Hub, HubError, NewGame};
 use crate::games::model::Seated;
 use crate::games::room::{Room, status as game_status};
 use crate::rate::{Keyed, Rate};
 use crate::ratings::store::RatingStore;
 use crate::store::{EventRow, GameRow, StoreError};
 use crate::tournaments::model::{
-    ByeAsked, Format, Joined, PairingRow, Settings, Stored, TournamentRow, Withdrawn, bye, result,
-    status,
+    ByeAsked, Format, Joined, PairingRow, Played, Settings, Stored, TournamentRow, Withdrawn, bye,
+    result, status,
 };
 use crate::tournaments::new_event::{NewEvent, game_settings};
 use crate::tournaments::pair;
@@ -126,6 +126,14 @@ pub fn result_of(room: &Room) -> Option<&'static str> {
     }
 }
 
+/// What else a finished game tells its pairing: who went berserk, the turns played.
+pub fn played_of(room: &Room) -> Played {
+    Played {
+        berserk: crate::tournaments::model::berserk::word(room.berserk),
+        turns: room.game.turns().len().saturating_sub(room.history_turns) as i64,
+    }
+}
+
 fn not_found(id: &str) -> TournamentError {
     TournamentError::NotFound(format!("tournament {id} not found"))
 }
@@ -193,9 +201,10 @@ impl Tournaments {
             return;
         };
         let game = ended.room.id.clone();
+        let played = played_of(&ended.room);
         let me = Arc::clone(self);
         tokio::spawn(async move {
-            if let Err(e) = me.record(&game, result).await {
+            if let Err(e) = me.record(&game, result, &played).await {
                 // The catch-up of a later tick reads the game again.
                 tracing::warn!("tournaments: the result of game {game} was not recorded: {e}");
             }
@@ -203,12 +212,17 @@ impl Tournaments {
     }
 
     /// Records the result of `game` if it is an event's, and moves its event on.
-    pub(super) async fn record(&self, game: &str, result: &str) -> Result<(), TournamentError> {
+    pub(super) async fn record(
+        &self,
+        game: &str,
+        result: &str,
+        played: &Played,
+    ) -> Result<(), TournamentError> {
         // Most games are no event's: a read spares the writer.
         let Some(event) = self.store.tournament_of_game(game).await? else {
             return Ok(());
         };
-        self.store.record_result(game, result).await?;
+        self.store.record_result(game, result, played).await?;
         self.advance(&event).await
     }
 
@@ -224,7 +238,11 @@ impl Tournaments {
             if knockout {
                 // A knockout's board is a match.
                 if let Some(result) = self.decided_match(game).await?
-                    && self.store.record_result(game, result).await?.is_some()
+                    && self
+                        .store
+                        .record_result(game, result, &Played::default())
+                        .await?
+                        .is_some()
                 {
                     tracing::info!("tournament {id}: match {game} ({result}) recorded late");
                 }
@@ -236,7 +254,11 @@ impl Tournaments {
             }
             let room = Room::from_stored(game, &events).map_err(TournamentError::Storage)?;
             if let Some(result) = result_of(&room)
-                && self.store.record_result(game, result).await?.is_some()
+                && self
+                    .store
+                    .record_result(game, result, &played_of(&room))
+                    .await?
+                    .is_some()
             {
                 tracing::info!("tournament {id}: game {game} ({result}) recorded late");
             }
@@ -346,7 +368,7 @@ impl Tournaments {
         created_ms: i64,
     ) -> Result<(), TournamentError> {
         let stored = self.get(id).await?;
-        let (_, settings) = Self::settings(&stored)?;
+        let (format, settings) = Self::settings(&stored)?;
         let rating = self.rating(&settings, &account.id).await?;
         if let Some(why) = settings.entry_refusal(rating, now_ms() - created_ms) {
             return Err(TournamentError::Forbidden(why));
@@ -359,7 +381,15 @@ impl Tournaments {
             withdrawn: false,
             joined_ms: now_ms(),
         };
-        match self.store.join_tournament(id, &entry).await? {
+        // An arena takes players while it runs, and those who left back.
+        let late = format == Format::Arena
+            && [status::RUNNING, status::PAUSED].contains(&stored.row.status.as_str());
+        let joined = if late {
+            self.store.join_running(id, &entry).await?
+        } else {
+            self.store.join_tournament(id, &entry).await?
+        };
+        match joined {
             Joined::Joined => Ok(()),
             Joined::Already => Err(TournamentError::Conflict(
                 "you are already entered in this event".into(),
@@ -635,10 +665,14 @@ impl Tournaments {
             return Ok(());
         }
         let (format, settings) = Self::settings(&stored)?;
+        if format == Format::Arena {
+            return self.advance_arena(&stored, &settings).await;
+        }
         let players = pair::players(&stored);
         let paired = u32::try_from(stored.row.round).unwrap_or(0);
         if paired > 0 && !pair::round_complete(&stored, paired) {
-            self.forfeit_first_moves(&stored, &settings, paired).await;
+            self.forfeit_first_moves(&stored, &settings, Some(paired))
+                .await;
             return Ok(());
         }
         let total = pair::total_rounds(format, &settings, players.len() as u32);
@@ -680,21 +714,41 @@ impl Tournaments {
                     return Ok(());
                 }
             };
-        let games = game_settings(&settings).map_err(TournamentError::Storage)?;
-        let by_number: HashMap<u32, &pair::Player> =
-            players.iter().map(|p| (p.number, p)).collect();
-        let seat = |n: u32| -> Result<&pair::Player, TournamentError> {
-            by_number
-                .get(&n)
-                .copied()
-                .ok_or_else(|| TournamentError::Storage(format!("no player number {n}")))
+        let (mut rows, made) = self.prepare_boards(&settings, &players, next, &round.pairs)?;
+        // The players without a game: the pairing's bye (or a round robin's rest), then
+        // those who asked to sit the round out.
+        let bye = match format {
+            Format::Swiss | Format::Knockout | Format::Arena => result::BYE,
+            Format::RoundRobin => result::REST,
         };
+        let idle = round.bye.map(|n| (n, bye)).into_iter();
+        for (n, result) in idle.chain(round.asked.iter().copied()) {
+            rows.push(no_game(next, &numbered(&players, n)?.account, result));
+        }
+        for (board, row) in rows.iter_mut().enumerate() {
+            row.board = board as i64 + 1;
+        }
+        self.store_and_open(id, next, &rows, made).await
+    }
+}
+
+impl Tournaments {
+    /// The boards of round `next` for `pairs` (first mover, second mover, by pairing numbers),
+    /// in order: a game prepared for each (not stored yet), or for a pair with a player who
+    /// withdrew (a round robin's fixed board), its forfeit without a game.
+    pub(super) fn prepare_boards(
+        &self,
+        settings: &Settings,
+        players: &[pair::Player],
+        next: u32,
+        pairs: &[(u32, u32)],
+    ) -> Result<(Vec<PairingRow>, Vec<NewGame>), TournamentError> {
+        let games = game_settings(settings).map_err(TournamentError::Storage)?;
         let mut rows = Vec::new();
         let mut made = Vec::new();
-        for (i, &(w, b)) in round.pairs.iter().enumerate() {
-            let (white, black) = (seat(w)?, seat(b)?);
-            if let Some(forfeit) = pair::Round::forfeit(&players, (w, b)) {
-                // A round robin's board with a player who withdrew: no game.
+        for (i, &(w, b)) in pairs.iter().enumerate() {
+            let (white, black) = (numbered(players, w)?, numbered(players, b)?);
+            if let Some(forfeit) = pair::Round::forfeit(players, (w, b)) {
                 rows.push(PairingRow {
                     black: Some(black.account.clone()),
                     ..no_game(next, &white.account, forfeit)
@@ -717,29 +771,30 @@ impl Tournaments {
                 black: Some(black.account.clone()),
                 game_id: Some(new.row.id.clone()),
                 result: None,
+                berserk: None,
+                turns: None,
             });
             made.push(new);
         }
-        // The players without a game: the pairing's bye (or a round robin's rest), then
-        // those who asked to sit the round out.
-        let bye = match format {
-            Format::Swiss | Format::Knockout => result::BYE,
-            Format::RoundRobin => result::REST,
-        };
-        let idle = round.bye.map(|n| (n, bye)).into_iter();
-        for (n, result) in idle.chain(round.asked.iter().copied()) {
-            rows.push(no_game(next, &seat(n)?.account, result));
-        }
-        for (board, row) in rows.iter_mut().enumerate() {
-            row.board = board as i64 + 1;
-        }
+        Ok((rows, made))
+    }
+
+    /// Stores round `next` of event `id` (its boards and the games made for them) and opens
+    /// the games, unless another node or an earlier try stored it first.
+    pub(super) async fn store_and_open(
+        &self,
+        id: &str,
+        next: u32,
+        rows: &[PairingRow],
+        made: Vec<NewGame>,
+    ) -> Result<(), TournamentError> {
         let stored_games: Vec<(GameRow, Vec<EventRow>)> = made
             .iter()
             .map(|n| (n.row.clone(), n.events.clone()))
             .collect();
         if self
             .store
-            .store_round(id, i64::from(next), &rows, &stored_games, &[], now_ms())
+            .store_round(id, i64::from(next), rows, &stored_games, &[], now_ms())
             .await?
         {
             for new in made {
@@ -755,19 +810,34 @@ impl Tournaments {
     }
 }
 
+/// The player of pairing number `n`.
+fn numbered(players: &[pair::Player], n: u32) -> Result<&pair::Player, TournamentError> {
+    players
+        .iter()
+        .find(|p| p.number == n)
+        .ok_or_else(|| TournamentError::Storage(format!("no player number {n}")))
+}
+
 impl Tournaments {
-    /// Ends by forfeit each game of round `round` whose player to move has let one of the
-    /// first two moves wait longer than the event allows: the game is aborted in that player's
-    /// name, which the result records as their forfeit (`-+` or `+-`). Before the first move no
-    /// clock runs, so without this a player who never came would hold the round up. A game
-    /// another node holds is left to that node's tick.
-    async fn forfeit_first_moves(&self, stored: &Stored, settings: &Settings, round: u32) {
+    /// Ends by forfeit each game of round `round` (of every round with `None`: an arena's)
+    /// whose player to move has let one of the first two moves wait longer than the event
+    /// allows: the game is aborted in that player's name, which the result records as their
+    /// forfeit (`-+` or `+-`). Before the first move no clock runs, so without this a player
+    /// who never came would hold the round up. In an arena the player is then away (paired no
+    /// more until they join again). A game another node holds is left to that node's tick.
+    pub(super) async fn forfeit_first_moves(
+        &self,
+        stored: &Stored,
+        settings: &Settings,
+        round: Option<u32>,
+    ) {
         let limit = i64::from(settings.first_move_s) * 1000;
         let knockout = Format::parse(&stored.row.format) == Some(Format::Knockout);
+        let arena = Format::parse(&stored.row.format) == Some(Format::Arena);
         let boards = stored
             .pairings
             .iter()
-            .filter(|p| p.round == i64::from(round) && p.result.is_none())
+            .filter(|p| round.is_none_or(|r| p.round == i64::from(r)) && p.result.is_none())
             .filter_map(|p| p.game_id.as_deref());
         for board in boards {
             // A knockout's board is a match: its game under way is the one to watch, and a
@@ -813,6 +883,7 @@ impl Tournaments {
                 }
                 continue;
             }
+            let idle_account = state.room.accounts[idle.index()].clone();
             match self
                 .hub
                 .act_locked(
@@ -823,11 +894,22 @@ impl Tournaments {
                 )
                 .await
             {
-                Ok(_) => tracing::info!(
-                    "tournament {}: game {game} lost by forfeit: no move in {} s",
-                    stored.row.id,
-                    settings.first_move_s
-                ),
+                Ok(_) => {
+                    tracing::info!(
+                        "tournament {}: game {game} lost by forfeit: no move in {} s",
+                        stored.row.id,
+                        settings.first_move_s
+                    );
+                    if arena
+                        && let Some(account) = idle_account
+                        && let Err(e) = self
+                            .store
+                            .withdraw_from_tournament(&stored.row.id, &account, now_ms())
+                            .await
+                    {
+                        tracing::warn!("tournament {}: {account} not set away: {e}", stored.row.id);
+                    }
+                }
                 Err(e) => tracing::warn!(
                     "tournament {}: game {game} not forfeited: {e}",
                     stored.row.id
@@ -846,6 +928,13 @@ impl Tournaments {
             return Err(TournamentError::Conflict(
                 "a knockout has no TRF report (the format is for Swiss and round-robin \
                  events): its bracket is on the event's page, its games in games.sgf"
+                    .into(),
+            ));
+        }
+        if format == Format::Arena {
+            return Err(TournamentError::Conflict(
+                "an arena has no TRF report (the format is for Swiss and round-robin events): \
+                 its table is on the event's page, its games in games.sgf"
                     .into(),
             ));
         }
@@ -899,6 +988,8 @@ fn no_game(round: u32, account: &str, result: &str) -> PairingRow {
         black: None,
         game_id: None,
         result: Some(result.into()),
+        berserk: None,
+        turns: None,
     }
 }
 

@@ -21,7 +21,8 @@ use crate::store::game_sql::GameDialect;
 use crate::store::sql::{Row, Sql, Statement, args, map_rows};
 use crate::store::{EventRow, GameRow, MatchRow, StoreError};
 use crate::tournaments::model::{
-    ByeAsked, ByeRow, EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn, status,
+    ByeAsked, ByeRow, EntryRow, Joined, PairingRow, Played, Stored, TournamentRow, Withdrawn,
+    status,
 };
 use crate::tournaments::store::TournamentStore;
 
@@ -142,6 +143,8 @@ fn pairing_row(r: &impl Row) -> Result<PairingRow, sqlx::Error> {
         black: r.get("black")?,
         game_id: r.get("game_id")?,
         result: r.get("result")?,
+        berserk: r.get("berserk")?,
+        turns: r.get("turns")?,
     })
 }
 
@@ -183,7 +186,7 @@ impl<S: Sql + GameDialect> TournamentStore for S {
                     args![id],
                 ),
                 (
-                    "SELECT round, board, white, black, game_id, result \
+                    "SELECT round, board, white, black, game_id, result, berserk, turns \
                      FROM tournament_pairings WHERE tournament_id = ? ORDER BY round, board",
                     args![id],
                 ),
@@ -257,6 +260,41 @@ impl<S: Sql + GameDialect> TournamentStore for S {
                 ],
             )),
             // With this entry, at most the most players: there was room for it.
+            Stop::Full.unless_changed(Statement::new(
+                "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? \
+                 AND max_players >= (SELECT COUNT(*) FROM tournament_entries \
+                 WHERE tournament_id = ? AND NOT withdrawn)",
+                args![id, id],
+            )),
+        ];
+        Ok(match write_guarded(self, statements).await? {
+            None => Joined::Joined,
+            Some(Stop::NoEvent) => Joined::NotFound,
+            Some(Stop::Entered) => Joined::Already,
+            Some(Stop::Full) => Joined::Full,
+            Some(_) => Joined::Closed,
+        })
+    }
+
+    async fn join_running(&self, id: &str, e: &EntryRow) -> Result<Joined, StoreError> {
+        let statements = vec![
+            // Locks the event's row: two late entries take their numbers in turn.
+            touch(id, e.joined_ms),
+            Stop::NotRegistering.unless_changed(Statement::new(
+                "UPDATE tournaments SET updated_ms = updated_ms \
+                 WHERE id = ? AND format = ? AND status IN (?, ?)",
+                args![id, "arena", status::RUNNING, status::PAUSED],
+            )),
+            // In with the next number, or back in with one's own.
+            Stop::Entered.unless_changed(Statement::new(
+                "INSERT INTO tournament_entries (tournament_id, account_id, name, rating, \
+                 number, withdrawn, joined_ms) VALUES (?, ?, ?, ?, \
+                 (SELECT COALESCE(MAX(number), 0) + 1 FROM tournament_entries \
+                 WHERE tournament_id = ?), ?, ?) \
+                 ON CONFLICT (tournament_id, account_id) DO UPDATE \
+                 SET withdrawn = excluded.withdrawn WHERE tournament_entries.withdrawn",
+                args![id, &e.account_id, &e.name, e.rating, id, false, e.joined_ms],
+            )),
             Stop::Full.unless_changed(Statement::new(
                 "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? \
                  AND max_players >= (SELECT COUNT(*) FROM tournament_entries \
@@ -349,8 +387,9 @@ impl<S: Sql + GameDialect> TournamentStore for S {
         now_ms: i64,
     ) -> Result<bool, StoreError> {
         let mut statements = vec![Stop::NotRegistering.unless_changed(Statement::new(
-            "UPDATE tournaments SET status = ?, updated_ms = ? WHERE id = ? AND status = ?",
-            args![status::RUNNING, now_ms, id, status::REGISTERING],
+            "UPDATE tournaments SET status = ?, updated_ms = ?, starts_ms = ? \
+             WHERE id = ? AND status = ?",
+            args![status::RUNNING, now_ms, now_ms, id, status::REGISTERING],
         ))];
         statements.extend(ratings.iter().map(|(account, rating)| {
             Statement::new(
@@ -410,15 +449,21 @@ impl<S: Sql + GameDialect> TournamentStore for S {
         Ok(write_guarded(self, statements).await?.is_none())
     }
 
-    async fn record_result(&self, game: &str, result: &str) -> Result<Option<String>, StoreError> {
+    async fn record_result(
+        &self,
+        game: &str,
+        result: &str,
+        played: &Played,
+    ) -> Result<Option<String>, StoreError> {
         // A game's event never changes: read it first, and write nothing for a game of none.
         let Some(event) = self.tournament_of_game(game).await? else {
             return Ok(None);
         };
         let recorded = self
             .execute(
-                "UPDATE tournament_pairings SET result = ? WHERE game_id = ? AND result IS NULL",
-                args![result, game],
+                "UPDATE tournament_pairings SET result = ?, berserk = ?, turns = ? \
+                 WHERE game_id = ? AND result IS NULL",
+                args![result, played.berserk.map(String::from), played.turns, game],
             )
             .await?;
         Ok((recorded > 0).then_some(event))

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 
 use crate::store::{EventRow, GameRow, MatchRow, StoreError};
 use crate::tournaments::model::{
-    ByeAsked, EntryRow, Joined, PairingRow, Stored, TournamentRow, Withdrawn,
+    ByeAsked, EntryRow, Joined, PairingRow, Played, Stored, TournamentRow, Withdrawn,
 };
 
 /// The tournaments' storage.
@@ -30,6 +30,10 @@ pub trait TournamentStore: Send + Sync {
     /// before comes back). The event's row is locked meanwhile: two joins never both take the
     /// last place.
     async fn join_tournament(&self, id: &str, entry: &EntryRow) -> Result<Joined, StoreError>;
+
+    /// Enters `entry` in arena `id` while it runs (or is paused), with the next pairing
+    /// number, if it has room; a player who left comes back with their number and results.
+    async fn join_running(&self, id: &str, entry: &EntryRow) -> Result<Joined, StoreError>;
 
     /// Withdraws `account` from event `id` unless it is over (registering: the entry no longer
     /// counts; running: the player is paired no more).
@@ -57,7 +61,8 @@ pub trait TournamentStore: Send + Sync {
 
     /// Starts event `id` if it still registers: each entry's rating is set to the one in
     /// `ratings` (when there), the entries not withdrawn get their pairing numbers (highest
-    /// rating first, then by name) and the event is running. Returns whether this call
+    /// rating first, then by name) and the event is running from `now_ms` (its start time
+    /// from then on). Returns whether this call
     /// started it (`false`: it was started already, or is gone).
     async fn start_tournament(
         &self,
@@ -81,9 +86,15 @@ pub trait TournamentStore: Send + Sync {
         now_ms: i64,
     ) -> Result<bool, StoreError>;
 
-    /// Records the result of the event game `game` unless it has one; returns the event when
-    /// this call recorded it (`None`: not an event's game, or recorded already).
-    async fn record_result(&self, game: &str, result: &str) -> Result<Option<String>, StoreError>;
+    /// Records the result of the event game `game` unless it has one, with what else the game
+    /// showed (`played`: berserks, turns); returns the event when this call recorded it
+    /// (`None`: not an event's game, or recorded already).
+    async fn record_result(
+        &self,
+        game: &str,
+        result: &str,
+        played: &Played,
+    ) -> Result<Option<String>, StoreError>;
 
     /// The event `game` is played in, if any.
     async fn tournament_of_game(&self, game: &str) -> Result<Option<String>, StoreError>;

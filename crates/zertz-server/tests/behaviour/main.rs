@@ -6,6 +6,7 @@
 
 mod accounts;
 mod analysis;
+mod arena;
 mod attacks;
 mod chat;
 mod clocks;

@@ -626,7 +626,10 @@ async fn refusals(db: Db) {
         (json!({"clock": null}), "need a clock"),
         (json!({"board": "61", "rated": true}), "rated:"),
         (json!({"board": "custom:a1,a2,b1"}), "standard boards"),
-        (json!({"format": "arena"}), "not run yet"),
+        (
+            json!({"format": "arena", "rounds": null}),
+            "minutes: an arena needs",
+        ),
         (
             json!({"format": "knockout"}),
             "as many rounds as its bracket needs",

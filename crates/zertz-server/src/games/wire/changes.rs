@@ -75,6 +75,8 @@ pub struct Changes<'a> {
     match_game: Option<&'a Option<(String, u32)>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     design: Option<&'a Option<crate::games::design::DesignView>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    berserk: Option<Option<[bool; 2]>>,
     server_ms: i64,
     turn_ms: Option<i64>,
 }
@@ -133,6 +135,7 @@ impl<'a> Changes<'a> {
             last: changed(&old.last, &new.last),
             match_game: changed(&old.match_game, &new.match_game),
             design: changed(&old.design, &new.design),
+            berserk: changed(&old.berserk, &new.berserk).copied(),
             server_ms: new.server_ms,
             turn_ms: new.turn_ms,
         }

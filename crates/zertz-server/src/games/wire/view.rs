@@ -91,6 +91,10 @@ pub struct GameView {
     /// (absent in other games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub design: Option<crate::games::design::DesignView>,
+    /// An arena's game: the seats that went berserk (absent in other games, where nobody
+    /// may).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub berserk: Option<[bool; 2]>,
 }
 
 /// A seat as shown.
@@ -293,6 +297,7 @@ impl GameView {
                 .map(|m| (m.match_id.clone(), m.number)),
             server_ms: now_ms,
             turn_ms: live.then(|| room.running_ms(now_ms)),
+            berserk: room.settings.berserk.then_some(room.berserk),
             design: room
                 .design
                 .as_ref()
