@@ -6,7 +6,10 @@
 // download. The form's refusal (a Swiss with more rounds than it can have) is shown in the
 // server's words, and an unknown event is a 404. Then a Swiss of four: one player withdraws
 // during round 1 (two clicks), another asks to sit out round 2 (and takes a first request
-// back); round 2 is paired without either; the organiser removes a player and ends it.
+// back); round 2 is paired without either; the organiser removes a player and ends it. A
+// death-match knockout of four to its podium. An arena: created from the form, a late entry
+// joining while it runs, berserk clicked on the game page, the table following the games
+// without a reload; and a Swiss whose standings follow round 1's results on a spectator's page.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -325,4 +328,102 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   assert.deepEqual(places, ['1 Kim won it', '2 Lou the final', '3 Max a semifinal', '3 Ned a semifinal']);
   assert.equal(await kim.locator('#download-trf').count(), 0, 'no TRF for a knockout');
   await shot(kim, 'knockout-finished');
+});
+
+test('an arena joined while it runs, berserk on the game page, its table and a Swiss standings live', async () => {
+  const names = ['Eli', 'Fay', 'Gus', 'Hal'];
+  const pages = {};
+  for (const name of names) {
+    pages[name] = await freshPage(env);
+    await signUpAs(env, pages[name], name);
+  }
+  const eli = pages.Eli;
+  const fay = pages.Fay;
+  const gus = pages.Gus;
+
+  // Eli creates an arena of 30 minutes from the form: no rounds, minutes and berserk asked.
+  await eli.goto(`${env.server.url}/tournaments`);
+  await eli.click('#create-details summary');
+  await eli.fill('#event-name-field', 'Friday arena');
+  await eli.selectOption('#event-format', 'arena');
+  assert.equal(await eli.isVisible('#event-rounds'), false);
+  assert.equal(await eli.isChecked('#event-berserk'), true);
+  await eli.selectOption('#event-minutes', '30');
+  await eli.click('#create-event');
+  await eli.waitForURL(/\/tournament\/[^/]+$/);
+  const url = eli.url();
+  await textMatches(eli, /Arena, 30 minutes, berserk allowed · 37 rings/, '#event-settings');
+  await eli.click('#join');
+  await fay.goto(url);
+  await fay.click('#join');
+  await textMatches(fay, /You are in/);
+  await eli.waitForSelector('#entries-table tr[data-name=Fay]');
+  await eli.click('#start');
+  await eli.waitForSelector('body[data-status=running]');
+  await textMatches(eli, /Ends in (29|30):\d\d/, '#event-status');
+
+  // Gus comes while it runs, joins from the page and waits for a free player.
+  await gus.goto(url);
+  await gus.click('#join');
+  await textMatches(gus, /paired as soon as another player is free/);
+  await gus.waitForSelector('#standings-table tr[data-name=Gus]');
+
+  // Fay finds her game ready, goes berserk on the game page (before her first move).
+  await fay.waitForSelector('#go-to-game');
+  assert.match(await fay.textContent('#your-game'), /Berserk before your first move/);
+  await fay.click('#go-to-game');
+  await fay.waitForURL(/\/game\//);
+  const game = fay.url().split('/').pop();
+  await fay.click('#berserk');
+  await fay.waitForSelector('.berserk-note[data-seat]');
+  assert.match(await fay.textContent('#actions'), /You went berserk: half the clock, no increment/);
+  assert.equal(await fay.locator('#berserk').count(), 0, 'berserk once');
+
+  // Seven moves of Fay's (by the API), then Eli resigns: a berserk win earns 3.
+  const start = await (await eli.request.get(`${env.server.url}/api/games/${game}?legal=list`)).json();
+  const fayIs = start.seats.findIndex((s) => s.name === 'Fay') + 1;
+  let s = start;
+  for (let turn = 0; turn < 40; turn += 1) {
+    const fayMoves = fayIs === 1 ? Math.ceil(s.moves.length / 2) : Math.floor(s.moves.length / 2);
+    if (fayMoves >= 7 && s.to_move !== fayIs) break;
+    const mover = s.to_move === fayIs ? fay : eli;
+    s = (await postFrom(mover, `/api/games/${game}/action?legal=list`, { type: 'move', move: s.legal_moves[0] })).state;
+    assert.equal(s.status, 'live');
+  }
+  await postFrom(eli, `/api/games/${game}/action`, { type: 'resign' });
+
+  // Gus's page, not reloaded: Fay leads with 3 (a berserk game on her sheet) and meets Gus.
+  await gus.waitForSelector('#standings-table tr[data-name=Fay][data-points="3"]', { timeout: 15000 });
+  assert.equal(await gus.locator('#standings-table tr[data-name=Fay] .sheet-game.berserk').count(), 1);
+  await textMatches(gus, /Your game against Fay is ready/, '#your-game');
+  await textMatches(eli, /Fay – Gus|Gus – Fay/, '#arena-games-list');
+  await shot(eli, 'arena-running');
+
+  // Eli ends it (two clicks): Fay first on the podium, no TRF.
+  await eli.click('#end-event');
+  await eli.click('#end-confirm');
+  await eli.waitForSelector('body[data-status=finished]');
+  assert.equal(await eli.getAttribute('#podium-places li.place-1', 'data-name'), 'Fay');
+  assert.equal(await eli.locator('#download-trf').count(), 0);
+
+  // A Swiss of four (by the API): a spectator's standings follow round 1's results live.
+  const swiss = await postFrom(eli, '/api/tournaments', {
+    name: 'Live Swiss', format: 'swiss', rounds: 2, clock: { kind: 'fischer', base_ms: 300000, increment_ms: 3000 },
+  });
+  for (const name of names) await postFrom(pages[name], `/api/tournaments/${swiss.id}/join`, {});
+  await postFrom(eli, `/api/tournaments/${swiss.id}/start`, {});
+  const watcher = await freshPage(env);
+  await watcher.goto(`${env.server.url}/tournament/${swiss.id}`);
+  await watcher.waitForSelector('body[data-round="1"]');
+  await textMatches(watcher, /After round 0/, '#standings caption');
+  const e = await (await watcher.request.get(`${env.server.url}/api/tournaments/${swiss.id}`)).json();
+  for (const b of e.pairings[0].boards) {
+    // The second mover resigns each game.
+    await postFrom(pages[b.black], `/api/games/${b.game}/action`, { type: 'resign' });
+  }
+  await watcher.waitForSelector('body[data-round="2"]', { timeout: 15000 });
+  await textMatches(watcher, /After round 1/, '#standings caption');
+  const winners = e.pairings[0].boards.map((b) => b.white).sort();
+  const leaders = await watcher.$$eval('#standings-table tbody tr', (rows) => rows.slice(0, 2).map((r) => r.getAttribute('data-name')).sort());
+  assert.deepEqual(leaders, winners, 'the round 1 winners lead, without a reload');
 });

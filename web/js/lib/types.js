@@ -112,13 +112,14 @@
  * @property {number} server_ms
  * @property {number | null} turn_ms
  * @property {DesignView} [design]
+ * @property {[boolean, boolean]} [berserk] an arena's game: the seats that went berserk
  */
 
 /**
  * `Event` (games/model.rs): one entry of a game's log, as the socket names the event behind a
  * message. Only the fields the pages read are listed.
  * @typedef {object} GameEvent
- * @property {string} type `joined`, `started`, `moved`, `draw_offered`, `bribe_proposed`, …
+ * @property {string} type `joined`, `started`, `moved`, `draw_offered`, `bribe_proposed`, `berserk`, …
  * @property {1 | 2} [seat]
  * @property {string} [name] `joined`
  * @property {string} [notation] `moved`
@@ -344,7 +345,14 @@
  * @property {number} [direct_encounter]
  * @property {number} [out_in] a knockout: the round the player went out in
  * @property {number} wins games won (a knockout: matches won)
- * @property {boolean} withdrawn withdrew while the event ran: paired no more
+ * @property {boolean} [withdrawn] withdrew while the event ran: paired no more
+ * @property {number} [games] an arena: games played
+ * @property {number} [streak] an arena: wins in a row up to now
+ * @property {boolean} [on_fire] an arena: two wins in a row, the next game counts double
+ * @property {number} [berserk_wins] an arena: berserk wins that earned the extra point
+ * @property {{points: number, outcome: 'win' | 'draw' | 'loss', doubled: boolean, berserk: boolean}[]} [sheet] an arena: each game's points
+ * @property {boolean} [playing] an arena: in a game now
+ * @property {boolean} [away] an arena: left (not paired until they join again)
  */
 
 /**
@@ -352,10 +360,10 @@
  * @typedef {object} Tournament
  * @property {string} id
  * @property {string} name
- * @property {string} format `swiss`, `round_robin` or `knockout`
+ * @property {string} format `swiss`, `round_robin`, `knockout` or `arena`
  * @property {'registering' | 'running' | 'paused' | 'finished'} status
  * @property {string} organiser
- * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean, first_move_s: number, first_mover?: 'lower' | 'higher', min_rating?: number, max_rating?: number, min_account_days?: number} | null} settings
+ * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean, first_move_s: number, first_mover?: 'lower' | 'higher', minutes?: number, berserk?: boolean, min_rating?: number, max_rating?: number, min_account_days?: number} | null} settings
  * @property {string | null} clock_text
  * @property {number | null} start_ms
  * @property {number} max_players
@@ -365,6 +373,7 @@
  * @property {{name: string, rating: number, number: number | null, withdrawn: boolean, byes: {round: number, points: 'half' | 'zero'}[]}[]} entries
  * @property {{round: number, boards: TournamentBoard[]}[]} pairings
  * @property {{after_round: number, lines: StandingLine[]}} standings
+ * @property {number | null} [ends_ms] an arena: when it stops pairing
  */
 
 export {};

@@ -11,6 +11,7 @@ import { COLOUR_NAMES } from '../../lib/position.js';
 import { confirmMoves } from '../../lib/prefs.js';
 import { $, copy, fill, h, say, showConnection } from '../../lib/ui.js';
 import { theJoinForm } from './connection.js';
+import { berserkControls } from './berserk.js';
 import { designButtons, designClick, designing } from './design.js';
 import { premoveClick, premoveColour } from './premove.js';
 import { apply, id, page, path } from './state.js';
@@ -237,6 +238,7 @@ export function renderActions() {
     }
   }
   items.push(...designButtons(s, button, act));
+  items.push(...berserkControls(s, button, act));
   if (s.status === 'live' && you) {
     const other = you === 1 ? 2 : 1;
     if (page.confirmResign) {

@@ -155,6 +155,9 @@ export function announce(event, s) {
       tell(`The game starts: ${who(s, s.to_move)} ${s.you === s.to_move ? 'move' : 'moves'} first.${still ? ' The clocks start with the first move.' : ''}`);
       break;
     }
+    case 'berserk':
+      tell(`${who(s, n)} ${s.you === n ? 'go' : 'goes'} berserk: half the clock, no increment.`, 'request');
+      break;
     case 'draw_offered':
       tell(s.you === other ? `${who(s, n)} offers a draw: accept or decline it.` : `${does(s, n, 'offer')} a draw.`, 'request');
       break;

@@ -1,7 +1,7 @@
 // @ts-check
 // The form that creates an event (POST /api/tournaments), for a logged-in player: its name, the
 // format (Swiss with its rounds, round robin single or double, the death-match knockout and
-// who begins its matches), the games' board, rules and
+// who begins its matches, the arena with its minutes and berserk), the games' board, rules and
 // clock, rated or casual, the most players, when it starts and the time for a first move. The server checks everything
 // again and its refusal, in its words, is shown under the form.
 
@@ -44,7 +44,11 @@ export function eventBody(/** @type {HTMLFormElement} */ form, now = Date.now())
     first_move_s: Number(v.get('first_move_s')),
   };
   const rounds = String(v.get('rounds') || '').trim();
-  if (rounds && format !== 'knockout') body.rounds = Number(rounds);
+  if (rounds && format !== 'knockout' && format !== 'arena') body.rounds = Number(rounds);
+  if (format === 'arena') {
+    body.minutes = Number(v.get('minutes'));
+    body.berserk = v.get('berserk') === 'on';
+  }
   if (format === 'round_robin') body.double = v.get('double') === 'on';
   if (format === 'knockout') body.first_mover = String(v.get('first_mover') || 'lower');
   // Who may enter: each limit only when given.
@@ -69,7 +73,15 @@ export function createBox(account) {
   const format = h('select', { id: 'event-format', name: 'format' },
     h('option', { value: 'swiss' }, 'Swiss (FIDE Dutch system)'),
     h('option', { value: 'round_robin' }, 'Round robin'),
-    h('option', { value: 'knockout' }, 'Death-match knockout (best-of-3 matches)'));
+    h('option', { value: 'knockout' }, 'Death-match knockout (best-of-3 matches)'),
+    h('option', { value: 'arena' }, 'Arena (play as many games as you can in the time)'));
+  const minutes = h('label', { id: 'event-minutes-label', hidden: true }, 'Lasts ',
+    h('select', { id: 'event-minutes', name: 'minutes' },
+      [15, 30, 45, 60, 90, 120].map((n) => h('option', { value: n, selected: n === 45 }, `${n} minutes`))),
+    h('span', { class: 'note' }, 'a free player is paired at once; 2 points a win, 1 a draw, double after two wins in a row'));
+  const berserk = h('label', { id: 'event-berserk-label', hidden: true },
+    h('input', { id: 'event-berserk', name: 'berserk', type: 'checkbox', checked: true }),
+    ' Berserk allowed (half your clock, no increment, one point more for a win of 7 moves or more)');
   const firstMover = h('label', { id: 'event-first-mover-label', hidden: true }, 'Game 1 of a match is begun by the ',
     h('select', { id: 'event-first-mover', name: 'first_mover' },
       h('option', { value: 'lower' }, 'lower seed (the one called into the death match)'),
@@ -79,10 +91,13 @@ export function createBox(account) {
   const explain = () => {
     const rr = format.value === 'round_robin';
     const ko = format.value === 'knockout';
+    const arena = format.value === 'arena';
     doubleLabel.hidden = !rr;
     firstMover.hidden = !ko;
-    roundsLabel.hidden = ko;
-    rounds.required = !rr && !ko;
+    minutes.hidden = !arena;
+    berserk.hidden = !arena;
+    roundsLabel.hidden = ko || arena;
+    rounds.required = !rr && !ko && !arena;
     // The host's death matches were played on its clock: offered first for a knockout.
     const clock = /** @type {HTMLSelectElement | null} */ (document.getElementById('event-clock'));
     if (clock && ko && clock.value === 'fischer-5-3') clock.value = 'reserve';
@@ -98,6 +113,8 @@ export function createBox(account) {
       roundsLabel,
       doubleLabel,
       firstMover,
+      minutes,
+      berserk,
       field('Most players', h('input', { id: 'event-max', name: 'max_players', type: 'number', min: 2, max: 256, value: 64 })),
       field('Starts', h('select', { id: 'event-start', name: 'start' }, STARTS.map((s) => h('option', { value: s.key }, s.text)))),
       field('First move within', h('select', { id: 'event-first-move', name: 'first_move_s' },

@@ -3,8 +3,9 @@
 // (a countdown to the start, the round, finished), joining and withdrawing while it registers,
 // the organiser's start, "your game is ready" with a link to the player's board (a knockout's:
 // their match), the standings (a knockout's places), the crosstable (a knockout's bracket,
-// bracket.js), each round's games, the event's room (its chat), the podium at the end, and the downloads (the report as
-// TRF, the games as SGF). The page asks again every few seconds while the event is not over,
+// bracket.js; an arena's table with streaks and berserks, arena.js), each round's games, the
+// event's room (its chat), the podium at the end, and the downloads (the report as TRF, the
+// games as SGF). An arena takes players while it runs: join, leave and come back. The page asks again every few seconds while the event is not over,
 // so the standings follow the games live.
 
 import { ApiError, api } from '../../lib/api.js';
@@ -12,6 +13,7 @@ import { signInHref, siteHeader } from '../../lib/account.js';
 import { $, fill, h, profileHref, say } from '../../lib/ui.js';
 import { ChatPanel } from '../../lib/chat.js';
 import { RoomSocket } from '../../lib/socket.js';
+import { arenaClock, arenaTable, gamesUnderWay } from './arena.js';
 import { bracket } from './bracket.js';
 import { crosstable, podium, roundsList, seen, standingsTable } from './tables.js';
 import { formatText, settingsText, statusText } from './words.js';
@@ -125,8 +127,22 @@ function actions(t) {
   return [...playerActions(t), ...pauseButton(t), ...endButton(t)];
 }
 
+/** An arena under way: join (or come back), or leave for a while. */
+function arenaActions(t) {
+  if (!me) return [h('a', { class: 'button primary', id: 'sign-in-to-join', href: signInHref() }, 'Sign in to join')];
+  const mine = t.entries.find((e) => e.name === me);
+  if (mine && !mine.withdrawn) {
+    return [h('button', { type: 'button', id: 'withdraw', title: 'You are not paired until you come back; your points stand', onclick: () => act('withdraw', 'You have left the arena: come back whenever you like.') }, 'Leave the arena')];
+  }
+  return [h('button', {
+    type: 'button', class: 'primary', id: 'join', disabled: t.players >= t.max_players,
+    onclick: () => act('join', 'You are in: you are paired as soon as another player is free.'),
+  }, t.players >= t.max_players ? 'Full' : mine ? 'Come back' : 'Join the arena')];
+}
+
 /** A player's buttons: join or withdraw, sign in; the organiser's start. */
 function playerActions(t) {
+  if (t.format === 'arena' && (t.status === 'running' || t.status === 'paused')) return arenaActions(t);
   if (t.status === 'running' || t.status === 'paused') return withdrawRunning(t);
   if (t.status !== 'registering') return [];
   if (!me) return [h('a', { class: 'button primary', id: 'sign-in-to-join', href: signInHref() }, 'Sign in to join')];
@@ -146,6 +162,17 @@ function playerActions(t) {
 /** "Your game is ready": the viewer's board of the current round while its game is played. */
 function yourGame(t) {
   if (!me || (t.status !== 'running' && t.status !== 'paused')) return null;
+  if (t.format === 'arena') {
+    // An arena's game is in any wave: the viewer's that is not over.
+    const board = t.pairings.flatMap((r) => r.boards).find((b) => !b.result && b.url && seen(b, me));
+    const s = board && seen(board, me);
+    if (!board || !s || !s.opponent) return null;
+    return h('p', { class: 'result-box your-game-ready' },
+      h('strong', {}, `Your game against ${s.opponent} is ready. `),
+      s.first ? 'You move first. ' : 'You move second. ',
+      t.settings && t.settings.berserk ? 'Berserk before your first move: half your clock for a point more if you win. ' : '',
+      h('a', { class: 'button primary', id: 'go-to-game', href: board.url }, 'Go to your game'));
+  }
   const round = t.pairings.find((r) => r.round === t.round);
   if (!round) return null;
   for (const b of round.boards) {
@@ -196,7 +223,8 @@ function entries(t) {
 function showStatus() {
   if (!shown) return;
   const players = `${shown.players} player${shown.players === 1 ? '' : 's'}${shown.status === 'registering' ? ` of ${shown.max_players} at most` : ''}`;
-  $('event-status').textContent = `${statusText(shown)} · ${players} · organised by ${shown.organiser}`;
+  const where = shown.format === 'arena' && shown.status === 'running' ? arenaClock(shown) : statusText(shown);
+  $('event-status').textContent = `${where} · ${players} · organised by ${shown.organiser}`;
 }
 
 /** Shows the event. */
@@ -230,19 +258,22 @@ function show(/** @type {Tournament} */ t) {
   const started = t.status !== 'registering';
   $('standings-section').hidden = !started;
   const knockout = t.format === 'knockout';
-  $('crosstable-section').hidden = !started || knockout;
+  const arena = t.format === 'arena';
+  $('crosstable-section').hidden = !started || knockout || arena;
   $('bracket-section').hidden = !started || !knockout;
-  $('rounds-section').hidden = !t.pairings.length;
+  $('rounds-section').hidden = !t.pairings.length || arena;
+  $('arena-games-section').hidden = !arena || !started || over;
   if (started) {
-    fill($('standings'), standingsTable(t));
+    fill($('standings'), arena ? arenaTable(t) : standingsTable(t));
     if (knockout) fill($('bracket'), bracket(t));
+    else if (arena) fill($('arena-games-list'), gamesUnderWay(t));
     else fill($('crosstable'), crosstable(t));
   }
-  fill($('rounds'), roundsList(t, me));
+  if (!arena) fill($('rounds'), roundsList(t, me));
   const base = `/api/tournaments/${encodeURIComponent(t.id)}`;
   $('downloads').hidden = !started;
   fill($('downloads'), started ? ['Download: ',
-    knockout ? null : h('a', { href: `${base}/trf`, id: 'download-trf', download: `${t.id}.trf` }, 'the report (TRF)'), knockout ? null : ' · ',
+    knockout || arena ? null : h('a', { href: `${base}/trf`, id: 'download-trf', download: `${t.id}.trf` }, 'the report (TRF)'), knockout || arena ? null : ' · ',
     h('a', { href: `${base}/games.sgf`, id: 'download-games', download: `${t.id}.sgf` }, 'the games (SGF)')] : null);
   fill($('entries'), entries(t));
 }

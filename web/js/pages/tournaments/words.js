@@ -11,6 +11,7 @@ export const FORMATS = {
   swiss: 'Swiss',
   round_robin: 'Round robin',
   knockout: 'Death-match knockout (best of 3)',
+  arena: 'Arena',
 };
 
 /** The format of an event in words ("Swiss, 5 rounds", "Double round robin"). */
@@ -18,6 +19,11 @@ export function formatText(t) {
   const name = FORMATS[t.format] || t.format;
   const double = t.settings && t.settings.double;
   const base = t.format === 'round_robin' && double ? 'Double round robin' : name;
+  if (t.format === 'arena') {
+    const minutes = t.settings && t.settings.minutes;
+    const berserk = t.settings && t.settings.berserk ? ', berserk allowed' : '';
+    return minutes ? `${name}, ${minutes} minutes${berserk}` : name;
+  }
   const rounds = t.rounds ?? (t.settings && t.settings.rounds);
   return rounds ? `${base}, ${rounds} round${rounds === 1 ? '' : 's'}` : base;
 }
