@@ -2,7 +2,9 @@
 //! and again right after the game that ends a round, carries on when it starts again: the
 //! results are there (a game that ended before the kill but was never recorded is caught up
 //! from the store), the next round is paired once, and the event ends after its last round.
-//! The rest of tournaments: crates/zertz-server/tests/behaviour/tournaments.rs.
+//! A knockout killed in the middle of a best-of-3 match, and again right after the match that
+//! ends its round, goes on the same way: the match resumes at its next game, the final is
+//! paired once. The rest of tournaments: crates/zertz-server/tests/behaviour/tournaments.rs.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -130,4 +132,118 @@ async fn a_killed_server_resumes_its_events_and_pairs_each_round_once(db: Db) {
     server.assert_healthy().await;
 }
 
-on_sqlite_and_postgres!(a_killed_server_resumes_its_events_and_pairs_each_round_once,);
+/// The game the match of `board` plays now, once it is not `after`.
+async fn match_game(server: &Server, board: &Value, after: Option<&str>) -> String {
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, m) = server
+            .get(&format!("/api/matches/{}", string(&board["game"])), None)
+            .await;
+        assert_eq!(status, 200, "{m}");
+        if let Some(g) = m["current_game"].as_str()
+            && Some(g) != after
+        {
+            return g.to_string();
+        }
+        assert!(std::time::Instant::now() < until, "no next game: {m:#}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// `who` resigns `game`.
+async fn resign_game(players: &mut HashMap<&'static str, Browser>, who: &str, game: &str) {
+    let a = players
+        .get_mut(who)
+        .unwrap()
+        .post(
+            &format!("/api/games/{game}/action"),
+            json!({"type": "resign"}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{who} resigns {game}: {:?}", a.body);
+}
+
+/// A knockout of four: the server is killed after game 1 of a semifinal, and again right after
+/// the match that completes round 1; the match resumes at game 2, the final is paired once,
+/// and the event ends with its winner.
+async fn a_killed_server_resumes_a_knockout_mid_match(db: Db) {
+    let mut server = Server::start(&db);
+    let mut players = log_in(&server, true).await;
+    let created = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(
+            "/api/tournaments",
+            json!({"name": "Night knockout", "format": "knockout",
+                   "clock": {"kind": "fischer", "base_ms": 600_000, "increment_ms": 5_000}}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let id = string(&created.body["id"]);
+    for name in NAMES {
+        let path = format!("/api/tournaments/{id}/join");
+        let a = players.get_mut(name).unwrap().post(&path, json!({})).await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+    }
+    let path = format!("/api/tournaments/{id}/start");
+    let a = players.get_mut("Ann").unwrap().post(&path, json!({})).await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    // Equal ratings: seeds by name; the lower seed first. Semifinals Dee-Ann and Cyd-Bob.
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    let semis = boards(&e, 1);
+    assert_eq!(
+        (string(&semis[0]["white"]), string(&semis[1]["white"])),
+        ("Dee".into(), "Cyd".into())
+    );
+
+    // Dee loses game 1 of her match; the kill.
+    let g1 = match_game(&server, &semis[0], None).await;
+    resign_game(&mut players, "Dee", &g1).await;
+    let g2 = match_game(&server, &semis[0], Some(&g1)).await;
+    server.kill();
+    server = Server::start(&db);
+    let mut players = log_in(&server, false).await;
+    // The match resumes at its game 2, live; the round waits for it.
+    assert_eq!(match_game(&server, &semis[0], Some(&g1)).await, g2);
+    assert_eq!(server.game(&g2, None).await["status"], "live");
+    assert_eq!(event(&server, &id).await["round"], 1);
+    resign_game(&mut players, "Dee", &g2).await;
+    // Cyd resigns his whole match, the round's last: the kill at once.
+    let a = players
+        .get_mut("Cyd")
+        .unwrap()
+        .post(
+            &format!("/api/matches/{}/resign", string(&semis[1]["game"])),
+            json!({}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    server.kill();
+    server = Server::start(&db);
+    let mut players = log_in(&server, false).await;
+    let e = wait(&server, &id, |e| e["round"] == 2).await;
+    assert_eq!(
+        (
+            boards(&e, 1)[0]["result"].clone(),
+            boards(&e, 1)[1]["result"].clone()
+        ),
+        (json!("0-1"), json!("0-1")),
+        "{e:#}"
+    );
+    let fin = boards(&e, 2);
+    assert_eq!(fin.len(), 1, "the final once: {e:#}");
+    // Bob (seed 2) begins the final; Bob loses it 0-2.
+    let g = match_game(&server, &fin[0], None).await;
+    resign_game(&mut players, "Bob", &g).await;
+    let g = match_game(&server, &fin[0], Some(&g)).await;
+    resign_game(&mut players, "Bob", &g).await;
+    let e = wait(&server, &id, |e| e["status"] == "finished").await;
+    assert_eq!(e["pairings"].as_array().unwrap().len(), 2);
+    assert_eq!(e["standings"]["lines"][0]["name"], "Ann");
+    server.assert_healthy().await;
+}
+
+on_sqlite_and_postgres!(
+    a_killed_server_resumes_its_events_and_pairs_each_round_once,
+    a_killed_server_resumes_a_knockout_mid_match,
+);
