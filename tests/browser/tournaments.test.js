@@ -234,6 +234,7 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   await kim.fill('#event-name-field', 'DM Colosseum');
   await kim.fill('#event-max', '4');
   await kim.selectOption('#event-format', 'knockout');
+  await kim.check('#event-third-place');
   // No rounds to give; who begins a match is asked; the host's clock is offered.
   assert.equal(await kim.isVisible('#event-rounds'), false);
   assert.equal(await kim.isVisible('#event-first-mover'), true);
@@ -291,6 +292,11 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   // Kim rejects it on the game page.
   await kim.waitForSelector('body[data-round="2"]', { timeout: 15000 });
   assert.deepEqual((await slot(2, 1)).slice(0, 2), ['Lou', 'Kim']);
+  // The semifinal losers meet for third place, drawn under the final; Ned resigns it.
+  assert.deepEqual((await slot(2, 2)).slice(0, 2), ['Ned', 'Max']);
+  const thirdMatch = (await (await kim.request.get(`${env.server.url}/api/tournaments/${url.split('/').pop()}`)).json())
+    .pairings[1].boards.find((b) => b.board === 2).game;
+  await postFrom(pages.Ned, `/api/matches/${thirdMatch}/resign`, {});
   const lou = pages.Lou;
   await lou.goto(url);
   const finalUrl = new URL(await lou.getAttribute('#go-to-game', 'href'), env.server.url).href;
@@ -323,9 +329,10 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   await kim.goto(url);
   await kim.waitForSelector('body[data-status=finished]', { timeout: 15000 });
   const podium = await kim.$$eval('#podium-places li', (items) => items.map((li) => `${li.getAttribute('data-name')} ${li.querySelector('.place-name').textContent}`));
-  assert.deepEqual(podium, ['Kim First', 'Lou Second', 'Max Third', 'Ned Third']);
+  assert.deepEqual(podium, ['Kim First', 'Lou Second', 'Max Third']);
+  assert.match(await kim.textContent('#podium-places li[data-name=Max]'), /won the match for third place/);
   const places = await kim.$$eval('#standings-table tbody tr', (rows) => rows.map((r) => [...r.children].slice(0, 3).map((c) => c.textContent).join(' ')));
-  assert.deepEqual(places, ['1 Kim won it', '2 Lou the final', '3 Max a semifinal', '3 Ned a semifinal']);
+  assert.deepEqual(places, ['1 Kim won it', '2 Lou the final', '3 Max a semifinal', '4 Ned a semifinal']);
   assert.equal(await kim.locator('#download-trf').count(), 0, 'no TRF for a knockout');
   await shot(kim, 'knockout-finished');
 });

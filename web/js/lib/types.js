@@ -363,7 +363,7 @@
  * @property {string} format `swiss`, `round_robin`, `knockout` or `arena`
  * @property {'registering' | 'running' | 'paused' | 'finished'} status
  * @property {string} organiser
- * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean, first_move_s: number, first_mover?: 'lower' | 'higher', minutes?: number, berserk?: boolean, min_rating?: number, max_rating?: number, min_account_days?: number} | null} settings
+ * @property {{board: string, rules: string, clock: ClockSpec, rated: boolean, rounds?: number, double: boolean, first_move_s: number, first_mover?: 'lower' | 'higher', third_place?: boolean, minutes?: number, berserk?: boolean, min_rating?: number, max_rating?: number, min_account_days?: number} | null} settings
  * @property {string | null} clock_text
  * @property {number | null} start_ms
  * @property {number} max_players

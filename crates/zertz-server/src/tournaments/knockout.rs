@@ -24,6 +24,61 @@ use crate::util::now_ms;
 /// Games of a match: best of three.
 pub const BEST_OF: u32 = 3;
 
+/// The board of the final round that holds the third-place match, when the event has one
+/// (the final is board 1).
+pub const THIRD_PLACE_BOARD: u32 = 2;
+
+/// Whether `p` is the third-place match of a knockout of `total` rounds.
+pub fn is_third_place(p: &PairingRow, total: u32) -> bool {
+    p.round == i64::from(total) && p.board == i64::from(THIRD_PLACE_BOARD)
+}
+
+/// The third-place match of a knockout of `total` rounds, once its semifinals are decided: the
+/// two semifinal losers (both still playing), the one who moves first in game 1 first.
+pub fn third_place_board(
+    players: &[Player],
+    pairings: &[PairingRow],
+    total: u32,
+    higher_first: bool,
+) -> Option<Board> {
+    if total < 2 {
+        return None;
+    }
+    let number: HashMap<&str, u32> = players
+        .iter()
+        .filter(|p| !p.withdrawn)
+        .map(|p| (p.account.as_str(), p.number))
+        .collect();
+    let losers: Vec<u32> = pairings
+        .iter()
+        .filter(|p| p.round == i64::from(total - 1))
+        .filter_map(|p| {
+            let black = p.black.as_deref()?;
+            let lost = if winner(p)? == p.white {
+                black
+            } else {
+                &p.white
+            };
+            number.get(lost).copied()
+        })
+        .collect();
+    let [a, b] = losers[..] else {
+        return None;
+    };
+    let (high, low) = (a.min(b), a.max(b));
+    Some(if higher_first {
+        Board::Match {
+            first: high,
+            second: low,
+        }
+    } else {
+        Board::Match {
+            first: low,
+            second: high,
+        }
+    })
+}
+
 /// One board of a knockout round, by pairing numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Board {
@@ -135,8 +190,8 @@ pub fn boards(
 /// Where a player stands in a knockout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Placing {
-    /// 1 for the winner, 2 for the finalist, 3 for both semifinal losers, 5 for the
-    /// quarterfinal losers…; `None` while the player is still in.
+    /// 1 for the winner, 2 for the finalist, 3 for both semifinal losers (3 and 4 after a
+    /// third-place match), 5 for the quarterfinal losers…; `None` while the player is still in.
     pub rank: Option<u32>,
     /// The player.
     pub player: Player,
@@ -160,7 +215,13 @@ pub fn placings(stored: &Stored, total: u32) -> Vec<Placing> {
             mine.sort_by_key(|r| r.round);
             let won = |r: &PairingRow| winner(r) == Some(p.account.as_str());
             let wins = mine.iter().filter(|r| won(r) && r.black.is_some()).count() as u32;
-            let champion = mine.iter().any(|r| r.round == i64::from(total) && won(r));
+            let champion = mine
+                .iter()
+                .any(|r| r.round == i64::from(total) && !is_third_place(r, total) && won(r));
+            // The loser of a third-place match is fourth.
+            let fourth = mine
+                .iter()
+                .any(|r| is_third_place(r, total) && r.result.is_some() && !won(r));
             let last = mine.last().map_or(0, |r| r.round as u32);
             let lost = mine
                 .iter()
@@ -172,6 +233,7 @@ pub fn placings(stored: &Stored, total: u32) -> Vec<Placing> {
                 (!champion && (p.withdrawn || over)).then(|| (last + 1).min(total.max(1)))
             });
             let rank = match out_in {
+                Some(_) if fourth => Some(4),
                 Some(r) => Some(2u32.pow(total.saturating_sub(r)) + 1),
                 None => champion.then_some(1),
             };
@@ -209,7 +271,14 @@ impl Tournaments {
         let id = &stored.row.id;
         let players = pair::players(stored);
         let higher_first = settings.first_mover.as_deref() == Some(first_mover::HIGHER);
-        let boards = boards(&players, &stored.pairings, next, higher_first);
+        let mut boards = boards(&players, &stored.pairings, next, higher_first);
+        // The semifinal losers meet for third place beside the final, under its rules.
+        if next == total
+            && settings.third_place
+            && let Some(third) = third_place_board(&players, &stored.pairings, total, higher_first)
+        {
+            boards.push((THIRD_PLACE_BOARD, third));
+        }
         let by_number: HashMap<u32, &Player> = players.iter().map(|p| (p.number, p)).collect();
         let seat = |n: u32| -> Result<&Player, TournamentError> {
             by_number

@@ -84,6 +84,9 @@ pub struct Settings {
     /// "called into" the death match; the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_mover: Option<String>,
+    /// Knockout: the semifinal losers play a match for third place beside the final.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub third_place: bool,
     /// Arena: how long it runs, in minutes from its start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minutes: Option<u32>,

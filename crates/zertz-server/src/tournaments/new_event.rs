@@ -68,6 +68,9 @@ pub struct NewEvent {
     /// Knockout: who moves first in game 1 of each match, `lower` (default) or `higher` seed.
     #[serde(default)]
     pub first_mover: Option<String>,
+    /// Knockout: the semifinal losers play for third place (default false).
+    #[serde(default)]
+    pub third_place: Option<bool>,
     /// Arena: how long it runs, in minutes (required, 1 to 1440).
     #[serde(default)]
     pub minutes: Option<u32>,
@@ -128,6 +131,9 @@ impl NewEvent {
         }
         if self.first_mover.is_some() && format != Format::Knockout {
             return Err("first_mover: only a knockout's matches have a seed to choose".into());
+        }
+        if self.third_place.is_some() && format != Format::Knockout {
+            return Err("third_place: only a knockout has semifinal losers to play for it".into());
         }
         let max_players = self.max_players.unwrap_or(DEFAULT_MAX_PLAYERS);
         if !(2..=MAX_PLAYERS).contains(&max_players) {
@@ -307,6 +313,7 @@ impl NewEvent {
                     .clone()
                     .unwrap_or_else(|| first_mover::LOWER.into())
             }),
+            third_place: format == Format::Knockout && self.third_place.unwrap_or(false),
             minutes: (format == Format::Arena).then_some(self.minutes).flatten(),
             berserk: format == Format::Arena && halvable && self.berserk.unwrap_or(true),
             min_rating: self.min_rating,
@@ -411,6 +418,7 @@ mod tests {
                 "berserk: going berserk halves",
             ),
             (serde_json::json!({"minutes": 30}), "only an arena"),
+            (serde_json::json!({"third_place": true}), "only a knockout"),
             (
                 serde_json::json!({"format": "knockout", "rounds": null, "first_mover": "eldest"}),
                 "first_mover `eldest`",

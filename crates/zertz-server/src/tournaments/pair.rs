@@ -382,6 +382,7 @@ mod tests {
             double: false,
             first_move_s: 60,
             first_mover: None,
+            third_place: false,
             minutes: None,
             berserk: false,
             min_rating: None,

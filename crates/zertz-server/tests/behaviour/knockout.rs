@@ -260,7 +260,64 @@ async fn a_first_move_never_made_loses_the_match(db: Db) {
     assert_eq!(e["standings"]["lines"][0]["name"], "Bob");
 }
 
+/// `who` resigns the whole match of `board`.
+async fn resign_match(players: &mut HashMap<String, Browser>, who: &str, board: &Value) {
+    let a = players
+        .get_mut(who)
+        .unwrap()
+        .post(
+            &format!("/api/matches/{}/resign", string(&board["game"])),
+            json!({}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{who}: {:?}", a.body);
+}
+
+/// With a third-place match the semifinal losers meet beside the final, under the final's
+/// rules (bribes), and the places are 1, 2, 3 and 4.
+async fn a_third_place_match_is_played_beside_the_final(db: Db) {
+    let server = Server::start(&db);
+    let names = ["Ann", "Bob", "Cyd", "Dee"];
+    let mut players = sign_up(&server, &names).await;
+    let (id, e) = started(&server, &mut players, &names, json!({"third_place": true})).await;
+    assert_eq!(e["settings"]["third_place"], true);
+    assert_eq!(shown(&e, 1), ["Dee-Ann", "Cyd-Bob"]);
+    resign_match(&mut players, "Dee", &boards(&e, 1)[0]).await;
+    resign_match(&mut players, "Cyd", &boards(&e, 1)[1]).await;
+    let e = wait(&server, &id, |e| e["round"] == 2).await;
+    // The final on board 1, the third-place match on board 2, the lower seeds first.
+    assert_eq!(shown(&e, 2), ["Bob-Ann", "Dee-Cyd"]);
+    for board in boards(&e, 2) {
+        let m = the_match(&server, &board).await;
+        assert_eq!(m["bribes"], true, "{m:#}");
+        assert_eq!(m["bribes_left"], json!([3, 3]));
+    }
+    // The final alone does not end the event: the third-place match is part of the round.
+    resign_match(&mut players, "Bob", &boards(&e, 2)[0]).await;
+    let e = wait(&server, &id, |e| !boards(e, 2)[0]["result"].is_null()).await;
+    assert_eq!(e["status"], "running");
+    resign_match(&mut players, "Dee", &boards(&e, 2)[1]).await;
+    let e = wait(&server, &id, |e| e["status"] == "finished").await;
+    let places: Vec<(String, Value)> = e["standings"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (string(&l["name"]), l["rank"].clone()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            ("Ann".to_string(), json!(1)),
+            ("Bob".to_string(), json!(2)),
+            ("Cyd".to_string(), json!(3)),
+            ("Dee".to_string(), json!(4)),
+        ],
+        "{e:#}"
+    );
+}
+
 on_sqlite_and_postgres!(
     a_knockout_of_five_is_played_to_its_final,
     a_first_move_never_made_loses_the_match,
+    a_third_place_match_is_played_beside_the_final,
 );

@@ -50,7 +50,10 @@ export function eventBody(/** @type {HTMLFormElement} */ form, now = Date.now())
     body.berserk = v.get('berserk') === 'on';
   }
   if (format === 'round_robin') body.double = v.get('double') === 'on';
-  if (format === 'knockout') body.first_mover = String(v.get('first_mover') || 'lower');
+  if (format === 'knockout') {
+    body.first_mover = String(v.get('first_mover') || 'lower');
+    body.third_place = v.get('third_place') === 'on';
+  }
   // Who may enter: each limit only when given.
   for (const key of ['min_rating', 'max_rating', 'min_account_days']) {
     const value = String(v.get(key) || '').trim();
@@ -87,6 +90,9 @@ export function createBox(account) {
       h('option', { value: 'lower' }, 'lower seed (the one called into the death match)'),
       h('option', { value: 'higher' }, 'higher seed')),
     h('span', { class: 'note' }, 'then the first move alternates; no repetition; in the final, three bribes each'));
+  const thirdPlace = h('label', { id: 'event-third-place-label', hidden: true },
+    h('input', { id: 'event-third-place', name: 'third_place', type: 'checkbox' }),
+    ' A match for third place between the semifinal losers (beside the final, with its bribes)');
   const roundsLabel = h('label', {}, 'Rounds ', rounds, ' ', roundsNote);
   const explain = () => {
     const rr = format.value === 'round_robin';
@@ -94,6 +100,7 @@ export function createBox(account) {
     const arena = format.value === 'arena';
     doubleLabel.hidden = !rr;
     firstMover.hidden = !ko;
+    thirdPlace.hidden = !ko;
     minutes.hidden = !arena;
     berserk.hidden = !arena;
     roundsLabel.hidden = ko || arena;
@@ -113,6 +120,7 @@ export function createBox(account) {
       roundsLabel,
       doubleLabel,
       firstMover,
+      thirdPlace,
       minutes,
       berserk,
       field('Most players', h('input', { id: 'event-max', name: 'max_players', type: 'number', min: 2, max: 256, value: 64 })),

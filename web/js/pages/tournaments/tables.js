@@ -129,7 +129,8 @@ export function podium(t) {
   const places = ['First', 'Second', 'Third'];
   const knockout = t.format === 'knockout';
   const top = knockout ? t.standings.lines.filter((l) => l.rank && l.rank <= 3) : t.standings.lines.slice(0, 3);
-  const word = (l) => (l.rank === 1 ? 'won the final' : l.rank === 2 ? 'lost the final' : 'lost a semifinal');
+  const thirdPlace = t.settings && t.settings.third_place;
+  const word = (l) => (l.rank === 1 ? 'won the final' : l.rank === 2 ? 'lost the final' : thirdPlace && l.rank === 3 ? 'won the match for third place' : 'lost a semifinal');
   return h('div', { class: 'podium', id: 'podium-places' },
     h('h2', {}, 'Podium'),
     h('ol', {}, top.map((l, i) => {

@@ -25,7 +25,8 @@ export function formatText(t) {
     return minutes ? `${name}, ${minutes} minutes${berserk}` : name;
   }
   const rounds = t.rounds ?? (t.settings && t.settings.rounds);
-  return rounds ? `${base}, ${rounds} round${rounds === 1 ? '' : 's'}` : base;
+  const third = t.format === 'knockout' && t.settings && t.settings.third_place ? ', a match for third place' : '';
+  return rounds ? `${base}, ${rounds} round${rounds === 1 ? '' : 's'}${third}` : `${base}${third}`;
 }
 
 /** Hours, minutes and seconds until `ms` from `now` ("2 h 05 min", "4:07"), never negative. */
