@@ -245,7 +245,7 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   await kim.click('#create-event');
   await kim.waitForURL(/\/tournament\/[^/]+$/);
   const url = kim.url();
-  await textMatches(kim, /^Death-match knockout \(best of 3\) · 37 rings .* 1 min a move \+ 3 min reserve.* · ratings 1000–2000/, '#event-settings');
+  await textMatches(kim, /^Death-match knockout \(best of 3\), a match for third place · 37 rings .* 1 min a move \+ 3 min reserve.* · ratings 1000–2000/, '#event-settings');
   for (const name of names) {
     await pages[name].goto(url);
     await pages[name].click('#join');

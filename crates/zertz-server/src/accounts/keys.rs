@@ -6,11 +6,37 @@ use axum::http::HeaderMap;
 use cookie::{Cookie, SameSite};
 use sha2::{Digest, Sha256};
 
-/// The cookie that holds the session key.
+/// The cookie that holds the session key (over plain HTTP; see [`session_cookie_name`]).
 pub const SESSION_COOKIE: &str = "zertz_session";
 
 /// The cookie that marks a browser that logged in to an account before (see `guard`).
 pub const DEVICE_COOKIE: &str = "zertz_device";
+
+/// The session cookie's name behind HTTPS: the `__Host-` prefix makes the browser accept it
+/// only when set over HTTPS by this very host, for the whole site and no other domain, so a
+/// sibling subdomain or a plain-HTTP page cannot plant a session of its choosing.
+pub const SECURE_SESSION_COOKIE: &str = "__Host-zertz_session";
+
+/// The device cookie's name behind HTTPS.
+pub const SECURE_DEVICE_COOKIE: &str = "__Host-zertz_device";
+
+/// The session cookie's name: `__Host-` prefixed when the site is served over HTTPS.
+pub fn session_cookie_name(secure: bool) -> &'static str {
+    if secure {
+        SECURE_SESSION_COOKIE
+    } else {
+        SESSION_COOKIE
+    }
+}
+
+/// The device cookie's name: `__Host-` prefixed when the site is served over HTTPS.
+pub fn device_cookie_name(secure: bool) -> &'static str {
+    if secure {
+        SECURE_DEVICE_COOKIE
+    } else {
+        DEVICE_COOKIE
+    }
+}
 
 /// A session lasts this long unused (30 days).
 pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -44,19 +70,24 @@ pub fn cookie_key(headers: &HeaderMap, name: &str) -> Option<String> {
 
 /// The `Set-Cookie` value that gives the browser a session key: `HttpOnly` (no script reads
 /// it), `SameSite=Lax` (not sent by other sites' forms and requests), `Path=/`, 30 days, and
-/// `Secure` behind HTTPS.
+/// `Secure` with the `__Host-` name behind HTTPS.
 pub fn session_cookie(key: &str, secure: bool) -> String {
-    cookie(SESSION_COOKIE, key, SESSION_IDLE_MS / 1000, secure)
+    cookie(
+        session_cookie_name(secure),
+        key,
+        SESSION_IDLE_MS / 1000,
+        secure,
+    )
 }
 
 /// The `Set-Cookie` value that ends the session cookie.
 pub fn clear_session_cookie(secure: bool) -> String {
-    cookie(SESSION_COOKIE, "", 0, secure)
+    cookie(session_cookie_name(secure), "", 0, secure)
 }
 
 /// The `Set-Cookie` value of a device cookie.
 pub fn device_cookie(key: &str, secure: bool) -> String {
-    cookie(DEVICE_COOKIE, key, DEVICE_MAX_AGE_S, secure)
+    cookie(device_cookie_name(secure), key, DEVICE_MAX_AGE_S, secure)
 }
 
 fn cookie(name: &'static str, value: &str, max_age_s: i64, secure: bool) -> String {
@@ -83,7 +114,18 @@ mod tests {
             assert!(plain.contains(part), "{plain}");
         }
         assert!(!plain.contains("Secure"));
-        assert!(session_cookie(&key, true).contains("Secure"));
+        assert!(plain.starts_with("zertz_session="), "{plain}");
+        // Behind HTTPS: Secure, and the `__Host-` name (which needs Secure, Path=/ and no
+        // Domain to be accepted at all).
+        let secure = session_cookie(&key, true);
+        assert!(secure.starts_with("__Host-zertz_session="), "{secure}");
+        assert!(
+            secure.contains("Secure") && secure.contains("Path=/"),
+            "{secure}"
+        );
+        assert!(!secure.contains("Domain"), "{secure}");
+        assert!(device_cookie(&key, true).starts_with("__Host-zertz_device="));
+        assert!(clear_session_cookie(true).starts_with("__Host-zertz_session=;"));
         assert!(clear_session_cookie(false).contains("Max-Age=0"));
         assert_eq!(key_hash("abc").len(), 64);
         assert_ne!(key_hash(&key), key);

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::accounts::keys::{
-    DEVICE_COOKIE, clear_session_cookie, cookie_key, device_cookie, session_cookie,
+    clear_session_cookie, cookie_key, device_cookie, device_cookie_name, session_cookie,
 };
 use crate::accounts::origin::from_this_site;
 use crate::accounts::viewer::Viewer;
@@ -69,8 +69,9 @@ fn refusal(e: AccountError) -> Response {
 
 /// A sign-up or a login from another site is refused (a page elsewhere must not log a visitor
 /// in to an account of its choosing). Programs that send no origin at all are let through.
-fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
-    from_this_site(headers, true).map_err(|message| ApiError(StatusCode::FORBIDDEN, message))
+fn check_origin(headers: &HeaderMap, accounts: &Accounts) -> Result<(), ApiError> {
+    from_this_site(headers, true, accounts.secure_cookies())
+        .map_err(|message| ApiError(StatusCode::FORBIDDEN, message))
 }
 
 /// The answer that logs a browser in: the account and the cookies.
@@ -94,7 +95,7 @@ async fn sign_up(
     headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Response {
-    if let Err(refused) = check_origin(&headers) {
+    if let Err(refused) = check_origin(&headers, &accounts) {
         return refused.into_response();
     }
     let Json(c) = match body {
@@ -113,14 +114,14 @@ async fn log_in(
     headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Response {
-    if let Err(refused) = check_origin(&headers) {
+    if let Err(refused) = check_origin(&headers, &accounts) {
         return refused.into_response();
     }
     let Json(c) = match body {
         Ok(body) => body,
         Err(e) => return ApiError::from(e).into_response(),
     };
-    let device = cookie_key(&headers, DEVICE_COOKIE);
+    let device = cookie_key(&headers, device_cookie_name(accounts.secure_cookies()));
     match accounts
         .log_in(&c.name, &c.password, peer.ip(), device.as_deref())
         .await

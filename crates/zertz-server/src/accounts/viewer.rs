@@ -9,7 +9,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 
-use crate::accounts::keys::{SESSION_COOKIE, cookie_key};
+use crate::accounts::keys::{cookie_key, session_cookie_name};
 use crate::accounts::origin::from_this_site;
 use crate::accounts::{Account, AccountError, Accounts};
 use crate::http::error::{ApiError, bearer};
@@ -72,10 +72,11 @@ pub async fn viewer(
     accounts: &Accounts,
     only_from_this_site: bool,
 ) -> Result<Viewer, ApiError> {
-    let Some(key) = cookie_key(headers, SESSION_COOKIE) else {
+    let secure = accounts.secure_cookies();
+    let Some(key) = cookie_key(headers, session_cookie_name(secure)) else {
         return Ok(Viewer::default());
     };
-    if only_from_this_site && from_this_site(headers, false).is_err() {
+    if only_from_this_site && from_this_site(headers, false, secure).is_err() {
         return Ok(Viewer::default());
     }
     let account = accounts.session(&key).await.map_err(ApiError::from)?;

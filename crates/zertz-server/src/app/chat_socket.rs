@@ -1,9 +1,14 @@
 //! The chat part of a game's or a match's WebSocket: the room's latest lines after the first
 //! message, every new line as it is said, and what a client may send to the room (`chat`,
 //! `mute`, `unmute`, `report`), each answered by `ack` or `refused`. A flood of lines is
-//! refused with the reason, never dropped silently.
+//! refused with the reason, never dropped silently. Lines, mutes and unmutes are charged to
+//! the connection, and to the account and the address across all their sockets and rooms
+//! (`chat::public`: accounts are free, so a limit per connection alone is no limit). A player
+//! may mute a watcher in their room, never their opponent: each may hide the other's lines
+//! for themselves on their page.
 
 use crate::accounts::viewer::Viewer;
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -56,6 +61,11 @@ pub struct RoomLink {
     last: i64,
     rate: Rate,
     limiter: Limiter,
+    /// The accounts that play in the room (a game's seats, a match's players): nobody mutes
+    /// them out of their own game.
+    players: Vec<String>,
+    /// The connection's address, charged with the account for what it says.
+    address: Option<IpAddr>,
 }
 
 impl RoomLink {
@@ -89,7 +99,40 @@ impl RoomLink {
             last: 0,
             rate,
             limiter: Limiter::new(rate),
+            players: Vec::new(),
+            address: None,
         }
+    }
+
+    /// The link, knowing the accounts that play in its room and the connection's address.
+    pub fn of(mut self, players: Vec<String>, address: Option<IpAddr>) -> RoomLink {
+        self.players = players;
+        self.address = address;
+        self
+    }
+
+    /// Charges a mute or an unmute when it would be carried out: a player's (a watcher's is
+    /// refused as such, charged nothing).
+    fn charge_mute(&self) -> Result<(), String> {
+        if self.speaker.seat.is_none() {
+            return Ok(());
+        }
+        self.charge("mutes")
+    }
+
+    /// Charges one line (or mute) to the connection, then to the account and the address:
+    /// the refusal to send when any is spent.
+    fn charge(&self, what: &str) -> Result<(), String> {
+        if let Err(wait) = self.limiter.take() {
+            return Err(format!(
+                "too many {what} on this connection: at most {}; try again in {} ms",
+                self.rate.describe(),
+                wait.as_millis().max(1)
+            ));
+        }
+        self.chat
+            .public_limits()
+            .take(self.speaker.account.as_deref(), self.address)
     }
 
     /// `{"type": "chat_history", "lines": […], "muted": [names]}` with the room's latest
@@ -137,29 +180,25 @@ impl RoomLink {
         }
         let message: RoomMessage = serde_json::from_str(text).ok()?;
         let answer = match message {
-            RoomMessage::Chat { text } => match self.limiter.take() {
+            RoomMessage::Chat { text } => match self.charge("chat messages") {
                 Ok(()) => self
                     .chat
                     .say(&self.room, &self.speaker, &text, game)
                     .await
                     .map(|lines| lines.first().map_or(0, |l| l.seq)),
-                Err(wait) => {
-                    return Some(refused(
-                        429,
-                        format!(
-                            "too many chat messages on this connection: at most {}; try again \
-                             in {} ms",
-                            self.rate.describe(),
-                            wait.as_millis().max(1)
-                        ),
-                    ));
-                }
+                Err(why) => return Some(refused(429, why)),
             },
             RoomMessage::Mute { name } | RoomMessage::Unmute { name } if name.trim().is_empty() => {
                 Err(ChatError::Invalid("mute: name the account".into()))
             }
-            RoomMessage::Mute { name } => self.mute(&name, true, game).await,
-            RoomMessage::Unmute { name } => self.mute(&name, false, game).await,
+            RoomMessage::Mute { name } => match self.charge_mute() {
+                Ok(()) => self.mute(&name, true, game).await,
+                Err(why) => return Some(refused(429, why)),
+            },
+            RoomMessage::Unmute { name } => match self.charge_mute() {
+                Ok(()) => self.mute(&name, false, game).await,
+                Err(why) => return Some(refused(429, why)),
+            },
             RoomMessage::Report { seq } => self
                 .chat
                 .report(&self.room, seq, &self.speaker)
@@ -184,6 +223,13 @@ impl RoomLink {
             .await
             .map_err(|e| ChatError::Storage(e.to_string()))?
             .ok_or_else(|| ChatError::NotFound(format!("no player is named {name}")))?;
+        if self.speaker.seat.is_some() && self.players.contains(&account.id) {
+            return Err(ChatError::Forbidden(format!(
+                "{} plays in this room and cannot be muted in it: hide their lines for \
+                 yourself (ignore) or report a line",
+                account.name
+            )));
+        }
         let line = self
             .chat
             .mute(

@@ -408,7 +408,12 @@ pub(crate) async fn upgrade(
         }
         None => spectator(&viewer, q.name.as_deref()),
     };
-    let room = RoomLink::join(&state, game_room(&id), speaker);
+    let players = [Player::One, Player::Two];
+    let mut accounts = Vec::new();
+    for p in players {
+        accounts.extend(hub.seated(&live, p).await.account);
+    }
+    let room = RoomLink::join(&state, game_room(&id), speaker).of(accounts, viewer.address);
     let client = viewer.client();
     Ok(upgrade
         // Messages over the limit are refused by `ws::serve` with a close frame that says so;

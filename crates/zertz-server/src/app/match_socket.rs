@@ -6,6 +6,7 @@
 use crate::games::seats::Seats;
 use std::sync::Arc;
 
+use axum::extract::ConnectInfo;
 use axum::extract::ws::{Message, WebSocket};
 use serde_json::json;
 use tokio::sync::broadcast::Receiver;
@@ -127,11 +128,13 @@ pub(crate) async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     query: Result<Query<MatchWsQuery>, QueryRejection>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
-    let viewer = viewer(&headers, &state.accounts, true).await?;
+    let mut viewer = viewer(&headers, &state.accounts, true).await?;
+    viewer.address = Some(peer.ip());
     let hub = state.hub.clone();
     let who = viewer.holder(q.token.as_deref());
     // Subscribed before the state is read, so that no change falls between the two.
@@ -163,7 +166,12 @@ pub(crate) async fn upgrade(
         },
         None => spectator(&viewer, q.name.as_deref()),
     };
-    let room = RoomLink::join(&state, match_room(&id), speaker);
+    let players = first
+        .players
+        .iter()
+        .filter_map(|p| p.account.clone())
+        .collect();
+    let room = RoomLink::join(&state, match_room(&id), speaker).of(players, viewer.address);
     Ok(upgrade
         .max_message_size(crate::http::socket::MAX_FRAME)
         .max_frame_size(crate::http::socket::MAX_FRAME)

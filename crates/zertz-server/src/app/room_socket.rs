@@ -5,16 +5,17 @@
 //! for everyone; their lines are limited per account and per address too (`chat::public`):
 //! opening more connections gives no more lines.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::accounts::viewer::{Viewer, viewer};
+use crate::accounts::viewer::viewer;
 use crate::app::chat_socket::{RoomLink, refused, spectator};
 use crate::app::state::AppState;
 use crate::chat::public::ROOM;
@@ -33,17 +34,19 @@ pub(crate) struct RoomWsQuery {
 /// `GET /api/room/ws`: the public room.
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     query: Result<Query<RoomWsQuery>, QueryRejection>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
-    open_room(state, headers, ROOM.into(), q.name, upgrade).await
+    open_room(state, peer, headers, ROOM.into(), q.name, upgrade).await
 }
 
 /// `GET /api/tournaments/{id}/chat/ws`: a tournament's room (404 for an unknown event).
 pub(crate) async fn tournament_upgrade(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     headers: HeaderMap,
     query: Result<Query<RoomWsQuery>, QueryRejection>,
@@ -59,6 +62,7 @@ pub(crate) async fn tournament_upgrade(
     }
     open_room(
         state,
+        peer,
         headers,
         crate::chat::tournament_room(&id),
         q.name,
@@ -70,13 +74,18 @@ pub(crate) async fn tournament_upgrade(
 /// Upgrades to the room `room` for the viewer of `headers` (`name`: a guest's).
 async fn open_room(
     state: AppState,
+    peer: SocketAddr,
     headers: HeaderMap,
     room: String,
     name: Option<String>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    let viewer = viewer(&headers, &state.accounts, true).await?;
-    let room = RoomLink::join(&state, room, spectator(&viewer, name.as_deref()));
+    let mut viewer = viewer(&headers, &state.accounts, true).await?;
+    // The address is charged with the account for each line (before, it was never known
+    // here, and the public room's limit per address never applied).
+    viewer.address = Some(peer.ip());
+    let room = RoomLink::join(&state, room, spectator(&viewer, name.as_deref()))
+        .of(Vec::new(), viewer.address);
     let hub = Arc::clone(&state.hub);
     Ok(upgrade
         .max_message_size(crate::http::socket::MAX_FRAME)
@@ -84,18 +93,12 @@ async fn open_room(
         .read_buffer_size(crate::http::socket::READ_BUFFER)
         .on_upgrade(move |socket| async move {
             let _online = viewer.online(&state.accounts);
-            serve(&hub, &state, &viewer, room, socket).await
+            serve(&hub, room, socket).await
         }))
 }
 
 /// Serves one reader of a room until the connection closes.
-async fn serve(
-    hub: &Hub,
-    state: &AppState,
-    viewer: &Viewer,
-    mut room: RoomLink,
-    mut socket: WebSocket,
-) {
+async fn serve(hub: &Hub, mut room: RoomLink, mut socket: WebSocket) {
     let mut heartbeat = Heartbeat::new(hub.config().ping_interval);
     let mut outgoing = room.history().await;
     if outgoing.is_none() {
@@ -126,10 +129,8 @@ async fn serve(
                 match incoming {
                     Some(Ok(Message::Text(text))) if text.len() <= MAX_MESSAGE => {
                         let text = text.as_str();
-                        let account = viewer.account.as_ref().map(|a| a.id.as_str());
-                        // A line is charged to the account and the address before the room
-                        // hears it (the connection's own limit comes after).
-                        let line = text.contains("\"chat\"");
+                        // A line is charged to the connection, the account and the address
+                        // (`RoomLink::handle`).
                         if text.contains("\"mute\"") || text.contains("\"unmute\"") {
                             outgoing = Some(refused(
                                 403,
@@ -139,15 +140,12 @@ async fn serve(
                             ));
                             continue;
                         }
-                        match line.then(|| state.chat.public_limits().take(account, viewer.address)) {
-                            Some(Err(why)) => Some(refused(429, why)),
-                            _ => match room.handle(text, None).await {
-                                Some(answer) => Some(answer),
-                                None => Some(refused(
-                                    400,
-                                    "this room takes `chat` and `report` messages".into(),
-                                )),
-                            },
+                        match room.handle(text, None).await {
+                            Some(answer) => Some(answer),
+                            None => Some(refused(
+                                400,
+                                "this room takes `chat` and `report` messages".into(),
+                            )),
                         }
                     }
                     Some(Ok(Message::Text(_) | Message::Binary(_))) => Some(refused(

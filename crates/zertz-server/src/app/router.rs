@@ -21,6 +21,8 @@ use crate::http::{body, error, headers, limit, pages};
 /// A request that changes something with the session cookie must come from the site's pages.
 pub fn router(state: AppState) -> Router {
     let body_timeout = state.hub.config().connections.body_timeout;
+    // Behind HTTPS: the origin's scheme, the cookies' names and HSTS follow.
+    let https = state.hub.config().secure_cookies;
     let api = Router::new()
         .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
         .route("/api/stats", get(stats))
@@ -49,12 +51,13 @@ pub fn router(state: AppState) -> Router {
             body_timeout,
             body::read_bodies,
         ))
-        .layer(axum::middleware::from_fn(
+        .layer(axum::middleware::from_fn_with_state(
+            https,
             crate::accounts::origin::refuse_cross_site,
         ))
         .with_state(state);
     api.merge(pages::router())
-        .layer(axum::middleware::from_fn(headers::secure))
+        .layer(axum::middleware::from_fn_with_state(https, headers::secure))
 }
 
 /// An address that is neither a page nor an endpoint: a JSON 404 under `/api/`, the page that

@@ -4,7 +4,9 @@
 //! [`ROOM`]. Nobody plays in it, so nobody mutes for everyone: a reader ignores an account for
 //! themselves (the page), and the operator reads the reports. Because anyone may open many
 //! connections, its lines are limited per account and per address as well as per connection.
-//! A tournament's room is kept the same way, and shares these limits.
+//! A tournament's room is kept the same way; these limits are shared by every room (a game's
+//! and a match's too, and their mutes): accounts are free, so a limit per connection alone is
+//! no limit (issue 39, F14).
 
 use std::net::IpAddr;
 
@@ -24,7 +26,8 @@ pub const PER_ADDRESS: Rate = Rate {
     burst: 20.0,
 };
 
-/// The public room's limits beyond the connection's own.
+/// The limits of lines (and mutes) per account and per address, across every room and
+/// connection, beyond each connection's own.
 pub struct PublicLimits {
     by_account: Keyed<String>,
     by_address: Keyed<IpAddr>,
@@ -47,7 +50,7 @@ impl PublicLimits {
             && let Err(wait) = self.by_account.take(a.to_string())
         {
             return Err(format!(
-                "too many lines from your account in the public room: at most {}; try again in {} ms",
+                "too many lines from your account: at most {}; try again in {} ms",
                 PER_ACCOUNT.describe(),
                 wait.as_millis().max(1)
             ));
@@ -56,7 +59,7 @@ impl PublicLimits {
             && let Err(wait) = self.by_address.take(ip)
         {
             return Err(format!(
-                "too many lines from your address in the public room: at most {}; try again in {} ms",
+                "too many lines from your address: at most {}; try again in {} ms",
                 PER_ADDRESS.describe(),
                 wait.as_millis().max(1)
             ));

@@ -373,10 +373,12 @@ async fn seats_follow_their_account(db: Db) {
     assert_eq!(view["seats"][1]["guest"], true);
 }
 
-/// Behind HTTPS (`--behind-https`) the cookies are marked `Secure`.
+/// Behind HTTPS (`--behind-https`) the cookies are marked `Secure` (and `__Host-` named:
+/// attacks.rs, F15); the pages are then `https://` ones.
 async fn cookies_are_secure_behind_https(db: Db) {
     let server = Server::start_config(&db, 50, |c| c.secure_cookies = true);
     let mut ann = Browser::new(&server);
+    ann.origin = Some(format!("https://{}", server.addr));
     let signed = ann.sign_up("Ann", PASSWORD).await;
     assert_eq!(signed.status, 201);
     assert_eq!(signed.set_cookies.len(), 2, "session and device");

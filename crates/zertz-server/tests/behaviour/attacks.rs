@@ -206,3 +206,156 @@ async fn f11_a_body_trickled_a_byte_at_a_time_gets_408_when_its_time_is_up() {
     );
     server.assert_healthy().await;
 }
+
+/// F15, the headers behind HTTPS (`--behind-https`): every answer carries HSTS, the cookies
+/// are `Secure` with the `__Host-` names (a plain-HTTP page or a sibling subdomain cannot plant
+/// them), and the Origin must have the site's scheme: a page of the same host over plain HTTP
+/// is another site. Before, no HSTS, plain cookie names, and `http://` passed as well.
+#[tokio::test]
+async fn f15_behind_https_hsts_host_cookies_and_the_scheme_of_the_origin() {
+    let (_dir, db) = temp_db();
+    let server = Server::start_config(&db, 50, |c| c.secure_cookies = true);
+    let page = server
+        .http
+        .get(format!("http://{}/", server.addr))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        page.headers()
+            .get("strict-transport-security")
+            .and_then(|v| v.to_str().ok()),
+        Some("max-age=31536000")
+    );
+    let mut ann = Browser::new(&server);
+    ann.origin = Some(format!("https://{}", server.addr));
+    let a = ann
+        .post(
+            "/api/accounts",
+            json!({"name": "Ann", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    let session = a
+        .set_cookies
+        .iter()
+        .find(|c| c.starts_with("__Host-zertz_session="))
+        .unwrap_or_else(|| panic!("{:?}", a.set_cookies));
+    assert!(
+        session.contains("Secure") && session.contains("HttpOnly"),
+        "{session}"
+    );
+    assert!(
+        a.set_cookies.iter().all(|c| !c.starts_with("zertz_")),
+        "{:?}",
+        a.set_cookies
+    );
+    // The session works from the https origin…
+    let me = ann.get("/api/me").await;
+    assert_eq!((me.status, me.body["name"].as_str()), (200, Some("Ann")));
+    let made = ann
+        .post("/api/games", json!({"opponent": {"kind": "invite"}}))
+        .await;
+    assert_eq!(made.status, 201, "{:?}", made.body);
+    // …not from the same host over plain HTTP.
+    ann.origin = Some(format!("http://{}", server.addr));
+    let refused = ann
+        .post("/api/games", json!({"opponent": {"kind": "invite"}}))
+        .await;
+    assert_eq!(refused.status, 403, "{:?}", refused.body);
+    // A cookie of the plain name is no session here.
+    let mut planted = Browser::new(&server);
+    let key = ann.cookies["__Host-zertz_session"].clone();
+    planted.cookies.insert("zertz_session".into(), key);
+    assert!(planted.get("/api/me").await.body["name"].is_null());
+
+    // Over plain HTTP (the default) there is no HSTS and the names are the plain ones.
+    let (_plain_dir, plain_db) = temp_db();
+    let plain = Server::start(&plain_db);
+    let page = plain
+        .http
+        .get(format!("http://{}/", plain.addr))
+        .send()
+        .await
+        .unwrap();
+    assert!(page.headers().get("strict-transport-security").is_none());
+    let mut bob = Browser::new(&plain);
+    let a = bob
+        .post(
+            "/api/accounts",
+            json!({"name": "Bob", "password": PASSWORD}),
+        )
+        .await;
+    assert!(
+        a.set_cookies
+            .iter()
+            .any(|c| c.starts_with("zertz_session=")),
+        "{:?}",
+        a.set_cookies
+    );
+}
+
+/// F14: a player's lines are limited per account (and address) across all their sockets, not
+/// per connection: twelve sockets sending five lines each get five through, where all sixty
+/// went through before. Mutes are charged like lines, and a player cannot mute their opponent
+/// out of their own game (before, they could).
+#[tokio::test]
+async fn f14_chat_is_limited_per_account_across_sockets_and_the_opponent_is_never_muted() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let mut ann = Browser::new(&server);
+    ann.sign_up_ok("Ann", PASSWORD).await;
+    let mut bob = Browser::new(&server);
+    bob.sign_up_ok("Bob", PASSWORD).await;
+    let mut eve = Browser::new(&server);
+    eve.sign_up_ok("Eve", PASSWORD).await;
+    let (id, _) = rated_game(&mut ann, &mut bob).await;
+    // Bob may not mute Ann: she plays in the room.
+    let mut b = bob.ws(&server, &id, None).await.unwrap();
+    let answer = b.act(json!({"type": "mute", "name": "Ann"})).await;
+    assert_eq!(
+        (answer["type"].as_str(), answer["status"].as_i64()),
+        (Some("refused"), Some(403)),
+        "{answer}"
+    );
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("plays in this room"),
+        "{answer}"
+    );
+    // A watcher says one line (so that there is someone to mute).
+    let mut e = eve.ws(&server, &id, None).await.unwrap();
+    assert_eq!(e.say("hello").await["type"], "ack");
+
+    let mut sockets = Vec::new();
+    for _ in 0..12 {
+        sockets.push(ann.ws(&server, &id, None).await.unwrap());
+    }
+    let mut through = 0;
+    for s in &mut sockets {
+        for i in 0..5 {
+            let answer = s.say(&format!("line {i}")).await;
+            if answer["type"] == "ack" {
+                through += 1;
+            } else {
+                assert!(
+                    answer["error"]
+                        .as_str()
+                        .unwrap()
+                        .contains("from your account"),
+                    "{answer}"
+                );
+            }
+        }
+    }
+    // Five at once, and perhaps one more grown back while they were sent (one every 2 s).
+    assert!(
+        (5..=6).contains(&through),
+        "{through} of 60 lines went through"
+    );
+    // Her allowance spent, a mute is refused as a line would be.
+    let answer = sockets[0].act(json!({"type": "mute", "name": "Eve"})).await;
+    assert_eq!(answer["status"], 429, "{answer}");
+}

@@ -11,7 +11,13 @@ use axum::response::Response;
 use axum::routing::get;
 use tokio::sync::mpsc;
 
-use crate::accounts::viewer::Viewer;
+use std::net::SocketAddr;
+
+use axum::extract::ConnectInfo;
+use axum::http::HeaderMap;
+use axum::response::IntoResponse;
+
+use crate::accounts::viewer::viewer;
 use crate::games::hub::Hub;
 use crate::games::quota::Quotas;
 use crate::http::heartbeat::{Beat, Heartbeat};
@@ -37,9 +43,18 @@ async fn upgrade(
     State(study): State<Arc<Study>>,
     State(hub): State<Arc<Hub>>,
     State(quotas): State<Arc<Quotas>>,
-    viewer: Viewer,
+    State(accounts): State<Arc<crate::accounts::Accounts>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    // The session counts only from this site's pages, as on the other sockets: a page on
+    // another site must not open a board that spends the player's analysis allowance.
+    let mut viewer = match viewer(&headers, &accounts, true).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    viewer.address = Some(peer.ip());
     // The board's searches wait in the line of this client (its account, or its address),
     // whatever the number of its pages.
     let client = viewer.client();
