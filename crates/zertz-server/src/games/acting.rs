@@ -35,7 +35,10 @@ impl Hub {
             })
         })?;
         self.charge(&state, &action, client)?;
-        self.act_locked(&live, &mut state, seat, &action).await
+        let started = state.room.started;
+        let version = self.act_locked(&live, &mut state, seat, &action).await?;
+        self.count_abort(&action, started, client);
+        Ok(version)
     }
 
     /// Carries out `action` for `seat` of `live`: for a connection whose seat was checked
@@ -49,7 +52,18 @@ impl Hub {
     ) -> Result<i64, HubError> {
         let mut state = live.state.lock().await;
         self.charge(&state, action, client)?;
-        self.act_locked(live, &mut state, seat, action).await
+        let started = state.room.started;
+        let version = self.act_locked(live, &mut state, seat, action).await?;
+        self.count_abort(action, started, client);
+        Ok(version)
+    }
+
+    /// An abort of a started game is counted against `client`: too many make it wait before
+    /// its next seek or lobby join (`quota::Quotas::abort_wait`).
+    fn count_abort(&self, action: &Action, started: bool, client: &str) {
+        if matches!(action, Action::Abort {}) && started {
+            self.quotas().aborted(client, now_ms());
+        }
     }
 
     /// A finished design is a board new to the server: built here within `client`'s allowance

@@ -3,9 +3,15 @@
 //! (open games and matches in the lobby, and quick-pairing requests), per account, or per
 //! address for guests. Over the limit, a new one is refused with 429 and a sentence. The
 //! counts live in memory: what a client holds is forgotten at a restart.
+//!
+//! Aborting costs too (issue 39, F13): a client who aborts more than [`FREE_ABORTS`] started
+//! games within an hour waits before its next seek or lobby join, a minute after the fourth,
+//! doubling with each abort after it up to an hour, so that joining strangers' seeks only to
+//! abort them is slow.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::games::hub::Hub;
 use crate::games::room::status;
@@ -67,7 +73,18 @@ pub struct Quotas {
     pub new_boards: crate::games::new_boards::NewBoards,
     held: Mutex<HashMap<(String, Held), Vec<Hold>>>,
     next_request: std::sync::atomic::AtomicU64,
+    /// When each client aborted a started game, within the last [`ABORT_WINDOW_MS`].
+    aborts: Mutex<HashMap<String, Vec<i64>>>,
 }
+
+/// Started games a client may abort within [`ABORT_WINDOW_MS`] without waiting afterwards.
+pub const FREE_ABORTS: usize = 3;
+/// The window aborts are counted in: an hour.
+pub const ABORT_WINDOW_MS: i64 = 3_600_000;
+/// The wait after the first abort past the free ones; it doubles with each one after.
+const FIRST_ABORT_WAIT: Duration = Duration::from_secs(60);
+/// The longest wait.
+const LONGEST_ABORT_WAIT: Duration = Duration::from_secs(3600);
 
 /// A place taken under a client's quota until [`Reservation::keep`] names what holds it, or
 /// until it is dropped.
@@ -120,6 +137,51 @@ impl Quotas {
             new_boards: crate::games::new_boards::NewBoards::new(limits.new_boards_per_hour),
             held: Mutex::new(HashMap::new()),
             next_request: Default::default(),
+            aborts: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Records that `client` aborted a started game at `now_ms`.
+    pub fn aborted(&self, client: &str, now_ms: i64) {
+        let mut aborts = self.aborts.lock().unwrap_or_else(|e| e.into_inner());
+        // The old ones of every client go, so the map holds the last hour only.
+        aborts.retain(|_, times| {
+            times.retain(|t| now_ms - t < ABORT_WINDOW_MS);
+            !times.is_empty()
+        });
+        aborts.entry(client.to_string()).or_default().push(now_ms);
+    }
+
+    /// Why `client` may not seek or join a lobby game at `now_ms`, if it aborted too many
+    /// started games lately: the sentence and how long it still waits.
+    pub fn abort_wait(&self, client: &str, now_ms: i64) -> Option<(String, Duration)> {
+        let aborts = self.aborts.lock().unwrap_or_else(|e| e.into_inner());
+        let recent: Vec<i64> = aborts
+            .get(client)?
+            .iter()
+            .copied()
+            .filter(|t| now_ms - t < ABORT_WINDOW_MS)
+            .collect();
+        let past_free = recent.len().checked_sub(FREE_ABORTS)?;
+        if past_free == 0 {
+            return None;
+        }
+        let wait = FIRST_ABORT_WAIT
+            .saturating_mul(1 << (past_free - 1).min(10))
+            .min(LONGEST_ABORT_WAIT);
+        let last = *recent.iter().max()?;
+        let left = (last + wait.as_millis() as i64) - now_ms;
+        (left > 0).then(|| {
+            let left = Duration::from_millis(left as u64);
+            (
+                format!(
+                    "you aborted {} games in the last hour: you may start or take a game in the \
+                     lobby again in {} s",
+                    recent.len(),
+                    left.as_secs().max(1)
+                ),
+                left,
+            )
         })
     }
 
@@ -160,6 +222,11 @@ impl Quotas {
         client: &str,
         kind: Held,
     ) -> Result<Reservation, String> {
+        if kind == Held::Seek
+            && let Some((why, _)) = self.abort_wait(client, crate::util::now_ms())
+        {
+            return Err(why);
+        }
         let key = (client.to_string(), kind);
         let holds = self.lock().get(&key).cloned().unwrap_or_default();
         let mut gone = Vec::new();
@@ -198,5 +265,37 @@ impl Quotas {
             request,
             kept: false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aborts_past_the_free_ones_make_a_wait_that_doubles() {
+        let q = Quotas::new(Limits::default());
+        let minute = 60_000;
+        for k in 0..FREE_ABORTS as i64 {
+            q.aborted("ann", k * 1_000);
+            assert!(
+                q.abort_wait("ann", k * 1_000).is_none(),
+                "abort {k} is free"
+            );
+        }
+        // The fourth: a minute's wait from it; the fifth: two; other clients are not held.
+        q.aborted("ann", 10_000);
+        let (why, left) = q.abort_wait("ann", 10_000).unwrap();
+        assert_eq!(left, Duration::from_secs(60));
+        assert!(why.contains("aborted 4 games"), "{why}");
+        assert!(q.abort_wait("ann", 10_000 + minute).is_none());
+        q.aborted("ann", 100_000);
+        assert_eq!(
+            q.abort_wait("ann", 100_000).unwrap().1,
+            Duration::from_secs(120)
+        );
+        assert!(q.abort_wait("bob", 100_000).is_none());
+        // An hour on, the old aborts no longer count.
+        assert!(q.abort_wait("ann", 100_000 + ABORT_WINDOW_MS).is_none());
     }
 }

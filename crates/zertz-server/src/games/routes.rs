@@ -304,6 +304,14 @@ async fn join_game(
     body: Result<Json<JoinBody>, JsonRejection>,
 ) -> ApiResult<Response> {
     let Json(b) = body?;
+    // Taking a stranger's seek (no invitation's token) waits after too many aborts.
+    if b.token.is_none()
+        && let Some((why, _)) = hub
+            .quotas()
+            .abort_wait(&viewer.client(), crate::util::now_ms())
+    {
+        return Err(too_many(why));
+    }
     let (seat, token) = hub
         .join(&id, b.token.as_deref(), &viewer.seated(b.name.as_deref()))
         .await?;

@@ -359,3 +359,42 @@ async fn f14_chat_is_limited_per_account_across_sockets_and_the_opponent_is_neve
     let answer = sockets[0].act(json!({"type": "mute", "name": "Eve"})).await;
     assert_eq!(answer["status"], 429, "{answer}");
 }
+
+/// F13: joining strangers' seeks only to abort them (before, ten in 0.04 s without a word).
+/// Three started games may be aborted within an hour; after the fourth the player waits a
+/// minute (then two, four… up to an hour) before taking or starting a seek; the creator of the
+/// seeks is not held back.
+#[tokio::test]
+async fn f13_aborting_seeks_one_joined_makes_the_next_seek_wait() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let mut ann = Browser::new(&server);
+    ann.sign_up_ok("Ann", PASSWORD).await;
+    let mut eve = Browser::new(&server);
+    eve.sign_up_ok("Eve", PASSWORD).await;
+    let open = json!({"opponent": {"kind": "open"}});
+    for round in 0..5 {
+        let created = ann.post("/api/games", open.clone()).await;
+        assert_eq!(created.status, 201, "{:?}", created.body);
+        let id = created.body["id"].as_str().unwrap().to_string();
+        let joined = eve.post(&format!("/api/games/{id}/join"), json!({})).await;
+        if round == 4 {
+            assert_eq!(joined.status, 429, "{:?}", joined.body);
+            let said = joined.body["error"].as_str().unwrap();
+            assert!(
+                said.contains("you aborted 4 games in the last hour"),
+                "{said}"
+            );
+            break;
+        }
+        assert_eq!(joined.status, 200, "join {round}: {:?}", joined.body);
+        let aborted = eve
+            .post(&format!("/api/games/{id}/action"), json!({"type": "abort"}))
+            .await;
+        assert_eq!(aborted.status, 200, "abort {round}: {:?}", aborted.body);
+    }
+    // Her own seek waits too; Ann's do not.
+    let mine = eve.post("/api/games", open.clone()).await;
+    assert_eq!(mine.status, 429, "{:?}", mine.body);
+    assert_eq!(ann.post("/api/games", open).await.status, 201);
+}
