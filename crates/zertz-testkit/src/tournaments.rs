@@ -52,6 +52,24 @@ pub async fn sign_up(site: &Site, names: &[&str]) -> HashMap<String, Browser> {
     out
 }
 
+/// The game a knockout board's match plays now (`GET /api/matches/{id}`), once it is not
+/// `after` (within 30 s: the next game is made when the last ends).
+pub async fn match_game(site: &Site, board: &Value, after: Option<&str>) -> String {
+    let until = Instant::now() + Duration::from_secs(30);
+    let id = board["game"].as_str().expect("a board with a match");
+    loop {
+        let (status, m) = site.get(&format!("/api/matches/{id}"), None).await;
+        assert_eq!(status, 200, "{m}");
+        if let Some(g) = m["current_game"].as_str()
+            && Some(g) != after
+        {
+            return g.to_string();
+        }
+        assert!(Instant::now() < until, "no next game: {m:#}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Round `round` as `white-black` names (a bye or walkover `name-`).
 pub fn shown(e: &Value, round: usize) -> Vec<String> {
     boards(e, round)

@@ -13,7 +13,7 @@ use crate::common::accounts::Browser;
 use crate::common::server::{Db, Server, string};
 use serde_json::{Value, json};
 use zertz_testkit::on_sqlite_and_postgres;
-use zertz_testkit::tournaments::{boards, event, wait};
+use zertz_testkit::tournaments::{boards, event, match_game, wait};
 
 const PASSWORD: &str = "correct horse battery";
 const NAMES: [&str; 4] = ["Ann", "Bob", "Cyd", "Dee"];
@@ -130,24 +130,6 @@ async fn a_killed_server_resumes_its_events_and_pairs_each_round_once(db: Db) {
     let e = wait(&server, &id, |e| e["status"] == "finished").await;
     assert_eq!(e["standings"]["after_round"], 2);
     server.assert_healthy().await;
-}
-
-/// The game the match of `board` plays now, once it is not `after`.
-async fn match_game(server: &Server, board: &Value, after: Option<&str>) -> String {
-    let until = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let (status, m) = server
-            .get(&format!("/api/matches/{}", string(&board["game"])), None)
-            .await;
-        assert_eq!(status, 200, "{m}");
-        if let Some(g) = m["current_game"].as_str()
-            && Some(g) != after
-        {
-            return g.to_string();
-        }
-        assert!(std::time::Instant::now() < until, "no next game: {m:#}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 /// `who` resigns `game`.

@@ -65,8 +65,14 @@ pub fn third_place_board(
     let [a, b] = losers[..] else {
         return None;
     };
+    Some(seeded(a, b, higher_first))
+}
+
+/// The match of players numbered `a` and `b`: the higher seed (the lower number) moves first
+/// in game 1 when `higher_first`, else the lower seed.
+fn seeded(a: u32, b: u32, higher_first: bool) -> Board {
     let (high, low) = (a.min(b), a.max(b));
-    Some(if higher_first {
+    if higher_first {
         Board::Match {
             first: high,
             second: low,
@@ -76,7 +82,7 @@ pub fn third_place_board(
             first: low,
             second: high,
         }
-    })
+    }
 }
 
 /// One board of a knockout round, by pairing numbers.
@@ -132,20 +138,7 @@ pub fn boards(
         a.filter(|&n| in_play(n)),
         b.filter(|&n| in_play(n)),
     ) {
-        (Some(a), Some(b)) => {
-            let (high, low) = (a.min(b), a.max(b));
-            Some(if higher_first {
-                Board::Match {
-                    first: high,
-                    second: low,
-                }
-            } else {
-                Board::Match {
-                    first: low,
-                    second: high,
-                }
-            })
-        }
+        (Some(a), Some(b)) => Some(seeded(a, b, higher_first)),
         (Some(a), None) | (None, Some(a)) => Some(Board::Walkover(a)),
         (None, None) => None,
     };

@@ -13,7 +13,7 @@ use zertz_testkit::accounts::Browser;
 use zertz_testkit::in_process::Server;
 use zertz_testkit::on_sqlite_and_postgres;
 use zertz_testkit::site::{Db, string};
-use zertz_testkit::tournaments::{boards, shown, sign_up, wait};
+use zertz_testkit::tournaments::{boards, match_game, shown, sign_up, wait};
 
 /// Creates a knockout with `extra` settings, enters `names` and starts it: the event once
 /// round 1 is paired.
@@ -64,19 +64,10 @@ async fn the_match(server: &Server, board: &Value) -> Value {
 
 /// The game the match of `board` plays now, once it is not `after`, with its state.
 async fn game_after(server: &Server, board: &Value, after: Option<&str>) -> (String, Value) {
-    let until = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let m = the_match(server, board).await;
-        if let Some(g) = m["current_game"].as_str()
-            && Some(g) != after
-        {
-            let (status, state) = server.get(&format!("/api/games/{g}"), None).await;
-            assert_eq!(status, 200, "{state}");
-            return (g.to_string(), state);
-        }
-        assert!(std::time::Instant::now() < until, "no next game: {m:#}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let g = match_game(server, board, after).await;
+    let (status, state) = server.get(&format!("/api/games/{g}"), None).await;
+    assert_eq!(status, 200, "{state}");
+    (g, state)
 }
 
 /// Plays the match of `board` game by game: in each, the player named by `losers` (in
