@@ -37,6 +37,7 @@ pub fn iso_time(ms: i64) -> String {
 /// A name as given by a person: trimmed, 1 to 40 printable characters (`Anonymous` when
 /// empty). The error says the rule.
 pub fn clean_name(name: &str) -> Result<String, String> {
+    let name = without_invisible(name);
     let name = name.trim();
     if name.is_empty() {
         return Ok("Anonymous".into());
@@ -45,6 +46,25 @@ pub fn clean_name(name: &str) -> Result<String, String> {
         return Err("a name is at most 40 characters, without control characters".into());
     }
     Ok(name.to_string())
+}
+
+/// Whether `c` changes how the text around it is shown without being seen itself: the
+/// bidirectional controls (which can make a name or a line read backwards, `U+202E`) and the
+/// zero-width characters (which make two names that look the same differ).
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061C}'                  // Arabic letter mark
+        | '\u{200B}'..='\u{200F}'   // zero-width space, non-joiner, joiner; LRM, RLM
+        | '\u{202A}'..='\u{202E}'   // LRE, RLE, PDF, LRO, RLO
+        | '\u{2060}'..='\u{2064}'   // word joiner, invisible operators
+        | '\u{2066}'..='\u{2069}'   // LRI, RLI, FSI, PDI
+        | '\u{FEFF}'                 // zero-width no-break space
+    )
+}
+
+/// `text` without its invisible characters ([`is_invisible`]).
+pub fn without_invisible(text: &str) -> String {
+    text.chars().filter(|c| !is_invisible(*c)).collect()
 }
 
 /// With `ZERTZ_SLOW_MS=N` in the environment, the SQLite writer and the WebSocket actions log
@@ -61,6 +81,16 @@ pub fn slow_ms() -> Option<Duration> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn names_lose_their_invisible_characters() {
+        assert_eq!(
+            super::clean_name("A\u{200B}li\u{202E}ce\u{FEFF}").unwrap(),
+            "Alice"
+        );
+        assert_eq!(super::clean_name("\u{2066}\u{2069}").unwrap(), "Anonymous");
+        assert_eq!(super::clean_name("Zoë").unwrap(), "Zoë");
+    }
+
     #[test]
     fn iso_times_are_civil_dates() {
         assert_eq!(super::iso_time(0), "1970-01-01T00:00:00.000Z");

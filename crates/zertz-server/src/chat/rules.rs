@@ -18,9 +18,12 @@ pub const PRESETS: &[&str] = &[
     "Bye!",
 ];
 
-/// The line as stored: trimmed, tabs and line breaks made spaces. Refused (with the reason)
-/// when empty, too long, or holding other control characters.
+/// The line as stored: without bidirectional controls and zero-width characters
+/// (`util::is_invisible`: a line must not read backwards or hide what it says), trimmed, tabs
+/// and line breaks made spaces. Refused (with the reason) when empty, too long, or holding
+/// other control characters.
 pub fn clean(text: &str) -> Result<String, String> {
+    let text = crate::util::without_invisible(text);
     let text: String = text
         .trim()
         .chars()
@@ -79,6 +82,9 @@ mod tests {
         assert!(clean(&"é".repeat(500)).is_ok());
         assert!(clean(&"é".repeat(501)).unwrap_err().contains("not 501"));
         assert!(clean("bell\u{7}").unwrap_err().contains("U+0007"));
+        // Bidirectional overrides and zero-width characters are taken out.
+        assert_eq!(clean("gg \u{202E}olleh\u{200B}").unwrap(), "gg olleh");
+        assert!(clean("\u{200B}\u{2067}").unwrap_err().contains("empty"));
         assert!(is_preset("Good luck!"));
         assert!(!is_preset("good luck"));
         assert!(presets_only().contains("Good game!"));

@@ -398,3 +398,22 @@ async fn f13_aborting_seeks_one_joined_makes_the_next_seek_wait() {
     assert_eq!(mine.status, 429, "{:?}", mine.body);
     assert_eq!(ann.post("/api/games", open).await.status, 201);
 }
+
+/// F15, invisible characters: a guest's name with a right-to-left override and zero-width
+/// spaces (which made a name read backwards, or two names look alike and differ) is kept
+/// without them, and so is a chat line. Before, both were stored as sent.
+#[tokio::test]
+async fn f15_bidirectional_overrides_and_zero_width_characters_are_taken_out() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let (id, [alice, invite]) = server.invitation(json!({})).await;
+    server
+        .join(&id, &invite, "B\u{200B}o\u{202E}b\u{FEFF}")
+        .await;
+    let view = server.game(&id, None).await;
+    assert_eq!(view["seats"][1]["name"], "Bob");
+    let mut ws = server.ws(&id, Some(&alice), None).await;
+    assert_eq!(ws.say("gg \u{202E}olleh\u{2066}").await["type"], "ack");
+    let line = ws.until_line(|l| l["seat"] == 1).await;
+    assert_eq!(line["text"], "gg olleh");
+}
