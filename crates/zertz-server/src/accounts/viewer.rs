@@ -58,32 +58,38 @@ where
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0.ip());
         let accounts = Arc::<Accounts>::from_ref(state);
-        let mut v = viewer(&parts.headers, &accounts, false).await?;
-        v.address = address;
-        Ok(v)
+        viewer(&parts.headers, &accounts, false, address).await
     }
 }
 
-/// The viewer of a request with these headers. With `only_from_this_site`, the session cookie
-/// counts only when the request comes from this site's pages (WebSocket upgrades: a page on
-/// another site must not open a socket that acts as the player).
+/// The viewer of a request with these headers, from `address` (the peer's: every caller
+/// names it, so that no limit per address is left without one). With `only_from_this_site`,
+/// the session cookie counts only when the request comes from this site's pages (WebSocket
+/// upgrades: a page on another site must not open a socket that acts as the player).
 pub async fn viewer(
     headers: &HeaderMap,
     accounts: &Accounts,
     only_from_this_site: bool,
+    address: Option<std::net::IpAddr>,
 ) -> Result<Viewer, ApiError> {
     let secure = accounts.secure_cookies();
     let Some(key) = cookie_key(headers, session_cookie_name(secure)) else {
-        return Ok(Viewer::default());
+        return Ok(Viewer {
+            address,
+            ..Viewer::default()
+        });
     };
     if only_from_this_site && from_this_site(headers, false, secure).is_err() {
-        return Ok(Viewer::default());
+        return Ok(Viewer {
+            address,
+            ..Viewer::default()
+        });
     }
     let account = accounts.session(&key).await.map_err(ApiError::from)?;
     Ok(Viewer {
         session_key: account.as_ref().map(|_| key),
         account,
-        address: None,
+        address,
     })
 }
 

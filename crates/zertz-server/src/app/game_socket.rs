@@ -391,9 +391,8 @@ pub(crate) async fn upgrade(
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
-    let mut viewer = viewer(&headers, &state.accounts, true).await?;
+    let viewer = viewer(&headers, &state.accounts, true, Some(peer.ip())).await?;
     // A guest's actions are charged to their address, as over HTTP.
-    viewer.address = Some(peer.ip());
     let hub = state.hub.clone();
     // Check the game and the token before upgrading, so errors are plain HTTP answers.
     let (live, seat, receiver) = hub.connect(&id, viewer.acting(q.token.as_deref())).await?;

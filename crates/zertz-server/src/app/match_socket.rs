@@ -133,8 +133,7 @@ pub(crate) async fn upgrade(
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query.map_err(bad_query)?;
-    let mut viewer = viewer(&headers, &state.accounts, true).await?;
-    viewer.address = Some(peer.ip());
+    let viewer = viewer(&headers, &state.accounts, true, Some(peer.ip())).await?;
     let hub = state.hub.clone();
     let who = viewer.holder(q.token.as_deref());
     // Subscribed before the state is read, so that no change falls between the two.

@@ -80,10 +80,7 @@ async fn open_room(
     name: Option<String>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    let mut viewer = viewer(&headers, &state.accounts, true).await?;
-    // The address is charged with the account for each line (before, it was never known
-    // here, and the public room's limit per address never applied).
-    viewer.address = Some(peer.ip());
+    let viewer = viewer(&headers, &state.accounts, true, Some(peer.ip())).await?;
     let room = RoomLink::join(&state, room, spectator(&viewer, name.as_deref()))
         .of(Vec::new(), viewer.address);
     let hub = Arc::clone(&state.hub);

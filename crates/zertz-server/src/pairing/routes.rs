@@ -86,8 +86,7 @@ async fn pair(
             keys.join(", ")
         ))
     })?;
-    let mut viewer = viewer(&headers, &accounts, true).await?;
-    viewer.address = Some(peer.ip());
+    let viewer = viewer(&headers, &accounts, true, Some(peer.ip())).await?;
     let rated = q.rated.unwrap_or(viewer.account.is_some());
     if rated && viewer.account.is_none() {
         return Err(bad(RATED_NEEDS_ACCOUNTS));

@@ -50,11 +50,10 @@ async fn upgrade(
 ) -> Response {
     // The session counts only from this site's pages, as on the other sockets: a page on
     // another site must not open a board that spends the player's analysis allowance.
-    let mut viewer = match viewer(&headers, &accounts, true).await {
+    let viewer = match viewer(&headers, &accounts, true, Some(peer.ip())).await {
         Ok(v) => v,
         Err(e) => return e.into_response(),
     };
-    viewer.address = Some(peer.ip());
     // The board's searches wait in the line of this client (its account, or its address),
     // whatever the number of its pages.
     let client = viewer.client();

@@ -90,8 +90,7 @@ async fn ask(
     body: Result<Json<Ask>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
     let Json(body) = body?;
-    let mut who = viewer(&headers, &accounts, false).await?;
-    who.address = Some(peer.ip());
+    let who = viewer(&headers, &accounts, false, Some(peer.ip())).await?;
     let (game_id, record) = match (body.game, body.record) {
         (Some(id), None) => {
             let room = hub.room(&id).await.map_err(|e| match e {
