@@ -36,16 +36,7 @@ async fn log_in(server: &Server, sign_up: bool) -> HashMap<&'static str, Browser
 /// The second mover of `board` resigns.
 async fn resign(players: &mut HashMap<&'static str, Browser>, board: &Value) {
     let black = string(&board["black"]);
-    let game = string(&board["game"]);
-    let a = players
-        .get_mut(black.as_str())
-        .unwrap()
-        .post(
-            &format!("/api/games/{game}/action"),
-            json!({"type": "resign"}),
-        )
-        .await;
-    assert_eq!(a.status, 200, "{:?}", a.body);
+    resign_game(players, &black, &string(&board["game"])).await;
 }
 
 /// A Swiss of four over two rounds; killed after the first game of round 1 ended, then killed

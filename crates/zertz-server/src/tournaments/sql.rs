@@ -107,6 +107,28 @@ fn registering(id: &str) -> Statement {
     ))
 }
 
+/// Stops unless event `id`, with the entry just written, has at most its most players: there
+/// was room for it (the entry is then rolled back).
+fn room_for_it(id: &str) -> Statement {
+    Stop::Full.unless_changed(Statement::new(
+        "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? \
+         AND max_players >= (SELECT COUNT(*) FROM tournament_entries \
+         WHERE tournament_id = ? AND NOT withdrawn)",
+        args![id, id],
+    ))
+}
+
+/// What a join came to, by the statement that stopped it.
+fn joined(stopped: Option<Stop>) -> Joined {
+    match stopped {
+        None => Joined::Joined,
+        Some(Stop::NoEvent) => Joined::NotFound,
+        Some(Stop::Entered) => Joined::Already,
+        Some(Stop::Full) => Joined::Full,
+        Some(_) => Joined::Closed,
+    }
+}
+
 fn tournament_row(r: &impl Row) -> Result<TournamentRow, sqlx::Error> {
     Ok(TournamentRow {
         id: r.get("id")?,
@@ -259,21 +281,9 @@ impl<S: Sql + GameDialect> TournamentStore for S {
                     e.joined_ms
                 ],
             )),
-            // With this entry, at most the most players: there was room for it.
-            Stop::Full.unless_changed(Statement::new(
-                "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? \
-                 AND max_players >= (SELECT COUNT(*) FROM tournament_entries \
-                 WHERE tournament_id = ? AND NOT withdrawn)",
-                args![id, id],
-            )),
+            room_for_it(id),
         ];
-        Ok(match write_guarded(self, statements).await? {
-            None => Joined::Joined,
-            Some(Stop::NoEvent) => Joined::NotFound,
-            Some(Stop::Entered) => Joined::Already,
-            Some(Stop::Full) => Joined::Full,
-            Some(_) => Joined::Closed,
-        })
+        Ok(joined(write_guarded(self, statements).await?))
     }
 
     async fn join_running(&self, id: &str, e: &EntryRow) -> Result<Joined, StoreError> {
@@ -295,20 +305,9 @@ impl<S: Sql + GameDialect> TournamentStore for S {
                  SET withdrawn = excluded.withdrawn WHERE tournament_entries.withdrawn",
                 args![id, &e.account_id, &e.name, e.rating, id, false, e.joined_ms],
             )),
-            Stop::Full.unless_changed(Statement::new(
-                "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? \
-                 AND max_players >= (SELECT COUNT(*) FROM tournament_entries \
-                 WHERE tournament_id = ? AND NOT withdrawn)",
-                args![id, id],
-            )),
+            room_for_it(id),
         ];
-        Ok(match write_guarded(self, statements).await? {
-            None => Joined::Joined,
-            Some(Stop::NoEvent) => Joined::NotFound,
-            Some(Stop::Entered) => Joined::Already,
-            Some(Stop::Full) => Joined::Full,
-            Some(_) => Joined::Closed,
-        })
+        Ok(joined(write_guarded(self, statements).await?))
     }
 
     async fn withdraw_from_tournament(
