@@ -44,12 +44,15 @@ stop() {
 }
 trap stop EXIT INT TERM
 
-# The nodes: each its own id; every client reaches them through HAProxy, from one address,
-# so the per-address limits are HAProxy's business here, not theirs.
+# The nodes: each its own id. Every client reaches them through HAProxy (which says who the
+# client is in X-Forwarded-For) or through another node passing a game's request on: both are
+# on 127.0.0.1, the trusted proxy, so each limit per address applies to the client. Here every
+# client is this machine (a load test), so the limits a load test would run into are off.
 for i in 1 2 3; do
   port=$((lb_port + i))
   "$bin" serve --addr "127.0.0.1:$port" --db "$url" --node "n$i" --lease-ms "$lease" \
-    --http-rate 0 --connections-per-address 0 >"$dir/n$i.out" 2>"$dir/n$i.log" &
+    --trusted-proxy 127.0.0.1 --http-rate 0 --connections-per-address 0 \
+    --invitations-per-client 0 >"$dir/n$i.out" 2>"$dir/n$i.log" &
   pids+=($!)
   export "ZERTZ_NODE$i=127.0.0.1:$port"
 done

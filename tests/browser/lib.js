@@ -27,7 +27,7 @@ export const binary = process.env.ZERTZ_BIN
 export async function startServer({ port = 0, dir = null, args = [] } = {}) {
   dir = dir || mkdtempSync(path.join(tmpdir(), 'zertz-browser-'));
   const db = path.join(dir, 'test.db');
-  const child = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--engine-ms', '150', ...args], {
+  const child = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--engine-ms', '150', '--sign-ups-per-hour', '0', '--invitations-per-client', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

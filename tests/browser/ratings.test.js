@@ -47,6 +47,12 @@ test('a rated game played to its end moves both ratings, shown on profiles and t
   await ann.selectOption('#clock', 'fischer-5-3');
   assert.ok(await ann.isEnabled('#rated'));
   assert.match(await ann.textContent('#rated-note'), /Blitz rules, blitz/);
+  // A house rule makes it unrated, and the page says so (the server refuses it too).
+  await ann.check('#bribes');
+  assert.ok(await ann.isDisabled('#rated'));
+  assert.match(await ann.textContent('#rated-note'), /rated games follow the official rules/);
+  await ann.uncheck('#bribes');
+  assert.ok(await ann.isEnabled('#rated'));
   await ann.check('#rated');
   assert.ok(!(await ann.isChecked('#casual')) && (await ann.isDisabled('#casual')), 'a rated game has no takebacks');
 

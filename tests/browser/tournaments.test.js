@@ -239,6 +239,10 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
   assert.equal(await kim.isVisible('#event-rounds'), false);
   assert.equal(await kim.isVisible('#event-first-mover'), true);
   assert.equal(await kim.inputValue('#event-clock'), 'reserve');
+  // Casual, and why: rated games follow the official rules, the death matches the host's.
+  assert.equal(await kim.isChecked('#event-rated'), false);
+  assert.equal(await kim.isDisabled('#event-rated'), true);
+  assert.match(await kim.textContent('#event-rated-note'), /house rules \(no repetition; bribes in the final\)/);
   // Who may enter: ratings 1000 to 2000 (everyone here is 1500).
   await kim.fill('#event-min-rating', '1000');
   await kim.fill('#event-max-rating', '2000');

@@ -36,16 +36,23 @@ pub struct Config {
     pub engine_games_per_client: usize,
     /// Open seeks (open games and matches, quick-pairing requests) one client may have at once.
     pub seeks_per_client: usize,
+    /// Invitations not yet taken one client may have at once (0: no limit): each game waits
+    /// in memory for its invited player.
+    pub invitations_per_client: usize,
     /// Custom boards new to the server one client may bring in an hour (0: no limit): each
     /// stays in memory while a game or request holds it (see `new_boards`).
     pub new_boards_per_client: usize,
     /// New studies (saved or copied) one account, and one address, may store in an hour (0:
     /// no limit): a study holds up to 512 KiB and accounts are free (docs/security.md).
     pub new_studies_per_hour: u32,
+    /// Accounts one address (an IPv6 /64) may create in an hour (0: no limit): enough for a
+    /// family or a club behind one address, few enough that accounts are not free to multiply
+    /// (every limit kept per account would multiply with them: docs/security.md).
+    pub sign_ups_per_hour: u32,
     /// Connections one address may hold, and how long an idle one stays open.
     pub connections: ConnectionLimits,
     /// Analysis-board searches running at once, apart from the games' engine slots (the rest
-    /// wait in line).
+    /// wait in line, one turn per address); by default half the cores, at least one.
     pub study_slots: usize,
     /// The longest one analysis-board search may run.
     pub analysis_time: Duration,
@@ -84,10 +91,16 @@ impl Default for Config {
             guest_chat: false,
             engine_games_per_client: 3,
             seeks_per_client: 5,
+            invitations_per_client: 10,
             new_boards_per_client: 20,
             new_studies_per_hour: 30,
+            sign_ups_per_hour: 5,
             connections: Default::default(),
-            study_slots: 1,
+            // Half the machine: the games' engines have their own slots (`engine_slots`).
+            study_slots: std::thread::available_parallelism()
+                .map(|n| n.get() / 2)
+                .unwrap_or(1)
+                .max(1),
             analysis_time: Duration::from_secs(30),
             review_limits: Default::default(),
             analysis_limits: Default::default(),
@@ -100,7 +113,7 @@ impl Default for Config {
 }
 
 /// Limits on the sockets of the service.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ConnectionLimits {
     /// Connections one address may hold open at once (0: no cap). The next is answered 429
     /// and closed.
@@ -110,6 +123,9 @@ pub struct ConnectionLimits {
     pub idle_timeout: Duration,
     /// How long a request's whole body may take to arrive (then 408: `http::body`).
     pub body_timeout: Duration,
+    /// The proxies (load balancers) whose `X-Forwarded-For` names the client
+    /// (`http::client`); empty: the connection's own address is the client's.
+    pub trusted_proxies: std::sync::Arc<[std::net::IpAddr]>,
 }
 
 impl Default for ConnectionLimits {
@@ -118,6 +134,7 @@ impl Default for ConnectionLimits {
             per_address: 64,
             idle_timeout: Duration::from_secs(20),
             body_timeout: Duration::from_secs(60),
+            trusted_proxies: std::sync::Arc::from([]),
         }
     }
 }

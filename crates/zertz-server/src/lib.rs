@@ -73,7 +73,7 @@ pub async fn serve_until(
         http::limit::by_address,
     ));
     tokio::select! {
-        served = http::connections::serve(listener, app, hub.config().connections) => served?,
+        served = http::connections::serve(listener, app, hub.config().connections.clone()) => served?,
         reason = stop => {
             // What was acknowledged is stored already; closing finishes the writes under way
             // and leaves the database whole (on SQLite, every recent event folded), so the

@@ -37,6 +37,9 @@ pub struct Browser {
     pub fetch_site: Option<String>,
     /// The cookies it holds.
     pub cookies: BTreeMap<String, String>,
+    /// `X-Forwarded-For` sent with every request, if set: the address a browser behind a
+    /// trusted proxy comes from (`zertz serve --trusted-proxy 127.0.0.1`).
+    pub forwarded_for: Option<String>,
     http: reqwest::Client,
 }
 
@@ -48,6 +51,7 @@ impl Browser {
             origin: Some(format!("http://{}", server.addr)),
             fetch_site: None,
             cookies: BTreeMap::new(),
+            forwarded_for: None,
             http: reqwest::Client::builder()
                 .timeout(std::time::Duration::from_secs(60))
                 .build()
@@ -89,6 +93,9 @@ impl Browser {
         }
         if let Some(site) = &self.fetch_site {
             request = request.header("sec-fetch-site", site);
+        }
+        if let Some(address) = &self.forwarded_for {
+            request = request.header("x-forwarded-for", address);
         }
         if let Some(t) = token {
             request = request.bearer_auth(t);

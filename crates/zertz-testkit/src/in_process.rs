@@ -108,6 +108,10 @@ impl Server {
         let mut config = Config {
             engine_move_time: Duration::from_millis(engine_ms),
             claim_after: Duration::from_secs(1),
+            // Tests make many accounts and invitations from one address; the attack tests put
+            // the limits back.
+            sign_ups_per_hour: 0,
+            invitations_per_client: 0,
             ..Config::default()
         };
         configure(&mut config);

@@ -446,6 +446,22 @@ impl AnalysisWs {
     /// Connects as [`AnalysisWs::connect`] does, from the loopback address `source` (another
     /// client for the server).
     pub async fn connect_from(addr: &str, source: &str) -> AnalysisWs {
+        AnalysisWs::connect_as(addr, source, None).await
+    }
+
+    /// Connects as [`AnalysisWs::connect_from`] does, with a browser's `Cookie` header (and
+    /// the site's own `Origin`): a logged-in account's board.
+    pub async fn connect_as(addr: &str, source: &str, cookie: Option<&str>) -> AnalysisWs {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{addr}/api/analysis/ws")
+            .into_client_request()
+            .expect("a request");
+        if let Some(cookie) = cookie {
+            let headers = request.headers_mut();
+            headers.insert("cookie", cookie.parse().expect("a cookie header"));
+            let origin = format!("http://{addr}");
+            headers.insert("origin", origin.parse().expect("an origin"));
+        }
         let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
         socket
             .bind(format!("{source}:0").parse().expect("an address"))
@@ -454,12 +470,9 @@ impl AnalysisWs {
             .connect(addr.parse().expect("the server's address"))
             .await
             .expect("connected");
-        let (stream, _) = tokio_tungstenite::client_async(
-            format!("ws://{addr}/api/analysis/ws"),
-            MaybeTlsStream::Plain(tcp),
-        )
-        .await
-        .expect("the analysis WebSocket opens");
+        let (stream, _) = tokio_tungstenite::client_async(request, MaybeTlsStream::Plain(tcp))
+            .await
+            .expect("the analysis WebSocket opens");
         AnalysisWs { stream }
     }
 

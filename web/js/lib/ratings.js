@@ -51,10 +51,11 @@ export function poolOf(board, rules, clock) {
 }
 
 /** Why a game with these settings cannot be rated, in words; null when it can. */
-export function whyUnrated({ engine, board, rules, clock }) {
+export function whyUnrated({ engine, board, rules, clock, houseRules = false }) {
   if (engine) return 'games against the engine are unrated: its levels have fixed ratings';
   if (String(board) !== '37') return 'only games on the 37-ring board are rated';
   if (!['standard', 'blitz'].includes(rules)) return 'only the standard and Blitz rule sets are rated';
+  if (houseRules) return 'rated games follow the official rules, without house rules';
   if (!speedOf(clock)) return 'rated games need a clock';
   return null;
 }

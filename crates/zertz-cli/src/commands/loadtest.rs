@@ -85,8 +85,8 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
             _temp = TempDir(dir);
             let mut child = tokio::process::Command::new(std::env::current_exe()?)
                 // Every simulated player comes from this one address: the per-address limits
-                // of HTTP requests and connections are off; the per-connection limit of
-                // actions stays on.
+                // of HTTP requests, connections and invitations not yet taken are off; the
+                // per-connection limit of actions stays on.
                 .args([
                     "serve",
                     "--addr",
@@ -96,6 +96,8 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
                     "--http-rate",
                     "0",
                     "--connections-per-address",
+                    "0",
+                    "--invitations-per-client",
                     "0",
                 ])
                 .env("RUST_LOG", "warn")

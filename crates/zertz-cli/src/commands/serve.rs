@@ -29,9 +29,10 @@ pub struct ServeArgs {
     /// (docs/performance.md, "Measured, 27 November 2026").
     #[arg(long)]
     workers: Option<usize>,
-    /// Analysis-board searches at once, apart from the games' engine slots (more wait in line).
-    #[arg(long, default_value_t = 1)]
-    study_slots: usize,
+    /// Analysis-board searches at once, apart from the games' engine slots (more wait in line,
+    /// one turn per address). Default: half the cores, at least one.
+    #[arg(long)]
+    study_slots: Option<usize>,
     /// The longest one analysis-board search may run, in seconds.
     #[arg(long, default_value_t = 30)]
     analysis_time: u64,
@@ -83,14 +84,20 @@ pub struct ServeArgs {
     /// only send the preset phrases, which keeps spam bots out).
     #[arg(long)]
     guest_chat: bool,
-    /// Games against the engine one player may be playing at once (one address for guests);
-    /// more are refused with 429.
+    /// Games against the engine one player may be playing at once (one address for guests;
+    /// an address four players' worth); more are refused with 429. 0: no limit.
     #[arg(long, default_value_t = 3)]
     engine_games_per_client: usize,
     /// Open seeks (open games and matches in the lobby, quick-pairing requests) one player may
-    /// have at once (one address for guests); more are refused with 429.
+    /// have at once (one address for guests; an address four players' worth); more are
+    /// refused with 429. 0: no limit.
     #[arg(long, default_value_t = 5)]
     seeks_per_client: usize,
+    /// Games and matches with an invitation not yet taken one player may have at once (one
+    /// address for guests; an address four players' worth); more are refused with 429. 0: no
+    /// limit (a load test's server).
+    #[arg(long, default_value_t = 10)]
+    invitations_per_client: usize,
     /// Custom boards the server does not hold yet that one player (one address for guests)
     /// may bring in an hour, in games, positions, records and studies (each stays in memory
     /// while a game or request holds it); more are refused with 429. 0: no limit.
@@ -100,6 +107,16 @@ pub struct ServeArgs {
     /// more are refused with 429. 0: no limit.
     #[arg(long, default_value_t = 30)]
     new_studies_per_hour: u32,
+    /// Accounts one address (an IPv6 /64) may create in an hour; more are refused with 429
+    /// until the hour has room. 0: no limit.
+    #[arg(long, default_value_t = 5)]
+    sign_ups_per_hour: u32,
+    /// The address of a proxy (a load balancer) in front of the server whose
+    /// `X-Forwarded-For` header names the client: every per-address limit then applies to the
+    /// client, not to the proxy, and the proxy's connections are not capped. Repeat for each
+    /// proxy. Without it the header is ignored (anybody can write it).
+    #[arg(long = "trusted-proxy", value_name = "ADDRESS")]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Connections one address may hold open at once (WebSockets included); the next is
     /// answered 429 and closed. 0: no cap.
     #[arg(long, default_value_t = 64)]
@@ -152,14 +169,20 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         guest_chat: args.guest_chat,
         engine_games_per_client: args.engine_games_per_client,
         seeks_per_client: args.seeks_per_client,
+        invitations_per_client: args.invitations_per_client,
         new_boards_per_client: args.new_boards_per_client,
         new_studies_per_hour: args.new_studies_per_hour,
+        sign_ups_per_hour: args.sign_ups_per_hour,
         connections: zertz_server::config::ConnectionLimits {
             per_address: args.connections_per_address,
             idle_timeout: Duration::from_secs(args.idle_timeout.max(1)),
             body_timeout: Duration::from_secs(args.body_timeout.max(1)),
+            trusted_proxies: args.trusted_proxies.clone().into(),
         },
-        study_slots: args.study_slots.max(1),
+        study_slots: args
+            .study_slots
+            .unwrap_or(Config::default().study_slots)
+            .max(1),
         analysis_time: Duration::from_secs(args.analysis_time.max(1)),
         review_limits: zertz_server::config::ReviewLimits {
             per_requester: args.reviews_per_client.max(1),

@@ -1,29 +1,39 @@
-//! Limits on guessing passwords. Failed logins are counted per address and per name (known or
-//! not, so that a lock says nothing about whether a name exists). After a few free tries each
-//! failure locks further tries for a while that doubles with every failure: up to an hour for
-//! an address, but at most a minute for a name, so that nobody can keep a player out from
-//! elsewhere for long. A browser that has logged in to the account before (its device cookie,
-//! see `keys`) is not held back by the name's lock, unless that cookie itself has failed a few
-//! times (a stolen device cookie does not open unlimited guessing). A try counts as a failure
-//! from the moment it is let through, before its password is hashed, so tries sent together
-//! cannot all pass the check; a success clears the counts; a count is forgotten an hour after
-//! its last failure.
+//! Limits on guessing passwords, which no client can turn against somebody else (issue 39: F2,
+//! F3, F9). Failed logins are counted three ways, known names or not (a lock says nothing about
+//! whether a name exists):
+//! - per address: after 20 free failures each one makes the address wait, doubling up to a
+//!   minute: an address is slowed, never locked out for long (behind a shared NAT or a proxy
+//!   that is not trusted, every user has that address);
+//! - per name and address: after 5 free failures, the same waits up to a minute, for that name
+//!   from that address only;
+//! - per name from everywhere: failures drain away at 100 an hour; over that, the name waits
+//!   for everyone. So guessing one account is held to about 100 tries an hour whatever the
+//!   number of addresses, while a few addresses failing now and then (one failure a minute)
+//!   no longer keep its owner out.
+//!
+//! A browser that has logged in to the account before (its device cookie, see `keys`) is held
+//! back by none of them, unless that cookie itself has failed a few times (a stolen device
+//! cookie does not open unlimited guessing). A try counts as a failure from the moment it is
+//! let through, before its password is hashed, so tries sent together cannot all pass the
+//! check; a success clears the counts of that name at that address (not the address's own: a
+//! guesser must not reset it by logging in to an account of their own); a count is forgotten
+//! an hour after its last failure.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Free failures per address before locks start (an office behind one address has room).
+/// Free failures per address before waits start (an office behind one address has room).
 const FREE_PER_ADDRESS: u32 = 20;
 /// Failures with a device cookie after which it is no longer trusted.
 const FREE_PER_DEVICE: u32 = 5;
-/// Free failures per name before locks start.
+/// Free failures per name from one address before waits start.
 const FREE_PER_NAME: u32 = 5;
-/// The longest lock of an address.
-const MAX_ADDRESS_LOCK: Duration = Duration::from_secs(3600);
-/// The longest lock of a name.
-const MAX_NAME_LOCK: Duration = Duration::from_secs(60);
+/// Failures per name from all addresses together that drain away in an hour.
+const NAME_FAILURES_PER_HOUR: f64 = 100.0;
+/// The longest wait, for an address or a name.
+const LONGEST_WAIT: Duration = Duration::from_secs(60);
 /// A count with no failure for this long starts again from zero.
 const FORGET_AFTER: Duration = Duration::from_secs(3600);
 /// Counts kept before the forgotten ones are swept out.
@@ -36,15 +46,35 @@ struct Failures {
 }
 
 impl Failures {
-    /// How long tries stay locked after these failures, from `now` (`None`: not locked).
-    fn locked_for(&self, free: u32, longest: Duration, now: Instant) -> Option<Duration> {
+    /// How long tries wait after these failures, from `now` (`None`: not at all).
+    fn locked_for(&self, free: u32, now: Instant) -> Option<Duration> {
         if self.count < free || now.saturating_duration_since(self.last) >= FORGET_AFTER {
             return None;
         }
         let doublings = (self.count - free).min(20);
-        let lock = Duration::from_secs(1 << doublings).min(longest);
+        let lock = Duration::from_secs(1 << doublings).min(LONGEST_WAIT);
         let until = self.last + lock;
         (until > now).then(|| until - now)
+    }
+}
+
+/// A name's failures from everywhere: a level that drains at [`NAME_FAILURES_PER_HOUR`].
+#[derive(Clone, Copy, Debug)]
+struct Drain {
+    level: f64,
+    at: Instant,
+}
+
+impl Drain {
+    fn drained(&self, now: Instant) -> f64 {
+        let hours = now.saturating_duration_since(self.at).as_secs_f64() / 3600.0;
+        (self.level - hours * NAME_FAILURES_PER_HOUR).max(0.0)
+    }
+
+    /// How long until one more failure fits, from `now` (`None`: it fits now).
+    fn full_for(&self, now: Instant) -> Option<Duration> {
+        let over = self.drained(now) + 1.0 - NAME_FAILURES_PER_HOUR;
+        (over > 0.0).then(|| Duration::from_secs_f64(over / NAME_FAILURES_PER_HOUR * 3600.0))
     }
 }
 
@@ -53,7 +83,7 @@ impl Failures {
 pub enum Locked {
     /// Too many failures from this address.
     Address(Duration),
-    /// Too many failures for this name.
+    /// Too many failures for this name (from this address, or from everywhere).
     Name(Duration),
 }
 
@@ -61,22 +91,25 @@ pub enum Locked {
 #[derive(Default)]
 pub struct LoginGuard {
     addresses: Mutex<HashMap<IpAddr, Failures>>,
-    names: Mutex<HashMap<String, Failures>>,
+    /// By name (lower case) and address.
+    names: Mutex<HashMap<(String, IpAddr), Failures>>,
+    /// By name (lower case), from every address.
+    everywhere: Mutex<HashMap<String, Drain>>,
     /// By the hash of the device key.
     devices: Mutex<HashMap<String, Failures>>,
 }
 
-fn lock<K>(map: &Mutex<HashMap<K, Failures>>) -> std::sync::MutexGuard<'_, HashMap<K, Failures>> {
+fn lock<K, V>(map: &Mutex<HashMap<K, V>>) -> std::sync::MutexGuard<'_, HashMap<K, V>> {
     map.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl LoginGuard {
-    /// Begins a login to `name` from `address` at `now`, refused when either is locked
-    /// (`trusted`: the browser logged in to that account before, so the name's lock does not
-    /// apply). A try let through is counted at once as a failure, with the hash of the
-    /// browser's device key if it sent one, before the password is hashed: tries that race it
-    /// see it, so sixty logins sent at once get the free tries and no more. A success clears
-    /// the counts ([`LoginGuard::succeeded`]).
+    /// Begins a login to `name` from `address` at `now`, refused while either must wait
+    /// (`trusted`: the browser logged in to that account before, so no wait applies). A try let
+    /// through is counted at once as a failure, with the hash of the browser's device key if it
+    /// sent one, before the password is hashed: tries that race it see it, so sixty logins
+    /// sent at once get the free tries and no more. A success clears some counts
+    /// ([`LoginGuard::succeeded`]).
     pub fn begin(
         &self,
         address: IpAddr,
@@ -86,25 +119,40 @@ impl LoginGuard {
         now: Instant,
     ) -> Result<(), Locked> {
         let name = name.to_ascii_lowercase();
-        // Both counts are checked and raised under both locks (always taken in this order).
+        // Every count is checked and raised under all three locks (always taken in this order).
         let mut addresses = lock(&self.addresses);
         let mut names = lock(&self.names);
-        if let Some(wait) = addresses
-            .get(&address)
-            .and_then(|f| f.locked_for(FREE_PER_ADDRESS, MAX_ADDRESS_LOCK, now))
-        {
-            return Err(Locked::Address(wait));
+        let mut everywhere = lock(&self.everywhere);
+        let key = (name, address);
+        if !trusted {
+            if let Some(wait) = addresses
+                .get(&address)
+                .and_then(|f| f.locked_for(FREE_PER_ADDRESS, now))
+            {
+                return Err(Locked::Address(wait));
+            }
+            let here = names
+                .get(&key)
+                .and_then(|f| f.locked_for(FREE_PER_NAME, now));
+            let all = everywhere.get(&key.0).and_then(|d| d.full_for(now));
+            if let Some(wait) = here.max(all) {
+                return Err(Locked::Name(wait));
+            }
         }
-        if !trusted
-            && let Some(wait) = names
-                .get(&name)
-                .and_then(|f| f.locked_for(FREE_PER_NAME, MAX_NAME_LOCK, now))
-        {
-            return Err(Locked::Name(wait));
+        if everywhere.len() >= SWEEP_AT {
+            everywhere.retain(|_, d| d.drained(now) > 0.0);
         }
+        let drain = everywhere.entry(key.0.clone()).or_insert(Drain {
+            level: 0.0,
+            at: now,
+        });
+        *drain = Drain {
+            level: drain.drained(now) + 1.0,
+            at: now,
+        };
         count(&mut addresses, address, now);
-        count(&mut names, name, now);
-        drop((addresses, names));
+        count(&mut names, key, now);
+        drop((addresses, names, everywhere));
         if let Some(device) = device {
             count(&mut lock(&self.devices), device.to_string(), now);
         }
@@ -119,10 +167,11 @@ impl LoginGuard {
         })
     }
 
-    /// A login succeeded: the counts start again.
+    /// A login succeeded: the counts of that name at that address, and of the device, start
+    /// again. The address's own count and the name's from everywhere run their course: a
+    /// success (with an account of one's own) must not buy a guesser more tries.
     pub fn succeeded(&self, address: IpAddr, name: &str, device: Option<&str>) {
-        lock(&self.addresses).remove(&address);
-        lock(&self.names).remove(&name.to_ascii_lowercase());
+        lock(&self.names).remove(&(name.to_ascii_lowercase(), address));
         if let Some(device) = device {
             lock(&self.devices).remove(device);
         }
@@ -153,41 +202,84 @@ mod tests {
     }
 
     #[test]
-    fn a_name_locks_after_its_free_tries_and_the_lock_grows_to_a_minute() {
+    fn a_name_waits_after_its_free_tries_from_one_address_and_the_wait_grows_to_a_minute() {
         let g = LoginGuard::default();
         let t0 = Instant::now();
-        // Five tries from five addresses: the name is locked for 1 s, then 2 s, 4 s…
-        for i in 0..FREE_PER_NAME {
-            assert_eq!(g.begin(ip(i as u8), "Ann", None, false, t0), Ok(()));
+        // Five tries from one address: the name waits 1 s there, then 2 s, 4 s…
+        for _ in 0..FREE_PER_NAME {
+            assert_eq!(g.begin(ip(1), "Ann", None, false, t0), Ok(()));
         }
         assert_eq!(
-            g.begin(ip(99), "ANN", None, false, t0),
+            g.begin(ip(1), "ANN", None, false, t0),
             Err(Locked::Name(Duration::from_secs(1)))
         );
-        // Locked for the name only: other names go on.
-        assert_eq!(g.begin(ip(99), "Ben", None, false, t0), Ok(()));
+        // For that name from that address only: other names go on, and so does Ann elsewhere.
+        assert_eq!(g.begin(ip(1), "Ben", None, false, t0), Ok(()));
+        assert_eq!(g.begin(ip(2), "Ann", None, false, t0), Ok(()));
         // The browser that logged in to Ann before is not held back (its try counts: 6).
-        assert_eq!(g.begin(ip(99), "Ann", None, true, t0), Ok(()));
+        assert_eq!(g.begin(ip(1), "Ann", None, true, t0), Ok(()));
         let t1 = t0 + Duration::from_secs(2);
-        assert_eq!(g.begin(ip(99), "Ann", None, false, t1), Ok(()));
+        assert_eq!(g.begin(ip(1), "Ann", None, false, t1), Ok(()));
         assert_eq!(
-            g.begin(ip(98), "Ann", None, false, t1),
+            g.begin(ip(1), "Ann", None, false, t1),
             Err(Locked::Name(Duration::from_secs(4)))
         );
         // Many more failures: never more than a minute.
         let mut t = t1;
-        for i in 0..30 {
+        for _ in 0..10 {
             t += Duration::from_secs(120);
-            assert_eq!(g.begin(ip(100 + i), "Ann", None, false, t), Ok(()));
+            assert_eq!(g.begin(ip(1), "Ann", None, false, t), Ok(()));
         }
         assert_eq!(
-            g.begin(ip(96), "Ann", None, false, t),
-            Err(Locked::Name(MAX_NAME_LOCK))
+            g.begin(ip(1), "Ann", None, false, t),
+            Err(Locked::Name(LONGEST_WAIT))
         );
+        assert_eq!(g.begin(ip(1), "Ann", None, false, t + LONGEST_WAIT), Ok(()));
+    }
+
+    #[test]
+    fn f9_a_few_addresses_failing_once_a_minute_do_not_keep_the_owner_out() {
+        // Issue 39, F9: one counted failure a minute from three addresses kept Ann locked
+        // for every browser without her device cookie (33 of 33 correct logins refused).
+        // Three hours of it; every five minutes Ann logs in from a new browser at home.
+        let g = LoginGuard::default();
+        let t0 = Instant::now();
+        let mut refused = 0;
+        for minute in 0..180u64 {
+            let t = t0 + Duration::from_secs(60 * minute);
+            let _ = g.begin(ip(200 + (minute % 3) as u8), "Ann", None, false, t);
+            if minute % 5 == 4 {
+                match g.begin(ip(7), "Ann", None, false, t) {
+                    Ok(()) => g.succeeded(ip(7), "Ann", None),
+                    Err(_) => refused += 1,
+                }
+            }
+        }
+        assert_eq!(refused, 0);
+    }
+
+    #[test]
+    fn guessing_one_name_from_many_addresses_is_held_to_100_an_hour() {
+        let g = LoginGuard::default();
+        let t0 = Instant::now();
+        let from = |n: u32| IpAddr::from(n.to_be_bytes());
+        let tries = |at: Instant, first: u32| {
+            (first..first + 1000)
+                .filter(|n| g.begin(from(*n), "Ann", None, false, at).is_ok())
+                .count()
+        };
+        assert_eq!(tries(t0, 0), NAME_FAILURES_PER_HOUR as usize);
+        // The name then waits for everyone: 36 s for the next failure to fit.
         assert_eq!(
-            g.begin(ip(96), "Ann", None, false, t + MAX_NAME_LOCK),
-            Ok(())
+            g.begin(from(5000), "Ann", None, false, t0),
+            Err(Locked::Name(Duration::from_secs(36)))
         );
+        // Another name is untouched; the browser that logged in before is let through.
+        assert_eq!(g.begin(from(5000), "Ben", None, false, t0), Ok(()));
+        assert_eq!(g.begin(from(5000), "Ann", None, true, t0), Ok(()));
+        // Half an hour later, half as many (less the trusted browser's try, which counted).
+        let later = t0 + Duration::from_secs(1800);
+        assert_eq!(tries(later, 10_000), 49);
     }
 
     #[test]
@@ -217,25 +309,60 @@ mod tests {
     }
 
     #[test]
-    fn an_address_locks_after_its_free_tries_and_success_clears_it() {
+    fn an_address_waits_after_its_free_tries_and_a_success_does_not_clear_it() {
         let g = LoginGuard::default();
         let t0 = Instant::now();
         for i in 0..FREE_PER_ADDRESS {
             assert_eq!(g.begin(ip(1), &format!("name{i}"), None, false, t0), Ok(()));
         }
         assert_eq!(
-            g.begin(ip(1), "someone", None, true, t0),
+            g.begin(ip(1), "someone", None, false, t0),
             Err(Locked::Address(Duration::from_secs(1)))
         );
+        // A browser that logged in to the account before is not held back by the address.
+        assert_eq!(g.begin(ip(1), "someone", None, true, t0), Ok(()));
         assert_eq!(g.begin(ip(2), "someone", None, false, t0), Ok(()));
+        // Somebody's success at that address does not give the guesser beside them more tries.
         g.succeeded(ip(1), "someone", None);
-        assert_eq!(g.begin(ip(1), "someone", None, false, t0), Ok(()));
+        assert!(g.begin(ip(1), "someone", None, false, t0).is_err());
+        assert_eq!(
+            g.begin(ip(1), "someone", None, false, t0 + Duration::from_secs(2)),
+            Ok(())
+        );
         // An hour after the last failure the count starts again.
         for i in 0..FREE_PER_ADDRESS {
             assert_eq!(g.begin(ip(3), &format!("x{i}"), None, false, t0), Ok(()));
         }
         assert!(g.begin(ip(3), "y", None, false, t0).is_err());
         assert_eq!(g.begin(ip(3), "y", None, false, t0 + FORGET_AFTER), Ok(()));
+    }
+
+    #[test]
+    fn f3_a_burst_of_failures_slows_an_address_for_a_minute_at_most() {
+        // Issue 39, F3: sixty failures in a burst locked the address for an hour, every user
+        // behind it included. The wait is a minute at most now.
+        let g = LoginGuard::default();
+        let t0 = Instant::now();
+        let mut t = t0;
+        let mut failures = 0;
+        while failures < 60 {
+            match g.begin(ip(1), &format!("name{failures}"), None, false, t) {
+                Ok(()) => failures += 1,
+                Err(Locked::Address(wait)) => {
+                    assert!(wait <= LONGEST_WAIT, "{wait:?}");
+                    t += wait;
+                }
+                Err(other) => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(
+            g.begin(ip(1), "someone", None, false, t),
+            Err(Locked::Address(LONGEST_WAIT))
+        );
+        assert_eq!(
+            g.begin(ip(1), "someone", None, false, t + LONGEST_WAIT),
+            Ok(())
+        );
     }
 
     #[test]

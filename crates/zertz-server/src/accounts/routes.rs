@@ -92,6 +92,7 @@ fn logged_in(status: StatusCode, done: LoggedIn, accounts: &Accounts) -> Respons
 
 async fn sign_up(
     State(accounts): State<Arc<Accounts>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Response {
@@ -102,7 +103,7 @@ async fn sign_up(
         Ok(body) => body,
         Err(e) => return ApiError::from(e).into_response(),
     };
-    match accounts.sign_up(&c.name, &c.password).await {
+    match accounts.sign_up(&c.name, &c.password, peer.ip()).await {
         Ok(done) => logged_in(StatusCode::CREATED, done, &accounts),
         Err(e) => refusal(e),
     }

@@ -12,6 +12,7 @@ use crate::accounts::online::Online;
 use crate::accounts::password::{HashError, Hasher};
 use crate::accounts::store::AccountStore;
 use crate::accounts::store::{AccountRow, SessionRow};
+use crate::rate::{Keyed, Rate};
 use crate::store::StoreError;
 use crate::token;
 use crate::util::now_ms;
@@ -22,6 +23,12 @@ const TOUCH_EVERY_MS: i64 = 3600 * 1000;
 /// The answer to a wrong password and to an unknown name alike.
 pub const WRONG_LOGIN: &str = "wrong name or password";
 
+/// Hashes of new passwords (sign-ups) computed at once, apart from those of logins, so that a
+/// flood of sign-ups never makes a player wait to log in.
+const SIGN_UP_HASH_THREADS: usize = 1;
+/// Sign-ups waiting for their hash beyond those before the server answers "busy".
+const SIGN_UP_HASH_QUEUE: usize = 8;
+
 /// Settings of the accounts.
 #[derive(Clone, Debug)]
 pub struct AccountSettings {
@@ -31,6 +38,9 @@ pub struct AccountSettings {
     pub hash_threads: usize,
     /// Password checks waiting beyond those before the server answers "busy".
     pub hash_queue: usize,
+    /// Accounts one address (an IPv6 /64) may create in an hour (0: no limit; the service's
+    /// `Config` sets it).
+    pub sign_ups_per_hour: u32,
 }
 
 impl Default for AccountSettings {
@@ -41,6 +51,7 @@ impl Default for AccountSettings {
                 .map(|n| n.get())
                 .unwrap_or(1),
             hash_queue: 64,
+            sign_ups_per_hour: 0,
         }
     }
 }
@@ -113,7 +124,12 @@ pub struct LoggedIn {
 /// The accounts of the service.
 pub struct Accounts {
     store: Arc<dyn AccountStore>,
+    /// Checks the passwords of logins and password changes.
     hasher: Hasher,
+    /// Hashes the passwords of new accounts.
+    sign_up_hasher: Hasher,
+    /// New accounts per address.
+    sign_ups: Option<Keyed<IpAddr>>,
     guard: LoginGuard,
     settings: AccountSettings,
     /// Who is online.
@@ -126,6 +142,11 @@ impl Accounts {
         Accounts {
             store,
             hasher: Hasher::new(settings.hash_threads, settings.hash_queue),
+            sign_up_hasher: Hasher::new(SIGN_UP_HASH_THREADS, SIGN_UP_HASH_QUEUE),
+            sign_ups: (settings.sign_ups_per_hour > 0).then(|| {
+                let n = f64::from(settings.sign_ups_per_hour);
+                Keyed::new(Rate::new(n / 3600.0, n))
+            }),
             guard: LoginGuard::default(),
             settings,
             online: Arc::default(),
@@ -148,14 +169,33 @@ impl Accounts {
         (key, row)
     }
 
-    /// Creates an account and logs it in.
-    pub async fn sign_up(&self, name: &str, password: &str) -> Result<LoggedIn, AccountError> {
+    /// Creates an account from `address` and logs it in.
+    pub async fn sign_up(
+        &self,
+        name: &str,
+        password: &str,
+        address: IpAddr,
+    ) -> Result<LoggedIn, AccountError> {
         check_name(name).map_err(AccountError::Invalid)?;
         check_password(password).map_err(AccountError::Invalid)?;
         if self.store.account_named(name).await?.is_some() {
             return Err(AccountError::Taken(format!("the name {name} is taken")));
         }
-        let password_hash = self.hasher.hash(password).await?;
+        // Counted once the request is sound (a taken name or a short password costs nothing)
+        // and before the hash, so that sign-ups sent together cannot all pass.
+        if let Some(sign_ups) = &self.sign_ups
+            && let Err(wait) = sign_ups.take(address)
+        {
+            return Err(AccountError::Locked(
+                format!(
+                    "your address has created {} accounts in the last hour: try again in {} s",
+                    self.settings.sign_ups_per_hour,
+                    whole_seconds(wait)
+                ),
+                wait,
+            ));
+        }
+        let password_hash = self.sign_up_hasher.hash(password).await?;
         let now = now_ms();
         let row = AccountRow {
             id: token::account_id(),
@@ -323,12 +363,16 @@ fn locked_out(locked: Locked) -> AccountError {
         Locked::Address(wait) => ("from this address", wait),
         Locked::Name(wait) => ("for this name", wait),
     };
-    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     AccountError::Locked(
         format!(
             "too many failed logins {whose}: try again in {} s",
-            seconds.max(1)
+            whole_seconds(wait)
         ),
         wait,
     )
+}
+
+/// A wait in whole seconds, rounded up, at least one.
+fn whole_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }

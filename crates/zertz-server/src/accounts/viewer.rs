@@ -36,6 +36,17 @@ impl Viewer {
         }
     }
 
+    /// Who this is in the lines of the services everyone shares (the analysis boards' and
+    /// finished games' searches, the reviews): the address, logged in or not, so that the
+    /// accounts made at one address share one line and one allowance (issue 39, F6 and F8:
+    /// accounts are free, addresses are not).
+    pub fn line(&self) -> String {
+        match self.address {
+            Some(ip) => format!("address:{ip}"),
+            None => self.client(),
+        }
+    }
+
     /// For a page kept open on a WebSocket: the account counts as online until the returned
     /// guard is dropped.
     pub fn online(&self, accounts: &Accounts) -> Option<crate::accounts::online::Connected> {

@@ -51,6 +51,7 @@ pub(crate) async fn build(
         store.clone(),
         accounts::AccountSettings {
             secure_cookies: config.secure_cookies,
+            sign_ups_per_hour: config.sign_ups_per_hour,
             ..accounts::AccountSettings::default()
         },
     ));

@@ -104,16 +104,28 @@ fn unreachable(addr: &str, why: impl std::fmt::Display) -> Response {
     response
 }
 
-/// The headers passed on: all but the connection's own, plus [`VIA`].
-fn passed_on(headers: &HeaderMap, node: &str) -> HeaderMap {
+/// The headers passed on: all but the connection's own, plus [`VIA`], and `X-Forwarded-For`
+/// saying who the client is as this node knows it (`http::client`: the holder, trusting this
+/// node with `--trusted-proxy`, keeps its limits on the client, not on this node).
+fn passed_on(parts: &axum::http::request::Parts, node: &str) -> HeaderMap {
     let mut out = HeaderMap::new();
-    for (name, value) in headers {
-        if !HOP_BY_HOP.contains(&name.as_str()) && !name.as_str().starts_with("sec-websocket") {
+    for (name, value) in &parts.headers {
+        if !HOP_BY_HOP.contains(&name.as_str())
+            && !name.as_str().starts_with("sec-websocket")
+            && name.as_str() != "x-forwarded-for"
+        {
             out.append(name.clone(), value.clone());
         }
     }
     if let Ok(v) = HeaderValue::from_str(node) {
         out.insert(VIA, v);
+    }
+    let client = parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Some(v) = client.and_then(|ip| HeaderValue::from_str(&ip.to_string()).ok()) {
+        out.insert("x-forwarded-for", v);
     }
     out
 }
@@ -135,8 +147,8 @@ async fn http(
     };
     let sent = client
         .http()
-        .request(parts.method, &target)
-        .headers(passed_on(&parts.headers, node))
+        .request(parts.method.clone(), &target)
+        .headers(passed_on(&parts, node))
         .body(body)
         .send()
         .await;
@@ -172,7 +184,7 @@ async fn websocket(node: &str, addr: &str, request: Request) -> Response {
         Err(e) => return unreachable(addr, e),
     };
     // The client's own headers (Host and Origin for the same-site check, cookies, token).
-    for (name, value) in passed_on(&parts.headers, node) {
+    for (name, value) in passed_on(&parts, node) {
         if let Some(name) = name {
             upstream.headers_mut().insert(name, value);
         }

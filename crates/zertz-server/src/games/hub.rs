@@ -142,6 +142,7 @@ impl Hub {
         let quotas = Quotas::new(QuotaLimits {
             engine_games: config.engine_games_per_client,
             seeks: config.seeks_per_client,
+            invitations: config.invitations_per_client,
             new_boards_per_hour: config.new_boards_per_client,
         });
         Arc::new_cyclic(|me| Hub {

@@ -96,7 +96,7 @@ impl NewGame {
         match self.opponent {
             Opponent::Engine { .. } => Some(Held::EngineGame),
             Opponent::Open {} => Some(Held::Seek),
-            Opponent::Invite {} => None,
+            Opponent::Invite {} => Some(Held::Invitation),
         }
     }
 

@@ -167,6 +167,21 @@ pub fn pool_of(settings: &GameSettings) -> Result<Pool, String> {
     if settings.history.is_some() {
         return Err("a game continued from a record is unrated".into());
     }
+    // A rating compares games played alike: the official rules only (issue 39, F15).
+    if settings.repetition != "threefold" {
+        return Err(
+            "games under the no-repetition house rule are unrated (rated games follow the \
+             official rules: a position repeated three times is a draw)"
+                .into(),
+        );
+    }
+    if settings.bribes {
+        return Err(
+            "games with the bribe-to-pass house rule are unrated (rated games follow the \
+             official rules)"
+                .into(),
+        );
+    }
     let speed = Speed::of(&settings.clock)
         .ok_or_else(|| "rated games need a clock (games without one are unrated)".to_string())?;
     Ok(Pool { blitz_rules, speed })
@@ -211,6 +226,28 @@ mod tests {
             clock,
             ..GameSettings::for_tests(clock)
         }
+    }
+
+    #[test]
+    fn house_rules_are_unrated_and_say_so() {
+        let clock = ClockSpec::Fischer {
+            base_ms: 300_000,
+            increment_ms: 3_000,
+        };
+        let official = settings("37", "standard", clock);
+        assert!(rated_pool_of(&official).is_ok());
+        let no_repetition = GameSettings {
+            repetition: "forbidden".into(),
+            ..official.clone()
+        };
+        let e = rated_pool_of(&no_repetition).unwrap_err();
+        assert!(e.contains("no-repetition house rule are unrated"), "{e}");
+        let bribes = GameSettings {
+            bribes: true,
+            ..official
+        };
+        let e = rated_pool_of(&bribes).unwrap_err();
+        assert!(e.contains("bribe-to-pass house rule are unrated"), "{e}");
     }
 
     #[test]

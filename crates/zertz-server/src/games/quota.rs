@@ -1,8 +1,11 @@
 //! How much of the shared server one client may hold at once (docs/accounts.md, "Limits"): a
-//! few games against the engine being played (each costs engine time) and a few open seeks
-//! (open games and matches in the lobby, and quick-pairing requests), per account, or per
-//! address for guests. Over the limit, a new one is refused with 429 and a sentence. The
-//! counts live in memory: what a client holds is forgotten at a restart.
+//! few games against the engine being played (each costs engine time), a few open seeks (open
+//! games and matches in the lobby, and quick-pairing requests) and a few invitations not yet
+//! taken (each game waits in memory), per account, or per address for guests; and, since
+//! accounts are free, per address as well: an address holds at most [`ADDRESS_SHARE`] times
+//! what one account may, its accounts and guests together (issue 39). Over a limit, a new one
+//! is refused with 429 and a sentence. The counts live in memory: what a client holds is
+//! forgotten at a restart.
 //!
 //! Aborting costs too (issue 39, F13): a client who aborts more than [`FREE_ABORTS`] started
 //! games within an hour waits before its next seek or lobby join, a minute after the fourth,
@@ -13,8 +16,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::accounts::viewer::Viewer;
 use crate::games::hub::Hub;
 use crate::games::room::status;
+
+/// What one address may hold, in accounts' worth: a family or a club behind one address can
+/// play, and fresh accounts multiply a limit by this much at most.
+pub const ADDRESS_SHARE: usize = 4;
 
 /// What a client holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,6 +32,8 @@ pub enum Held {
     /// An open game or match in the lobby until someone takes it, or a quick-pairing request
     /// while it waits.
     Seek,
+    /// A game or match with an invitation, until the invited player takes the seat.
+    Invitation,
 }
 
 impl Held {
@@ -31,17 +41,20 @@ impl Held {
         match self {
             Held::EngineGame => "games against the engine being played",
             Held::Seek => "open games and pairing requests waiting",
+            Held::Invitation => "invitations not yet taken",
         }
     }
 }
 
-/// The limits per client.
+/// The limits per client (0: no limit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Games against the engine being played at once.
     pub engine_games: usize,
     /// Open seeks at once.
     pub seeks: usize,
+    /// Invitations not yet taken at once.
+    pub invitations: usize,
     /// Custom boards new to the server one client may bring in an hour (0: no limit).
     pub new_boards_per_hour: usize,
 }
@@ -51,6 +64,7 @@ impl Default for Limits {
         Limits {
             engine_games: 3,
             seeks: 5,
+            invitations: 10,
             new_boards_per_hour: 20,
         }
     }
@@ -90,7 +104,8 @@ const LONGEST_ABORT_WAIT: Duration = Duration::from_secs(3600);
 /// until it is dropped.
 pub struct Reservation {
     quotas: Arc<Quotas>,
-    key: (String, Held),
+    /// The client's place and its address's.
+    keys: Vec<(String, Held)>,
     request: u64,
     kept: bool,
 }
@@ -100,14 +115,16 @@ impl Reservation {
     /// that game is over (an engine game) or taken (a seek).
     pub fn keep(mut self, id: &str, is_match: bool) {
         let mut held = self.quotas.lock();
-        if let Some(list) = held.get_mut(&self.key) {
-            let request = self.request;
-            list.retain(|h| !matches!(h, Hold::Waiting(r) if *r == request));
-            list.push(if is_match {
-                Hold::Match(id.to_string())
-            } else {
-                Hold::Game(id.to_string())
-            });
+        let request = self.request;
+        for key in &self.keys {
+            if let Some(list) = held.get_mut(key) {
+                list.retain(|h| !matches!(h, Hold::Waiting(r) if *r == request));
+                list.push(if is_match {
+                    Hold::Match(id.to_string())
+                } else {
+                    Hold::Game(id.to_string())
+                });
+            }
         }
         self.kept = true;
     }
@@ -119,11 +136,13 @@ impl Drop for Reservation {
             return;
         }
         let mut held = self.quotas.lock();
-        if let Some(list) = held.get_mut(&self.key) {
-            let request = self.request;
-            list.retain(|h| !matches!(h, Hold::Waiting(r) if *r == request));
-            if list.is_empty() {
-                held.remove(&self.key);
+        let request = self.request;
+        for key in &self.keys {
+            if let Some(list) = held.get_mut(key) {
+                list.retain(|h| !matches!(h, Hold::Waiting(r) if *r == request));
+                if list.is_empty() {
+                    held.remove(key);
+                }
             }
         }
     }
@@ -210,61 +229,95 @@ impl Quotas {
         };
         match kind {
             Held::EngineGame => state != status::FINISHED,
-            Held::Seek => state == status::OPEN,
+            Held::Seek | Held::Invitation => state == status::OPEN,
         }
     }
 
-    /// Takes a place of `kind` for `client` (an account's id or an address), or says why
-    /// not: the client already holds as many as the limit allows.
+    /// Takes a place of `kind` for `viewer` (its account, or its address for a guest) and for
+    /// its address, or says why not: the client, or the address, already holds as many as
+    /// its limit allows. A seek also waits out the client's aborts ([`Quotas::abort_wait`]).
     pub async fn reserve(
         self: &Arc<Self>,
         hub: &Hub,
-        client: &str,
+        viewer: &Viewer,
         kind: Held,
     ) -> Result<Reservation, String> {
+        let client = viewer.client();
         if kind == Held::Seek
-            && let Some((why, _)) = self.abort_wait(client, crate::util::now_ms())
+            && let Some((why, _)) = self.abort_wait(&client, crate::util::now_ms())
         {
             return Err(why);
-        }
-        let key = (client.to_string(), kind);
-        let holds = self.lock().get(&key).cloned().unwrap_or_default();
-        let mut gone = Vec::new();
-        for hold in &holds {
-            if !Quotas::still_counts(hub, hold, kind).await {
-                gone.push(hold.clone());
-            }
         }
         let limit = match kind {
             Held::EngineGame => self.limits.engine_games,
             Held::Seek => self.limits.seeks,
+            Held::Invitation => self.limits.invitations,
         };
+        if limit == 0 {
+            return Ok(self.reservation(Vec::new(), 0));
+        }
+        // The client's own place, and its address's (guests and accounts together).
+        let mut places = vec![(
+            (client, kind),
+            limit,
+            "one player (or one address for guests)",
+        )];
+        if let Some(ip) = viewer.address {
+            places.push((
+                (format!("everyone at:{ip}"), kind),
+                limit * ADDRESS_SHARE,
+                "one address, its players and guests together",
+            ));
+        }
+        // Holds that no longer count (a game over, a seek taken) are found first, unlocked.
+        let mut gone = Vec::new();
+        for (key, _, _) in &places {
+            let holds = self.lock().get(key).cloned().unwrap_or_default();
+            for hold in holds {
+                if !Quotas::still_counts(hub, &hold, kind).await {
+                    gone.push(hold);
+                }
+            }
+        }
         let request = self
             .next_request
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut held = self.lock();
-        let list = held.entry(key.clone()).or_default();
-        list.retain(|h| {
-            !gone.iter().any(|g| match (g, h) {
-                (Hold::Game(a), Hold::Game(b)) | (Hold::Match(a), Hold::Match(b)) => a == b,
-                _ => false,
-            })
-        });
-        if list.len() >= limit {
-            return Err(format!(
-                "too many {}: at most {limit} at once for one player (or one address for \
-                 guests); finish or cancel one first",
-                kind.words()
-            ));
+        for (key, limit, whose) in &places {
+            let list = held.entry(key.clone()).or_default();
+            list.retain(|h| {
+                !gone.iter().any(|g| match (g, h) {
+                    (Hold::Game(a), Hold::Game(b)) | (Hold::Match(a), Hold::Match(b)) => a == b,
+                    _ => false,
+                })
+            });
+            if list.len() >= *limit {
+                let count = list.len();
+                held.retain(|_, list| !list.is_empty());
+                return Err(format!(
+                    "too many {}: at most {limit} at once for {whose} ({count} now); finish or \
+                     cancel one first",
+                    kind.words()
+                ));
+            }
         }
-        list.push(Hold::Waiting(request));
+        let keys: Vec<(String, Held)> = places.into_iter().map(|(key, _, _)| key).collect();
+        for key in &keys {
+            held.entry(key.clone())
+                .or_default()
+                .push(Hold::Waiting(request));
+        }
         drop(held);
-        Ok(Reservation {
+        Ok(self.reservation(keys, request))
+    }
+
+    fn reservation(self: &Arc<Self>, keys: Vec<(String, Held)>, request: u64) -> Reservation {
+        Reservation {
             quotas: Arc::clone(self),
-            key,
+            keys,
             request,
             kept: false,
-        })
+        }
     }
 }
 

@@ -74,7 +74,7 @@ async fn create_game(
     let reservation = match held {
         Some(kind) => Some(
             quotas
-                .reserve(&hub, &viewer.client(), kind)
+                .reserve(&hub, &viewer, kind)
                 .await
                 .map_err(too_many)?,
         ),
@@ -391,7 +391,7 @@ async fn import(
 }
 
 /// What a new game with these settings holds of its creator's quota: a game against the engine,
-/// or a seek in the lobby (an invitation holds nothing: it needs a friend).
+/// a seek in the lobby, or an invitation not yet taken.
 pub(crate) fn held_by(settings: &crate::games::model::GameSettings) -> Option<Held> {
     use crate::games::model::SeatKind;
     if settings
@@ -403,7 +403,8 @@ pub(crate) fn held_by(settings: &crate::games::model::GameSettings) -> Option<He
     } else if settings.open {
         Some(Held::Seek)
     } else {
-        None
+        // A game made here with neither an engine nor an open seat has an invitation.
+        Some(Held::Invitation)
     }
 }
 

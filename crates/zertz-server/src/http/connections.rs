@@ -5,6 +5,7 @@
 //! allows. docs/server.md ("Connections") gives the defaults and the flags.
 
 use crate::config::ConnectionLimits;
+use crate::http::client;
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -44,16 +45,26 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits)
                 continue;
             }
         };
-        let Some(slot) = open.admit(peer.ip(), limits.per_address) else {
-            tokio::spawn(refuse(stream, limits.per_address));
+        // A trusted proxy holds the connections of many clients: the cap is its to keep.
+        let trusted = Arc::clone(&limits.trusted_proxies);
+        let from_proxy = client::is_trusted(peer.ip(), &trusted);
+        let cap = if from_proxy { 0 } else { limits.per_address };
+        let key = client::connection_key(peer.ip());
+        let Some(slot) = open.admit(key, cap) else {
+            tokio::spawn(refuse(stream, cap));
             continue;
         };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
+            // Every limit downstream reads the client from here (`http::client`).
+            let client = client::client_address(peer.ip(), request.headers(), &trusted);
             request
                 .extensions_mut()
-                .insert(ConnectInfo::<SocketAddr>(peer));
+                .insert(ConnectInfo::<SocketAddr>(SocketAddr::new(
+                    client,
+                    peer.port(),
+                )));
             app.clone().oneshot(request)
         });
         let connection = http

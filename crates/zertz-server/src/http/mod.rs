@@ -3,6 +3,7 @@
 //! routes live in its own folder; `app::router` puts them together.
 
 pub mod body;
+pub mod client;
 pub mod connections;
 pub mod error;
 pub mod headers;

@@ -109,7 +109,7 @@ async fn pair(
         None => None,
     };
     let reservation = quotas
-        .reserve(&hub, &viewer.client(), Held::Seek)
+        .reserve(&hub, &viewer, Held::Seek)
         .await
         .map_err(too_many)?;
     let seated = viewer.seated(q.name.as_deref());

@@ -324,6 +324,9 @@ impl NewEvent {
         // Blitz rules).
         let games = game_settings(&settings)?;
         if rated {
+            if format == Format::Knockout {
+                return Err(KNOCKOUT_UNRATED.into());
+            }
             rated_pool_of(&games).map_err(|e| format!("rated: {e}"))?;
         }
         Ok(Checked {
@@ -335,6 +338,12 @@ impl NewEvent {
         })
     }
 }
+
+/// Why a knockout cannot be rated: its matches follow the host's house rules, a rating the
+/// official ones (issue 39, F15).
+pub const KNOCKOUT_UNRATED: &str = "rated: a death-match knockout plays under the host's house \
+     rules (no repetition; bribes in the final) and rated games follow the official rules: \
+     make it casual";
 
 /// The settings of every game of an event: its board and rules from the start, its clock,
 /// the official repetition rule, no bribes, no takebacks, rated if the event is.
@@ -441,6 +450,10 @@ mod tests {
                 "standard boards",
             ),
             (serde_json::json!({"board": "61", "rated": true}), "rated:"),
+            (
+                serde_json::json!({"format": "knockout", "rated": true, "rounds": null}),
+                "house rules (no repetition; bribes in the final)",
+            ),
             (serde_json::json!({"rules": "chess"}), "rules `chess`"),
             (serde_json::json!({"rounds": null}), "number of rounds"),
             (

@@ -305,21 +305,43 @@ async fn profiles_and_the_leaderboard(db: Db) {
     assert_eq!(p["results"]["games"], n);
 }
 
-/// A best-of-3 match of seed 004 (house rules and its clock) between two accounts is rated game
-/// by game; a guest cannot take the place of a rated match.
+/// A best-of-3 match on seed 004's clock between two accounts is rated game by game; a guest
+/// cannot take the place of a rated match. Its house rules (bribes, no repetition) are not
+/// rated: a rating compares games under the official rules (issue 39, F15), and the refusal
+/// says so.
 async fn a_rated_match_is_rated_game_by_game(db: Db) {
     let server = Server::start(&db);
     let mut ann = Browser::new(&server);
     ann.sign_up_ok("Ann", PASSWORD).await;
+    let clock = json!({"kind": "per_move_reserve", "per_move_ms": 60000,
+                       "reserve_ms": 180000, "step_ms": 15000});
+    for (house_rule, why) in [
+        (
+            json!({"bribes": true}),
+            "bribe-to-pass house rule are unrated",
+        ),
+        (
+            json!({"no_repetition": true}),
+            "no-repetition house rule are unrated",
+        ),
+    ] {
+        let mut body = json!({"opponent": {"kind": "invite"}, "best_of": 3, "rated": true,
+                              "clock": clock});
+        body.as_object_mut()
+            .unwrap()
+            .extend(house_rule.as_object().unwrap().clone());
+        let refused = ann.post("/api/matches", body).await;
+        assert_eq!(refused.status, 400, "{:?}", refused.body);
+        assert!(
+            string(&refused.body["error"]).contains(why),
+            "{:?}",
+            refused.body
+        );
+    }
     let created = ann
         .post(
             "/api/matches",
-            json!({
-                "opponent": {"kind": "invite"}, "best_of": 3, "rated": true,
-                "bribes": true, "no_repetition": true,
-                "clock": {"kind": "per_move_reserve", "per_move_ms": 60000,
-                          "reserve_ms": 180000, "step_ms": 15000}
-            }),
+            json!({"opponent": {"kind": "invite"}, "best_of": 3, "rated": true, "clock": clock}),
         )
         .await;
     assert_eq!(created.status, 201, "{:?}", created.body);

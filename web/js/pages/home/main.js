@@ -248,7 +248,8 @@ function syncRated(engine) {
   const board = $('board', HTMLSelectElement).value;
   const rules = $('rules', HTMLSelectElement).value;
   const clock = CLOCKS[$('clock', HTMLSelectElement).value];
-  const why = whyUnrated({ engine, board, rules, clock });
+  const houseRules = $('no-repetition', HTMLInputElement).checked || $('bribes', HTMLInputElement).checked;
+  const why = whyUnrated({ engine, board, rules, clock, houseRules });
   box.disabled = Boolean(why);
   if (why) box.checked = false;
   label.classList.toggle('disabled', Boolean(why));

@@ -94,6 +94,8 @@ export function createBox(account) {
     h('input', { id: 'event-third-place', name: 'third_place', type: 'checkbox' }),
     ' A match for third place between the semifinal losers (beside the final, with its bribes)');
   const roundsLabel = h('label', {}, 'Rounds ', rounds, ' ', roundsNote);
+  const rated = /** @type {HTMLInputElement} */ (h('input', { id: 'event-rated', name: 'rated', type: 'checkbox', checked: true }));
+  const ratedNote = h('span', { class: 'note', id: 'event-rated-note' });
   const explain = () => {
     const rr = format.value === 'round_robin';
     const ko = format.value === 'knockout';
@@ -111,6 +113,11 @@ export function createBox(account) {
     if (rr && rounds.value === '5') rounds.value = '';
     if (!rr && !rounds.value) rounds.value = '5';
     roundsNote.textContent = rr ? 'empty: the whole cycle, everybody meets everybody' : '1 to 30, fewer than the players';
+    // A rating compares games under the official rules; the death matches follow the host's.
+    if (ko && !rated.disabled) rated.checked = false;
+    if (!ko && rated.disabled) rated.checked = true;
+    rated.disabled = ko;
+    ratedNote.textContent = ko ? 'a knockout plays under the host\u2019s house rules (no repetition; bribes in the final): casual' : '';
   };
   format.addEventListener('change', explain);
   const form = h('form', { class: 'new-game new-event', id: 'new-event', autocomplete: 'off' },
@@ -140,7 +147,7 @@ export function createBox(account) {
         h('option', { value: 'standard' }, 'Standard'), h('option', { value: 'blitz' }, 'Blitz'))),
       field('Clock', h('select', { id: 'event-clock', name: 'clock' },
         Object.entries(EVENT_CLOCKS).map(([key, c]) => h('option', { value: key, selected: key === 'fischer-5-3' }, c.text)))),
-      h('label', {}, h('input', { id: 'event-rated', name: 'rated', type: 'checkbox', checked: true }), ' Rated (37 rings, standard or Blitz rules)')),
+      h('label', {}, rated, ' Rated (37 rings, standard or Blitz rules) ', ratedNote)),
     h('button', { type: 'submit', class: 'primary', id: 'create-event' }, 'Create the tournament'));
   explain();
   form.addEventListener('submit', async (e) => {

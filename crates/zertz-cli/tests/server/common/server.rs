@@ -55,6 +55,8 @@ impl Server {
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db.arg())
             .args(["--engine-ms", &engine_ms.to_string(), "--claim-after", "1"])
+            // The tests make many accounts and invitations from one address.
+            .args(["--sign-ups-per-hour", "0", "--invitations-per-client", "0"])
             .args(extra)
             .env("RUST_LOG", log_level)
             .stdin(Stdio::null())

@@ -59,7 +59,7 @@ async fn create_match(
     let reservation = match held {
         Some(kind) => Some(
             quotas
-                .reserve(&hub, &viewer.client(), kind)
+                .reserve(&hub, &viewer, kind)
                 .await
                 .map_err(too_many)?,
         ),

@@ -89,7 +89,7 @@ async fn analysis(
     if game.is_over() || game.legal_moves().is_empty() {
         return Json(finished::over(&game, turn)).into_response();
     }
-    let ticket = match study.game_analysis.enter(&viewer.client()) {
+    let ticket = match study.game_analysis.enter(&viewer.line()) {
         Ok(ticket) => ticket,
         Err(full) => {
             let body = json!({

@@ -54,9 +54,9 @@ async fn upgrade(
         Ok(v) => v,
         Err(e) => return e.into_response(),
     };
-    // The board's searches wait in the line of this client (its account, or its address),
-    // whatever the number of its pages.
-    let client = viewer.client();
+    // The board's searches wait in the line of this client's address, whatever the number of
+    // its pages and accounts.
+    let client = viewer.line();
     upgrade
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)

@@ -44,9 +44,10 @@ pub enum ReviewError {
     /// The game has no move to review.
     #[error("the game has no move to review")]
     Empty,
-    /// This requester has enough waiting.
+    /// This requester (an address: every account at it) has enough waiting.
     #[error(
-        "you already have {0} reviews waiting: wait for one to finish before asking for another"
+        "your address already has {0} reviews waiting: wait for one to finish before asking \
+         for another"
     )]
     TooManyOfYours(usize),
     /// The queue is full.

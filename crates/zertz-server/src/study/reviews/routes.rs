@@ -122,7 +122,7 @@ async fn ask(
     };
     let status = study
         .reviews
-        .ask(&who.client(), game_id.as_deref(), &record)
+        .ask(&who.line(), game_id.as_deref(), &record)
         .await?;
     Ok(Json(status.to_json()))
 }
