@@ -255,6 +255,16 @@ test('a death-match knockout of four: bracket, best-of-3 matches, a bribe in the
     await pages[name].click('#join');
     await textMatches(pages[name], /You are in/);
   }
+  // Ned, the lower seed of his match, chooses who begins its game 1: he tries "my opponent
+  // begins", then comes back to beginning himself (the default), each saved as it changes.
+  const ned = pages.Ned;
+  assert.equal(await ned.inputValue('#first-choice'), 'me');
+  await ned.selectOption('#first-choice', 'opponent');
+  await textMatches(ned, /When you choose, your opponent begins game 1/);
+  await ned.reload();
+  assert.equal(await ned.inputValue('#first-choice'), 'opponent');
+  await ned.selectOption('#first-choice', 'me');
+  await textMatches(ned, /When you choose, you begin game 1/);
   await kim.reload();
   await textMatches(kim, /^Death-match knockout \(best of 3\), 2 rounds/, '#event-settings');
   // The event's room: what Kim says there, Ned reads on his page of the event.

@@ -114,6 +114,7 @@ const BOOLEANS: &[(&str, &str)] = &[
     ("puzzle_attempts", "rated"),
     ("puzzle_attempts", "solved"),
     ("tournament_entries", "withdrawn"),
+    ("tournament_entries", "gives_first"),
 ];
 
 fn sqlite_class(declared: &str) -> Class {

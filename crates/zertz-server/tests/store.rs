@@ -1710,6 +1710,7 @@ fn entry(account: &str, rating: f64) -> EntryRow {
         number: None,
         withdrawn: false,
         joined_ms: 2_000,
+        gives_first: false,
     }
 }
 
@@ -2059,6 +2060,90 @@ async fn a_round_s_games_are_leased_to_the_node_that_stored_it() {
             conn.close().await.unwrap();
             n1.close().await;
             n2.close().await;
+        })
+        .await;
+}
+
+/// Accounts made before how names look was stored (migration 21): three, two of which look
+/// alike (`Ann_1`, `Ann_l`).
+const OLD_ACCOUNTS_SQL: &[&str] = &[
+    "INSERT INTO accounts (id, name, name_key, password_hash, created_ms, seen_ms) \
+     VALUES ('a1', 'Ann_1', 'ann_1', 'x', 1000, 1000)",
+    "INSERT INTO accounts (id, name, name_key, password_hash, created_ms, seen_ms) \
+     VALUES ('a2', 'Ann_l', 'ann_l', 'x', 1000, 1000)",
+    "INSERT INTO accounts (id, name, name_key, password_hash, created_ms, seen_ms) \
+     VALUES ('b1', 'Bob', 'bob', 'x', 1000, 1000)",
+];
+
+/// How the old accounts' names look is filled in once (the second of two look-alikes keeps it
+/// empty); a new account that looks like one of them is refused; new accounts have theirs.
+async fn check_old_accounts(store: &dyn Store) {
+    use zertz_server::accounts::names::look;
+    assert_eq!(store.fill_name_looks().await.unwrap(), 2);
+    assert_eq!(store.fill_name_looks().await.unwrap(), 0);
+    let found = store.account_looking_like(&look("ANN_I")).await.unwrap();
+    assert_eq!(found.map(|a| a.id), Some("a1".to_string()));
+    assert_eq!(
+        store
+            .account_looking_like(&look("B0B"))
+            .await
+            .unwrap()
+            .map(|a| a.name),
+        Some("Bob".to_string())
+    );
+    let refused = store
+        .create_account(&account("c1", "ANN_I"), &session("kc", "c1", 1_000))
+        .await
+        .unwrap_err();
+    assert!(matches!(refused, StoreError::Taken(_)), "{refused:?}");
+    store
+        .create_account(&account("c2", "Cy"), &session("kc2", "c2", 1_000))
+        .await
+        .unwrap();
+    let cy = store.account_looking_like(&look("cY")).await.unwrap();
+    assert_eq!(cy.map(|a| a.id), Some("c2".to_string()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_accounts_made_before_name_looks_get_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite");
+    let path = path.to_str().unwrap();
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    let old = zertz_server::store::migrations::sqlite(Some(21))
+        .await
+        .unwrap();
+    old.run(&pool).await.unwrap();
+    for sql in OLD_ACCOUNTS_SQL {
+        sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let store = SqliteStore::open(path, POLICY).await.unwrap();
+    check_old_accounts(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_accounts_made_before_name_looks_get_them() {
+    let Some(database) = scratch::create("old_accounts").await else {
+        return;
+    };
+    database
+        .run(|url| async move {
+            let pool = sqlx::PgPool::connect(&url).await.unwrap();
+            let old = zertz_server::store::migrations::postgres(Some(21))
+                .await
+                .unwrap();
+            old.run(&pool).await.unwrap();
+            for sql in OLD_ACCOUNTS_SQL {
+                sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+            }
+            pool.close().await;
+            let store = PostgresStore::open(&url, POLICY).await.unwrap();
+            check_old_accounts(&store).await;
+            store.close().await;
         })
         .await;
 }

@@ -123,8 +123,10 @@ async fn kill_and_restart(db: Db) {
     server.kill();
     tokio::time::sleep(Duration::from_millis(1200)).await;
 
-    let mut server = Server::start(&db);
+    // Taken before the start: the server loads the game, and its clock starts again, while it
+    // starts (on a busy machine, a few hundred ms before `start` returns).
     let restarted = Instant::now();
+    let mut server = Server::start(&db);
     let got = server.game(&id, Some(&tokens[mover - 1])).await;
     assert_eq!(got["version"], version);
     let moves: Vec<String> = serde_json::from_value(got["moves"].clone()).unwrap();

@@ -28,8 +28,33 @@ const RESERVED: &[&str] = &[
     "room", "site", "root", "bot", "mod", "level", "random", "classic",
 ];
 
+/// How a name looks: its confusable skeleton as Unicode's UTS #39 defines it (characters that
+/// look alike made one: `0` and `O`, `1`, `I` and `l`, `m` and `rn`), without regard to case.
+/// Two names that look alike look the same here: the second is refused. (The skeleton is
+/// taken twice, before and after lower case, since names are compared without regard to case
+/// and the skeleton is not: `I` looks like `l`, its lower case `i` does not; `m` looks like
+/// `rn`, `M` keeps its shape.)
+pub fn look(name: &str) -> String {
+    let once = unicode_security::skeleton(name)
+        .collect::<String>()
+        .to_lowercase();
+    unicode_security::skeleton(&once)
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// A name as the reserved names are compared: how it looks, letters and digits only, with `i`
+/// taken for `l` too (`adm1n` passes for `admin` to the eye, though UTS #39 keeps `i` apart).
+fn reserved_form(name: &str) -> String {
+    look(name)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| if c == 'i' { 'l' } else { c })
+        .collect()
+}
+
 /// Checks a new account's name: 3 to 20 letters, digits, `_` or `-`, and not one that
-/// impersonates the engine or the site.
+/// impersonates the engine or the site, even written with look-alike characters.
 pub fn check_name(name: &str) -> Result<(), String> {
     let (shortest, longest) = NAME_LENGTH;
     let n = name.chars().count();
@@ -55,9 +80,12 @@ pub fn check_name(name: &str) -> Result<(), String> {
     let level = plain
         .strip_prefix("level")
         .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()));
+    let seen = reserved_form(name);
     if level
-        || RESERVED.contains(&plain.as_str())
-        || RESERVED_STARTS.iter().any(|r| plain.starts_with(r))
+        || RESERVED.iter().any(|r| seen == reserved_form(r))
+        || RESERVED_STARTS
+            .iter()
+            .any(|r| seen.starts_with(&reserved_form(r)))
     {
         return Err(format!(
             "name: `{name}` is kept for the engine or the site; choose another"
@@ -114,12 +142,27 @@ mod tests {
             ("Admin2", "kept for"),
             ("room", "kept for"),
             ("guest42", "kept for"),
+            // Written with characters that look like the reserved ones (issue 39, F15).
+            ("adm1n", "kept for"),
+            ("r00t", "kept for"),
+            ("ADMlN", "kept for"),
+            ("b0t", "kept for"),
         ] {
             let e = check_name(bad).unwrap_err();
             assert!(e.contains(says), "{bad}: {e}");
         }
         // A level word inside a longer name is fine.
         assert_eq!(check_name("levelheaded"), Ok(()));
+    }
+
+    #[test]
+    fn names_that_look_alike_look_the_same() {
+        assert_eq!(look("r00t"), look("Root"));
+        assert_eq!(look("Il1"), look("lll"));
+        assert_eq!(look("barn"), look("bam"));
+        assert_eq!(look("ANN"), look("ann"));
+        assert_ne!(look("ann"), look("anna"));
+        assert_ne!(look("admin"), look("adm1n"));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::accounts::guard::{Locked, LoginGuard};
 use crate::accounts::keys::{SESSION_IDLE_MS, key_hash};
-use crate::accounts::names::{check_name, check_password};
+use crate::accounts::names::{check_name, check_password, look};
 use crate::accounts::online::Online;
 use crate::accounts::password::{HashError, Hasher};
 use crate::accounts::store::AccountStore;
@@ -181,6 +181,12 @@ impl Accounts {
         if self.store.account_named(name).await?.is_some() {
             return Err(AccountError::Taken(format!("the name {name} is taken")));
         }
+        if let Some(other) = self.store.account_looking_like(&look(name)).await? {
+            return Err(AccountError::Taken(format!(
+                "the name {name} looks like {}, which is taken: choose another",
+                other.name
+            )));
+        }
         // Counted once the request is sound (a taken name or a short password costs nothing)
         // and before the hash, so that sign-ups sent together cannot all pass.
         if let Some(sign_ups) = &self.sign_ups
@@ -327,6 +333,12 @@ impl Accounts {
             .set_password(&account.id, &password_hash, &hash)
             .await?;
         Ok(())
+    }
+
+    /// Fills in how the names of accounts made before look-alike names were refused look
+    /// (once, at the start); returns how many.
+    pub async fn fill_name_looks(&self) -> Result<u64, AccountError> {
+        Ok(self.store.fill_name_looks().await?)
     }
 
     /// Deletes the sessions that have expired; returns how many.

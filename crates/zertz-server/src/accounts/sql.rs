@@ -3,6 +3,7 @@
 
 use async_trait::async_trait;
 
+use crate::accounts::names::look;
 use crate::accounts::store::{AccountRow, AccountStore, SessionRow};
 use crate::store::StoreError;
 use crate::store::common::{limit as clamp_limit, name_key};
@@ -45,18 +46,22 @@ impl<S: Sql + AccountDialect> AccountStore for S {
     ) -> Result<(), StoreError> {
         let a = account;
         let insert = Statement::new(
-            "INSERT INTO accounts (id, name, name_key, password_hash, created_ms, seen_ms) \
-             VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO accounts (id, name, name_key, name_look, password_hash, created_ms, \
+             seen_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
             args![
                 &a.id,
                 &a.name,
                 name_key(&a.name),
+                look(&a.name),
                 &a.password_hash,
                 a.created_ms,
                 a.seen_ms
             ],
         )
-        .taken(format!("the name {} is taken", a.name));
+        .taken(format!(
+            "the name {} is taken, or one that looks like it",
+            a.name
+        ));
         self.write(vec![insert, insert_session(session)]).await?;
         Ok(())
     }
@@ -69,6 +74,39 @@ impl<S: Sql + AccountDialect> AccountStore for S {
 
     async fn accounts_by_id(&self, ids: &[String]) -> Result<Vec<AccountRow>, StoreError> {
         self.accounts_of(ids).await
+    }
+
+    async fn account_looking_like(&self, look: &str) -> Result<Option<AccountRow>, StoreError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_look = ?");
+        let row = self.fetch_optional(&sql, args![look]).await?;
+        Ok(row.as_ref().map(account).transpose()?)
+    }
+
+    async fn fill_name_looks(&self) -> Result<u64, StoreError> {
+        let mut filled = 0;
+        let mut after = String::new();
+        loop {
+            // A page at a time, by id, so that the accounts left empty are passed once.
+            let sql = format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_look IS NULL AND id > ? \
+                 ORDER BY id LIMIT 500"
+            );
+            let rows = map_rows(&self.fetch_all(&sql, args![&after]).await?, account)?;
+            let Some(last) = rows.last() else {
+                return Ok(filled);
+            };
+            after = last.id.clone();
+            for a in &rows {
+                let seen = look(&a.name);
+                filled += self
+                    .execute(
+                        "UPDATE accounts SET name_look = ? WHERE id = ? AND NOT EXISTS \
+                         (SELECT 1 FROM accounts other WHERE other.name_look = ?)",
+                        args![&seen, &a.id, &seen],
+                    )
+                    .await?;
+            }
+        }
     }
 
     async fn create_session(&self, session: &SessionRow) -> Result<(), StoreError> {

@@ -92,6 +92,14 @@ pub trait AccountStore: Send + Sync {
     /// Whether the device key hashing to `key_hash` logged in to `account` before.
     async fn is_login_device(&self, key_hash: &str, account: &str) -> Result<bool, StoreError>;
 
+    /// The account whose name looks like one that looks `look` (`accounts::names::look`).
+    async fn account_looking_like(&self, look: &str) -> Result<Option<AccountRow>, StoreError>;
+
+    /// Fills in how the names look for the accounts made before that was stored (each once;
+    /// an account that looks like one already filled keeps it empty); returns how many were
+    /// filled.
+    async fn fill_name_looks(&self) -> Result<u64, StoreError>;
+
     /// The accounts seen at or after `since_ms`, most recent first, at most `limit`.
     async fn accounts_seen_since(
         &self,

@@ -55,6 +55,10 @@ pub(crate) async fn build(
             ..accounts::AccountSettings::default()
         },
     ));
+    let filled = accounts.fill_name_looks().await?;
+    if filled > 0 {
+        tracing::info!("how {filled} account names look, filled in (look-alike names refused)");
+    }
     let chat = Arc::new(chat::Chat::new(store.clone(), config.guest_chat));
     let study = study::Study::new(store.clone(), &config);
     let book = match &config.puzzles {

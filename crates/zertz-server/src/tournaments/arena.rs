@@ -271,6 +271,7 @@ mod tests {
                 number: Some(i64::from(n)),
                 withdrawn: n == 4,
                 joined_ms: 0,
+                gives_first: false,
             })
             .collect();
         Stored {

@@ -65,24 +65,27 @@ pub fn third_place_board(
     let [a, b] = losers[..] else {
         return None;
     };
-    Some(seeded(a, b, higher_first))
+    Some(seeded(a, b, higher_first, players))
 }
 
-/// The match of players numbered `a` and `b`: the higher seed (the lower number) moves first
-/// in game 1 when `higher_first`, else the lower seed.
-fn seeded(a: u32, b: u32, higher_first: bool) -> Board {
+/// The match of players numbered `a` and `b`. One of them chooses who moves first in game 1:
+/// the higher seed (the lower number) when `higher_first`, else the lower seed (the one
+/// "called into" the death match); they begin, unless they said they let the opponent begin
+/// (`gives_first`).
+fn seeded(a: u32, b: u32, higher_first: bool, players: &[Player]) -> Board {
     let (high, low) = (a.min(b), a.max(b));
-    if higher_first {
-        Board::Match {
-            first: high,
-            second: low,
-        }
+    let (chooser, other) = if higher_first {
+        (high, low)
     } else {
-        Board::Match {
-            first: low,
-            second: high,
-        }
-    }
+        (low, high)
+    };
+    let gives = players.iter().any(|p| p.number == chooser && p.gives_first);
+    let (first, second) = if gives {
+        (other, chooser)
+    } else {
+        (chooser, other)
+    };
+    Board::Match { first, second }
 }
 
 /// One board of a knockout round, by pairing numbers.
@@ -138,7 +141,7 @@ pub fn boards(
         a.filter(|&n| in_play(n)),
         b.filter(|&n| in_play(n)),
     ) {
-        (Some(a), Some(b)) => Some(seeded(a, b, higher_first)),
+        (Some(a), Some(b)) => Some(seeded(a, b, higher_first, players)),
         (Some(a), None) | (None, Some(a)) => Some(Board::Walkover(a)),
         (None, None) => None,
     };
@@ -406,6 +409,7 @@ mod tests {
             name: format!("P{n}"),
             rating: 2000.0 - f64::from(n),
             withdrawn: false,
+            gives_first: false,
         }
     }
 
@@ -420,6 +424,54 @@ mod tests {
             berserk: None,
             turns: None,
         }
+    }
+
+    #[test]
+    fn the_chooser_begins_unless_they_let_the_opponent_begin() {
+        let mut players: Vec<Player> = (1..=4).map(player).collect();
+        // Seed 4 lets the opponent begin; seed 3 keeps the default.
+        players[3].gives_first = true;
+        let lower_chooses = boards(&players, &[], 1, false);
+        assert_eq!(
+            lower_chooses,
+            vec![
+                (
+                    1,
+                    Board::Match {
+                        first: 1,
+                        second: 4
+                    }
+                ),
+                (
+                    2,
+                    Board::Match {
+                        first: 3,
+                        second: 2
+                    }
+                ),
+            ]
+        );
+        // The higher seeds choose: seed 4's wish is not asked.
+        let higher_chooses = boards(&players, &[], 1, true);
+        assert_eq!(
+            higher_chooses,
+            vec![
+                (
+                    1,
+                    Board::Match {
+                        first: 1,
+                        second: 4
+                    }
+                ),
+                (
+                    2,
+                    Board::Match {
+                        first: 2,
+                        second: 3
+                    }
+                ),
+            ]
+        );
     }
 
     #[test]
@@ -516,6 +568,7 @@ mod tests {
             number: Some(i64::from(n)),
             withdrawn: false,
             joined_ms: 0,
+            gives_first: false,
         };
         let rows = vec![
             row(1, 1, 4, Some(1), result::BLACK),

@@ -193,6 +193,9 @@ pub struct EntryRow {
     pub withdrawn: bool,
     /// When the player joined (ms).
     pub joined_ms: i64,
+    /// In a knockout, when it is this player's choice who begins a match's first game, they
+    /// let the opponent begin (the default: they begin).
+    pub gives_first: bool,
 }
 
 /// One board of a round, or a bye.
@@ -349,6 +352,19 @@ pub enum Joined {
     /// The event has its most players.
     Full,
     /// The event no longer registers.
+    Closed,
+    /// No such event.
+    NotFound,
+}
+
+/// What a player's choice of who begins (`gives_first`) asked of the store came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chosen {
+    /// Stored.
+    Chosen,
+    /// The player is not entered (or withdrew).
+    NotEntered,
+    /// The event is over.
     Closed,
     /// No such event.
     NotFound,

@@ -23,6 +23,9 @@ pub struct Player {
     pub rating: f64,
     /// Withdrawn once the event ran: kept in the standings, paired no more.
     pub withdrawn: bool,
+    /// In a knockout, when it is this player's choice who begins a match, they let the
+    /// opponent begin.
+    pub gives_first: bool,
 }
 
 /// The players of a started event (every one numbered at the start, those who withdrew since
@@ -38,6 +41,7 @@ pub fn players(stored: &Stored) -> Vec<Player> {
                 name: e.name.clone(),
                 rating: e.rating,
                 withdrawn: e.withdrawn,
+                gives_first: e.gives_first,
             })
         })
         .collect();
@@ -398,6 +402,7 @@ mod tests {
             name: format!("P{n}"),
             rating: 2000.0 - f64::from(n),
             withdrawn: false,
+            gives_first: false,
         }
     }
 
@@ -476,6 +481,7 @@ mod tests {
                     number: Some(i64::from(p.number)),
                     withdrawn: false,
                     joined_ms: 0,
+                    gives_first: false,
                 })
                 .collect(),
             pairings,

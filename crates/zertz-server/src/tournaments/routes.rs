@@ -1,9 +1,9 @@
 //! The routes of events (docs/tournaments.md, "Running an event on the server"):
 //! `GET /api/tournaments[?status=…]` lists them, `POST /api/tournaments` creates one (an
 //! account), `GET /api/tournaments/{id}` shows one (settings, entries, rounds with their
-//! games, standings with tie-breaks); `POST /api/tournaments/{id}/join`, `/withdraw` and
-//! `/bye` act for the player, `/start`, `/pause`, `/resume`, `/remove` and `/end` for the
-//! organiser; `/trf` and
+//! games, standings with tie-breaks); `POST /api/tournaments/{id}/join`, `/withdraw`, `/bye`
+//! (Swiss) and `/first` (knockout: who begins when it is theirs to choose) act for the player,
+//! `/start`, `/pause`, `/resume`, `/remove` and `/end` for the organiser; `/trf` and
 //! `/games.sgf` download its report and its games; `/tournament/{id}` is the event's page.
 //! Changes need the session cookie, from this site's pages (the cross-site check every route
 //! passes).
@@ -42,6 +42,7 @@ where
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
         .route("/api/tournaments/{id}/start", post(start))
         .route("/api/tournaments/{id}/bye", post(ask_bye))
+        .route("/api/tournaments/{id}/first", post(choose_first))
         .route("/api/tournaments/{id}/remove", post(remove))
         .route("/api/tournaments/{id}/end", post(end))
         .route("/api/tournaments/{id}/pause", post(pause))
@@ -209,6 +210,33 @@ async fn ask_bye(
     Ok(Json(view(&events.get(&id).await?)))
 }
 
+/// The body of `POST /api/tournaments/{id}/first`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FirstBody {
+    /// `me` (the chooser begins) or `opponent`.
+    first: String,
+}
+
+async fn choose_first(
+    State(events): State<Arc<Tournaments>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    body: Result<Json<FirstBody>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "choosing who begins a match")?;
+    let Json(body) = body?;
+    let gives_first = match body.first.as_str() {
+        "me" => false,
+        "opponent" => true,
+        other => {
+            return Err(bad(format!("first `{other}`: expected me or opponent")));
+        }
+    };
+    events.choose_first(&id, &account, gives_first).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
 /// The body of `POST /api/tournaments/{id}/remove`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -352,6 +380,8 @@ pub fn view(stored: &Stored) -> Value {
                 "number": e.number,
                 "withdrawn": e.withdrawn,
                 "byes": byes,
+                // A knockout: whom this player has begin when it is theirs to choose.
+                "first": if e.gives_first { "opponent" } else { "me" },
             })
         })
         .collect();

@@ -25,8 +25,8 @@ use crate::rate::{Keyed, Rate};
 use crate::ratings::store::RatingStore;
 use crate::store::{EventRow, GameRow, StoreError};
 use crate::tournaments::model::{
-    ByeAsked, Format, Joined, PairingRow, Played, Settings, Stored, TournamentRow, Withdrawn, bye,
-    result, status,
+    ByeAsked, Chosen, Format, Joined, PairingRow, Played, Settings, Stored, TournamentRow,
+    Withdrawn, bye, result, status,
 };
 use crate::tournaments::new_event::{NewEvent, game_settings};
 use crate::tournaments::pair;
@@ -380,6 +380,7 @@ impl Tournaments {
             number: None,
             withdrawn: false,
             joined_ms: now_ms(),
+            gives_first: false,
         };
         // An arena takes players while it runs, and those who left back.
         let late = format == Format::Arena
@@ -421,6 +422,38 @@ impl Tournaments {
                 "this event is over: there is nothing to withdraw from".into(),
             )),
             Withdrawn::NotFound => Err(not_found(id)),
+        }
+    }
+
+    /// Records what `account` chooses when it is theirs to say who begins a match's first game
+    /// in knockout `id` (the seed the organiser named: `first_mover`): to begin, or with
+    /// `gives_first` to let the opponent begin. Kept for every match of theirs not paired yet.
+    pub async fn choose_first(
+        &self,
+        id: &str,
+        account: &Account,
+        gives_first: bool,
+    ) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        let (format, _) = Self::settings(&stored)?;
+        if format != Format::Knockout {
+            return Err(TournamentError::Invalid(
+                "only a knockout's players choose who begins a match".into(),
+            ));
+        }
+        match self
+            .store
+            .choose_first(id, &account.id, gives_first, now_ms())
+            .await?
+        {
+            Chosen::Chosen => Ok(()),
+            Chosen::NotEntered => Err(TournamentError::Conflict(
+                "you are not playing in this event".into(),
+            )),
+            Chosen::Closed => Err(TournamentError::Conflict(
+                "this event is over: there is no match left to begin".into(),
+            )),
+            Chosen::NotFound => Err(not_found(id)),
         }
     }
 

@@ -21,8 +21,8 @@ use crate::store::game_sql::GameDialect;
 use crate::store::sql::{Row, Sql, Statement, args, map_rows};
 use crate::store::{EventRow, GameRow, MatchRow, StoreError};
 use crate::tournaments::model::{
-    ByeAsked, ByeRow, EntryRow, Joined, PairingRow, Played, Stored, TournamentRow, Withdrawn,
-    status,
+    ByeAsked, ByeRow, Chosen, EntryRow, Joined, PairingRow, Played, Stored, TournamentRow,
+    Withdrawn, status,
 };
 use crate::tournaments::store::TournamentStore;
 
@@ -154,6 +154,7 @@ fn entry_row(r: &impl Row) -> Result<EntryRow, sqlx::Error> {
         number: r.get("number")?,
         withdrawn: r.get("withdrawn")?,
         joined_ms: r.get("joined_ms")?,
+        gives_first: r.get("gives_first")?,
     })
 }
 
@@ -202,7 +203,7 @@ impl<S: Sql + GameDialect> TournamentStore for S {
             .fetch_together(vec![
                 (event.as_str(), args![id]),
                 (
-                    "SELECT account_id, name, rating, number, withdrawn, joined_ms \
+                    "SELECT account_id, name, rating, number, withdrawn, joined_ms, gives_first \
                      FROM tournament_entries WHERE tournament_id = ? \
                      ORDER BY joined_ms, account_id",
                     args![id],
@@ -333,6 +334,33 @@ impl<S: Sql + GameDialect> TournamentStore for S {
             Some(Stop::NoEvent) => Withdrawn::NotFound,
             Some(Stop::NotEntered) => Withdrawn::NotEntered,
             Some(_) => Withdrawn::Closed,
+        })
+    }
+
+    async fn choose_first(
+        &self,
+        id: &str,
+        account: &str,
+        gives_first: bool,
+        now_ms: i64,
+    ) -> Result<Chosen, StoreError> {
+        let statements = vec![
+            touch(id, now_ms),
+            Stop::NotRegistering.unless_changed(Statement::new(
+                "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? AND status <> ?",
+                args![id, status::FINISHED],
+            )),
+            Stop::NotEntered.unless_changed(Statement::new(
+                "UPDATE tournament_entries SET gives_first = ? \
+                 WHERE tournament_id = ? AND account_id = ? AND NOT withdrawn",
+                args![gives_first, id, account],
+            )),
+        ];
+        Ok(match write_guarded(self, statements).await? {
+            None => Chosen::Chosen,
+            Some(Stop::NoEvent) => Chosen::NotFound,
+            Some(Stop::NotEntered) => Chosen::NotEntered,
+            Some(_) => Chosen::Closed,
         })
     }
 

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 
 use crate::store::{EventRow, GameRow, MatchRow, StoreError};
 use crate::tournaments::model::{
-    ByeAsked, EntryRow, Joined, PairingRow, Played, Stored, TournamentRow, Withdrawn,
+    ByeAsked, Chosen, EntryRow, Joined, PairingRow, Played, Stored, TournamentRow, Withdrawn,
 };
 
 /// The tournaments' storage.
@@ -43,6 +43,16 @@ pub trait TournamentStore: Send + Sync {
         account: &str,
         now_ms: i64,
     ) -> Result<Withdrawn, StoreError>;
+
+    /// Records what `account` chooses when it is theirs to choose who begins a knockout match's
+    /// first game (`gives_first`: the opponent), while event `id` is not over.
+    async fn choose_first(
+        &self,
+        id: &str,
+        account: &str,
+        gives_first: bool,
+        now_ms: i64,
+    ) -> Result<Chosen, StoreError>;
 
     /// Records that `account` sits out round `round` of event `id` for `points` ([`bye::HALF`]
     /// or [`bye::ZERO`]), or with `None` that it no longer asks to; only while the event is not

@@ -756,3 +756,37 @@ async fn f7_invitations_not_taken_are_limited_per_player_and_per_address() {
     server.join(id, token, "Friend").await;
     assert_eq!(host.post("/api/games", invite.clone()).await.status, 201);
 }
+
+/// F15, look-alike names: a name that looks like an account's (Unicode's confusable skeletons,
+/// UTS #39: `0` and `O`, `1`, `I` and `l`, `rn` and `m`) is refused, naming the account it
+/// looks like, and so is one that passes for a name the site keeps (`adm1n`, `r00t`). Before,
+/// both were accounts like any other.
+#[tokio::test]
+async fn f15_names_that_look_like_another_are_refused() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let mut ann = Browser::new(&server);
+    ann.sign_up_ok("Ann_1", PASSWORD).await;
+    let mut barn = Browser::new(&server);
+    barn.sign_up_ok("barn", PASSWORD).await;
+    for (name, status, says) in [
+        (
+            "Ann_l",
+            409,
+            "the name Ann_l looks like Ann_1, which is taken",
+        ),
+        ("ANN_I", 409, "looks like Ann_1"),
+        ("bam", 409, "looks like barn"),
+        ("adm1n", 400, "kept for the engine or the site"),
+        ("r00t", 400, "kept for the engine or the site"),
+    ] {
+        let mut b = Browser::new(&server);
+        let a = b.sign_up(name, PASSWORD).await;
+        assert_eq!(a.status, status, "{name}: {:?}", a.body);
+        let why = a.body["error"].as_str().unwrap();
+        assert!(why.contains(says), "{name}: {why}");
+    }
+    // Names that only resemble each other in part are fine.
+    let mut anna = Browser::new(&server);
+    anna.sign_up_ok("Anna_1", PASSWORD).await;
+}

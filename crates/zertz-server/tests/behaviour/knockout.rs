@@ -307,8 +307,94 @@ async fn a_third_place_match_is_played_beside_the_final(db: Db) {
     );
 }
 
+/// The seed the organiser named (the lower, by default) chooses who begins game 1: Dee lets her
+/// opponent begin, Cyd keeps the default and begins. A choice is for an entrant of a knockout
+/// only, and says what was wrong otherwise.
+async fn the_chooser_may_let_the_opponent_begin(db: Db) {
+    let server = Server::start(&db);
+    let names = ["Ann", "Bob", "Cyd", "Dee"];
+    let mut players = sign_up(&server, &names).await;
+    let organiser = players.get_mut("Ann").unwrap();
+    let a = organiser
+        .post(
+            "/api/tournaments",
+            json!({"name": "DM", "format": "knockout",
+                   "clock": {"kind": "fischer", "base_ms": 600_000, "increment_ms": 5_000}}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    let id = string(&a.body["id"]);
+    let first = format!("/api/tournaments/{id}/first");
+    // Not entered yet: refused with the reason.
+    let dee = players.get_mut("Dee").unwrap();
+    let a = dee.post(&first, json!({"first": "opponent"})).await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    assert!(string(&a.body["error"]).contains("not playing in this event"));
+    for name in names {
+        let a = players
+            .get_mut(name)
+            .unwrap()
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(a.status, 200, "{name}: {:?}", a.body);
+    }
+    let dee = players.get_mut("Dee").unwrap();
+    let a = dee.post(&first, json!({"first": "nobody"})).await;
+    assert_eq!(a.status, 400, "{:?}", a.body);
+    assert!(string(&a.body["error"]).contains("expected me or opponent"));
+    let a = dee.post(&first, json!({"first": "opponent"})).await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let firsts: Vec<(String, String)> = a.body["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (string(&e["name"]), string(&e["first"])))
+        .collect();
+    assert!(
+        firsts.contains(&("Dee".into(), "opponent".into())),
+        "{firsts:?}"
+    );
+    assert!(firsts.contains(&("Cyd".into(), "me".into())), "{firsts:?}");
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    // Seeds by name: (Ann 1, Dee 4) and (Bob 2, Cyd 3); the lower seeds choose.
+    assert_eq!(shown(&e, 1), ["Ann-Dee", "Cyd-Bob"]);
+    // Another format has no such choice.
+    let swiss = players
+        .get_mut("Bob")
+        .unwrap()
+        .post(
+            "/api/tournaments",
+            json!({"name": "Swiss", "format": "swiss", "rounds": 1,
+                   "clock": {"kind": "fischer", "base_ms": 600_000, "increment_ms": 5_000}}),
+        )
+        .await;
+    let swiss = string(&swiss.body["id"]);
+    let bob = players.get_mut("Bob").unwrap();
+    assert_eq!(
+        bob.post(&format!("/api/tournaments/{swiss}/join"), json!({}))
+            .await
+            .status,
+        200
+    );
+    let a = bob
+        .post(
+            &format!("/api/tournaments/{swiss}/first"),
+            json!({"first": "me"}),
+        )
+        .await;
+    assert_eq!(a.status, 400, "{:?}", a.body);
+    assert!(string(&a.body["error"]).contains("only a knockout's players"));
+}
+
 on_sqlite_and_postgres!(
     a_knockout_of_five_is_played_to_its_final,
     a_first_move_never_made_loses_the_match,
     a_third_place_match_is_played_beside_the_final,
+    the_chooser_may_let_the_opponent_begin,
 );

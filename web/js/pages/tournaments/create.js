@@ -85,7 +85,7 @@ export function createBox(account) {
   const berserk = h('label', { id: 'event-berserk-label', hidden: true },
     h('input', { id: 'event-berserk', name: 'berserk', type: 'checkbox', checked: true }),
     ' Berserk allowed (half your clock, no increment, one point more for a win of 7 moves or more)');
-  const firstMover = h('label', { id: 'event-first-mover-label', hidden: true }, 'Game 1 of a match is begun by the ',
+  const firstMover = h('label', { id: 'event-first-mover-label', hidden: true }, 'Who begins game 1 of a match is chosen by the ',
     h('select', { id: 'event-first-mover', name: 'first_mover' },
       h('option', { value: 'lower' }, 'lower seed (the one called into the death match)'),
       h('option', { value: 'higher' }, 'higher seed')),

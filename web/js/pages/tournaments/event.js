@@ -95,6 +95,24 @@ function byesBox(t) {
     }, 'Sit out ', round, ' ', points, ' ', h('button', { type: 'submit', id: 'ask-bye' }, 'Ask for a bye')) : null);
 }
 
+/**
+ * A knockout player's choice for the matches where it is theirs to say who begins game 1 (the
+ * seed the organiser named): to begin, or to let the opponent begin. Saved as it changes.
+ */
+function firstBox(t) {
+  const mine = me && t.entries.find((e) => e.name === me && !e.withdrawn);
+  if (!mine || t.format !== 'knockout' || t.status === 'finished') return null;
+  const chooser = t.settings && t.settings.first_mover === 'higher' ? 'higher' : 'lower';
+  const choice = /** @type {HTMLSelectElement} */ (h('select', { id: 'first-choice', 'aria-label': 'Who begins game 1 when you choose' },
+    h('option', { value: 'me', selected: mine.first !== 'opponent' }, 'I begin'),
+    h('option', { value: 'opponent', selected: mine.first === 'opponent' }, 'my opponent begins')));
+  choice.addEventListener('change', () => act('first', choice.value === 'me'
+    ? 'When you choose, you begin game 1.' : 'When you choose, your opponent begins game 1.', { first: choice.value }));
+  return h('div', { class: 'row', id: 'first-box' },
+    h('label', {}, `When you are the ${chooser} seed of a match, you choose who begins its game 1: `, choice),
+    h('span', { class: 'note' }, 'kept for every match not paired yet'));
+}
+
 /** Whether the organiser's "End the tournament" waits for its confirmation. */
 let confirmEnd = false;
 
@@ -242,9 +260,10 @@ function show(/** @type {Tournament} */ t) {
   fill($('event-actions'), actions(t));
   // Redrawn only when it changes: a choice being made is not reset by the refresh.
   const mine = me ? t.entries.find((e) => e.name === me) : null;
-  const byesKey = JSON.stringify([t.status, t.round, mine && mine.withdrawn, mine && mine.byes]);
+  const byesKey = JSON.stringify([t.status, t.round, mine && mine.withdrawn, mine && mine.byes, mine && mine.first]);
   if ($('bye-box').dataset.key !== byesKey) {
-    const byes = byesBox(t);
+    // A Swiss player's byes, or a knockout player's choice of who begins.
+    const byes = byesBox(t) || firstBox(t);
     $('bye-box').dataset.key = byesKey;
     $('bye-box').hidden = !byes;
     fill($('bye-box'), byes);
