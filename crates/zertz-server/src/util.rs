@@ -3,6 +3,12 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// A wait in whole seconds, rounded up, at least one: what `Retry-After` and the sentences
+/// that say "try again in N s" give.
+pub fn whole_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
     SystemTime::now()

@@ -59,7 +59,7 @@ fn refusal(e: AccountError) -> Response {
     };
     let mut response = ApiError::from(e).into_response();
     if let Some(wait) = wait {
-        let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+        let seconds = crate::util::whole_seconds(wait);
         if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
             response.headers_mut().insert(header::RETRY_AFTER, value);
         }

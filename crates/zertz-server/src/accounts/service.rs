@@ -15,7 +15,7 @@ use crate::accounts::store::{AccountRow, SessionRow};
 use crate::rate::{Keyed, Rate};
 use crate::store::StoreError;
 use crate::token;
-use crate::util::now_ms;
+use crate::util::{now_ms, whole_seconds};
 
 /// A session's last use is written at most this often (its expiry does not need more).
 const TOUCH_EVERY_MS: i64 = 3600 * 1000;
@@ -382,9 +382,4 @@ fn locked_out(locked: Locked) -> AccountError {
         ),
         wait,
     )
-}
-
-/// A wait in whole seconds, rounded up, at least one.
-fn whole_seconds(wait: Duration) -> u64 {
-    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }

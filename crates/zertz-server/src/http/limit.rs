@@ -97,8 +97,8 @@ pub fn too_many(message: String, wait: Duration) -> Response {
         Json(json!({ "error": message })),
     )
         .into_response();
-    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    if let Ok(value) = HeaderValue::from_str(&seconds.max(1).to_string()) {
+    let seconds = crate::util::whole_seconds(wait);
+    if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
         response.headers_mut().insert(header::RETRY_AFTER, value);
     }
     response
