@@ -1434,21 +1434,7 @@ async fn check_old_game(store: &dyn Store) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_games_stored_before_the_listing_columns_get_them() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.sqlite");
-    let path = path.to_str().unwrap();
-    let options = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(path)
-        .create_if_missing(true);
-    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-    let old = zertz_server::store::migrations::sqlite(Some(4))
-        .await
-        .unwrap();
-    old.run(&pool).await.unwrap();
-    for sql in OLD_GAME_SQL {
-        sqlx::raw_sql(sql).execute(&pool).await.unwrap();
-    }
-    pool.close().await;
-    let store = SqliteStore::open(path, POLICY).await.unwrap();
+    let store = old_sqlite(&dir, 4, OLD_GAME_SQL).await;
     check_old_game(&store).await;
 }
 
@@ -1459,16 +1445,7 @@ async fn postgres_games_stored_before_the_listing_columns_get_them() {
     };
     database
         .run(|url| async move {
-            let pool = sqlx::PgPool::connect(&url).await.unwrap();
-            let old = zertz_server::store::migrations::postgres(Some(4))
-                .await
-                .unwrap();
-            old.run(&pool).await.unwrap();
-            for sql in OLD_GAME_SQL {
-                sqlx::raw_sql(sql).execute(&pool).await.unwrap();
-            }
-            pool.close().await;
-            let store = PostgresStore::open(&url, POLICY).await.unwrap();
+            let store = old_postgres(&url, 4, OLD_GAME_SQL).await;
             check_old_game(&store).await;
             store.close().await;
         })
@@ -2107,21 +2084,7 @@ async fn check_old_accounts(store: &dyn Store) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_accounts_made_before_name_looks_get_them() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.sqlite");
-    let path = path.to_str().unwrap();
-    let options = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(path)
-        .create_if_missing(true);
-    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-    let old = zertz_server::store::migrations::sqlite(Some(21))
-        .await
-        .unwrap();
-    old.run(&pool).await.unwrap();
-    for sql in OLD_ACCOUNTS_SQL {
-        sqlx::raw_sql(sql).execute(&pool).await.unwrap();
-    }
-    pool.close().await;
-    let store = SqliteStore::open(path, POLICY).await.unwrap();
+    let store = old_sqlite(&dir, 21, OLD_ACCOUNTS_SQL).await;
     check_old_accounts(&store).await;
 }
 
@@ -2132,18 +2095,43 @@ async fn postgres_accounts_made_before_name_looks_get_them() {
     };
     database
         .run(|url| async move {
-            let pool = sqlx::PgPool::connect(&url).await.unwrap();
-            let old = zertz_server::store::migrations::postgres(Some(21))
-                .await
-                .unwrap();
-            old.run(&pool).await.unwrap();
-            for sql in OLD_ACCOUNTS_SQL {
-                sqlx::raw_sql(sql).execute(&pool).await.unwrap();
-            }
-            pool.close().await;
-            let store = PostgresStore::open(&url, POLICY).await.unwrap();
+            let store = old_postgres(&url, 21, OLD_ACCOUNTS_SQL).await;
             check_old_accounts(&store).await;
             store.close().await;
         })
         .await;
+}
+
+/// A SQLite store in `dir` whose database was migrated to `version`, filled by `sqls`, then
+/// opened (and so migrated to the latest) as a server would open it.
+async fn old_sqlite(dir: &tempfile::TempDir, version: usize, sqls: &[&str]) -> SqliteStore {
+    let path = dir.path().join("old.sqlite");
+    let path = path.to_str().unwrap();
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    let old = zertz_server::store::migrations::sqlite(Some(version))
+        .await
+        .unwrap();
+    old.run(&pool).await.unwrap();
+    for sql in sqls {
+        sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    SqliteStore::open(path, POLICY).await.unwrap()
+}
+
+/// The same on the PostgreSQL database at `url`.
+async fn old_postgres(url: &str, version: usize, sqls: &[&str]) -> PostgresStore {
+    let pool = sqlx::PgPool::connect(url).await.unwrap();
+    let old = zertz_server::store::migrations::postgres(Some(version))
+        .await
+        .unwrap();
+    old.run(&pool).await.unwrap();
+    for sql in sqls {
+        sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    PostgresStore::open(url, POLICY).await.unwrap()
 }

@@ -99,6 +99,14 @@ fn touch(id: &str, now_ms: i64) -> Statement {
     ))
 }
 
+/// Stops unless event `id` is not over (registering, running or paused).
+fn not_over(id: &str) -> Statement {
+    Stop::NotRegistering.unless_changed(Statement::new(
+        "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? AND status <> ?",
+        args![id, status::FINISHED],
+    ))
+}
+
 /// Stops unless event `id` registers players.
 fn registering(id: &str) -> Statement {
     Stop::NotRegistering.unless_changed(Statement::new(
@@ -319,10 +327,7 @@ impl<S: Sql + GameDialect> TournamentStore for S {
     ) -> Result<Withdrawn, StoreError> {
         let statements = vec![
             touch(id, now_ms),
-            Stop::NotRegistering.unless_changed(Statement::new(
-                "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? AND status <> ?",
-                args![id, status::FINISHED],
-            )),
+            not_over(id),
             Stop::NotEntered.unless_changed(Statement::new(
                 "UPDATE tournament_entries SET withdrawn = ? \
                  WHERE tournament_id = ? AND account_id = ? AND NOT withdrawn",
@@ -346,10 +351,7 @@ impl<S: Sql + GameDialect> TournamentStore for S {
     ) -> Result<Chosen, StoreError> {
         let statements = vec![
             touch(id, now_ms),
-            Stop::NotRegistering.unless_changed(Statement::new(
-                "UPDATE tournaments SET updated_ms = updated_ms WHERE id = ? AND status <> ?",
-                args![id, status::FINISHED],
-            )),
+            not_over(id),
             Stop::NotEntered.unless_changed(Statement::new(
                 "UPDATE tournament_entries SET gives_first = ? \
                  WHERE tournament_id = ? AND account_id = ? AND NOT withdrawn",
