@@ -3,8 +3,9 @@
 // in a newcomer's order, each a position and a task done on the board. The server holds the
 // lessons and checks every try (POST /api/lessons/{id}/try): the page draws, takes the move by
 // pointing or typing, and shows the answer's "why". Progress is kept in this browser
-// (localStorage `zertz.lessons.done`) and, for an account, on the server; a guest's progress is
-// handed to the account when the player logs in.
+// (localStorage `zertz.ui.lessons.done`, and the moves that did each lesson in
+// `zertz.ui.lessons.moves`) and, for an account, on the server; a guest's progress is handed to
+// the account when the player logs in, each lesson with its moves, which the server checks.
 
 import { api, setting, saveSetting } from '../lib/api.js';
 import { siteHeader } from '../lib/account.js';
@@ -16,6 +17,7 @@ import { PlayableBoard } from '../lib/playable.js';
 import { $, fill, h, say } from '../lib/ui.js';
 
 const DONE_KEY = 'lessons.done';
+const MOVES_KEY = 'lessons.moves';
 
 const page = {
   lessons: [], // GET /api/lessons
@@ -48,18 +50,36 @@ function localDone() {
   }
 }
 
-function markLocal(id) {
+/** The moves that did each lesson done in this browser, by id. */
+function localMoves() {
+  try {
+    const v = JSON.parse(setting(MOVES_KEY, '{}'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function markLocal(id, moves) {
   const done = new Set(localDone());
   done.add(id);
   saveSetting(DONE_KEY, JSON.stringify([...done]));
+  saveSetting(MOVES_KEY, JSON.stringify({ ...localMoves(), [id]: moves }));
 }
 
 const isDone = (id) => localDone().includes(id) || page.lessons.some((l) => l.id === id && l.done);
 
-/** Hands this browser's progress to the account, once logged in (ids it has not got yet). */
+/**
+ * Hands this browser's progress to the account, once logged in: the lessons it has not got yet,
+ * each with the moves that did it (lessons done before the moves were kept stay in this browser).
+ */
 async function syncProgress() {
   if (!page.account) return;
-  const missing = localDone().filter((id) => !page.lessons.some((l) => l.id === id && l.done));
+  const moves = localMoves();
+  const missing = localDone()
+    .filter((id) => !page.lessons.some((l) => l.id === id && l.done))
+    .filter((id) => Array.isArray(moves[id]))
+    .map((id) => ({ id, moves: moves[id] }));
   if (!missing.length) return;
   try {
     const r = await api('POST', '/api/lessons/progress', { done: missing });
@@ -196,7 +216,7 @@ async function attempt(text) {
   sound(r.move.startsWith('x') ? 'capture' : 'move');
   if (r.done) {
     page.state = 'done';
-    markLocal(lesson.id);
+    markLocal(lesson.id, [...page.moves]);
     const l = page.lessons.find((x) => x.id === lesson.id);
     if (l && r.recorded) l.done = true;
     showWhy(`Right. ${r.why}`, 'right');

@@ -205,7 +205,7 @@ async fn a_flood_of_analyses_is_bounded_and_another_client_is_still_served() {
     flood.abort_all();
 }
 
-/// Client A makes forty invitation games (no limit holds them: they are not seeks) and its
+/// Client A makes forty invitation games (not seeks: another limit holds them) and its
 /// five open seeks; B's seek, older, must still be found. The lobby lists seeks only, in pages
 /// whose cursors reach every one. (Before: the lobby read the 30 newest open games, so A's
 /// invitations hid B's seek.)
@@ -229,9 +229,12 @@ async fn a_flood_of_games_does_not_hide_a_seek_from_the_lobby(db: Db) {
         assert_eq!(status, 201, "{created}");
         a_seeks.push(string(&created["id"]));
     }
-    // What the lobby read before: B's seek is not among the 30 newest open games.
+    // The invitations are in no public listing (issue 39, F15): the 30 newest open games are
+    // the six seeks, B's among them. (The lobby read that listing once, when it listed
+    // invitations too and B's seek was not among the 30 newest.)
     let newest = server.listed_ids("/api/games?status=open&limit=30").await;
-    assert!(!newest.contains(&bea));
+    assert_eq!(newest.len(), 6, "{newest:?}");
+    assert!(newest.contains(&bea));
     // The lobby's listing, three to a page: seeks only, newest first, every one reached.
     let seen = lobby_pages(&server, "games").await;
     // Bea's, the oldest, comes last; A's five (made within a few milliseconds, so in any
@@ -268,11 +271,13 @@ async fn a_flood_of_matches_does_not_hide_an_open_match_from_the_lobby(db: Db) {
         assert_eq!(status, 201, "{created}");
         a_open.push(string(&created["id"]));
     }
-    // What the lobby read before: B's match is not among the 30 newest open matches.
+    // The invitations are in no public listing (issue 39, F15): the 30 newest open matches
+    // are the six open ones, B's among them. (The lobby read that listing once, when it listed
+    // invitations too and B's match was not among the 30 newest.)
     let (_, newest) = server.get("/api/matches?status=open&limit=30", None).await;
     let newest: Vec<&Value> = newest["matches"].as_array().unwrap().iter().collect();
-    assert_eq!(newest.len(), 30);
-    assert!(!newest.iter().any(|m| m["id"] == bea.as_str()));
+    assert_eq!(newest.len(), 6);
+    assert!(newest.iter().any(|m| m["id"] == bea.as_str()));
     // The lobby's listing, three to a page: open matches only, every one reached.
     let seen = lobby_pages(&server, "matches").await;
     assert_eq!(seen.len(), 6, "{seen:?}");

@@ -36,6 +36,15 @@ impl Viewer {
         }
     }
 
+    /// Who pays for what this request uses under a per-client limit: the client and its
+    /// address.
+    pub fn payer(&self) -> Payer {
+        Payer {
+            client: self.client(),
+            address: self.address,
+        }
+    }
+
     /// Who this is in the lines of the services everyone shares (the analysis boards' and
     /// finished games' searches, the reviews): the address, logged in or not, so that the
     /// accounts made at one address share one line and one allowance (issue 39, F6 and F8:
@@ -53,6 +62,41 @@ impl Viewer {
         self.account
             .as_ref()
             .map(|a| accounts.online.connected(&a.id, &a.name))
+    }
+}
+
+/// What one address may hold under a per-client limit, in accounts' worth: a family or a
+/// club behind one address can play, and fresh accounts multiply a limit by this much at most
+/// (issue 39: accounts are free, addresses are not).
+pub const ADDRESS_SHARE: usize = 4;
+
+/// Who is charged for something limited per client (an account, or the address for a guest)
+/// and, since accounts are free, per address too, at [`ADDRESS_SHARE`] times the limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Payer {
+    /// The client ([`Viewer::client`]).
+    pub client: String,
+    /// Its address, when known.
+    pub address: Option<IpAddr>,
+}
+
+impl Payer {
+    /// A payer with no address (the server's own work, and tests).
+    pub fn named(client: &str) -> Payer {
+        Payer {
+            client: client.to_string(),
+            address: None,
+        }
+    }
+
+    /// The keys a limit of `limit` per client holds under, each with its limit: the client's,
+    /// then its address's (its accounts and guests together).
+    pub fn keys(&self, limit: usize) -> Vec<(String, usize)> {
+        let mut keys = vec![(self.client.clone(), limit)];
+        if let Some(ip) = self.address {
+            keys.push((format!("everyone at:{ip}"), limit * ADDRESS_SHARE));
+        }
+        keys
     }
 }
 

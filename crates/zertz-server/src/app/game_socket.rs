@@ -15,7 +15,7 @@ use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use zertz::Player;
 
-use crate::accounts::viewer::viewer;
+use crate::accounts::viewer::{Payer, viewer};
 use crate::app::chat_socket::{RoomLink, refused, spectator};
 use crate::app::state::AppState;
 use crate::chat::GameRoom;
@@ -43,7 +43,7 @@ pub async fn serve(
     hub: Arc<Hub>,
     live: Arc<Live>,
     seat: Option<Player>,
-    client: String,
+    client: Payer,
     since: Option<i64>,
     mut receiver: Receiver<Outgoing>,
     mut room: RoomLink,
@@ -316,7 +316,7 @@ async fn handle(
     hub: &Hub,
     live: &Arc<Live>,
     seat: Option<Player>,
-    client: &str,
+    client: &Payer,
     room: &mut RoomLink,
     text: &str,
 ) -> String {
@@ -413,7 +413,7 @@ pub(crate) async fn upgrade(
         accounts.extend(hub.seated(&live, p).await.account);
     }
     let room = RoomLink::join(&state, game_room(&id), speaker).of(accounts, viewer.address);
-    let client = viewer.client();
+    let client = viewer.payer();
     Ok(upgrade
         // Messages over the limit are refused by `ws::serve` with a close frame that says so;
         // the library's own limits are set higher, so that such a frame is read to its end.

@@ -82,7 +82,7 @@ pub struct GameRoom<'a> {
     /// The game.
     pub live: &'a Arc<Live>,
     /// Who sends (an account or an address), as the hub charges an action to it.
-    pub client: &'a str,
+    pub client: &'a crate::accounts::viewer::Payer,
 }
 
 /// The chat of every room.

@@ -74,7 +74,7 @@ async fn positions(
     // A custom board new to the server counts against this client's allowance (`new_boards`).
     let parsed = quotas
         .new_boards
-        .run(&viewer.client(), || text.trim().parse::<Position>());
+        .run(&viewer.payer(), || text.trim().parse::<Position>());
     let position: Position = match parsed {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => return error(StatusCode::BAD_REQUEST, e.to_string()),

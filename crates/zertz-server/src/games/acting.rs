@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use zertz::Player;
 
+use crate::accounts::viewer::Payer;
 use crate::games::hub::{Hub, HubError, Live, LiveGame};
 use crate::games::model::{Action, Credential, Event, SeatKind, seat_number};
 use crate::games::room::Refusal;
@@ -20,7 +21,7 @@ impl Hub {
         id: &str,
         who: Credential<'_>,
         action: Action,
-        client: &str,
+        client: &Payer,
     ) -> Result<i64, HubError> {
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
@@ -48,7 +49,7 @@ impl Hub {
         live: &Arc<Live>,
         seat: Player,
         action: &Action,
-        client: &str,
+        client: &Payer,
     ) -> Result<i64, HubError> {
         let mut state = live.state.lock().await;
         self.charge(&state, action, client)?;
@@ -60,7 +61,7 @@ impl Hub {
 
     /// An abort of a started game is counted against `client`: too many make it wait before
     /// its next seek or lobby join (`quota::Quotas::abort_wait`).
-    fn count_abort(&self, action: &Action, started: bool, client: &str) {
+    fn count_abort(&self, action: &Action, started: bool, client: &Payer) {
         if matches!(action, Action::Abort {}) && started {
             self.quotas().aborted(client, now_ms());
         }
@@ -68,7 +69,7 @@ impl Hub {
 
     /// A finished design is a board new to the server: built here within `client`'s allowance
     /// (`new_boards`), whichever door the action came by, the game then finds it known.
-    fn charge(&self, state: &LiveGame, action: &Action, client: &str) -> Result<(), HubError> {
+    fn charge(&self, state: &LiveGame, action: &Action, client: &Payer) -> Result<(), HubError> {
         if !matches!(action, Action::FinishDesign {}) {
             return Ok(());
         }

@@ -136,6 +136,7 @@ fn engine_action(game: &zertz::Game, level: u8, budget: Duration, seed: u64) -> 
 #[cfg(test)]
 mod engine_tests {
     use super::*;
+    use crate::accounts::viewer::Payer;
     use crate::config::Config;
     use crate::games::clock::ClockSpec;
     use crate::games::hub::temporary_hub;
@@ -182,9 +183,14 @@ mod engine_tests {
         let token = tokens[0].clone().unwrap();
 
         // A draw offered to the engine is declined by an event of its own.
-        hub.act(&id, Credential::Token(&token), Action::OfferDraw {}, "test")
-            .await
-            .unwrap();
+        hub.act(
+            &id,
+            Credential::Token(&token),
+            Action::OfferDraw {},
+            &Payer::named("test"),
+        )
+        .await
+        .unwrap();
         let declined = wait_for(&hub, &id, "draw_declined").await;
         assert!(matches!(declined, Event::DrawDeclined { seat: 2 }));
         assert_eq!(hub.room(&id).await.unwrap().draw_offer, None);
@@ -195,7 +201,7 @@ mod engine_tests {
             &id,
             Credential::Token(&token),
             Action::Move { text },
-            "test",
+            &Payer::named("test"),
         )
         .await
         .unwrap();
@@ -210,7 +216,7 @@ mod engine_tests {
             &id,
             Credential::Token(&token),
             Action::RequestTakeback {},
-            "test",
+            &Payer::named("test"),
         )
         .await
         .unwrap();

@@ -725,6 +725,7 @@ pub(crate) async fn temporary_hub(config: Config) -> (tempfile::TempDir, Arc<Hub
 #[cfg(test)]
 mod clock_tests {
     use super::*;
+    use crate::accounts::viewer::Payer;
     use std::time::Duration;
 
     use crate::games::clock::ClockSpec;
@@ -750,7 +751,7 @@ mod clock_tests {
         let first = Action::Move {
             text: "Wd4,a1".into(),
         };
-        hub.act(&id, Credential::Token(&ann), first, "test")
+        hub.act(&id, Credential::Token(&ann), first, &Payer::named("test"))
             .await
             .unwrap();
         // Blocks the runtime's only thread past the end of Ben's time.
@@ -761,7 +762,7 @@ mod clock_tests {
                 &id,
                 Credential::Token(&ben),
                 Action::Move { text: move_text },
-                "test",
+                &Payer::named("test"),
             )
             .await
             .unwrap_err();
@@ -804,23 +805,38 @@ mod clock_tests {
         let first = Action::Move {
             text: "Wd4,a1".into(),
         };
-        hub.act(&won, Credential::Token(&ann), first, "test")
+        hub.act(&won, Credential::Token(&ann), first, &Payer::named("test"))
             .await
             .unwrap();
-        hub.act(&won, Credential::Token(&ben), Action::Resign {}, "test")
-            .await
-            .unwrap();
-        hub.act(&won, Credential::Token(&ann), Action::Rematch {}, "test")
-            .await
-            .unwrap();
+        hub.act(
+            &won,
+            Credential::Token(&ben),
+            Action::Resign {},
+            &Payer::named("test"),
+        )
+        .await
+        .unwrap();
+        hub.act(
+            &won,
+            Credential::Token(&ann),
+            Action::Rematch {},
+            &Payer::named("test"),
+        )
+        .await
+        .unwrap();
         let (aborted, tokens) = hub
             .create_game(settings, seated(), [None, None], None)
             .await
             .unwrap();
         let ann = tokens[0].clone().unwrap();
-        hub.act(&aborted, Credential::Token(&ann), Action::Abort {}, "test")
-            .await
-            .unwrap();
+        hub.act(
+            &aborted,
+            Credential::Token(&ann),
+            Action::Abort {},
+            &Payer::named("test"),
+        )
+        .await
+        .unwrap();
         assert_eq!(
             *heard.lock().unwrap(),
             [

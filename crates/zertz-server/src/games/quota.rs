@@ -16,13 +16,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::accounts::viewer::Viewer;
+use crate::accounts::viewer::{Payer, Viewer};
 use crate::games::hub::Hub;
 use crate::games::room::status;
 
-/// What one address may hold, in accounts' worth: a family or a club behind one address can
-/// play, and fresh accounts multiply a limit by this much at most.
-pub const ADDRESS_SHARE: usize = 4;
+pub use crate::accounts::viewer::ADDRESS_SHARE;
 
 /// What a client holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -160,48 +158,66 @@ impl Quotas {
         })
     }
 
-    /// Records that `client` aborted a started game at `now_ms`.
-    pub fn aborted(&self, client: &str, now_ms: i64) {
+    /// Records that `payer` aborted a started game at `now_ms`: against the client and its
+    /// address.
+    pub fn aborted(&self, payer: &Payer, now_ms: i64) {
         let mut aborts = self.aborts.lock().unwrap_or_else(|e| e.into_inner());
         // The old ones of every client go, so the map holds the last hour only.
         aborts.retain(|_, times| {
             times.retain(|t| now_ms - t < ABORT_WINDOW_MS);
             !times.is_empty()
         });
-        aborts.entry(client.to_string()).or_default().push(now_ms);
+        for (key, _) in payer.keys(FREE_ABORTS) {
+            aborts.entry(key).or_default().push(now_ms);
+        }
     }
 
-    /// Why `client` may not seek or join a lobby game at `now_ms`, if it aborted too many
-    /// started games lately: the sentence and how long it still waits.
-    pub fn abort_wait(&self, client: &str, now_ms: i64) -> Option<(String, Duration)> {
+    /// Why `payer` may not seek or join a lobby game at `now_ms`, if it aborted too many
+    /// started games lately, or its address did ([`ADDRESS_SHARE`] times as many are free
+    /// there): the sentence and how long it still waits.
+    pub fn abort_wait(&self, payer: &Payer, now_ms: i64) -> Option<(String, Duration)> {
         let aborts = self.aborts.lock().unwrap_or_else(|e| e.into_inner());
-        let recent: Vec<i64> = aborts
-            .get(client)?
-            .iter()
-            .copied()
-            .filter(|t| now_ms - t < ABORT_WINDOW_MS)
-            .collect();
-        let past_free = recent.len().checked_sub(FREE_ABORTS)?;
-        if past_free == 0 {
-            return None;
-        }
-        let wait = FIRST_ABORT_WAIT
-            .saturating_mul(1 << (past_free - 1).min(10))
-            .min(LONGEST_ABORT_WAIT);
-        let last = *recent.iter().max()?;
-        let left = (last + wait.as_millis() as i64) - now_ms;
-        (left > 0).then(|| {
+        let mut longest: Option<(String, Duration)> = None;
+        for (index, (key, free)) in payer.keys(FREE_ABORTS).into_iter().enumerate() {
+            let Some(times) = aborts.get(&key) else {
+                continue;
+            };
+            let recent: Vec<i64> = times
+                .iter()
+                .copied()
+                .filter(|t| now_ms - t < ABORT_WINDOW_MS)
+                .collect();
+            let past_free = recent.len().saturating_sub(free);
+            let Some(last) = recent.iter().max().filter(|_| past_free > 0) else {
+                continue;
+            };
+            let wait = FIRST_ABORT_WAIT
+                .saturating_mul(1 << (past_free - 1).min(10))
+                .min(LONGEST_ABORT_WAIT);
+            let left = (last + wait.as_millis() as i64) - now_ms;
+            if left <= 0
+                || longest
+                    .as_ref()
+                    .is_some_and(|(_, l)| l.as_millis() as i64 >= left)
+            {
+                continue;
+            }
             let left = Duration::from_millis(left as u64);
-            (
+            let who = if index == 0 {
+                format!("you aborted {} games", recent.len())
+            } else {
+                format!("{} games were aborted from your address", recent.len())
+            };
+            longest = Some((
                 format!(
-                    "you aborted {} games in the last hour: you may start or take a game in the \
-                     lobby again in {} s",
-                    recent.len(),
+                    "{who} in the last hour: you may start or take a game in the lobby again in \
+                     {} s",
                     left.as_secs().max(1)
                 ),
                 left,
-            )
-        })
+            ));
+        }
+        longest
     }
 
     /// The limits.
@@ -242,9 +258,9 @@ impl Quotas {
         viewer: &Viewer,
         kind: Held,
     ) -> Result<Reservation, String> {
-        let client = viewer.client();
+        let payer = viewer.payer();
         if kind == Held::Seek
-            && let Some((why, _)) = self.abort_wait(&client, crate::util::now_ms())
+            && let Some((why, _)) = self.abort_wait(&payer, crate::util::now_ms())
         {
             return Err(why);
         }
@@ -257,18 +273,19 @@ impl Quotas {
             return Ok(self.reservation(Vec::new(), 0));
         }
         // The client's own place, and its address's (guests and accounts together).
-        let mut places = vec![(
-            (client, kind),
-            limit,
-            "one player (or one address for guests)",
-        )];
-        if let Some(ip) = viewer.address {
-            places.push((
-                (format!("everyone at:{ip}"), kind),
-                limit * ADDRESS_SHARE,
-                "one address, its players and guests together",
-            ));
-        }
+        let places: Vec<((String, Held), usize, &str)> = payer
+            .keys(limit)
+            .into_iter()
+            .enumerate()
+            .map(|(index, (key, limit))| {
+                let whose = if index == 0 {
+                    "one player (or one address for guests)"
+                } else {
+                    "one address, its players and guests together"
+                };
+                ((key, kind), limit, whose)
+            })
+            .collect();
         // Holds that no longer count (a game over, a seek taken) are found first, unlocked.
         let mut gone = Vec::new();
         for (key, _, _) in &places {
@@ -328,27 +345,61 @@ mod tests {
     #[test]
     fn aborts_past_the_free_ones_make_a_wait_that_doubles() {
         let q = Quotas::new(Limits::default());
+        let (ann, bob) = (Payer::named("ann"), Payer::named("bob"));
         let minute = 60_000;
         for k in 0..FREE_ABORTS as i64 {
-            q.aborted("ann", k * 1_000);
-            assert!(
-                q.abort_wait("ann", k * 1_000).is_none(),
-                "abort {k} is free"
-            );
+            q.aborted(&ann, k * 1_000);
+            assert!(q.abort_wait(&ann, k * 1_000).is_none(), "abort {k} is free");
         }
         // The fourth: a minute's wait from it; the fifth: two; other clients are not held.
-        q.aborted("ann", 10_000);
-        let (why, left) = q.abort_wait("ann", 10_000).unwrap();
+        q.aborted(&ann, 10_000);
+        let (why, left) = q.abort_wait(&ann, 10_000).unwrap();
         assert_eq!(left, Duration::from_secs(60));
         assert!(why.contains("aborted 4 games"), "{why}");
-        assert!(q.abort_wait("ann", 10_000 + minute).is_none());
-        q.aborted("ann", 100_000);
+        assert!(q.abort_wait(&ann, 10_000 + minute).is_none());
+        q.aborted(&ann, 100_000);
         assert_eq!(
-            q.abort_wait("ann", 100_000).unwrap().1,
+            q.abort_wait(&ann, 100_000).unwrap().1,
             Duration::from_secs(120)
         );
-        assert!(q.abort_wait("bob", 100_000).is_none());
+        assert!(q.abort_wait(&bob, 100_000).is_none());
         // An hour on, the old aborts no longer count.
-        assert!(q.abort_wait("ann", 100_000 + ABORT_WINDOW_MS).is_none());
+        assert!(q.abort_wait(&ann, 100_000 + ABORT_WINDOW_MS).is_none());
+    }
+
+    /// Fresh accounts at one address share its aborts: each of five aborts 3 games (free for
+    /// each), but the address has aborted 15, past its 12 free ones, so all of them wait; a
+    /// client at another address does not.
+    #[test]
+    fn aborts_count_per_address_too() {
+        let q = Quotas::new(Limits::default());
+        let at = |client: &str, ip: [u8; 4]| Payer {
+            client: client.to_string(),
+            address: Some(std::net::IpAddr::from(ip)),
+        };
+        let fakes: Vec<Payer> = (0..5)
+            .map(|n| at(&format!("account:fake{n}"), [203, 0, 113, 9]))
+            .collect();
+        let mut now = 0;
+        for fake in &fakes[..4] {
+            for _ in 0..FREE_ABORTS {
+                now += 1_000;
+                q.aborted(fake, now);
+            }
+        }
+        // Twelve from the address: each account and the address are within their free ones.
+        assert!(fakes.iter().all(|f| q.abort_wait(f, now).is_none()));
+        now += 1_000;
+        q.aborted(&fakes[4], now);
+        for fake in &fakes {
+            let (why, left) = q.abort_wait(fake, now).expect("the address waits");
+            assert!(
+                why.contains("13 games were aborted from your address"),
+                "{why}"
+            );
+            assert_eq!(left, Duration::from_secs(60));
+        }
+        let elsewhere = at("account:other", [198, 51, 100, 1]);
+        assert!(q.abort_wait(&elsewhere, now).is_none());
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::accounts::viewer::Payer;
 use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::games::clock::ClockSpec;
@@ -41,8 +42,13 @@ async fn try_move(hub: &Hub, id: &str, tokens: &[String; 2]) -> Result<i64, HubE
     };
     let text = zertz::notation::official::move_text(game.position(), &mv);
     let token = &tokens[game.to_move().index()];
-    hub.act(id, Credential::Token(token), Action::Move { text }, "test")
-        .await
+    hub.act(
+        id,
+        Credential::Token(token),
+        Action::Move { text },
+        &Payer::named("test"),
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -180,9 +186,14 @@ async fn beating(url: String) {
     // A finished game's lease row stays a while (a match's next step appends to the game),
     // then goes.
     let seat = &tokens[0];
-    b.act(&id, Credential::Token(seat), Action::Resign {}, "test")
-        .await
-        .unwrap();
+    b.act(
+        &id,
+        Credential::Token(seat),
+        Action::Resign {},
+        &Payer::named("test"),
+    )
+    .await
+    .unwrap();
     let cluster_b = b.cluster().unwrap();
     let dropped = crate::store::drop_finished(cluster_b.pool(), cluster_b.holder(), 60_000);
     assert_eq!(dropped.await.unwrap(), 0, "not at once");

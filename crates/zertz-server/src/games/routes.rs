@@ -82,7 +82,7 @@ async fn create_game(
     };
     let (settings, _, creator) = quotas
         .new_boards
-        .run(&viewer.client(), || req.settings(viewer.account.is_some()))
+        .run(&viewer.payer(), || req.settings(viewer.account.is_some()))
         .map_err(too_many)??;
     debug_assert_eq!(held_by(&settings), held);
     let against_engine = held == Some(Held::EngineGame);
@@ -308,7 +308,7 @@ async fn join_game(
     if b.token.is_none()
         && let Some((why, _)) = hub
             .quotas()
-            .abort_wait(&viewer.client(), crate::util::now_ms())
+            .abort_wait(&viewer.payer(), crate::util::now_ms())
     {
         return Err(too_many(why));
     }
@@ -337,7 +337,7 @@ async fn act(
         )
     })?;
     let Json(action) = body?;
-    let version = hub.act(&id, who, action, &viewer.client()).await?;
+    let version = hub.act(&id, who, action, &viewer.payer()).await?;
     let view = hub.view(&id, Some(who), list).await?;
     Ok(Json(json!({ "version": version, "state": view })).into_response())
 }
@@ -374,7 +374,7 @@ async fn import(
     let Json(b) = body?;
     let crate::games::records::ReadGame { game, headers } = quotas
         .new_boards
-        .run(&viewer.client(), || crate::games::records::read(&b.text))
+        .run(&viewer.payer(), || crate::games::records::read(&b.text))
         .map_err(too_many)?
         .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let moves = crate::games::records::move_texts(&game);

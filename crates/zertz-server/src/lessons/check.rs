@@ -102,6 +102,31 @@ pub fn replay(lesson: &Lesson, moves: &[String]) -> Result<Position, TryError> {
     Ok(position)
 }
 
+/// Whether `moves`, one right move for each step, do the whole lesson: what a browser shows
+/// for a lesson done as a guest, before the account it logs into counts it (issue 39, F15: a
+/// bare list of ids counted before). The error says what is missing, in words.
+pub fn completed(lesson: &Lesson, moves: &[String]) -> Result<(), String> {
+    let steps = lesson.steps.len();
+    let Some((last, before)) = moves.split_last() else {
+        return Err("no moves: a lesson counts with the moves that did it".into());
+    };
+    if moves.len() != steps {
+        return Err(format!(
+            "{} move(s) for a lesson of {steps} step(s)",
+            moves.len()
+        ));
+    }
+    let answer = try_move(lesson, before, last).map_err(|e| e.to_string())?;
+    if answer.done {
+        Ok(())
+    } else {
+        Err(format!(
+            "moves[{}]: `{last}` does not do the last step",
+            steps - 1
+        ))
+    }
+}
+
 /// Checks the move `text` for the step after `moves`.
 pub fn try_move(lesson: &Lesson, moves: &[String], text: &str) -> Result<Answer, TryError> {
     let before = replay(lesson, moves)?;
@@ -400,6 +425,25 @@ mod tests {
             line.push(mv);
         }
         line
+    }
+
+    /// The right moves of every lesson complete it; one short, or a wrong last one, or one of
+    /// another lesson, do not.
+    #[test]
+    fn a_lesson_is_completed_by_its_right_moves_only() {
+        for lesson in all() {
+            let line = right_moves(lesson);
+            assert_eq!(completed(lesson, &line), Ok(()), "{}", lesson.id);
+            let short = completed(lesson, &line[..line.len() - 1]).unwrap_err();
+            assert!(short.contains("move"), "{}: {short}", lesson.id);
+            let mut long = line.clone();
+            long.push(line[0].clone());
+            assert!(completed(lesson, &long).is_err(), "{}", lesson.id);
+        }
+        let placing = right_moves(lesson("placing"));
+        assert!(completed(lesson("isolation"), &placing).is_err());
+        let wrong = completed(lesson("capture-choice"), &["x d2Bb2".to_string()]).unwrap_err();
+        assert!(wrong.contains("does not do the last step"), "{wrong}");
     }
 
     /// Every wrong try of every step says each thing once: no sentence twice, the task named

@@ -90,12 +90,3 @@ pub fn all() -> &'static [Lesson] {
 pub fn find(id: &str) -> Option<(usize, &'static Lesson)> {
     all().iter().enumerate().find(|(_, l)| l.id == id)
 }
-
-/// The ids among `ids` that name lessons, each once, in the lessons' order.
-pub fn known_ids<S: AsRef<str>>(ids: &[S]) -> Vec<&'static str> {
-    all()
-        .iter()
-        .map(|l| l.id)
-        .filter(|id| ids.iter().any(|i| i.as_ref() == *id))
-        .collect()
-}

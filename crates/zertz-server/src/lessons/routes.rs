@@ -5,8 +5,9 @@
 //! - `POST /api/lessons/{id}/try` `{"moves": [..right moves so far..], "move": "Wd4,a1"}`: the
 //!   check of a try (right, wrong or illegal, with why); a finished lesson is recorded for a
 //!   logged-in account;
-//! - `POST /api/lessons/progress` `{"done": [ids]}`: a guest's progress (kept in the browser)
-//!   added to the account that just logged in;
+//! - `POST /api/lessons/progress` `{"done": [{"id", "moves"}]}`: a guest's progress (kept in
+//!   the browser, each lesson with the moves that did it) added to the account that just
+//!   logged in;
 //! - `GET /api/rules/diagrams/{name}.svg`: a picture of the rules page.
 
 use std::sync::Arc;
@@ -173,7 +174,22 @@ async fn try_move(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ProgressBody {
-    done: Vec<String>,
+    done: Vec<DoneHere>,
+}
+
+/// A lesson done in a browser as a guest: its id and the learner's right moves, one a step.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum DoneHere {
+    /// What a browser keeps now.
+    Shown {
+        /// The lesson.
+        id: String,
+        /// The moves that did it.
+        moves: Vec<String>,
+    },
+    /// An id alone, as browsers kept it before the moves were asked for: not counted.
+    Bare(String),
 }
 
 async fn add_progress(
@@ -192,18 +208,41 @@ async fn add_progress(
     let Json(body) = body?;
     if body.done.len() > lessons::all().len() * 4 {
         return Err(bad(format!(
-            "done: {} ids given, there are only {} lessons",
+            "done: {} lessons given, there are only {} lessons",
             body.done.len(),
             lessons::all().len()
         )));
     }
-    // Ids this server does not know (an old browser's) are left out, not refused: the rest
-    // still counts.
-    let known: Vec<String> = lessons::known_ids(&body.done)
-        .into_iter()
-        .map(String::from)
-        .collect();
-    let ignored: Vec<&String> = body.done.iter().filter(|d| !known.contains(d)).collect();
+    // A lesson counts with the moves that did it, checked as the tries were (a bare id would
+    // let anyone mark every lesson done). The others are left out with the reason, not
+    // refused: the rest still counts.
+    let mut known: Vec<String> = Vec::new();
+    let mut ignored: Vec<Value> = Vec::new();
+    for entry in &body.done {
+        let (id, moves) = match entry {
+            DoneHere::Shown { id, moves } => (id, moves),
+            DoneHere::Bare(id) => {
+                ignored.push(
+                    json!({"id": id, "why": "no moves: a lesson counts with the \
+                                                      moves that did it"}),
+                );
+                continue;
+            }
+        };
+        let Some((_, lesson)) = lessons::find(id) else {
+            ignored.push(json!({"id": id, "why": "no such lesson on this server"}));
+            continue;
+        };
+        if moves.len() > MAX_MOVES {
+            ignored.push(json!({"id": id, "why": format!("more than {MAX_MOVES} moves")}));
+            continue;
+        }
+        match check::completed(lesson, moves) {
+            Ok(()) if !known.iter().any(|k| k == lesson.id) => known.push(lesson.id.into()),
+            Ok(()) => {}
+            Err(why) => ignored.push(json!({"id": id, "why": why})),
+        }
+    }
     let added = store
         .mark_lessons_done(&account.id, &known, now_ms())
         .await

@@ -288,6 +288,10 @@ fn find_games_query(
     }
     if query.lobby {
         conditions.push("lobby = TRUE");
+    } else {
+        // An open game that is not a seek waits for the one player invited to it: it is
+        // nobody else's business until it starts (issue 39, F15).
+        conditions.push("(status <> 'open' OR lobby = TRUE)");
     }
     if let Some(player) = query.player {
         conditions.push("(lower(name_one) = ? OR lower(name_two) = ?)");
@@ -347,6 +351,15 @@ fn account_query(
     values.extend(statuses.iter().map(|s| Arg::from(*s)));
     values.push(Arg::from(clamp_limit(limit)));
     (sql, values)
+}
+
+/// The condition that a match's state is open to anyone (a seek), not kept for the player
+/// invited to it: its `open` flag, read from the JSON as each database does it.
+fn open_match<S: Sql>() -> &'static str {
+    S::pick(
+        "json_extract(state, '$.open') = 1",
+        "(state::json ->> 'open') = 'true'",
+    )
 }
 
 #[async_trait]
@@ -437,11 +450,13 @@ impl<S: Sql + GameDialect> GameStore for S {
         status: Option<&str>,
         limit: i64,
     ) -> Result<Vec<MatchRow>, StoreError> {
+        // An open match taken by invitation only is listed once it starts (issue 39, F15).
+        let shown = format!("(status <> 'open' OR {})", open_match::<Self>());
         let rows = match status {
             Some(status) => {
                 let sql = format!(
                     "SELECT {MATCH_COLUMNS} FROM matches \
-                     WHERE status = ? ORDER BY updated_ms DESC, id DESC LIMIT ?"
+                     WHERE status = ? AND {shown} ORDER BY updated_ms DESC, id DESC LIMIT ?"
                 );
                 self.fetch_all(&sql, args![status, clamp_limit(limit)])
                     .await?
@@ -449,7 +464,7 @@ impl<S: Sql + GameDialect> GameStore for S {
             None => {
                 let sql = format!(
                     "SELECT {MATCH_COLUMNS} FROM matches \
-                     ORDER BY updated_ms DESC, id DESC LIMIT ?"
+                     WHERE {shown} ORDER BY updated_ms DESC, id DESC LIMIT ?"
                 );
                 self.fetch_all(&sql, args![clamp_limit(limit)]).await?
             }
@@ -463,12 +478,10 @@ impl<S: Sql + GameDialect> GameStore for S {
         limit: i64,
     ) -> Result<Vec<MatchRow>, StoreError> {
         // No index of its own: the open matches are few (each client may hold a few seeks).
-        // The state's `open` flag, read from its JSON as each database does it.
-        let open = Self::pick(
-            "json_extract(state, '$.open') = 1",
-            "(state::json ->> 'open') = 'true'",
+        let open = format!(
+            "SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'open' AND {}",
+            open_match::<Self>()
         );
-        let open = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'open' AND {open}");
         let rows = match before {
             Some(c) => {
                 let sql = format!(

@@ -790,3 +790,52 @@ async fn f15_names_that_look_like_another_are_refused() {
     let mut anna = Browser::new(&server);
     anna.sign_up_ok("Anna_1", PASSWORD).await;
 }
+
+/// F15, invitations listed publicly: an invitation game or match not yet taken is in no public
+/// listing (open, unfiltered or the lobby's), only its maker's and the invited player's
+/// business; once taken it is listed like any live game. Before, `GET /api/games?status=open`
+/// and `GET /api/matches?status=open` listed every invitation's id.
+#[tokio::test]
+async fn f15_invitations_not_yet_taken_are_not_listed() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let game = server
+        .create(json!({"opponent": {"kind": "invite"}, "name": "Ann"}))
+        .await;
+    let game_id = game["id"].as_str().unwrap().to_string();
+    let seek = server
+        .create(json!({"opponent": {"kind": "open"}, "name": "Sam"}))
+        .await;
+    let seek_id = seek["id"].as_str().unwrap().to_string();
+    let matched = server.invite_match(json!({})).await;
+    let match_id = matched["id"].as_str().unwrap().to_string();
+    for path in [
+        "/api/games?status=open",
+        "/api/games",
+        "/api/games?lobby=true",
+    ] {
+        let listed = server.listed_ids(path).await;
+        assert!(!listed.contains(&game_id), "{path}: {listed:?}");
+        assert!(listed.contains(&seek_id), "{path}: {listed:?}");
+    }
+    for path in [
+        "/api/matches?status=open",
+        "/api/matches",
+        "/api/matches?lobby=true",
+    ] {
+        let listed = server.listed_ids(path).await;
+        assert!(!listed.contains(&match_id), "{path}: {listed:?}");
+    }
+    // Taken, they are public like any other.
+    server
+        .join(&game_id, game["invite_token"].as_str().unwrap(), "Ben")
+        .await;
+    let live = server.listed_ids("/api/games?status=live").await;
+    assert!(live.contains(&game_id), "{live:?}");
+    assert!(server.listed_ids("/api/games").await.contains(&game_id));
+    server
+        .join_match(&match_id, matched["invite_token"].as_str().unwrap(), "Ben")
+        .await;
+    let matches = server.listed_ids("/api/matches").await;
+    assert!(matches.contains(&match_id), "{matches:?}");
+}

@@ -192,16 +192,52 @@ async fn an_account_keeps_its_progress(db: Db) {
     assert_eq!(done(&mut ann).await, vec!["placing"]);
     assert_eq!(ann.get("/api/lessons/placing").await.body["done"], true);
 
-    // What a browser kept as a guest is added; ids this server does not know are left out.
+    // What a browser kept as a guest is added, each lesson with the moves that did it,
+    // checked like tries (issue 39, F15: a bare list of ids used to count, so anyone could
+    // mark every lesson done). Unknown ids, bare ids and moves that do not do the lesson are
+    // left out with the reason.
     let a = ann
         .post(
             "/api/lessons/progress",
-            json!({"done": ["isolation", "placing", "not-a-lesson"]}),
+            json!({"done": [
+                {"id": "isolation", "moves": ["Gd4,a2"]},
+                {"id": "placing", "moves": ["Gd4,a1"]},
+                {"id": "not-a-lesson", "moves": ["Gd4,a1"]},
+                "isolation-capture",
+                {"id": "capture-choice", "moves": ["x d2Bb2"]},
+                {"id": "notation", "moves": ["Wd4,a1"]},
+            ]}),
         )
         .await;
     assert_eq!(a.status, 200, "{:?}", a.body);
     assert_eq!(a.body["added"], 1);
-    assert_eq!(a.body["ignored"], json!(["not-a-lesson"]));
+    let ignored: Vec<(&str, &str)> = a.body["ignored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["id"].as_str().unwrap(), i["why"].as_str().unwrap()))
+        .collect();
+    let ids: Vec<&str> = ignored.iter().map(|(id, _)| *id).collect();
+    assert_eq!(
+        ids,
+        [
+            "not-a-lesson",
+            "isolation-capture",
+            "capture-choice",
+            "notation"
+        ],
+        "{ignored:?}"
+    );
+    assert!(ignored[0].1.contains("no such lesson"), "{ignored:?}");
+    assert!(ignored[1].1.contains("no moves"), "{ignored:?}");
+    assert!(
+        ignored[2].1.contains("does not do the last step"),
+        "{ignored:?}"
+    );
+    assert!(
+        ignored[3].1.contains("1 move(s) for a lesson of 2"),
+        "{ignored:?}"
+    );
     assert_eq!(done(&mut ann).await, vec!["placing", "isolation"]);
 
     // Someone else's list is their own.

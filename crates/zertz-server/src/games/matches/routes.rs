@@ -67,7 +67,7 @@ async fn create_match(
     };
     let (mut settings, opponent, creator_seat) = quotas
         .new_boards
-        .run(&viewer.client(), || req.settings(viewer.account.is_some()))
+        .run(&viewer.payer(), || req.settings(viewer.account.is_some()))
         .map_err(too_many)??;
     if settings.design {
         return Err(bad(

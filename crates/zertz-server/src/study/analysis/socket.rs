@@ -17,7 +17,7 @@ use axum::extract::ConnectInfo;
 use axum::http::HeaderMap;
 use axum::response::IntoResponse;
 
-use crate::accounts::viewer::viewer;
+use crate::accounts::viewer::{Payer, viewer};
 use crate::games::hub::Hub;
 use crate::games::quota::Quotas;
 use crate::http::heartbeat::{Beat, Heartbeat};
@@ -57,11 +57,13 @@ async fn upgrade(
     // The board's searches wait in the line of this client's address, whatever the number of
     // its pages and accounts.
     let client = viewer.line();
+    // A custom board new to the server is charged to the player and the address.
+    let payer = viewer.payer();
     upgrade
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .read_buffer_size(crate::http::socket::READ_BUFFER)
-        .on_upgrade(move |socket| serve(study, hub, quotas, client, socket))
+        .on_upgrade(move |socket| serve(study, hub, quotas, client, payer, socket))
 }
 
 /// Serves one analysis board until its socket closes; the running analysis stops with it.
@@ -70,6 +72,7 @@ async fn serve(
     hub: Arc<Hub>,
     quotas: Arc<Quotas>,
     client: String,
+    payer: Payer,
     mut socket: WebSocket,
 ) {
     let rate = hub.config().action_rate;
@@ -129,7 +132,7 @@ async fn serve(
                         // allowance (`new_boards`).
                         let started = quotas
                             .new_boards
-                            .run(&client, || {
+                            .run(&payer, || {
                                 sessions::start(&study, &client, number, &position, lines, out.clone())
                             })
                             .and_then(|r| r);

@@ -48,7 +48,7 @@ struct PlayBody {
 fn parse(quotas: &Quotas, viewer: &Viewer, text: &str) -> ApiResult<zertz::Position> {
     quotas
         .new_boards
-        .run(&viewer.client(), || positions::parse(text))
+        .run(&viewer.payer(), || positions::parse(text))
         .map_err(too_many)?
         .map_err(bad)
 }

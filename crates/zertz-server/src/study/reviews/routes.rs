@@ -110,7 +110,7 @@ async fn ask(
             None,
             quotas
                 .new_boards
-                .run(&who.client(), || read_record(&text))
+                .run(&who.payer(), || read_record(&text))
                 .map_err(crate::games::routes::too_many)?
                 .map_err(bad)?,
         ),
