@@ -131,6 +131,7 @@ store_tests!(
     concurrent_appends_same_game,
     match_step_all_or_nothing,
     accounts_and_sessions,
+    two_nodes_take_events_from_one_allowance,
     a_game_end_is_written_with_its_result,
     games_are_found_by_player_board_rules_and_result,
     explorer_leaves_and_rows_sum_per_position,
@@ -1152,6 +1153,48 @@ async fn accounts_and_sessions(env: &Env) {
     let seen = s.accounts_seen_since(4_000, 10).await.unwrap();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].name, "Ann");
+}
+
+/// The limits kept in the database (sign-ups per address, `accounts::shared_limit`): two
+/// stores on one database, as two nodes, take from one allowance of 3 that refills one a
+/// second; a refusal takes nothing and says how long; events sent together from both cannot
+/// all fit.
+async fn two_nodes_take_events_from_one_allowance(env: &Env) {
+    let a = env.store.clone();
+    let b: Arc<dyn Store> = Arc::from(env.reopen().await);
+    let take = |s: &Arc<dyn Store>, key: &'static str, now: i64| {
+        let s = s.clone();
+        async move { s.take_event(key, now, 1_000, 3).await.unwrap() }
+    };
+    assert_eq!(take(&a, "sign-up:192.0.2.1", 0).await, None);
+    assert_eq!(take(&b, "sign-up:192.0.2.1", 10).await, None);
+    assert_eq!(take(&a, "sign-up:192.0.2.1", 20).await, None);
+    assert_eq!(take(&b, "sign-up:192.0.2.1", 30).await, Some(970));
+    assert_eq!(take(&a, "sign-up:192.0.2.1", 40).await, Some(960));
+    // Another key has its own.
+    assert_eq!(take(&b, "sign-up:192.0.2.2", 40).await, None);
+    // One more a second.
+    assert_eq!(take(&b, "sign-up:192.0.2.1", 1_000).await, None);
+    assert_eq!(take(&a, "sign-up:192.0.2.1", 1_001).await, Some(999));
+    // Long after, the allowance is whole again (and the old rows are gone).
+    for now in [60_000, 60_001, 60_002] {
+        assert_eq!(take(&a, "sign-up:192.0.2.1", now).await, None);
+    }
+    assert!(take(&b, "sign-up:192.0.2.1", 60_003).await.is_some());
+    // Twenty at once, ten from each node: three fit.
+    let tries: Vec<_> = (0..20)
+        .map(|n| {
+            let s = if n % 2 == 0 { a.clone() } else { b.clone() };
+            tokio::spawn(async move { s.take_event("burst", 0, 1_000, 3).await.unwrap() })
+        })
+        .collect();
+    let mut fitted = 0;
+    for t in tries {
+        if t.await.unwrap().is_none() {
+            fitted += 1;
+        }
+    }
+    assert_eq!(fitted, 3);
 }
 
 fn end(game: &str, score_one: f64, ended_ms: i64) -> GameEnd {

@@ -10,6 +10,7 @@ pub mod password;
 pub mod postgres;
 pub mod routes;
 pub mod service;
+pub mod shared_limit;
 pub(crate) mod sql;
 pub mod sqlite;
 pub mod store;

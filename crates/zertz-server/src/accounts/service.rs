@@ -10,9 +10,9 @@ use crate::accounts::keys::{SESSION_IDLE_MS, key_hash};
 use crate::accounts::names::{check_name, check_password, look};
 use crate::accounts::online::Online;
 use crate::accounts::password::{HashError, Hasher};
+use crate::accounts::shared_limit::SharedLimit;
 use crate::accounts::store::AccountStore;
 use crate::accounts::store::{AccountRow, SessionRow};
-use crate::rate::{Keyed, Rate};
 use crate::store::StoreError;
 use crate::token;
 use crate::util::{now_ms, whole_seconds};
@@ -128,8 +128,8 @@ pub struct Accounts {
     hasher: Hasher,
     /// Hashes the passwords of new accounts.
     sign_up_hasher: Hasher,
-    /// New accounts per address.
-    sign_ups: Option<Keyed<IpAddr>>,
+    /// New accounts per address, counted in the database so that every node counts them.
+    sign_ups: Option<SharedLimit>,
     guard: LoginGuard,
     settings: AccountSettings,
     /// Who is online.
@@ -143,9 +143,8 @@ impl Accounts {
             store,
             hasher: Hasher::new(settings.hash_threads, settings.hash_queue),
             sign_up_hasher: Hasher::new(SIGN_UP_HASH_THREADS, SIGN_UP_HASH_QUEUE),
-            sign_ups: (settings.sign_ups_per_hour > 0).then(|| {
-                let n = f64::from(settings.sign_ups_per_hour);
-                Keyed::new(Rate::new(n / 3600.0, n))
+            sign_ups: (settings.sign_ups_per_hour > 0).then_some(SharedLimit {
+                per_hour: settings.sign_ups_per_hour,
             }),
             guard: LoginGuard::default(),
             settings,
@@ -190,7 +189,9 @@ impl Accounts {
         // Counted once the request is sound (a taken name or a short password costs nothing)
         // and before the hash, so that sign-ups sent together cannot all pass.
         if let Some(sign_ups) = &self.sign_ups
-            && let Err(wait) = sign_ups.take(address)
+            && let Err(wait) = sign_ups
+                .take(self.store.as_ref(), &format!("sign-up:{address}"), now_ms())
+                .await?
         {
             return Err(AccountError::Locked(
                 format!(

@@ -211,6 +211,41 @@ impl<S: Sql + AccountDialect> AccountStore for S {
         Ok(found.is_some())
     }
 
+    async fn take_event(
+        &self,
+        key: &str,
+        now_ms: i64,
+        interval_ms: i64,
+        burst: i64,
+    ) -> Result<Option<i64>, StoreError> {
+        // The allowance is whole again at `ready_ms` + one interval; an event fits while
+        // `ready_ms` is at most `burst - 1` intervals ahead. One conditional upsert, so that
+        // events sent together (to several nodes) cannot all fit.
+        let tolerance = (burst - 1) * interval_ms;
+        let changed = self
+            .write(vec![
+                Statement::new("DELETE FROM rate_limits WHERE ready_ms < ?", args![now_ms]),
+                Statement::new(
+                    "INSERT INTO rate_limits (key, ready_ms) VALUES (?, ?) \
+                     ON CONFLICT (key) DO UPDATE SET ready_ms = rate_limits.ready_ms + ? \
+                     WHERE rate_limits.ready_ms - ? <= ?",
+                    args![key, now_ms + interval_ms, interval_ms, now_ms, tolerance],
+                ),
+            ])
+            .await?;
+        if changed.get(1).copied().unwrap_or(0) > 0 {
+            return Ok(None);
+        }
+        let row = self
+            .fetch_optional("SELECT ready_ms FROM rate_limits WHERE key = ?", args![key])
+            .await?;
+        let ready: i64 = match row {
+            Some(row) => row.get("ready_ms")?,
+            None => now_ms,
+        };
+        Ok(Some((ready - now_ms - tolerance).max(1)))
+    }
+
     async fn accounts_seen_since(
         &self,
         since_ms: i64,

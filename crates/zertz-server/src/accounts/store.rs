@@ -100,6 +100,17 @@ pub trait AccountStore: Send + Sync {
     /// filled.
     async fn fill_name_looks(&self) -> Result<u64, StoreError>;
 
+    /// Takes one event of `key` at `now_ms` from an allowance of `burst` events that
+    /// refills one every `interval_ms`, as every node on this database sees it: `None` when
+    /// taken, else how many ms until one fits (nothing is taken then).
+    async fn take_event(
+        &self,
+        key: &str,
+        now_ms: i64,
+        interval_ms: i64,
+        burst: i64,
+    ) -> Result<Option<i64>, StoreError>;
+
     /// The accounts seen at or after `since_ms`, most recent first, at most `limit`.
     async fn accounts_seen_since(
         &self,

@@ -466,6 +466,14 @@ async fn f4_one_address_creates_five_accounts_an_hour() {
         (700..=720).contains(&refusal.retry_after.unwrap()),
         "{refusal:?}"
     );
+    // The allowance is kept in the database (issue 39, item 8): a restarted server, like
+    // another node on the same database, refuses the sixth too (before, each process counted
+    // in its own memory).
+    drop(server);
+    let server = behind_a_proxy(&db);
+    let mut again = browser_at(&server, "203.0.113.7");
+    let a = again.sign_up("Swarm9", PASSWORD).await;
+    assert_eq!(a.status, 429, "{:?}", a.body);
     // An IPv6 /64: its addresses share the five.
     let mut v6 = 0;
     for n in 0..8 {

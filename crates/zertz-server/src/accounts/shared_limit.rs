@@ -1,0 +1,37 @@
+//! A limit of events per key and hour that every node of a cluster keeps together (issue 39,
+//! item 8): the allowance lives in the database (`rate_limits`, one row per key), so that an
+//! address spreading its sign-ups over the nodes behind a load balancer gets no more than from
+//! one, and a restart forgets nothing. It behaves as the in-memory limits do (`crate::rate`):
+//! `per_hour` at once, then one more every hour / `per_hour`.
+
+use std::time::Duration;
+
+use crate::accounts::store::AccountStore;
+use crate::store::StoreError;
+
+/// At most `per_hour` events an hour per key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedLimit {
+    /// Events an hour per key, all of them at once if the hour before had none.
+    pub per_hour: u32,
+}
+
+impl SharedLimit {
+    /// Takes an event of `key` at `now_ms` if the allowance has room for it; else takes
+    /// nothing and says how long until it has.
+    pub async fn take(
+        &self,
+        store: &dyn AccountStore,
+        key: &str,
+        now_ms: i64,
+    ) -> Result<Result<(), Duration>, StoreError> {
+        let per_hour = i64::from(self.per_hour.max(1));
+        let interval = 3_600_000 / per_hour;
+        Ok(
+            match store.take_event(key, now_ms, interval, per_hour).await? {
+                None => Ok(()),
+                Some(wait_ms) => Err(Duration::from_millis(wait_ms.max(1) as u64)),
+            },
+        )
+    }
+}
