@@ -1,15 +1,16 @@
 //! Limits on guessing passwords, which no client can turn against somebody else (issue 39: F2,
 //! F3, F9). Failed logins are counted three ways, known names or not (a lock says nothing about
-//! whether a name exists):
+//! whether a name exists); the first two here, in the process's memory, the third in the
+//! database, where every node of a cluster counts the same tries (`accounts::service`):
 //! - per address: after 20 free failures each one makes the address wait, doubling up to a
 //!   minute: an address is slowed, never locked out for long (behind a shared NAT or a proxy
 //!   that is not trusted, every user has that address);
 //! - per name and address: after 5 free failures, the same waits up to a minute, for that name
 //!   from that address only;
-//! - per name from everywhere: failures drain away at 100 an hour; over that, the name waits
-//!   for everyone. So guessing one account is held to about 100 tries an hour whatever the
-//!   number of addresses, while a few addresses failing now and then (one failure a minute)
-//!   no longer keep its owner out.
+//! - per name from everywhere and every node: 100 tries, one more every 36 s; over that, the
+//!   name waits for everyone. So guessing one account is held to about 100 tries an hour
+//!   whatever the number of addresses and nodes, while a few addresses failing now and then
+//!   (one failure a minute) no longer keep its owner out.
 //!
 //! A browser that has logged in to the account before (its device cookie, see `keys`) is held
 //! back by none of them, unless that cookie itself has failed a few times (a stolen device
@@ -30,8 +31,6 @@ const FREE_PER_ADDRESS: u32 = 20;
 const FREE_PER_DEVICE: u32 = 5;
 /// Free failures per name from one address before waits start.
 const FREE_PER_NAME: u32 = 5;
-/// Failures per name from all addresses together that drain away in an hour.
-const NAME_FAILURES_PER_HOUR: f64 = 100.0;
 /// The longest wait, for an address or a name.
 const LONGEST_WAIT: Duration = Duration::from_secs(60);
 /// A count with no failure for this long starts again from zero.
@@ -58,26 +57,6 @@ impl Failures {
     }
 }
 
-/// A name's failures from everywhere: a level that drains at [`NAME_FAILURES_PER_HOUR`].
-#[derive(Clone, Copy, Debug)]
-struct Drain {
-    level: f64,
-    at: Instant,
-}
-
-impl Drain {
-    fn drained(&self, now: Instant) -> f64 {
-        let hours = now.saturating_duration_since(self.at).as_secs_f64() / 3600.0;
-        (self.level - hours * NAME_FAILURES_PER_HOUR).max(0.0)
-    }
-
-    /// How long until one more failure fits, from `now` (`None`: it fits now).
-    fn full_for(&self, now: Instant) -> Option<Duration> {
-        let over = self.drained(now) + 1.0 - NAME_FAILURES_PER_HOUR;
-        (over > 0.0).then(|| Duration::from_secs_f64(over / NAME_FAILURES_PER_HOUR * 3600.0))
-    }
-}
-
 /// Why a login is not tried now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Locked {
@@ -93,8 +72,6 @@ pub struct LoginGuard {
     addresses: Mutex<HashMap<IpAddr, Failures>>,
     /// By name (lower case) and address.
     names: Mutex<HashMap<(String, IpAddr), Failures>>,
-    /// By name (lower case), from every address.
-    everywhere: Mutex<HashMap<String, Drain>>,
     /// By the hash of the device key.
     devices: Mutex<HashMap<String, Failures>>,
 }
@@ -119,10 +96,9 @@ impl LoginGuard {
         now: Instant,
     ) -> Result<(), Locked> {
         let name = name.to_ascii_lowercase();
-        // Every count is checked and raised under all three locks (always taken in this order).
+        // Every count is checked and raised under both locks (always taken in this order).
         let mut addresses = lock(&self.addresses);
         let mut names = lock(&self.names);
-        let mut everywhere = lock(&self.everywhere);
         let key = (name, address);
         if !trusted {
             if let Some(wait) = addresses
@@ -131,28 +107,16 @@ impl LoginGuard {
             {
                 return Err(Locked::Address(wait));
             }
-            let here = names
+            if let Some(wait) = names
                 .get(&key)
-                .and_then(|f| f.locked_for(FREE_PER_NAME, now));
-            let all = everywhere.get(&key.0).and_then(|d| d.full_for(now));
-            if let Some(wait) = here.max(all) {
+                .and_then(|f| f.locked_for(FREE_PER_NAME, now))
+            {
                 return Err(Locked::Name(wait));
             }
         }
-        if everywhere.len() >= SWEEP_AT {
-            everywhere.retain(|_, d| d.drained(now) > 0.0);
-        }
-        let drain = everywhere.entry(key.0.clone()).or_insert(Drain {
-            level: 0.0,
-            at: now,
-        });
-        *drain = Drain {
-            level: drain.drained(now) + 1.0,
-            at: now,
-        };
         count(&mut addresses, address, now);
         count(&mut names, key, now);
-        drop((addresses, names, everywhere));
+        drop((addresses, names));
         if let Some(device) = device {
             count(&mut lock(&self.devices), device.to_string(), now);
         }
@@ -168,7 +132,7 @@ impl LoginGuard {
     }
 
     /// A login succeeded: the counts of that name at that address, and of the device, start
-    /// again. The address's own count and the name's from everywhere run their course: a
+    /// again. The address's own count (and the name's from everywhere) run their course: a
     /// success (with an account of one's own) must not buy a guesser more tries.
     pub fn succeeded(&self, address: IpAddr, name: &str, device: Option<&str>) {
         lock(&self.names).remove(&(name.to_ascii_lowercase(), address));
@@ -256,30 +220,6 @@ mod tests {
             }
         }
         assert_eq!(refused, 0);
-    }
-
-    #[test]
-    fn guessing_one_name_from_many_addresses_is_held_to_100_an_hour() {
-        let g = LoginGuard::default();
-        let t0 = Instant::now();
-        let from = |n: u32| IpAddr::from(n.to_be_bytes());
-        let tries = |at: Instant, first: u32| {
-            (first..first + 1000)
-                .filter(|n| g.begin(from(*n), "Ann", None, false, at).is_ok())
-                .count()
-        };
-        assert_eq!(tries(t0, 0), NAME_FAILURES_PER_HOUR as usize);
-        // The name then waits for everyone: 36 s for the next failure to fit.
-        assert_eq!(
-            g.begin(from(5000), "Ann", None, false, t0),
-            Err(Locked::Name(Duration::from_secs(36)))
-        );
-        // Another name is untouched; the browser that logged in before is let through.
-        assert_eq!(g.begin(from(5000), "Ben", None, false, t0), Ok(()));
-        assert_eq!(g.begin(from(5000), "Ann", None, true, t0), Ok(()));
-        // Half an hour later, half as many (less the trusted browser's try, which counted).
-        let later = t0 + Duration::from_secs(1800);
-        assert_eq!(tries(later, 10_000), 49);
     }
 
     #[test]

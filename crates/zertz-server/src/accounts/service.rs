@@ -28,6 +28,9 @@ pub const WRONG_LOGIN: &str = "wrong name or password";
 const SIGN_UP_HASH_THREADS: usize = 1;
 /// Sign-ups waiting for their hash beyond those before the server answers "busy".
 const SIGN_UP_HASH_QUEUE: usize = 8;
+/// Login tries per name from every address and node together: this many at once, then one
+/// more every 36 s (docs/accounts.md, "Limits on guessing").
+const NAME_TRIES: SharedLimit = SharedLimit { per_hour: 100 };
 
 /// Settings of the accounts.
 #[derive(Clone, Debug)]
@@ -251,6 +254,9 @@ impl Accounts {
             .guard
             .begin(address, name, device.as_deref(), trusted, Instant::now());
         begun.map_err(locked_out)?;
+        if !trusted {
+            self.try_name(name).await?;
+        }
         let matches = self
             .hasher
             .verify(password, account.as_ref().map(|a| a.password_hash.as_str()))
@@ -320,6 +326,7 @@ impl Accounts {
         self.guard
             .begin(address, &account.name, None, false, Instant::now())
             .map_err(locked_out)?;
+        self.try_name(&account.name).await?;
         if !self
             .hasher
             .verify(old, Some(&account.password_hash))
@@ -334,6 +341,17 @@ impl Accounts {
             .set_password(&account.id, &password_hash, &hash)
             .await?;
         Ok(())
+    }
+
+    /// Counts a login try to `name` (known or not) from everywhere, in the database so that
+    /// every node counts it ([`NAME_TRIES`]), or says how long the name waits. A success gives
+    /// nothing back: an account's tries run their course.
+    async fn try_name(&self, name: &str) -> Result<(), AccountError> {
+        let key = format!("login-name:{}", name.to_ascii_lowercase());
+        match NAME_TRIES.take(self.store.as_ref(), &key, now_ms()).await? {
+            Ok(()) => Ok(()),
+            Err(wait) => Err(locked_out(Locked::Name(wait))),
+        }
     }
 
     /// Fills in how the names of accounts made before look-alike names were refused look

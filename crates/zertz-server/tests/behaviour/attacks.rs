@@ -847,3 +847,42 @@ async fn f15_invitations_not_yet_taken_are_not_listed() {
     let matches = server.listed_ids("/api/matches").await;
     assert!(matches.contains(&match_id), "{matches:?}");
 }
+
+/// F3/F9 across nodes (issue 39, item 8): guessing one name from a hundred addresses gets a
+/// hundred tries, then the name waits for everyone (about 36 s: one more every 36 s), and the
+/// count is in the database, so a restarted server (as another node on the same database)
+/// holds it too; the owner's browser, which logged in before, is not held back. Before, each
+/// process counted the name's tries in its own memory: every node and every restart gave a
+/// hundred more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hundred_guesses_at_one_name_from_anywhere_then_it_waits_on_every_node() {
+    let (_dir, db) = temp_db();
+    let server = behind_a_proxy(&db);
+    let mut ann = browser_at(&server, "198.51.100.40");
+    ann.sign_up_ok("Ann", PASSWORD).await;
+    for n in 0..100u32 {
+        let mut guesser = browser_at(&server, &format!("10.0.{}.{}", n / 200, n % 200 + 1));
+        let a = guesser.log_in("Ann", "guess").await;
+        assert_eq!(a.status, 401, "guess {n}: {:?}", a.body);
+    }
+    let mut next = browser_at(&server, "10.9.9.9");
+    let refused = next.log_in("Ann", PASSWORD).await;
+    assert_eq!(refused.status, 429, "{:?}", refused.body);
+    let why = refused.body["error"].as_str().unwrap();
+    assert!(
+        why.contains("too many failed logins for this name"),
+        "{why}"
+    );
+    assert!(
+        (1..=36).contains(&refused.retry_after.unwrap()),
+        "{refused:?}"
+    );
+    drop(server);
+    let server = behind_a_proxy(&db);
+    let mut elsewhere = browser_at(&server, "10.8.8.8");
+    assert_eq!(elsewhere.log_in("Ann", PASSWORD).await.status, 429);
+    // Ann's own browser (its device cookie) logs in.
+    let mut own = browser_at(&server, "198.51.100.40");
+    own.cookies = ann.cookies.clone();
+    assert_eq!(own.log_in("Ann", PASSWORD).await.status, 200);
+}
