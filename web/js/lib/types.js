@@ -370,7 +370,7 @@
  * @property {number} players
  * @property {number} round the last round paired
  * @property {number | null} rounds
- * @property {{name: string, rating: number, number: number | null, withdrawn: boolean, byes: {round: number, points: 'half' | 'zero'}[], first: 'me' | 'opponent'}[]} entries
+ * @property {{name: string, rating: number, number: number | null, withdrawn: boolean, byes: {round: number, points: 'half' | 'zero'}[], first: 'me' | 'opponent', engine: number | null}[]} entries
  * @property {{round: number, boards: TournamentBoard[]}[]} pairings
  * @property {{after_round: number, lines: StandingLine[]}} standings
  * @property {number | null} [ends_ms] an arena: when it stops pairing

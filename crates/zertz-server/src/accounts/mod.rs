@@ -1,6 +1,7 @@
 //! Accounts: sign-up, login and sessions, the rules for names and passwords, limits on
 //! guessing, the cross-site check, and who is online (docs/accounts.md).
 
+pub mod engine;
 pub mod guard;
 pub mod keys;
 pub mod names;

@@ -354,6 +354,16 @@ impl Accounts {
         }
     }
 
+    /// The account of engine level `level` (1 to 10), which an organiser enters in an event.
+    pub async fn engine_account(&self, level: u8) -> Result<Account, AccountError> {
+        if !(1..=10).contains(&level) {
+            return Err(AccountError::Invalid(format!(
+                "level {level}: the engine's levels are 1 to 10"
+            )));
+        }
+        Ok(Account::from(&self.store.engine_account(level).await?))
+    }
+
     /// Fills in how the names of accounts made before look-alike names were refused look
     /// (once, at the start); returns how many.
     pub async fn fill_name_looks(&self) -> Result<u64, AccountError> {

@@ -3,6 +3,7 @@
 
 use async_trait::async_trait;
 
+use crate::accounts::engine;
 use crate::accounts::names::look;
 use crate::accounts::store::{AccountRow, AccountStore, SessionRow};
 use crate::store::StoreError;
@@ -209,6 +210,26 @@ impl<S: Sql + AccountDialect> AccountStore for S {
             )
             .await?;
         Ok(found.is_some())
+    }
+
+    async fn engine_account(&self, level: u8) -> Result<AccountRow, StoreError> {
+        let (id, name) = (engine::id(level), engine::name(level));
+        self.execute(
+            "INSERT INTO accounts (id, name, name_key, name_look, password_hash, created_ms, \
+             seen_ms) VALUES (?, ?, ?, ?, ?, 0, 0) ON CONFLICT DO NOTHING",
+            args![
+                &id,
+                &name,
+                name_key(&name),
+                look(&name),
+                engine::NO_PASSWORD
+            ],
+        )
+        .await?;
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?");
+        let row = self.fetch_optional(&sql, args![&id]).await?;
+        let row = row.ok_or_else(|| StoreError::NotFound(format!("account {id}")))?;
+        Ok(account(&row)?)
     }
 
     async fn take_event(

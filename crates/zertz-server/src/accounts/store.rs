@@ -100,6 +100,9 @@ pub trait AccountStore: Send + Sync {
     /// filled.
     async fn fill_name_looks(&self) -> Result<u64, StoreError>;
 
+    /// The account of engine level `level` (`accounts::engine`), made if it is not there yet.
+    async fn engine_account(&self, level: u8) -> Result<AccountRow, StoreError>;
+
     /// Takes one event of `key` at `now_ms` from an allowance of `burst` events that
     /// refills one every `interval_ms`, as every node on this database sees it: `None` when
     /// taken, else how many ms until one fits (nothing is taken then).

@@ -44,6 +44,7 @@ where
         .route("/api/tournaments/{id}/bye", post(ask_bye))
         .route("/api/tournaments/{id}/first", post(choose_first))
         .route("/api/tournaments/{id}/remove", post(remove))
+        .route("/api/tournaments/{id}/engines", post(enter_engine))
         .route("/api/tournaments/{id}/end", post(end))
         .route("/api/tournaments/{id}/pause", post(pause))
         .route("/api/tournaments/{id}/resume", post(resume))
@@ -237,6 +238,29 @@ async fn choose_first(
     Ok(Json(view(&events.get(&id).await?)))
 }
 
+/// The body of `POST /api/tournaments/{id}/engines`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineBody {
+    /// The engine's level, 1 to 10.
+    level: u8,
+}
+
+/// The organiser enters one of the engine's levels as a player.
+async fn enter_engine(
+    State(events): State<Arc<Tournaments>>,
+    State(accounts): State<Arc<crate::accounts::Accounts>>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    body: Result<Json<EngineBody>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let account = logged_in(viewer, "entering the engine")?;
+    let Json(body) = body?;
+    let engine = accounts.engine_account(body.level).await?;
+    events.enter_engine(&id, &account, &engine).await?;
+    Ok(Json(view(&events.get(&id).await?)))
+}
+
 /// The body of `POST /api/tournaments/{id}/remove`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -382,6 +406,8 @@ pub fn view(stored: &Stored) -> Value {
                 "byes": byes,
                 // A knockout: whom this player has begin when it is theirs to choose.
                 "first": if e.gives_first { "opponent" } else { "me" },
+                // An engine level entered by the organiser: its level, else null.
+                "engine": crate::accounts::engine::level_of(&e.account_id),
             })
         })
         .collect();

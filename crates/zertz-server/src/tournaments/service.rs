@@ -17,9 +17,11 @@ use std::time::Duration;
 use zertz::Player as Seat;
 
 use crate::accounts::Account;
+use crate::accounts::engine;
 use crate::games::ended::GameEnded;
+use crate::games::engine_ratings;
 use crate::games::hub::{Hub, HubError, NewGame};
-use crate::games::model::Seated;
+use crate::games::model::{SeatKind, Seated};
 use crate::games::room::{Room, status as game_status};
 use crate::rate::{Keyed, Rate};
 use crate::ratings::store::RatingStore;
@@ -64,6 +66,9 @@ pub enum TournamentError {
     #[error("storage failed, nothing was changed: {0}")]
     Storage(String),
 }
+
+/// The engine's levels an event takes at most (`Tournaments::enter_engine`).
+pub const MAX_ENGINES: usize = 4;
 
 impl From<StoreError> for TournamentError {
     fn from(e: StoreError) -> TournamentError {
@@ -338,6 +343,10 @@ impl Tournaments {
 
     /// The rating of `account` in the pool of an event with `settings`.
     async fn rating(&self, settings: &Settings, account: &str) -> Result<f64, TournamentError> {
+        // An engine level has its published rating, measured against the other levels.
+        if let Some(level) = engine::level_of(account) {
+            return Ok(engine_ratings::rating(level).map_or(0.0, f64::from));
+        }
         let pool = game_settings(settings)
             .ok()
             .and_then(|g| g.pool)
@@ -400,6 +409,72 @@ impl Tournaments {
                 stored.row.max_players
             ))),
             Joined::Closed => Err(closed(&stored.row.status, "joining")),
+            Joined::NotFound => Err(not_found(id)),
+        }
+    }
+
+    /// Enters engine level `engine` (its account, `accounts::engine`) in event `id`, asked by
+    /// `account`, which must be its organiser: before the start, or while an arena runs. At
+    /// most [`MAX_ENGINES`] levels in an event (each game of theirs takes engine time from
+    /// everyone), and not in a knockout, whose matches are played under house rules the
+    /// engine's levels were not measured with. The entry limits (rating, account age) are for
+    /// people and do not apply.
+    pub async fn enter_engine(
+        &self,
+        id: &str,
+        account: &Account,
+        engine: &Account,
+    ) -> Result<(), TournamentError> {
+        let stored = self.get(id).await?;
+        Self::organiser(&stored, account, "enter the engine")?;
+        let (format, settings) = Self::settings(&stored)?;
+        if format == Format::Knockout {
+            return Err(TournamentError::Invalid(
+                "the engine's levels play in Swiss, round-robin and arena events, not in a \
+                 knockout"
+                    .into(),
+            ));
+        }
+        let engines = stored
+            .entries
+            .iter()
+            .filter(|e| !e.withdrawn && engine::level_of(&e.account_id).is_some())
+            .count();
+        if engines >= MAX_ENGINES {
+            return Err(TournamentError::Conflict(format!(
+                "an event takes at most {MAX_ENGINES} of the engine's levels"
+            )));
+        }
+        let entry = crate::tournaments::model::EntryRow {
+            account_id: engine.id.clone(),
+            name: engine.name.clone(),
+            rating: self.rating(&settings, &engine.id).await?,
+            number: None,
+            withdrawn: false,
+            joined_ms: now_ms(),
+            gives_first: false,
+        };
+        let late = format == Format::Arena
+            && [status::RUNNING, status::PAUSED].contains(&stored.row.status.as_str());
+        let joined = if late {
+            self.store.join_running(id, &entry).await?
+        } else {
+            self.store.join_tournament(id, &entry).await?
+        };
+        match joined {
+            Joined::Joined => {
+                tracing::info!("tournament {id}: {} entered by the organiser", engine.name);
+                Ok(())
+            }
+            Joined::Already => Err(TournamentError::Conflict(format!(
+                "{} is already entered in this event",
+                engine.name
+            ))),
+            Joined::Full => Err(TournamentError::Conflict(format!(
+                "this event is full: it takes {} players",
+                stored.row.max_players
+            ))),
+            Joined::Closed => Err(closed(&stored.row.status, "entering a player")),
             Joined::NotFound => Err(not_found(id)),
         }
     }
@@ -788,15 +863,24 @@ impl Tournaments {
                 });
                 continue;
             }
+            // An engine level entered as a player takes its seat as the engine; a game it
+            // plays is not rated (the engine's levels have fixed ratings of their own).
+            let mut settings = games.clone();
             let seated = [white, black].map(|p| {
                 Some(Seated {
                     name: p.name.clone(),
                     account: Some(p.account.clone()),
                 })
             });
+            for (seat, player) in [white, black].iter().enumerate() {
+                if let Some(level) = engine::level_of(&player.account) {
+                    settings.seats[seat] = SeatKind::Engine { level };
+                    settings.rated = false;
+                }
+            }
             let new = self
                 .hub
-                .prepare_game(games.clone(), seated, [None, None], None)?;
+                .prepare_game(settings, seated, [None, None], None)?;
             rows.push(PairingRow {
                 round: i64::from(next),
                 board: i as i64 + 1,

@@ -1186,7 +1186,164 @@ async fn the_organiser_removes_a_player_and_ends_the_event(db: Db) {
     assert_eq!(got["result"], "0-1");
 }
 
+/// The organiser enters the engine's levels as players (issue 38): only the organiser, a level
+/// from 1 to 10, each once, four at most, not in a knockout; an entered level has its published
+/// rating and the tag `engine`. Two levels in a round robin play their game by themselves to
+/// the end and the event finishes; a person's game against a level is not rated, even in a
+/// rated event, and its result counts in the standings.
+async fn engine_levels_entered_by_the_organiser_play_their_games(db: Db) {
+    let server = Server::start(&db);
+    let mut players = sign_up(&server, &["Ann", "Bob"]).await;
+    let robin = create(
+        players.get_mut("Ann").unwrap(),
+        json!({"format": "round_robin", "rounds": null, "max_players": 6}),
+    )
+    .await;
+    let engines = format!("/api/tournaments/{robin}/engines");
+    let a = players
+        .get_mut("Bob")
+        .unwrap()
+        .post(&engines, json!({"level": 3}))
+        .await;
+    assert_eq!(a.status, 403, "{:?}", a.body);
+    let ann = players.get_mut("Ann").unwrap();
+    for (body, status, needle) in [
+        (json!({"level": 11}), 400, "levels are 1 to 10"),
+        (json!({"level": 0}), 400, "levels are 1 to 10"),
+        (json!({"level": "five"}), 400, "level"),
+        (json!({}), 400, "level"),
+    ] {
+        let a = ann.post(&engines, body.clone()).await;
+        assert_eq!(a.status, status, "{body}: {:?}", a.body);
+        assert!(
+            a.body["error"].as_str().unwrap().contains(needle),
+            "{:?}",
+            a.body
+        );
+    }
+    let a = ann.post(&engines, json!({"level": 1})).await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let entry = a.body["entries"][0].clone();
+    assert_eq!(
+        (&entry["name"], &entry["engine"], &entry["rating"]),
+        (&json!("Engine level 1"), &json!(1), &json!(800.0)),
+        "{entry}"
+    );
+    let again = ann.post(&engines, json!({"level": 1})).await;
+    assert_eq!(again.status, 409, "{:?}", again.body);
+    assert_eq!(ann.post(&engines, json!({"level": 2})).await.status, 200);
+    // Nobody logs in to a level's account.
+    let mut someone = Browser::new(&server);
+    assert_eq!(someone.log_in("Engine level 1", "").await.status, 401);
+    // The two levels play their game, and the event is over.
+    let a = ann
+        .post(&format!("/api/tournaments/{robin}/start"), json!({}))
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait_long(&server, &robin, |e| e["status"] == "finished").await;
+    let board = &boards(&e, 1)[0];
+    assert!(
+        ["1-0", "0-1", "1/2-1/2"].contains(&board["result"].as_str().unwrap()),
+        "{board}"
+    );
+    let (status, game) = server
+        .get(&format!("/api/games/{}", string(&board["game"])), None)
+        .await;
+    assert_eq!(status, 200, "{game}");
+    assert!(game.to_string().contains("Engine level 1"), "{game}");
+    let points: f64 = table(&e).iter().map(|line| line.1).sum();
+    assert_eq!(points, 1.0, "{:?}", table(&e));
+
+    // A rated Swiss of Ann against level 1: the game is not rated, Ann's loss counts.
+    let swiss = create(
+        players.get_mut("Ann").unwrap(),
+        json!({"rounds": 1, "rated": true}),
+    )
+    .await;
+    let ann = players.get_mut("Ann").unwrap();
+    let a = ann
+        .post(
+            &format!("/api/tournaments/{swiss}/engines"),
+            json!({"level": 1}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = join_and_start(&server, &mut players, &swiss, &["Ann"], "Ann").await;
+    let board = boards(&e, 1)[0].clone();
+    let game = string(&board["game"]);
+    let (_, shown_game) = server.get(&format!("/api/games/{game}"), None).await;
+    assert_eq!(shown_game["rated"], false, "{shown_game}");
+    let kinds: Vec<&Value> = shown_game["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["kind"])
+        .collect();
+    assert!(kinds.contains(&&json!("engine")), "{shown_game}");
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(
+            &format!("/api/games/{game}/action"),
+            json!({"type": "resign"}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait(&server, &swiss, |e| e["status"] == "finished").await;
+    let lines = table(&e);
+    assert_eq!(lines[0].0, "Engine level 1", "{lines:?}");
+    assert_eq!((lines[0].1, lines[1].1), (1.0, 0.0), "{lines:?}");
+
+    // Four levels at most, and none in a knockout.
+    let full = create(players.get_mut("Ann").unwrap(), json!({"max_players": 8})).await;
+    let ann = players.get_mut("Ann").unwrap();
+    for level in 3..=6 {
+        let a = ann
+            .post(
+                &format!("/api/tournaments/{full}/engines"),
+                json!({"level": level}),
+            )
+            .await;
+        assert_eq!(a.status, 200, "{level}: {:?}", a.body);
+    }
+    let a = ann
+        .post(
+            &format!("/api/tournaments/{full}/engines"),
+            json!({"level": 7}),
+        )
+        .await;
+    assert_eq!(a.status, 409, "{:?}", a.body);
+    assert!(
+        a.body["error"].as_str().unwrap().contains("at most 4"),
+        "{:?}",
+        a.body
+    );
+    let knockout = create(
+        players.get_mut("Ann").unwrap(),
+        json!({"format": "knockout", "rounds": null}),
+    )
+    .await;
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(
+            &format!("/api/tournaments/{knockout}/engines"),
+            json!({"level": 2}),
+        )
+        .await;
+    assert_eq!(a.status, 400, "{:?}", a.body);
+    assert!(
+        a.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("not in a knockout"),
+        "{:?}",
+        a.body
+    );
+}
+
 on_sqlite_and_postgres!(
+    engine_levels_entered_by_the_organiser_play_their_games,
     the_organiser_pauses_and_resumes,
     entry_limits,
     the_organiser_removes_a_player_and_ends_the_event,

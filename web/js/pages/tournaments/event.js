@@ -229,12 +229,33 @@ function entries(t) {
     h('thead', {}, h('tr', {}, numbered ? h('th', {}, 'No.') : null, h('th', {}, 'Player'), h('th', {}, 'Rating'), organising ? h('th', {}, '') : null)),
     h('tbody', {}, sorted.map((e) => h('tr', { 'data-name': e.name },
       numbered ? h('td', { class: 'rank' }, String(e.number ?? '')) : null,
-      h('td', {}, h('a', { href: profileHref(e.name) }, e.name), e.withdrawn ? ' ' : '', e.withdrawn ? h('span', { class: 'tag withdrawn' }, 'withdrawn') : ''),
+      h('td', {}, h('a', { href: profileHref(e.name) }, e.name),
+        e.engine ? ' ' : '', e.engine ? h('span', { class: 'tag engine', title: 'entered by the organiser; plays its moves itself' }, 'engine') : '',
+        e.withdrawn ? ' ' : '', e.withdrawn ? h('span', { class: 'tag withdrawn' }, 'withdrawn') : ''),
       h('td', { class: 'rating' }, String(e.rating)),
       organising ? h('td', {}, e.withdrawn ? '' : h('button', {
         type: 'button', class: 'remove-player', title: `Take ${e.name} out of the tournament`,
         onclick: () => { if (window.confirm(`Remove ${e.name}? They will not be paired again; a game under way goes on.`)) act('remove', `${e.name} was removed.`, { name: e.name }); },
       }, 'Remove')) : null))));
+}
+
+/**
+ * The organiser's entry of one of the engine's levels as a player: before the start, or while
+ * an arena runs; not in a knockout. The server says why when it refuses (at most four levels).
+ */
+function engineBox(t) {
+  const open = t.status === 'registering' || (t.format === 'arena' && (t.status === 'running' || t.status === 'paused'));
+  if (!me || t.organiser !== me || t.format === 'knockout' || !open) return null;
+  const levels = Array.from({ length: 10 }, (_, i) => i + 1);
+  const level = /** @type {HTMLSelectElement} */ (h('select', { id: 'engine-level', 'aria-label': 'The engine\'s level' },
+    levels.map((n) => h('option', { value: String(n), selected: n === 5 }, `level ${n}`))));
+  return h('form', {
+    class: 'row', id: 'engine-entry',
+    onsubmit: (/** @type {Event} */ e) => {
+      e.preventDefault();
+      act('engines', `Engine level ${level.value} is entered.`, { level: Number(level.value) });
+    },
+  }, h('label', {}, 'Enter the engine as a player: ', level), ' ', h('button', { type: 'submit', id: 'enter-engine' }, 'Enter'));
 }
 
 /** The line that says where the event is; a countdown is rewritten every second. */
@@ -294,7 +315,7 @@ function show(/** @type {Tournament} */ t) {
   fill($('downloads'), started ? ['Download: ',
     knockout || arena ? null : h('a', { href: `${base}/trf`, id: 'download-trf', download: `${t.id}.trf` }, 'the report (TRF)'), knockout || arena ? null : ' · ',
     h('a', { href: `${base}/games.sgf`, id: 'download-games', download: `${t.id}.sgf` }, 'the games (SGF)')] : null);
-  fill($('entries'), entries(t));
+  fill($('entries'), entries(t), engineBox(t));
 }
 
 async function load() {
