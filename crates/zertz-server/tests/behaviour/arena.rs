@@ -249,4 +249,69 @@ async fn an_arena_pairs_the_free_at_once_with_streaks_and_berserk(db: Db) {
     assert_eq!(status, 200);
 }
 
-on_sqlite_and_postgres!(an_arena_pairs_the_free_at_once_with_streaks_and_berserk);
+/// A player who never makes their first move loses the game by forfeit after the event's
+/// `first_move_s` and is set away (paired no more, as if they had left), so an absent player
+/// holds nobody up again: the two others are paired at once. Coming back (joining), they are
+/// paired again as soon as someone is free.
+async fn an_arena_player_who_never_moves_forfeits_and_is_set_away(db: Db) {
+    let server = Server::start(&db);
+    let mut players = sign_up(&server, &["Ann", "Bob", "Cyd"]).await;
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post(
+            "/api/tournaments",
+            json!({
+                "name": "Quiet arena", "format": "arena", "minutes": 30, "first_move_s": 10,
+                "clock": {"kind": "fischer", "base_ms": 300_000, "increment_ms": 2_000},
+            }),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    let id = string(&a.body["id"]);
+    let path = |what: &str| format!("/api/tournaments/{id}/{what}");
+    for name in ["Ann", "Bob", "Cyd"] {
+        ok(&mut players, name, &path("join"), json!({})).await;
+    }
+    ok(&mut players, "Ann", &path("start"), json!({})).await;
+    let e = wait(&server, &id, |e| e["round"] == 1).await;
+    assert_eq!(shown(&e, 1), ["Ann-Bob"]);
+    let begun = std::time::Instant::now();
+    // Nobody moves: Ann, the first mover, forfeits after 10 s and is away; Bob meets Cyd.
+    let e = wait(&server, &id, |e| e["round"] == 2).await;
+    assert!(
+        begun.elapsed() >= std::time::Duration::from_secs(9),
+        "{:?}",
+        begun.elapsed()
+    );
+    assert_eq!(boards(&e, 1)[0]["result"], "-+", "{e:#}");
+    let second = shown(&e, 2);
+    assert!(second == ["Bob-Cyd"] || second == ["Cyd-Bob"], "{second:?}");
+    assert_eq!(line(&e, "Ann")["away"], true, "{e:#}");
+    assert_eq!(
+        (
+            line(&e, "Bob")["points"].clone(),
+            line(&e, "Ann")["points"].clone()
+        ),
+        (json!(2), json!(0))
+    );
+    // Back, Ann is paired once a game ends: Cyd resigns, and Ann meets the one now free.
+    ok(&mut players, "Ann", &path("join"), json!({})).await;
+    let e = wait(&server, &id, |e| line(e, "Ann")["away"] == false).await;
+    let game = string(&boards(&e, 2)[0]["game"]);
+    ok(
+        &mut players,
+        "Cyd",
+        &format!("/api/games/{game}/action"),
+        json!({"type": "resign"}),
+    )
+    .await;
+    let e = wait(&server, &id, |e| e["round"] == 3).await;
+    let third = shown(&e, 3);
+    assert!(third.len() == 1 && third[0].contains("Ann"), "{third:?}");
+}
+
+on_sqlite_and_postgres!(
+    an_arena_pairs_the_free_at_once_with_streaks_and_berserk,
+    an_arena_player_who_never_moves_forfeits_and_is_set_away,
+);
