@@ -66,6 +66,8 @@ pub struct Account {
     pub id: String,
     /// Its name.
     pub name: String,
+    /// When it was made, ms since the Unix epoch (a new account's allowances are smaller).
+    pub created_ms: i64,
 }
 
 impl From<&AccountRow> for Account {
@@ -73,6 +75,7 @@ impl From<&AccountRow> for Account {
         Account {
             id: row.id.clone(),
             name: row.name.clone(),
+            created_ms: row.created_ms,
         }
     }
 }

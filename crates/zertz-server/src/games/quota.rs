@@ -7,6 +7,10 @@
 //! is refused with 429 and a sentence. The counts live in memory: what a client holds is
 //! forgotten at a restart.
 //!
+//! A new account holds half of each (rounded up) until it is a day old or has played
+//! [`SETTLED_GAMES`] games to a result (issue 39: accounts are free, so what a fresh one may hold is small,
+//! and it grows with the account's age and play).
+//!
 //! Aborting costs too (issue 39, F13): a client who aborts more than [`FREE_ABORTS`] started
 //! games within an hour waits before its next seek or lobby join, a minute after the fourth,
 //! doubling with each abort after it up to an hour, so that joining strangers' seeks only to
@@ -88,6 +92,12 @@ pub struct Quotas {
     /// When each client aborted a started game, within the last [`ABORT_WINDOW_MS`].
     aborts: Mutex<HashMap<String, Vec<i64>>>,
 }
+
+/// How long an account counts as new (ms): a day.
+pub const NEW_FOR_MS: i64 = 24 * 3_600_000;
+/// The games played to a result after which an account no longer counts as new, whatever its
+/// age.
+pub const SETTLED_GAMES: usize = 3;
 
 /// Started games a client may abort within [`ABORT_WINDOW_MS`] without waiting afterwards.
 pub const FREE_ABORTS: usize = 3;
@@ -249,6 +259,28 @@ impl Quotas {
         }
     }
 
+    /// Whether `viewer` is an account that still counts as new: younger than [`NEW_FOR_MS`]
+    /// with fewer than [`SETTLED_GAMES`] games played to a result (an aborted game is none;
+    /// looked up for young accounts only). Should the lookup fail, the account counts as new.
+    async fn is_new(hub: &Hub, viewer: &Viewer) -> bool {
+        let Some(account) = &viewer.account else {
+            return false;
+        };
+        if crate::util::now_ms() - account.created_ms >= NEW_FOR_MS {
+            return false;
+        }
+        hub.store()
+            .account_games(&account.id, &[status::FINISHED], 50)
+            .await
+            .map_or(true, |games| {
+                games
+                    .iter()
+                    .filter(|g| g.result.as_deref().is_some_and(|r| r != "*"))
+                    .count()
+                    < SETTLED_GAMES
+            })
+    }
+
     /// Takes a place of `kind` for `viewer` (its account, or its address for a guest) and for
     /// its address, or says why not: the client, or the address, already holds as many as
     /// its limit allows. A seek also waits out the client's aborts ([`Quotas::abort_wait`]).
@@ -272,18 +304,31 @@ impl Quotas {
         if limit == 0 {
             return Ok(self.reservation(Vec::new(), 0));
         }
+        let new_account = Quotas::is_new(hub, viewer).await;
         // The client's own place, and its address's (guests and accounts together).
-        let places: Vec<((String, Held), usize, &str)> = payer
+        let places: Vec<((String, Held), usize, String)> = payer
             .keys(limit)
             .into_iter()
             .enumerate()
-            .map(|(index, (key, limit))| {
-                let whose = if index == 0 {
-                    "one player (or one address for guests)"
-                } else {
-                    "one address, its players and guests together"
-                };
-                ((key, kind), limit, whose)
+            .map(|(index, (key, limit))| match index {
+                0 if new_account => (
+                    (key, kind),
+                    limit.div_ceil(2),
+                    format!(
+                        "a new account; {limit} once it is a day old or has played \
+                         {SETTLED_GAMES} games to a result"
+                    ),
+                ),
+                0 => (
+                    (key, kind),
+                    limit,
+                    "one player (or one address for guests)".to_string(),
+                ),
+                _ => (
+                    (key, kind),
+                    limit,
+                    "one address, its players and guests together".to_string(),
+                ),
             })
             .collect();
         // Holds that no longer count (a game over, a seek taken) are found first, unlocked.

@@ -702,7 +702,8 @@ async fn f8_fake_accounts_at_one_address_hold_five_places_in_the_review_queue() 
 }
 
 /// F7: invitations not yet taken are held like seeks: ten at once for a player (or a guest's
-/// address), forty for an address whatever its accounts, and a taken one frees its place.
+/// address; five for a new account), forty for an address whatever its accounts, and a taken
+/// one frees its place.
 /// Before, 1,000 invitation games in 5.5 s held 108 MB of memory for five minutes each.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn f7_invitations_not_taken_are_limited_per_player_and_per_address() {
@@ -729,29 +730,34 @@ async fn f7_invitations_not_taken_are_limited_per_player_and_per_address() {
         why.contains("too many invitations not yet taken: at most 10"),
         "{why}"
     );
-    // Six fresh accounts at another address: 40 in all, not 60.
-    let mut made = 0;
-    for n in 0..6 {
+    // Ten fresh accounts at another address (five each: they are new): 40 in all, not 50.
+    let (mut made, mut for_the_address) = (0, 0);
+    for n in 0..10 {
         let mut fake = browser_at(&server, "203.0.113.50");
         fake.sign_up_ok(&format!("Fake{n}"), PASSWORD).await;
-        for _ in 0..10 {
+        for _ in 0..6 {
             let a = fake.post("/api/games", invite.clone()).await;
             match a.status {
                 201 => made += 1,
                 429 => {
                     let why = a.body["error"].as_str().unwrap();
-                    assert!(why.contains("at most 40 at once for one address"), "{why}");
+                    if why.contains("at most 40 at once for one address") {
+                        for_the_address += 1;
+                    } else {
+                        assert!(why.contains("at most 5 at once for a new account"), "{why}");
+                    }
                 }
                 other => panic!("{other} {:?}", a.body),
             }
         }
     }
     assert_eq!(made, 40);
+    assert!(for_the_address >= 10, "{for_the_address}");
     // A taken invitation frees its place.
     let mut host = browser_at(&server, "192.0.2.50");
     host.sign_up_ok("Host", PASSWORD).await;
     let mut ids = Vec::new();
-    for _ in 0..10 {
+    for _ in 0..5 {
         let a = host.post("/api/games", invite.clone()).await;
         assert_eq!(a.status, 201, "{:?}", a.body);
         ids.push((
@@ -885,4 +891,41 @@ async fn a_hundred_guesses_at_one_name_from_anywhere_then_it_waits_on_every_node
     let mut own = browser_at(&server, "198.51.100.40");
     own.cookies = ann.cookies.clone();
     assert_eq!(own.log_in("Ann", PASSWORD).await.status, 200);
+}
+
+/// Issue 39, item 1: a new account holds half of each allowance (rounded up) until it is a
+/// day old or has played three games to a result: two games against the engine at once, not
+/// three; after three games played (resigned by the opponent, results all the same), the
+/// third. Before, a fresh account had the whole allowance at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_account_holds_half_until_it_has_played() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db);
+    let mut newbie = Browser::new(&server);
+    newbie.sign_up_ok("Newbie", PASSWORD).await;
+    let engine = json!({"opponent": {"kind": "engine", "level": 1}});
+    for n in 0..2 {
+        let a = newbie.post("/api/games", engine.clone()).await;
+        assert_eq!(a.status, 201, "{n}: {:?}", a.body);
+    }
+    let refused = newbie.post("/api/games", engine.clone()).await;
+    assert_eq!(refused.status, 429, "{:?}", refused.body);
+    let why = refused.body["error"].as_str().unwrap();
+    assert!(
+        why.contains("at most 2 at once for a new account; 3 once it is a day old or has played 3 games to a result"),
+        "{why}"
+    );
+    let mut friend = Browser::new(&server);
+    friend.sign_up_ok("Friend", PASSWORD).await;
+    for _ in 0..3 {
+        let (id, tokens) = rated_game(&mut newbie, &mut friend).await;
+        server
+            .act_ok(&id, &tokens[1], json!({"type": "resign"}))
+            .await;
+    }
+    assert_eq!(newbie.post("/api/games", engine.clone()).await.status, 201);
+    let full = newbie.post("/api/games", engine.clone()).await;
+    assert_eq!(full.status, 429, "{:?}", full.body);
+    let why = full.body["error"].as_str().unwrap();
+    assert!(why.contains("at most 3 at once for one player"), "{why}");
 }

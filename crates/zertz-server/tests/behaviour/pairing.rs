@@ -300,12 +300,14 @@ async fn engine_games_and_open_seeks_are_limited_per_player(db: Db) {
     // A seek taken is no longer held.
     server.try_join(&string(&seek["id"]), None, "Taker").await;
     assert!(ask(&server, &guest, "pool=standard-blitz").await.is_ok());
-    // An account has its own share, apart from its address's.
+    // An account has its own share, apart from its address's: a new one half of it.
     let mut ann = Browser::new(&server);
     ann.sign_up_ok("Ann", PASSWORD).await;
     assert_eq!(ann.post("/api/games", engine.clone()).await.status, 201);
-    assert_eq!(ann.post("/api/games", engine.clone()).await.status, 201);
-    assert_eq!(ann.post("/api/games", engine).await.status, 429);
+    let refused = ann.post("/api/games", engine).await;
+    assert_eq!(refused.status, 429, "{:?}", refused.body);
+    let why = refused.body["error"].as_str().unwrap();
+    assert!(why.contains("at most 1 at once for a new account"), "{why}");
 }
 
 on_sqlite_and_postgres!(
