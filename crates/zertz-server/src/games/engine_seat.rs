@@ -127,7 +127,13 @@ fn engine_action(game: &zertz::Game, level: u8, budget: Duration, seed: u64) -> 
     let think = Think {
         limits: Limits::movetime(budget),
     };
-    let mv = bot.choose(game, &think)?;
+    let mut mv = bot.choose(game, &think)?;
+    // Under the no-repetition house rule the search may prefer a move that recreates an
+    // earlier position, which the game refuses: the seat would never move. The first move the
+    // game allows is played instead.
+    if game.check(&mv).is_err() {
+        mv = *game.legal_moves().first()?;
+    }
     Some(Action::Move {
         text: zertz::notation::official::move_text(game.position(), &mv),
     })

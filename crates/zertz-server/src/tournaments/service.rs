@@ -416,9 +416,7 @@ impl Tournaments {
     /// Enters engine level `engine` (its account, `accounts::engine`) in event `id`, asked by
     /// `account`, which must be its organiser: before the start, or while an arena runs. At
     /// most [`MAX_ENGINES`] levels in an event (each game of theirs takes engine time from
-    /// everyone), and not in a knockout, whose matches are played under house rules the
-    /// engine's levels were not measured with. The entry limits (rating, account age) are for
-    /// people and do not apply.
+    /// everyone). The entry limits (rating, account age) are for people and do not apply.
     pub async fn enter_engine(
         &self,
         id: &str,
@@ -428,13 +426,6 @@ impl Tournaments {
         let stored = self.get(id).await?;
         Self::organiser(&stored, account, "enter the engine")?;
         let (format, settings) = Self::settings(&stored)?;
-        if format == Format::Knockout {
-            return Err(TournamentError::Invalid(
-                "the engine's levels play in Swiss, round-robin and arena events, not in a \
-                 knockout"
-                    .into(),
-            ));
-        }
         let engines = stored
             .entries
             .iter()

@@ -1187,10 +1187,10 @@ async fn the_organiser_removes_a_player_and_ends_the_event(db: Db) {
 }
 
 /// The organiser enters the engine's levels as players (issue 38): only the organiser, a level
-/// from 1 to 10, each once, four at most, not in a knockout; an entered level has its published
-/// rating and the tag `engine`. Two levels in a round robin play their game by themselves to
-/// the end and the event finishes; a person's game against a level is not rated, even in a
-/// rated event, and its result counts in the standings.
+/// from 1 to 10, each once, four at most; an entered level has its published rating and the
+/// tag `engine`. Two levels in a round robin play their game by themselves to the end and the
+/// event finishes; a person's game against a level is not rated, even in a rated event, and
+/// its result counts in the standings; two levels in a knockout play their death match through.
 async fn engine_levels_entered_by_the_organiser_play_their_games(db: Db) {
     let server = Server::start(&db);
     let mut players = sign_up(&server, &["Ann", "Bob"]).await;
@@ -1318,27 +1318,32 @@ async fn engine_levels_entered_by_the_organiser_play_their_games(db: Db) {
         "{:?}",
         a.body
     );
+    // A knockout of two levels: their death match (best of 3, no repetition, bribes in the
+    // final, which they decline) is played through by themselves, and the event is over.
     let knockout = create(
         players.get_mut("Ann").unwrap(),
         json!({"format": "knockout", "rounds": null}),
     )
     .await;
-    let a = players
-        .get_mut("Ann")
-        .unwrap()
-        .post(
-            &format!("/api/tournaments/{knockout}/engines"),
-            json!({"level": 2}),
-        )
+    let ann = players.get_mut("Ann").unwrap();
+    for level in [1, 2] {
+        let a = ann
+            .post(
+                &format!("/api/tournaments/{knockout}/engines"),
+                json!({"level": level}),
+            )
+            .await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+    }
+    let a = ann
+        .post(&format!("/api/tournaments/{knockout}/start"), json!({}))
         .await;
-    assert_eq!(a.status, 400, "{:?}", a.body);
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    let e = wait_long(&server, &knockout, |e| e["status"] == "finished").await;
+    let board = &boards(&e, 1)[0];
     assert!(
-        a.body["error"]
-            .as_str()
-            .unwrap()
-            .contains("not in a knockout"),
-        "{:?}",
-        a.body
+        ["1-0", "0-1"].contains(&board["result"].as_str().unwrap()),
+        "{board}"
     );
 }
 

@@ -241,11 +241,11 @@ function entries(t) {
 
 /**
  * The organiser's entry of one of the engine's levels as a player: before the start, or while
- * an arena runs; not in a knockout. The server says why when it refuses (at most four levels).
+ * an arena runs. The server says why when it refuses (at most four levels).
  */
 function engineBox(t) {
   const open = t.status === 'registering' || (t.format === 'arena' && (t.status === 'running' || t.status === 'paused'));
-  if (!me || t.organiser !== me || t.format === 'knockout' || !open) return null;
+  if (!me || t.organiser !== me || !open) return null;
   const levels = Array.from({ length: 10 }, (_, i) => i + 1);
   const level = /** @type {HTMLSelectElement} */ (h('select', { id: 'engine-level', 'aria-label': 'The engine\'s level' },
     levels.map((n) => h('option', { value: String(n), selected: n === 5 }, `level ${n}`))));

@@ -269,11 +269,16 @@ impl Hub {
         best_of: u32,
         bribe_limit: u32,
     ) -> Result<(MatchState, MatchRow, NewGame), HubError> {
+        // An engine level entered in the event (`accounts::engine`) plays its seats itself.
         let participant = |p: &Seated| -> Result<Participant, HubError> {
+            let level = p
+                .account
+                .as_deref()
+                .and_then(crate::accounts::engine::level_of);
             Ok(Participant {
-                kind: SeatKind::Human,
+                kind: level.map_or(SeatKind::Human, |level| SeatKind::Engine { level }),
                 name: Some(participant_name(p)?),
-                token: Some(token::seat_token()),
+                token: level.is_none().then(token::seat_token),
                 invite: None,
                 account: p.account.clone(),
             })
