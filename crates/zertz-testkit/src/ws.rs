@@ -452,14 +452,27 @@ impl AnalysisWs {
     /// Connects as [`AnalysisWs::connect_from`] does, with a browser's `Cookie` header (and
     /// the site's own `Origin`): a logged-in account's board.
     pub async fn connect_as(addr: &str, source: &str, cookie: Option<&str>) -> AnalysisWs {
+        let origin = format!("http://{addr}");
+        AnalysisWs::connect_with(addr, source, cookie, cookie.map(|_| origin.as_str())).await
+    }
+
+    /// Connects as [`AnalysisWs::connect_from`] does, with a `Cookie` header and an `Origin`
+    /// of one's choosing (another site's page, say).
+    pub async fn connect_with(
+        addr: &str,
+        source: &str,
+        cookie: Option<&str>,
+        origin: Option<&str>,
+    ) -> AnalysisWs {
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let mut request = format!("ws://{addr}/api/analysis/ws")
             .into_client_request()
             .expect("a request");
+        let headers = request.headers_mut();
         if let Some(cookie) = cookie {
-            let headers = request.headers_mut();
             headers.insert("cookie", cookie.parse().expect("a cookie header"));
-            let origin = format!("http://{addr}");
+        }
+        if let Some(origin) = origin {
             headers.insert("origin", origin.parse().expect("an origin"));
         }
         let socket = tokio::net::TcpSocket::new_v4().expect("a socket");

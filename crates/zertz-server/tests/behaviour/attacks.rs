@@ -1,7 +1,7 @@
 //! Attacks on the limits (issue 39), one test per finding, named after it (`f2_…`): each
 //! failed before its fix and passes now. The limits themselves: docs/security.md.
 
-use serde_json::json;
+use serde_json::{Value, json};
 use zertz_testkit::accounts::{Browser, profile, rated_game};
 use zertz_testkit::in_process::Server;
 use zertz_testkit::site::temp_db;
@@ -928,4 +928,54 @@ async fn a_new_account_holds_half_until_it_has_played() {
     assert_eq!(full.status, 429, "{:?}", full.body);
     let why = full.body["error"].as_str().unwrap();
     assert!(why.contains("at most 3 at once for one player"), "{why}");
+}
+
+/// The first answer of an analysis board to a request: an error, or the search under way.
+async fn board_answer(board: &mut zertz_testkit::ws::AnalysisWs, position: &str) -> Value {
+    board
+        .send(json!({"type": "analyse", "position": position}))
+        .await;
+    loop {
+        let m = board.recv().await;
+        if ["error", "lines", "queued"].contains(&m["type"].as_str().unwrap_or("")) {
+            return m;
+        }
+    }
+}
+
+/// F15, the analysis socket's origin: a board opened from another site's page with the
+/// player's cookie is a guest's, so what it spends is the address's, not the account's. With
+/// one new custom board an hour per client: Ann's cookie on a board from another site spends
+/// her address's allowance (a guest there is then refused); from this site's page it spends
+/// her account's (a guest at that address still has theirs). Before the fix the session was
+/// taken whatever the page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn f15_the_analysis_socket_takes_the_session_from_this_sites_pages_only() {
+    use zertz_testkit::ws::AnalysisWs;
+    let (_dir, db) = temp_db();
+    let server = Server::start_config(&db, 50, |c| c.new_boards_per_client = 1);
+    let mut ann = Browser::new(&server);
+    ann.sign_up_ok("Ann", PASSWORD).await;
+    let cookie = ann.cookie_header();
+    let board = |rows: &str| format!("custom standard {rows} 6/8/10 0/0/0 0/0/0 1");
+    let mut foreign = AnalysisWs::connect_with(
+        &server.addr,
+        "127.0.0.41",
+        Some(&cookie),
+        Some("https://elsewhere.example"),
+    )
+    .await;
+    let a = board_answer(&mut foreign, &board("...../..../.....")).await;
+    assert_ne!(a["type"], "error", "{a}");
+    let mut guest = AnalysisWs::connect_from(&server.addr, "127.0.0.41").await;
+    let a = board_answer(&mut guest, &board("....../...../......")).await;
+    assert_eq!(a["type"], "error", "{a}");
+    assert!(a.to_string().contains("too many new custom boards"), "{a}");
+    // From this site's page the board is Ann's, charged to her account.
+    let mut own = AnalysisWs::connect_as(&server.addr, "127.0.0.42", Some(&cookie)).await;
+    let a = board_answer(&mut own, &board("......./....../.......")).await;
+    assert_ne!(a["type"], "error", "{a}");
+    let mut neighbour = AnalysisWs::connect_from(&server.addr, "127.0.0.42").await;
+    let a = board_answer(&mut neighbour, &board("..../.../....")).await;
+    assert_ne!(a["type"], "error", "{a}");
 }
