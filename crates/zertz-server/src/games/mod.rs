@@ -16,6 +16,7 @@ pub mod invitation;
 pub mod leases;
 #[cfg(test)]
 mod leases_tests;
+pub mod load;
 pub mod matches;
 pub mod model;
 pub mod new_boards;
