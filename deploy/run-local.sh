@@ -23,6 +23,7 @@
 #   ZERTZ_DEPLOY_DIR   where the logs and pid files go (/tmp/zertz-deploy)
 #   ZERTZ_LEASE_MS     how long a node's lease of a game lasts (5000)
 #   ZERTZ_AUTO_RESTART seconds after which a stopped process is restarted (unset: never)
+#   ZERTZ_SERVE_ARGS   more options for every node, e.g. "--busy-commits 0" (split on spaces)
 # Needs haproxy (`apt-get install haproxy`) and root or a running PostgreSQL for postgres.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,7 @@ dir="${ZERTZ_DEPLOY_DIR:-/tmp/zertz-deploy}"
 lease="${ZERTZ_LEASE_MS:-5000}"
 bin="${ZERTZ_BIN:-target/release/zertz}"
 auto="${ZERTZ_AUTO_RESTART:-}"
+read -r -a serve_args <<<"${ZERTZ_SERVE_ARGS:-}"
 names=(n1 n2 n3 haproxy)
 say() { echo "run-local.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -93,7 +95,8 @@ case "${1:-}" in
     die "$name did not come back within 30 s; see $dir/$name.log"
     ;;
   -h|--help|help)
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+    # The comment at the head of this file.
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
     exit 0
     ;;
   *)
@@ -142,7 +145,7 @@ start() {
       : >"$dir/$name.out"
       "$bin" serve --addr "127.0.0.1:$port" --db "$url" --node "$name" --lease-ms "$lease" \
         --trusted-proxy 127.0.0.1 --http-rate 0 --connections-per-address 0 \
-        --invitations-per-client 0 >"$dir/$name.out" 2>>"$dir/$name.log" &
+        --invitations-per-client 0 "${serve_args[@]}" >"$dir/$name.out" 2>>"$dir/$name.log" &
       pid=$!
       ;;
   esac

@@ -65,6 +65,8 @@ struct Stats {
     /// Moves sent whose socket closed before their answer: stored or not, the state after the
     /// reconnection tells the player.
     unanswered: AtomicU64,
+    /// New games and joins answered 503 (asked again after `Retry-After`).
+    busy: AtomicU64,
     errors: AtomicU64,
     /// WebSocket connections opened so far (two per game started).
     connected: AtomicU64,
@@ -297,10 +299,12 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
     );
     // Over the whole run, ramp and warm-up included: a socket that closes is the exception.
     println!(
-        "whole run         games started {}   reconnections {}   moves unanswered {}",
+        "whole run         games started {}   reconnections {}   moves unanswered {}   \
+         new games and joins refused 503 {}",
         stats.games_started.load(Ordering::Relaxed),
         stats.reconnections.load(Ordering::Relaxed),
-        stats.unanswered.load(Ordering::Relaxed)
+        stats.unanswered.load(Ordering::Relaxed),
+        stats.busy.load(Ordering::Relaxed)
     );
     if let Some(mut child) = server {
         let _ = child.kill().await;
@@ -353,28 +357,29 @@ async fn one_game(
     stats: &Arc<Stats>,
     running: &Arc<std::sync::atomic::AtomicBool>,
 ) -> anyhow::Result<()> {
-    let created: Value = client
-        .post(format!("{base}/api/games"))
-        .json(&json!({"board": board, "opponent": {"kind": "invite"}, "name": "load A"}))
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+    let new_game = json!({"board": board, "opponent": {"kind": "invite"}, "name": "load A"});
+    let Some(created) = post_patiently(
+        client,
+        &format!("{base}/api/games"),
+        &new_game,
+        stats,
+        running,
+    )
+    .await?
+    else {
+        return Ok(());
+    };
     let id = created["id"].as_str().context("no id")?.to_string();
     let token_a = created["token"].as_str().context("no token")?.to_string();
     let invite = created["invite_token"]
         .as_str()
         .context("no invite")?
         .to_string();
-    let joined: Value = client
-        .post(format!("{base}/api/games/{id}/join"))
-        .json(&json!({"name": "load B", "token": invite}))
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+    let join = json!({"name": "load B", "token": invite});
+    let url = format!("{base}/api/games/{id}/join");
+    let Some(joined) = post_patiently(client, &url, &join, stats, running).await? else {
+        return Ok(());
+    };
     let token_b = joined["token"].as_str().context("no token")?.to_string();
     stats.games_started.fetch_add(1, Ordering::Relaxed);
     let a = tokio::spawn(player(
@@ -398,6 +403,36 @@ async fn one_game(
         stats.games_finished.fetch_add(1, Ordering::Relaxed);
     }
     Ok(())
+}
+
+/// Posts `body` to `url` and reads the answer, asking again after the `Retry-After` it is told
+/// while the server answers 503 (a node behind with storing refuses new games and joins, and a
+/// game's node may be gone until its lease runs out); each such refusal is counted. `None` once
+/// the measurement is over.
+async fn post_patiently(
+    client: &reqwest::Client,
+    url: &str,
+    body: &Value,
+    stats: &Stats,
+    running: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<Option<Value>> {
+    loop {
+        if !running.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let answer = client.post(url).json(body).send().await?;
+        if answer.status() != reqwest::StatusCode::SERVICE_UNAVAILABLE {
+            return Ok(Some(answer.error_for_status()?.json().await?));
+        }
+        stats.busy.fetch_add(1, Ordering::Relaxed);
+        let wait = answer
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
+            .unwrap_or(1)
+            .clamp(1, 30);
+        tokio::time::sleep(Duration::from_secs(wait)).await;
+    }
 }
 
 /// The parts of a server message a simulated player reads; everything else in it is skipped
