@@ -33,3 +33,108 @@ fn a_small_loadtest_plays_and_reports() {
         .unwrap_or_else(|| panic!("no bytes per move in\n{stdout}"));
     assert!((200..2 * 1024).contains(&per_move), "{stdout}");
 }
+
+/// The number after `label` in the loadtest's report.
+fn figure(stdout: &str, label: &str) -> u64 {
+    stdout
+        .split(label)
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no '{label}' in\n{stdout}"))
+}
+
+/// A `zertz serve` on the SQLite file `db` at `addr` (`127.0.0.1:0` for any port), with the
+/// per-address limits off as the loadtest's own server has them; its URL once it listens.
+fn serve(db: &std::path::Path, addr: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zertz"))
+        .args(["serve", "--addr", addr, "--db"])
+        .arg(db)
+        .args(["--http-rate", "0", "--connections-per-address", "0"])
+        .args(["--invitations-per-client", "0"])
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("starting zertz serve");
+    let stdout = child.stdout.take().expect("the server's stdout");
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the server's first line");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (child, url)
+}
+
+/// The server is killed while the players play, and started again on the same file and
+/// address: every player connects again to its game and plays on. No game is counted finished
+/// and none is started in its place (the games last far longer than the test: a move a second).
+#[test]
+fn players_reconnect_to_their_games_after_the_server_restarts() {
+    use std::io::BufRead;
+    let dir = std::env::temp_dir().join(format!("zertz-loadtest-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("load.db");
+    let (mut server, url) = serve(&db, "127.0.0.1:0");
+    let addr = url.trim_start_matches("http://").to_string();
+    let mut load = Command::new(env!("CARGO_BIN_EXE_zertz"))
+        .args([
+            "loadtest",
+            "--url",
+            &url,
+            "--games",
+            "4",
+            "--think-ms",
+            "1000",
+        ])
+        .args(["--warmup", "0", "--seconds", "10"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("running zertz loadtest");
+    // Its stderr read to the end on a thread of its own (a closed pipe would fail its writes);
+    // each line passed on here.
+    let stderr = load.stderr.take().unwrap();
+    let (lines, heard) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = lines.send(line);
+        }
+    });
+    let mut said = String::new();
+    while let Ok(line) = heard.recv() {
+        said.push_str(&line);
+        said.push('\n');
+        if line.contains("all games started") {
+            break;
+        }
+    }
+    assert!(said.contains("all games started"), "{said}");
+    // Every player is connected: the server dies under them and comes back.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (mut again, _) = serve(&db, &addr);
+    let out = load.wait_with_output().unwrap();
+    reader.join().unwrap();
+    said.extend(heard.try_iter().map(|l| l + "\n"));
+    let _ = again.kill();
+    let _ = again.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}\n{stdout}");
+    assert_eq!(figure(&stdout, "games started "), 4, "{stdout}");
+    assert_eq!(figure(&stdout, "games finished "), 0, "{stdout}");
+    assert!(figure(&stdout, "reconnections ") >= 8, "{stdout}");
+    assert_eq!(figure(&stdout, "errors "), 0, "{stdout}");
+    // The window began as the server was killed: its moves were played after the restart.
+    assert!(figure(&stdout, "moves acknowledged ") > 4, "{stdout}");
+}

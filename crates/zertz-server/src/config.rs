@@ -66,6 +66,10 @@ pub struct Config {
     /// On PostgreSQL, how long a node's lease of a game lasts unless renewed: a node that dies
     /// loses its games to the others after at most this long (docs/server.md, "Several nodes").
     pub lease_ttl: Duration,
+    /// Commits (moves and other changes of games being stored) in flight at once from which the
+    /// server is behind and refuses new games and joins with 503 and `Retry-After` (the games
+    /// being played go on); 0: never (docs/server.md, "Several nodes").
+    pub busy_commits: usize,
     /// On PostgreSQL, the address (`host:port`) the other nodes reach this one at; `None`: the
     /// address it listens on.
     pub advertise: Option<String>,
@@ -106,6 +110,7 @@ impl Default for Config {
             analysis_limits: Default::default(),
             puzzles: None,
             lease_ttl: Duration::from_secs(5),
+            busy_commits: 64,
             advertise: None,
             node: DEFAULT_NODE.to_string(),
         }

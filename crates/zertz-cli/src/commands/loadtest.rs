@@ -1,6 +1,11 @@
 //! `zertz loadtest`: many concurrent games of simulated players over WebSockets against a
 //! server, each player making legal moves after a think time; prints the moves per second and
 //! the acknowledgement latency percentiles. A benchmark, not a test.
+//!
+//! The players behave like the web page's socket: when theirs closes (a node died, the game
+//! moved to another node, a restart) they connect again to the same game, through the same
+//! address (the load balancer's), and play on; only a game seen finished is counted finished
+//! and replaced by a new one.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -51,7 +56,17 @@ struct Stats {
     latencies_us: std::sync::Mutex<Vec<u32>>,
     moves: AtomicU64,
     refused: AtomicU64,
+    /// Games started (created and joined).
+    games_started: AtomicU64,
+    /// Games seen finished by a player (the server said `finished`).
     games_finished: AtomicU64,
+    /// Sockets connected again to their game after they closed before its end.
+    reconnections: AtomicU64,
+    /// Moves sent whose socket closed before their answer: stored or not, the state after the
+    /// reconnection tells the player.
+    unanswered: AtomicU64,
+    /// New games and joins answered 503 (asked again after `Retry-After`).
+    busy: AtomicU64,
     errors: AtomicU64,
     /// WebSocket connections opened so far (two per game started).
     connected: AtomicU64,
@@ -282,6 +297,15 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         stats.refused.load(Ordering::Relaxed),
         stats.errors.load(Ordering::Relaxed)
     );
+    // Over the whole run, ramp and warm-up included: a socket that closes is the exception.
+    println!(
+        "whole run         games started {}   reconnections {}   moves unanswered {}   \
+         new games and joins refused 503 {}",
+        stats.games_started.load(Ordering::Relaxed),
+        stats.reconnections.load(Ordering::Relaxed),
+        stats.unanswered.load(Ordering::Relaxed),
+        stats.busy.load(Ordering::Relaxed)
+    );
     if let Some(mut child) = server {
         let _ = child.kill().await;
     }
@@ -333,29 +357,31 @@ async fn one_game(
     stats: &Arc<Stats>,
     running: &Arc<std::sync::atomic::AtomicBool>,
 ) -> anyhow::Result<()> {
-    let created: Value = client
-        .post(format!("{base}/api/games"))
-        .json(&json!({"board": board, "opponent": {"kind": "invite"}, "name": "load A"}))
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+    let new_game = json!({"board": board, "opponent": {"kind": "invite"}, "name": "load A"});
+    let Some(created) = post_patiently(
+        client,
+        &format!("{base}/api/games"),
+        &new_game,
+        stats,
+        running,
+    )
+    .await?
+    else {
+        return Ok(());
+    };
     let id = created["id"].as_str().context("no id")?.to_string();
     let token_a = created["token"].as_str().context("no token")?.to_string();
     let invite = created["invite_token"]
         .as_str()
         .context("no invite")?
         .to_string();
-    let joined: Value = client
-        .post(format!("{base}/api/games/{id}/join"))
-        .json(&json!({"name": "load B", "token": invite}))
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+    let join = json!({"name": "load B", "token": invite});
+    let url = format!("{base}/api/games/{id}/join");
+    let Some(joined) = post_patiently(client, &url, &join, stats, running).await? else {
+        return Ok(());
+    };
     let token_b = joined["token"].as_str().context("no token")?.to_string();
+    stats.games_started.fetch_add(1, Ordering::Relaxed);
     let a = tokio::spawn(player(
         format!("{ws_base}/api/games/{id}/ws?token={token_a}"),
         think_ms,
@@ -371,10 +397,42 @@ async fn one_game(
         running.clone(),
     ));
     let (ra, rb) = (a.await?, b.await?);
-    ra?;
-    rb?;
-    stats.games_finished.fetch_add(1, Ordering::Relaxed);
+    // Both players have stopped: the game ended (one saw it; the other may have been
+    // reconnecting) or the measurement did.
+    if ra? | rb? {
+        stats.games_finished.fetch_add(1, Ordering::Relaxed);
+    }
     Ok(())
+}
+
+/// Posts `body` to `url` and reads the answer, asking again after the `Retry-After` it is told
+/// while the server answers 503 (a node behind with storing refuses new games and joins, and a
+/// game's node may be gone until its lease runs out); each such refusal is counted. `None` once
+/// the measurement is over.
+async fn post_patiently(
+    client: &reqwest::Client,
+    url: &str,
+    body: &Value,
+    stats: &Stats,
+    running: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<Option<Value>> {
+    loop {
+        if !running.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let answer = client.post(url).json(body).send().await?;
+        if answer.status() != reqwest::StatusCode::SERVICE_UNAVAILABLE {
+            return Ok(Some(answer.error_for_status()?.json().await?));
+        }
+        stats.busy.fetch_add(1, Ordering::Relaxed);
+        let wait = answer
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
+            .unwrap_or(1)
+            .clamp(1, 30);
+        tokio::time::sleep(Duration::from_secs(wait)).await;
+    }
 }
 
 /// The parts of a server message a simulated player reads; everything else in it is skipped
@@ -521,19 +579,31 @@ impl<'de: 'a, 'a> Deserialize<'de> for PickOne<'a> {
     }
 }
 
+/// How long a player keeps trying to connect again to its game before it gives up on it: a
+/// dead node's games move after its lease (5 s by default), and a restart takes a few seconds.
+const RECONNECT_FOR: Duration = Duration::from_secs(60);
+
+/// How a player's socket ended.
+enum Ended {
+    /// The game is over (the server said `finished`).
+    Finished,
+    /// The measurement is over.
+    Stopped,
+    /// The socket closed (or failed) before the end of the game.
+    Closed,
+}
+
 /// One simulated player: moves when it is its turn, after a think time, and times the ack.
+/// When its socket closes before the end of the game, it connects again to `url` (the same
+/// game, through the same address) and plays on, as the web page does. Returns whether it saw
+/// the game finished.
 async fn player(
     url: String,
     think_ms: u64,
     seed: u64,
     stats: Arc<Stats>,
     running: Arc<std::sync::atomic::AtomicBool>,
-) -> anyhow::Result<()> {
-    // A small read buffer: tungstenite zero-fills all of it on every read.
-    let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
-    let (mut socket, _) =
-        tokio_tungstenite::connect_async_with_config(&url, Some(config), false).await?;
-    stats.connected.fetch_add(1, Ordering::Relaxed);
+) -> anyhow::Result<bool> {
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = move || {
         rng ^= rng << 13;
@@ -541,22 +611,95 @@ async fn player(
         rng ^= rng << 17;
         rng
     };
+    let mut first = true;
+    loop {
+        let socket = match connect(&url, &running).await? {
+            Some(socket) => socket,
+            None => return Ok(false),
+        };
+        if first {
+            stats.connected.fetch_add(1, Ordering::Relaxed);
+            first = false;
+        } else {
+            stats.reconnections.fetch_add(1, Ordering::Relaxed);
+        }
+        match play(socket, think_ms, &mut next, &stats, &running).await {
+            Ended::Finished => return Ok(true),
+            Ended::Stopped => return Ok(false),
+            Ended::Closed if !running.load(Ordering::Relaxed) => return Ok(false),
+            Ended::Closed => {}
+        }
+    }
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Connects to the game at `url`, trying again (from a tenth of a second to two seconds apart)
+/// while it is refused or unreachable, for up to [`RECONNECT_FOR`]; `None` once the
+/// measurement is over.
+async fn connect(
+    url: &str,
+    running: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<Option<Socket>> {
+    // A small read buffer: tungstenite zero-fills all of it on every read.
+    let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
+    let until = Instant::now() + RECONNECT_FOR;
+    let mut pause = Duration::from_millis(100);
+    loop {
+        if !running.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        match tokio_tungstenite::connect_async_with_config(url, Some(config), false).await {
+            Ok((socket, _)) => return Ok(Some(socket)),
+            Err(e) if Instant::now() >= until => {
+                return Err(anyhow::Error::new(e).context(format!(
+                    "connecting to the game again failed for {} s",
+                    RECONNECT_FOR.as_secs()
+                )));
+            }
+            Err(_) => {
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(2));
+            }
+        }
+    }
+}
+
+/// Plays on `socket` until the game ends, the measurement does, or the socket closes.
+async fn play(
+    mut socket: Socket,
+    think_ms: u64,
+    next: &mut impl FnMut() -> u64,
+    stats: &Stats,
+    running: &std::sync::atomic::AtomicBool,
+) -> Ended {
+    // The version this player last moved at; a new socket starts afresh (a move whose answer
+    // was lost with the old socket is either in the new state, which has a later version, or
+    // is to be made again).
     let mut moved_at_version = -1i64;
     let mut held = Held::default();
     while let Some(msg) = socket.next().await {
-        let text = match msg? {
-            Message::Text(t) => t,
-            Message::Close(_) => break,
-            _ => continue,
+        let text = match msg {
+            Ok(Message::Text(t)) => t,
+            Ok(Message::Close(_)) | Err(_) => return Ended::Closed,
+            Ok(_) => continue,
         };
         stats
             .bytes_down
             .fetch_add(text.len() as u64, Ordering::Relaxed);
-        if !held.take(serde_json::from_str(&text)?) {
+        let Ok(message) = serde_json::from_str::<Incoming>(&text) else {
+            stats.errors.fetch_add(1, Ordering::Relaxed);
+            continue;
+        };
+        if !held.take(message) {
             continue;
         }
-        if held.status == "finished" || !running.load(Ordering::Relaxed) {
-            break;
+        if held.status == "finished" {
+            return Ended::Finished;
+        }
+        if !running.load(Ordering::Relaxed) {
+            return Ended::Stopped;
         }
         if held.status != "live"
             || held.you != Some(held.to_move)
@@ -575,22 +718,28 @@ async fn player(
         stats
             .bytes_up
             .fetch_add(action.len() as u64, Ordering::Relaxed);
-        socket.send(Message::Text(action.into())).await?;
+        if socket.send(Message::Text(action.into())).await.is_err() {
+            stats.unanswered.fetch_add(1, Ordering::Relaxed);
+            return Ended::Closed;
+        }
         // The answer to our action comes in order with the events; wait for it.
         let mut finished = false;
         loop {
-            let Some(msg) = socket.next().await else {
-                return Ok(());
-            };
-            let text = match msg? {
-                Message::Text(t) => t,
-                Message::Close(_) => return Ok(()),
-                _ => continue,
+            let text = match socket.next().await {
+                Some(Ok(Message::Text(t))) => t,
+                Some(Ok(Message::Close(_)) | Err(_)) | None => {
+                    stats.unanswered.fetch_add(1, Ordering::Relaxed);
+                    return Ended::Closed;
+                }
+                Some(Ok(_)) => continue,
             };
             stats
                 .bytes_down
                 .fetch_add(text.len() as u64, Ordering::Relaxed);
-            let r: Incoming = serde_json::from_str(&text)?;
+            let Ok(r) = serde_json::from_str::<Incoming>(&text) else {
+                stats.errors.fetch_add(1, Ordering::Relaxed);
+                continue;
+            };
             let kind = r.kind;
             if held.take(r) {
                 finished |= held.status == "finished";
@@ -614,8 +763,8 @@ async fn player(
             }
         }
         if finished {
-            break;
+            return Ended::Finished;
         }
     }
-    Ok(())
+    Ended::Closed
 }

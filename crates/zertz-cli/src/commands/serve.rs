@@ -142,6 +142,11 @@ pub struct ServeArgs {
     /// that dies loses its games to the others after at most this long.
     #[arg(long, default_value_t = 5000)]
     lease_ms: u64,
+    /// Moves (and other changes of games) being stored at once from which the server is behind
+    /// and refuses new games, matches and joins with 503 and `Retry-After: 1`, while the games
+    /// being played go on (docs/server.md, "A node that cannot keep up"). 0: never.
+    #[arg(long, default_value_t = 64)]
+    busy_commits: usize,
     /// On PostgreSQL, the address (`host:port`) the other nodes reach this one at (default:
     /// the address it listens on).
     #[arg(long)]
@@ -195,6 +200,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         puzzles: args.puzzles.clone(),
         node: args.node.clone(),
         lease_ttl: Duration::from_millis(args.lease_ms.max(100)),
+        busy_commits: args.busy_commits,
         advertise: args.advertise.clone(),
         ..Config::default()
     };

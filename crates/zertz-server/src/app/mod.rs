@@ -9,6 +9,7 @@ pub mod notify;
 pub mod proxy;
 pub mod room_socket;
 pub mod router;
+pub mod shed;
 pub mod state;
 pub mod store;
 
@@ -180,6 +181,12 @@ pub(crate) async fn build(
         puzzles: trainer,
         tournaments: events,
     });
+    // A node behind with storing refuses new games and joins (after the proxy: judged by the
+    // node that would do the work).
+    let app = app.layer(axum::middleware::from_fn_with_state(
+        Arc::clone(&hub),
+        shed::new_work,
+    ));
     // A request for a game another node holds is passed to that node.
     let app = app.layer(axum::middleware::from_fn_with_state(
         Arc::clone(&hub),

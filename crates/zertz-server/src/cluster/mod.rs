@@ -2,8 +2,9 @@
 //! `zertz serve --db postgres://…` is a node of one service.
 //!
 //! - `leases`: each unfinished game in memory is leased to one node, renewed while the node
-//!   lives; a node that dies loses its games to the others, which load them from the event log
-//!   as a restart does.
+//!   lives (by a heartbeat on a connection of its own, `Cluster::beat_pool`, never queued
+//!   behind the moves); a node that dies loses its games to the others, which load them from
+//!   the event log as a restart does.
 //! - `own`: the hub's side of it (a game is loaded under a lease; a lost one leaves memory).
 //! - `proxy`: a request for a game another node holds is passed to that node (HTTP and
 //!   WebSocket), so any node answers any request.
@@ -18,6 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
 
 use crate::store::{LeaseHolder, PostgresStore};
 
@@ -25,6 +27,9 @@ use crate::store::{LeaseHolder, PostgresStore};
 #[derive(Debug)]
 pub struct Cluster {
     pool: PgPool,
+    /// The heartbeat's own connection (a pool of one, connected when first used and again
+    /// after a failure), so that the beat never queues behind the moves on `pool`.
+    beat: PgPool,
     holder: LeaseHolder,
     /// Where the other nodes reach this one (`host:port`).
     addr: String,
@@ -44,8 +49,18 @@ impl Cluster {
 
     fn new(pool: PgPool, holder: LeaseHolder, addr: String) -> Arc<Cluster> {
         let ttl = Duration::from_millis(holder.ttl_ms.max(1) as u64);
+        // Named, so that it can be told apart in `pg_stat_activity`.
+        let options = (*pool.connect_options())
+            .clone()
+            .application_name(&format!("zertz heartbeat {}", holder.node));
+        let beat = PgPoolOptions::new()
+            .max_connections(1)
+            // A beat that cannot connect within a lease is too late anyway.
+            .acquire_timeout(ttl)
+            .connect_lazy_with(options);
         Arc::new(Cluster {
             pool,
+            beat,
             holder,
             addr,
             ttl,
@@ -61,6 +76,12 @@ impl Cluster {
     /// The database the nodes share.
     pub fn pool(&self) -> &PgPool {
         &self.pool
+    }
+
+    /// The heartbeat's own connection: used by nothing else but the read of the leases still
+    /// held after a lapse (`games::leases`).
+    pub fn beat_pool(&self) -> &PgPool {
+        &self.beat
     }
 
     /// Where the other nodes reach this one.

@@ -117,6 +117,8 @@ impl Hub {
         seat: Option<(usize, String)>,
     ) -> Result<(), HubError> {
         let started = std::time::Instant::now();
+        // Counted until stored (or not): how far behind the node is (`load`).
+        let _in_flight = self.load.commit_started();
         let applied = self.apply_change(state, events, seat)?;
         let prepared = started.elapsed();
         // Until the store has the events, the room's change is undone if this stops (storing

@@ -132,6 +132,8 @@ pub struct Hub {
     pub(crate) match_watchers: Watchers<Arc<MatchState>>,
     /// With several nodes on PostgreSQL: this node's place among them (see `cluster`).
     pub(crate) cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
+    /// The commits in flight: whether the node is behind (see `load`).
+    pub(super) load: crate::games::load::Load,
     pub(super) me: std::sync::Weak<Hub>,
 }
 
@@ -145,6 +147,7 @@ impl Hub {
             invitations: config.invitations_per_client,
             new_boards_per_hour: config.new_boards_per_client,
         });
+        let load = crate::games::load::Load::new(config.busy_commits);
         Arc::new_cyclic(|me| Hub {
             store,
             live: StdMutex::new(HashMap::new()),
@@ -156,6 +159,7 @@ impl Hub {
             quotas,
             match_watchers: Watchers::new(16),
             cluster: std::sync::OnceLock::new(),
+            load,
             me: me.clone(),
         })
     }

@@ -14,6 +14,9 @@ pub mod export;
 pub mod hub;
 pub mod invitation;
 pub mod leases;
+#[cfg(test)]
+mod leases_tests;
+pub mod load;
 pub mod matches;
 pub mod model;
 pub mod new_boards;

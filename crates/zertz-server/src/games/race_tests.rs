@@ -34,7 +34,7 @@ pub(crate) async fn node(url: &str, id: &str, ttl_ms: i64) -> Arc<Hub> {
 }
 
 /// Plays, on `hub`, the first legal move of the game as `hub` has it, for whoever is to move.
-async fn try_move(hub: &Hub, id: &str, tokens: &[String; 2]) -> Result<i64, HubError> {
+pub(crate) async fn try_move(hub: &Hub, id: &str, tokens: &[String; 2]) -> Result<i64, HubError> {
     let room = hub.room(id).await?;
     let game = &room.game;
     let Some(&mv) = game.legal_moves().first().filter(|_| !room.is_over()) else {
@@ -60,7 +60,10 @@ async fn two_nodes_never_both_append_a_move() {
 
 /// Nodes `a` and `b` with leases of `ttl_ms`, and a game between two guests created on `a`:
 /// its id and its seats' tokens.
-async fn two_nodes_and_a_game(url: &str, ttl_ms: i64) -> (Arc<Hub>, Arc<Hub>, String, [String; 2]) {
+pub(crate) async fn two_nodes_and_a_game(
+    url: &str,
+    ttl_ms: i64,
+) -> (Arc<Hub>, Arc<Hub>, String, [String; 2]) {
     let a = node(url, "a", ttl_ms).await;
     let b = node(url, "b", ttl_ms).await;
     let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
@@ -195,11 +198,11 @@ async fn beating(url: String) {
     .await
     .unwrap();
     let cluster_b = b.cluster().unwrap();
-    let dropped = crate::store::drop_finished(cluster_b.pool(), cluster_b.holder(), 60_000);
+    let dropped = crate::games::leases::sweep(cluster_b, Duration::from_secs(60));
     assert_eq!(dropped.await.unwrap(), 0, "not at once");
     assert!(lease_row(&b, &id).await.is_some());
     tokio::time::sleep(Duration::from_millis(20)).await;
-    let dropped = crate::store::drop_finished(cluster_b.pool(), cluster_b.holder(), 10);
+    let dropped = crate::games::leases::sweep(cluster_b, Duration::from_millis(10));
     assert_eq!(dropped.await.unwrap(), 1);
     assert_eq!(
         lease_row(&b, &id).await,

@@ -22,7 +22,9 @@ pub use games::{
 };
 
 pub use postgres::{LeaseHolder, PostgresStore};
-pub(crate) use postgres::{acquire, drop_finished, heartbeat, orphans, owner, still_held};
+pub(crate) use postgres::{
+    acquire, heartbeat, orphans, owner, still_held, sweep_leases, sweep_nodes,
+};
 pub use sqlite::SqliteStore;
 
 /// `url` names a PostgreSQL database (else a SQLite file).

@@ -119,16 +119,21 @@ pub async fn still_held(
     Ok(held)
 }
 
-/// Deletes `holder`'s lease rows of games finished more than `after_ms` ago. Not at the end
-/// itself: a match's next step still appends to the game that ended, under its lease.
-pub async fn drop_finished(
+/// Deletes the lease rows of games finished more than `after_ms` ago that are `holder`'s or
+/// that nobody holds (their node died, and would otherwise keep them until it came back).
+/// Not at the end itself: a match's next step still appends to the game that ended, under its
+/// lease. A row nobody holds can go at any time: taking a lease treats a missing row and a
+/// lapsed one alike, and an append needs a held row either way.
+pub async fn sweep_leases(
     pool: &PgPool,
     holder: &LeaseHolder,
     after_ms: i64,
 ) -> Result<u64, StoreError> {
     let done = sqlx::query(&format!(
-        "DELETE FROM game_leases l USING games g WHERE g.id = l.game_id AND l.node = $1 \
-         AND g.status = 'finished' AND g.updated_ms < {NOW_MS} - $2"
+        "DELETE FROM game_leases l USING games g WHERE g.id = l.game_id \
+         AND g.status = 'finished' AND g.updated_ms < {NOW_MS} - $2 \
+         AND (l.node = $1 OR NOT {})",
+        held("l")
     ))
     .bind(holder.node.as_ref())
     .bind(after_ms)
@@ -137,8 +142,21 @@ pub async fn drop_finished(
     Ok(done.rows_affected())
 }
 
+/// Deletes the nodes unheard of for a hundred of `holder`'s leases that hold no lease row.
+pub async fn sweep_nodes(pool: &PgPool, holder: &LeaseHolder) -> Result<u64, StoreError> {
+    let done = sqlx::query(&format!(
+        "DELETE FROM nodes WHERE seen_ms < {NOW_MS} - 100 * $1 \
+         AND NOT EXISTS (SELECT 1 FROM game_leases l WHERE l.node = nodes.id)"
+    ))
+    .bind(holder.ttl_ms)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// Says that node `holder` lives and is reached at `addr` (`host:port`), and holds every lease
-/// it has for another lease's time. Returns whether it had **lapsed** before this beat (its
+/// it has for another lease's time: one statement, on the node's own connection
+/// (`Cluster::beat_pool`), never queued behind the moves. Returns whether it had **lapsed** before this beat (its
 /// leases no longer held, or it never beat): then another node may have taken some of its
 /// games, and [`still_held`] says which are left.
 pub async fn heartbeat(
@@ -159,14 +177,6 @@ pub async fn heartbeat(
     .bind(addr)
     .bind(holder.ttl_ms)
     .fetch_one(pool)
-    .await?;
-    // Nodes unheard of for a long time (a hundred leases) leave the table.
-    sqlx::query(&format!(
-        "DELETE FROM nodes WHERE seen_ms < {NOW_MS} - 100 * $1 \
-         AND NOT EXISTS (SELECT 1 FROM game_leases l WHERE l.node = nodes.id)"
-    ))
-    .bind(holder.ttl_ms)
-    .execute(pool)
     .await?;
     Ok(was_held != Some(true))
 }

@@ -36,7 +36,9 @@ pub struct PostgresStore {
 }
 
 pub use leases::LeaseHolder;
-pub(crate) use leases::{acquire, drop_finished, heartbeat, orphans, owner, still_held};
+pub(crate) use leases::{
+    acquire, heartbeat, orphans, owner, still_held, sweep_leases, sweep_nodes,
+};
 
 impl PostgresStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and

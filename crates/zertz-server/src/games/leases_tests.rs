@@ -1,0 +1,133 @@
+//! A node keeps its leases while it lives, however busy its database pool: the heartbeat has a
+//! connection of its own (issue 41). Runs on the database `ZERTZ_TEST_POSTGRES` names (a fresh
+//! one made for it); without it, says NOT RUN on stderr, like the store's tests.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::games::hub::{Hub, HubError};
+use crate::games::leases;
+use crate::games::model::{Action, Credential};
+use crate::games::race_tests::{try_move, two_nodes_and_a_game};
+use crate::store::scratch;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_whose_pool_is_busy_keeps_its_leases() {
+    if let Some(database) = scratch::create("a_node_whose_pool_is_busy_keeps_its_leases").await {
+        database.run(pool_busy).await;
+    }
+}
+
+/// Node A holds a game and keeps its leases as `zertz serve` does (`leases::start`); every
+/// connection of its pool is then taken and held for four leases, as moves queued behind a
+/// saturated database would hold them, with a move of A's waiting for one (counted in flight).
+/// Node B asks for the game all along: A lives, so B must never get it; afterwards the waiting
+/// move is stored and A plays on.
+async fn pool_busy(url: String) {
+    let ttl = 300;
+    let (a, b, id, tokens) = two_nodes_and_a_game(&url, ttl).await;
+    let cluster_a = Arc::clone(a.cluster().expect("a node"));
+    // The first beat, as `zertz serve` makes it before it listens; then the rounds go on.
+    leases::round(&a, &cluster_a).await.unwrap();
+    leases::start(&a, Arc::clone(&cluster_a));
+    let pool = cluster_a.pool();
+    let mut busy = Vec::new();
+    for _ in 0..pool.options().get_max_connections() {
+        busy.push(pool.acquire().await.unwrap());
+    }
+    assert_eq!(pool.num_idle(), 0, "every connection of A's pool is taken");
+    // A move on A now waits for the pool: a commit in flight, which is what says a node is
+    // behind (`load`).
+    let waiting = {
+        let (a, id, tokens) = (Arc::clone(&a), id.clone(), tokens.clone());
+        tokio::spawn(async move { try_move(&a, &id, &tokens).await })
+    };
+    let counted = Instant::now() + Duration::from_secs(30);
+    while a.load().in_flight() < 1 {
+        assert!(
+            Instant::now() < counted,
+            "the waiting move was never counted"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let until = Instant::now() + Duration::from_millis(4 * ttl as u64);
+    let mut asked = 0;
+    while Instant::now() < until {
+        match try_move(&b, &id, &tokens).await {
+            Err(HubError::Elsewhere(_)) => asked += 1,
+            other => panic!(
+                "after {asked} refusals, B got A's game while A lived with its pool busy: \
+                 {other:?}"
+            ),
+        }
+        tokio::time::sleep(Duration::from_millis(ttl as u64 / 6)).await;
+    }
+    assert_eq!(a.load().in_flight(), 1, "the move still waits");
+    drop(busy);
+    let v = waiting
+        .await
+        .unwrap()
+        .expect("the waiting move is stored once the pool frees");
+    assert_eq!(a.load().in_flight(), 0);
+    assert!(asked >= 4, "B asked throughout ({asked} times)");
+    assert!(a.in_memory(&id), "A kept the game in memory");
+    let next = try_move(&a, &id, &tokens)
+        .await
+        .expect("A still plays its game");
+    assert_eq!(next, v + 1, "A played on from the move that waited");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_nodes_finished_leases_are_swept_by_the_others() {
+    if let Some(database) = scratch::create("a_dead_nodes_finished_leases_are_swept").await {
+        database.run(dead_leftovers).await;
+    }
+}
+
+/// The node named in `id`'s lease row, if there is a row.
+async fn lease_node(hub: &Hub, id: &str) -> Option<String> {
+    sqlx::query_scalar("SELECT node FROM game_leases WHERE game_id = $1")
+        .bind(id)
+        .fetch_optional(hub.cluster().unwrap().pool())
+        .await
+        .unwrap()
+}
+
+/// A game finished on node A keeps its lease row (a match's next step may append to it). While
+/// A lives, B's sweep leaves the row to A; once A is dead (it stopped beating and its time ran
+/// out), B's sweep deletes it instead of leaving it until A comes back.
+async fn dead_leftovers(url: String) {
+    let ttl = 1000;
+    let (a, b, id, tokens) = two_nodes_and_a_game(&url, ttl).await;
+    let (cluster_a, cluster_b) = (a.cluster().unwrap(), b.cluster().unwrap());
+    a.act(
+        &id,
+        Credential::Token(&tokens[0]),
+        Action::Resign {},
+        "test",
+    )
+    .await
+    .unwrap();
+    leases::beat(&a, cluster_a).await.unwrap();
+    let swept = leases::sweep(cluster_b, Duration::ZERO).await.unwrap();
+    assert_eq!(swept, 0, "A lives: its row is its own to sweep");
+    assert_eq!(lease_node(&b, &id).await.as_deref(), Some("a"));
+    // A stops beating; B waits until the database says A's time is out.
+    let pool = cluster_b.pool();
+    let lapsed = format!(
+        "SELECT expires_ms < {} FROM nodes WHERE id = 'a'",
+        crate::store::postgres::leases::NOW_MS
+    );
+    let until = Instant::now() + Duration::from_secs(30);
+    while !sqlx::query_scalar::<_, bool>(&lapsed)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+    {
+        assert!(Instant::now() < until, "A's time never ran out");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let swept = leases::sweep(cluster_b, Duration::ZERO).await.unwrap();
+    assert_eq!(swept, 1, "B swept the dead node's row");
+    assert_eq!(lease_node(&b, &id).await, None);
+}
