@@ -1392,11 +1392,13 @@ async fn games_are_found_by_player_board_rules_and_result(env: &Env) {
         ..GameQuery::default()
     };
     assert_eq!(find(lobby).await, ["c"]);
+    // Nor does any public listing show the invitation before it is taken (issue 39, F15).
     let q = GameQuery {
         status: Some("open"),
         ..GameQuery::default()
     };
-    assert_eq!(find(q).await, ["d", "c"]);
+    assert_eq!(find(q).await, ["c"]);
+    assert!(!find(GameQuery::default()).await.contains(&"d".to_string()));
     let all = s.find_games(&GameQuery::default(), None, 10).await.unwrap();
     let a = all.iter().find(|g| g.id == "a").unwrap();
     assert_eq!(a.names, [Some("Ann".into()), Some("Bob".into())]);
