@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::accounts::viewer::Payer;
 use crate::games::hub::{Hub, HubError};
 use crate::games::leases;
 use crate::games::model::{Action, Credential};
@@ -104,7 +105,7 @@ async fn dead_leftovers(url: String) {
         &id,
         Credential::Token(&tokens[0]),
         Action::Resign {},
-        "test",
+        &Payer::named("test"),
     )
     .await
     .unwrap();
