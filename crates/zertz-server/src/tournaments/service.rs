@@ -391,15 +391,7 @@ impl Tournaments {
             joined_ms: now_ms(),
             gives_first: false,
         };
-        // An arena takes players while it runs, and those who left back.
-        let late = format == Format::Arena
-            && [status::RUNNING, status::PAUSED].contains(&stored.row.status.as_str());
-        let joined = if late {
-            self.store.join_running(id, &entry).await?
-        } else {
-            self.store.join_tournament(id, &entry).await?
-        };
-        match joined {
+        match self.add_entry(&stored, format, &entry).await? {
             Joined::Joined => Ok(()),
             Joined::Already => Err(TournamentError::Conflict(
                 "you are already entered in this event".into(),
@@ -411,6 +403,24 @@ impl Tournaments {
             Joined::Closed => Err(closed(&stored.row.status, "joining")),
             Joined::NotFound => Err(not_found(id)),
         }
+    }
+
+    /// Stores `entry` in event `stored`: while it registers, or late while an arena runs (an
+    /// arena takes players while it runs, and those who left back).
+    async fn add_entry(
+        &self,
+        stored: &Stored,
+        format: Format,
+        entry: &crate::tournaments::model::EntryRow,
+    ) -> Result<Joined, TournamentError> {
+        let id = &stored.row.id;
+        let late = format == Format::Arena
+            && [status::RUNNING, status::PAUSED].contains(&stored.row.status.as_str());
+        Ok(if late {
+            self.store.join_running(id, entry).await?
+        } else {
+            self.store.join_tournament(id, entry).await?
+        })
     }
 
     /// Enters engine level `engine` (its account, `accounts::engine`) in event `id`, asked by
@@ -445,14 +455,7 @@ impl Tournaments {
             joined_ms: now_ms(),
             gives_first: false,
         };
-        let late = format == Format::Arena
-            && [status::RUNNING, status::PAUSED].contains(&stored.row.status.as_str());
-        let joined = if late {
-            self.store.join_running(id, &entry).await?
-        } else {
-            self.store.join_tournament(id, &entry).await?
-        };
-        match joined {
+        match self.add_entry(&stored, format, &entry).await? {
             Joined::Joined => {
                 tracing::info!("tournament {id}: {} entered by the organiser", engine.name);
                 Ok(())
