@@ -22,6 +22,25 @@ async fn ok(players: &mut HashMap<String, Browser>, who: &str, path: &str, body:
     a.body
 }
 
+/// Ann creates an arena of 30 minutes with a 5 min + 2 s clock, changed by `extra`; the
+/// event as created.
+async fn create_arena(players: &mut HashMap<String, Browser>, extra: Value) -> Value {
+    let mut body = json!({
+        "name": "Arena", "format": "arena", "minutes": 30,
+        "clock": {"kind": "fischer", "base_ms": 300_000, "increment_ms": 2_000},
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    let a = players
+        .get_mut("Ann")
+        .unwrap()
+        .post("/api/tournaments", body)
+        .await;
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    a.body
+}
+
 /// `who` plays their game `game` move by move, taking the first legal move each turn, with
 /// `other` answering, until `who` has made `turns` turns; `who` moves first.
 async fn play_turns(
@@ -82,21 +101,10 @@ fn line<'a>(e: &'a Value, name: &str) -> &'a Value {
 async fn an_arena_pairs_the_free_at_once_with_streaks_and_berserk(db: Db) {
     let server = Server::start(&db);
     let mut players = sign_up(&server, &["Ann", "Bob", "Cyd", "Dee"]).await;
-    let a = players
-        .get_mut("Ann")
-        .unwrap()
-        .post(
-            "/api/tournaments",
-            json!({
-                "name": "Friday arena", "format": "arena", "minutes": 30,
-                "clock": {"kind": "fischer", "base_ms": 300_000, "increment_ms": 2_000},
-            }),
-        )
-        .await;
-    assert_eq!(a.status, 201, "{:?}", a.body);
-    assert_eq!(a.body["settings"]["berserk"], true, "{:?}", a.body);
-    assert!(a.body["rounds"].is_null(), "an arena has no rounds");
-    let id = string(&a.body["id"]);
+    let created = create_arena(&mut players, json!({"name": "Friday arena"})).await;
+    assert_eq!(created["settings"]["berserk"], true, "{created}");
+    assert!(created["rounds"].is_null(), "an arena has no rounds");
+    let id = string(&created["id"]);
     let path = |what: &str| format!("/api/tournaments/{id}/{what}");
     for name in ["Ann", "Bob", "Cyd"] {
         ok(&mut players, name, &path("join"), json!({})).await;
@@ -256,19 +264,8 @@ async fn an_arena_pairs_the_free_at_once_with_streaks_and_berserk(db: Db) {
 async fn an_arena_player_who_never_moves_forfeits_and_is_set_away(db: Db) {
     let server = Server::start(&db);
     let mut players = sign_up(&server, &["Ann", "Bob", "Cyd"]).await;
-    let a = players
-        .get_mut("Ann")
-        .unwrap()
-        .post(
-            "/api/tournaments",
-            json!({
-                "name": "Quiet arena", "format": "arena", "minutes": 30, "first_move_s": 10,
-                "clock": {"kind": "fischer", "base_ms": 300_000, "increment_ms": 2_000},
-            }),
-        )
-        .await;
-    assert_eq!(a.status, 201, "{:?}", a.body);
-    let id = string(&a.body["id"]);
+    let created = create_arena(&mut players, json!({"first_move_s": 10})).await;
+    let id = string(&created["id"]);
     let path = |what: &str| format!("/api/tournaments/{id}/{what}");
     for name in ["Ann", "Bob", "Cyd"] {
         ok(&mut players, name, &path("join"), json!({})).await;
