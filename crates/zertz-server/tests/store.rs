@@ -21,6 +21,7 @@ use zertz_server::app::store::Store;
 use zertz_server::explorer::store::{ExplorerBatch, ExplorerGame, Leaf, MoveRow};
 use zertz_server::ratings::policy::POLICY;
 use zertz_server::ratings::store::GameFilter;
+use zertz_server::store::holds::{CountsWhile, Full, Holder};
 use zertz_server::store::{
     Cursor, EventRow, GameAppend, GameEnd, GameQuery, GameRow, GameStore, GameSummary, LeaseHolder,
     MatchRow, MatchStep, PostgresStore, RowUpdate, SqliteStore, StoreError, scratch,
@@ -132,6 +133,7 @@ store_tests!(
     match_step_all_or_nothing,
     accounts_and_sessions,
     two_nodes_take_events_from_one_allowance,
+    two_nodes_hold_places_from_one_quota,
     a_game_end_is_written_with_its_result,
     games_are_found_by_player_board_rules_and_result,
     explorer_leaves_and_rows_sum_per_position,
@@ -1153,6 +1155,117 @@ async fn accounts_and_sessions(env: &Env) {
     let seen = s.accounts_seen_since(4_000, 10).await.unwrap();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].name, "Ann");
+}
+
+/// The places held under the quotas (`games::quota`, `store::holds`): two stores on one
+/// database, as two nodes, take places under a client's key and its address's, all or none;
+/// a place counts while its game is open (a seek), or until its request runs out unless kept
+/// or renewed; given back, it is free at once; twenty requests sent together from both nodes
+/// at a key with room for three: three fit. And the aborts of the last hour.
+async fn two_nodes_hold_places_from_one_quota(env: &Env) {
+    let a = env.store.clone();
+    let b: Arc<dyn Store> = Arc::from(env.reopen().await);
+    let ann = |limit| vec![("seek ann".to_string(), limit), ("seek at".to_string(), 3)];
+    let take = |s: &Arc<dyn Store>, places: Vec<(String, i64)>, request: &str, now: i64| {
+        let (s, request) = (s.clone(), request.to_string());
+        async move {
+            s.take_hold(&places, &request, CountsWhile::Open, now, now + 1_000)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(take(&a, ann(2), "r1", 0).await, Ok(()));
+    assert_eq!(take(&b, ann(2), "r2", 0).await, Ok(()));
+    let full = Full {
+        key: "seek ann".into(),
+        held: 2,
+    };
+    assert_eq!(take(&a, ann(2), "r3", 0).await, Err(full));
+    // Another client at the address takes its last place; a third finds the address full and
+    // takes nothing under its own key either.
+    let bob = vec![("seek bob".to_string(), 2), ("seek at".to_string(), 3)];
+    assert_eq!(take(&b, bob, "r4", 0).await, Ok(()));
+    let cy = vec![("seek cy".to_string(), 1), ("seek at".to_string(), 3)];
+    let full = Full {
+        key: "seek at".into(),
+        held: 3,
+    };
+    assert_eq!(take(&a, cy, "r5", 0).await, Err(full));
+    assert_eq!(
+        take(&a, vec![("seek cy".to_string(), 1)], "r6", 0).await,
+        Ok(())
+    );
+    // r1 is kept by an open game: it counts past its request's time, until the game is taken.
+    a.create_game(&game("g1", "open", 0), &events(1..=1, 0))
+        .await
+        .unwrap();
+    let keys = ["seek ann".to_string(), "seek at".to_string()];
+    a.keep_hold(&keys, "r1", Holder::Game("g1")).await.unwrap();
+    // r2 is given back; r4 (bob's) is renewed; at 2,000 the requests not renewed ran out.
+    b.drop_hold(&keys, "r2").await.unwrap();
+    let bob_keys = ["seek bob".to_string(), "seek at".to_string()];
+    b.renew_hold(&bob_keys, "r4", 5_000).await.unwrap();
+    assert_eq!(take(&b, ann(2), "r7", 2_000).await, Ok(()));
+    let full = Full {
+        key: "seek ann".into(),
+        held: 2,
+    };
+    assert_eq!(take(&a, ann(2), "r8", 2_000).await, Err(full));
+    // Someone takes the game: its place is free.
+    let joined = RowUpdate {
+        status: Some("live".into()),
+        ..RowUpdate::default()
+    };
+    a.append("g1", &[event(2, 2_500)], &joined).await.unwrap();
+    assert_eq!(take(&a, ann(2), "r9", 2_500).await, Ok(()));
+    // Twenty requests at once, ten from each node, at a key with room for three.
+    let tries: Vec<_> = (0..20)
+        .map(|n| {
+            let s = if n % 2 == 0 { a.clone() } else { b.clone() };
+            let places = vec![("engine burst".to_string(), 3)];
+            tokio::spawn(async move {
+                s.take_hold(
+                    &places,
+                    &format!("burst{n}"),
+                    CountsWhile::NotFinished,
+                    10_000,
+                    20_000,
+                )
+                .await
+                .unwrap()
+            })
+        })
+        .collect();
+    let mut fitted = 0;
+    for t in tries {
+        if t.await.unwrap().is_ok() {
+            fitted += 1;
+        }
+    }
+    assert_eq!(fitted, 3);
+    // Aborts: recorded on one node, read on the other; those older than the window go.
+    let abort_keys = ["abort ann".to_string(), "abort everyone at:x".to_string()];
+    a.record_abort(&abort_keys, 1_000, 0).await.unwrap();
+    b.record_abort(&abort_keys[..1], 2_000, 0).await.unwrap();
+    let mut seen = b.aborts_since(&abort_keys, 0).await.unwrap();
+    seen.sort();
+    assert_eq!(
+        seen,
+        vec![
+            ("abort ann".to_string(), 1_000),
+            ("abort ann".to_string(), 2_000),
+            ("abort everyone at:x".to_string(), 1_000),
+        ]
+    );
+    assert_eq!(a.aborts_since(&abort_keys, 1_500).await.unwrap().len(), 1);
+    a.record_abort(&["abort bob".to_string()], 3_000, 1_500)
+        .await
+        .unwrap();
+    assert_eq!(
+        b.aborts_since(&abort_keys, 0).await.unwrap(),
+        vec![("abort ann".to_string(), 2_000)],
+        "the abort before the window was forgotten"
+    );
 }
 
 /// The limits kept in the database (sign-ups per address, `accounts::shared_limit`): two

@@ -38,7 +38,9 @@ impl Hub {
         self.charge(&state, &action, client)?;
         let started = state.room.started;
         let version = self.act_locked(&live, &mut state, seat, &action).await?;
-        self.count_abort(&action, started, client);
+        // The game's lock is not held while the abort is written.
+        drop(state);
+        self.count_abort(&action, started, client).await;
         Ok(version)
     }
 
@@ -55,15 +57,17 @@ impl Hub {
         self.charge(&state, action, client)?;
         let started = state.room.started;
         let version = self.act_locked(live, &mut state, seat, action).await?;
-        self.count_abort(action, started, client);
+        // The game's lock is not held while the abort is written.
+        drop(state);
+        self.count_abort(action, started, client).await;
         Ok(version)
     }
 
     /// An abort of a started game is counted against `client`: too many make it wait before
     /// its next seek or lobby join (`quota::Quotas::abort_wait`).
-    fn count_abort(&self, action: &Action, started: bool, client: &Payer) {
+    async fn count_abort(&self, action: &Action, started: bool, client: &Payer) {
         if matches!(action, Action::Abort {}) && started {
-            self.quotas().aborted(client, now_ms());
+            self.quotas().aborted(self.store(), client, now_ms()).await;
         }
     }
 

@@ -4,8 +4,11 @@
 //! taken (each game waits in memory), per account, or per address for guests; and, since
 //! accounts are free, per address as well: an address holds at most [`ADDRESS_SHARE`] times
 //! what one account may, its accounts and guests together (issue 39). Over a limit, a new one
-//! is refused with 429 and a sentence. The counts live in memory: what a client holds is
-//! forgotten at a restart.
+//! is refused with 429 and a sentence. What each client holds is kept in the database
+//! (`store::holds`), so that every node of a cluster counts the same places and a restart
+//! forgets none (issue 39, item 8): a place counts while the game or match holding it does
+//! (read from its status), and a place taken but not yet held by anything counts for
+//! [`REQUEST_MS`] at most unless renewed (a quick-pairing request renews it while it waits).
 //!
 //! A new account holds half of each (rounded up) until it is a day old or has played
 //! [`SETTLED_GAMES`] games to a result (issue 39: accounts are free, so what a fresh one may hold is small,
@@ -14,15 +17,19 @@
 //! Aborting costs too (issue 39, F13): a client who aborts more than [`FREE_ABORTS`] started
 //! games within an hour waits before its next seek or lobby join, a minute after the fourth,
 //! doubling with each abort after it up to an hour, so that joining strangers' seeks only to
-//! abort them is slow.
+//! abort them is slow. The aborts are kept in the database too.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
+
+use axum::http::StatusCode;
 
 use crate::accounts::viewer::{Payer, Viewer};
 use crate::games::hub::Hub;
 use crate::games::room::status;
+use crate::http::error::ApiError;
+use crate::store::GameStore;
+use crate::store::holds::{CountsWhile, HoldStore, Holder};
 
 pub use crate::accounts::viewer::ADDRESS_SHARE;
 
@@ -44,6 +51,23 @@ impl Held {
             Held::EngineGame => "games against the engine being played",
             Held::Seek => "open games and pairing requests waiting",
             Held::Invitation => "invitations not yet taken",
+        }
+    }
+
+    /// The word that starts its keys in the database.
+    fn key(self) -> &'static str {
+        match self {
+            Held::EngineGame => "engine",
+            Held::Seek => "seek",
+            Held::Invitation => "invitation",
+        }
+    }
+
+    /// While what holds a place of this kind counts.
+    fn counts(self) -> CountsWhile {
+        match self {
+            Held::EngineGame => CountsWhile::NotFinished,
+            Held::Seek | Held::Invitation => CountsWhile::Open,
         }
     }
 }
@@ -72,28 +96,16 @@ impl Default for Limits {
     }
 }
 
-/// One thing held: a game or a match (by id), or a pairing request (no id: held while the
-/// request lives).
-#[derive(Clone, Debug)]
-enum Hold {
-    Game(String),
-    Match(String),
-    Waiting(u64),
-}
-
-/// What every client holds.
+/// The limits, and the custom boards new to this process.
 #[derive(Debug)]
 pub struct Quotas {
     limits: Limits,
-    /// The custom boards new to the server each client may still bring.
+    /// The custom boards new to the server each client may still bring. Kept per process:
+    /// what a new board costs is the layout built in this process's memory.
     pub new_boards: crate::games::new_boards::NewBoards,
-    held: Mutex<HashMap<(String, Held), Vec<Hold>>>,
-    next_request: std::sync::atomic::AtomicU64,
-    /// When each client aborted a started game, within the last [`ABORT_WINDOW_MS`].
-    aborts: Mutex<HashMap<String, Vec<i64>>>,
 }
 
-/// How long an account counts as new (ms): a day.
+/// How long a new account counts as new (ms): a day.
 pub const NEW_FOR_MS: i64 = 24 * 3_600_000;
 /// The games played to a result after which an account no longer counts as new, whatever its
 /// age.
@@ -108,33 +120,51 @@ const FIRST_ABORT_WAIT: Duration = Duration::from_secs(60);
 /// The longest wait.
 const LONGEST_ABORT_WAIT: Duration = Duration::from_secs(3600);
 
+/// How long a place taken and not yet held by a game or match counts (ms) unless renewed: a
+/// new game is stored within it; should the node die first, the place is free again then.
+pub const REQUEST_MS: i64 = 60_000;
+/// How often a place waiting with a quick-pairing request is renewed.
+pub const RENEW_EVERY: Duration = Duration::from_secs(20);
+
 /// A place taken under a client's quota until [`Reservation::keep`] names what holds it, or
 /// until it is dropped.
 pub struct Reservation {
-    quotas: Arc<Quotas>,
+    /// Where it is held; none when there is no limit.
+    store: Option<Arc<dyn GameStore>>,
     /// The client's place and its address's.
-    keys: Vec<(String, Held)>,
-    request: u64,
+    keys: Vec<String>,
+    request: String,
     kept: bool,
 }
 
 impl Reservation {
     /// The place is held by game `id` (or match, with `is_match`) from now on: it counts until
-    /// that game is over (an engine game) or taken (a seek).
-    pub fn keep(mut self, id: &str, is_match: bool) {
-        let mut held = self.quotas.lock();
-        let request = self.request;
-        for key in &self.keys {
-            if let Some(list) = held.get_mut(key) {
-                list.retain(|h| !matches!(h, Hold::Waiting(r) if *r == request));
-                list.push(if is_match {
-                    Hold::Match(id.to_string())
-                } else {
-                    Hold::Game(id.to_string())
-                });
-            }
-        }
+    /// that game is over (an engine game) or taken (a seek). Should the database fail here,
+    /// the place counts until its request runs out ([`REQUEST_MS`]), and no longer.
+    pub async fn keep(mut self, id: &str, is_match: bool) {
         self.kept = true;
+        let Some(store) = &self.store else {
+            return;
+        };
+        let holder = if is_match {
+            Holder::Match(id)
+        } else {
+            Holder::Game(id)
+        };
+        if let Err(e) = store.keep_hold(&self.keys, &self.request, holder).await {
+            tracing::warn!("the quota's place for {id} was not kept: {e}");
+        }
+    }
+
+    /// The place counts for another [`REQUEST_MS`] (a request that waits, and is not a game).
+    pub async fn renew(&self) {
+        let Some(store) = &self.store else {
+            return;
+        };
+        let until = crate::util::now_ms() + REQUEST_MS;
+        if let Err(e) = store.renew_hold(&self.keys, &self.request, until).await {
+            tracing::warn!("a quota's place was not renewed: {e}");
+        }
     }
 }
 
@@ -143,17 +173,96 @@ impl Drop for Reservation {
         if self.kept {
             return;
         }
-        let mut held = self.quotas.lock();
-        let request = self.request;
-        for key in &self.keys {
-            if let Some(list) = held.get_mut(key) {
-                list.retain(|h| !matches!(h, Hold::Waiting(r) if *r == request));
-                if list.is_empty() {
-                    held.remove(key);
+        let Some(store) = self.store.take() else {
+            return;
+        };
+        let (keys, request) = (std::mem::take(&mut self.keys), self.request.clone());
+        // Given back in the background (a drop cannot wait); without a runtime, or should it
+        // fail, the place frees itself when its request runs out.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(e) = store.drop_hold(&keys, &request).await {
+                    tracing::warn!("a quota's place was not given back: {e}");
                 }
-            }
+            });
         }
     }
+}
+
+/// The wait that the aborts `recent` (key, at_ms; those of the last hour) make `payer` wait at
+/// `now_ms`, with its sentence, if any: the longest of its client's and its address's.
+fn abort_wait_of(
+    payer: &Payer,
+    recent: &[(String, i64)],
+    now_ms: i64,
+) -> Option<(String, Duration)> {
+    let mut longest: Option<(String, Duration)> = None;
+    for (index, (key, free)) in payer.keys(FREE_ABORTS).into_iter().enumerate() {
+        let times: Vec<i64> = recent
+            .iter()
+            .filter(|(k, t)| *k == key && now_ms - t < ABORT_WINDOW_MS)
+            .map(|(_, t)| *t)
+            .collect();
+        let past_free = times.len().saturating_sub(free);
+        let Some(last) = times.iter().max().filter(|_| past_free > 0) else {
+            continue;
+        };
+        let wait = FIRST_ABORT_WAIT
+            .saturating_mul(1 << (past_free - 1).min(10))
+            .min(LONGEST_ABORT_WAIT);
+        let left = (last + wait.as_millis() as i64) - now_ms;
+        if left <= 0
+            || longest
+                .as_ref()
+                .is_some_and(|(_, l)| l.as_millis() as i64 >= left)
+        {
+            continue;
+        }
+        let left = Duration::from_millis(left as u64);
+        let who = if index == 0 {
+            format!("you aborted {} games", times.len())
+        } else {
+            format!("{} games were aborted from your address", times.len())
+        };
+        longest = Some((
+            format!(
+                "{who} in the last hour: you may start or take a game in the lobby again in {} s",
+                left.as_secs().max(1)
+            ),
+            left,
+        ));
+    }
+    longest
+}
+
+/// The keys of `payer`'s aborts: its client's and its address's.
+fn abort_keys(payer: &Payer) -> Vec<String> {
+    payer
+        .keys(FREE_ABORTS)
+        .into_iter()
+        .map(|(key, _)| format!("abort {key}"))
+        .collect()
+}
+
+/// The aborts as recorded under [`abort_keys`], with the keys [`Payer::keys`] gives.
+fn unprefixed(recent: Vec<(String, i64)>) -> Vec<(String, i64)> {
+    recent
+        .into_iter()
+        .map(|(key, at)| (key.strip_prefix("abort ").unwrap_or(&key).to_string(), at))
+        .collect()
+}
+
+/// The answer to a client over a limit.
+fn too_many(why: String) -> ApiError {
+    ApiError(StatusCode::TOO_MANY_REQUESTS, why)
+}
+
+/// The answer when the quotas could not be read or written: the server's trouble.
+fn unavailable(e: impl std::fmt::Display) -> ApiError {
+    ApiError(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("the quotas could not be read, try again: {e}"),
+    )
 }
 
 impl Quotas {
@@ -162,101 +271,42 @@ impl Quotas {
         Arc::new(Quotas {
             limits,
             new_boards: crate::games::new_boards::NewBoards::new(limits.new_boards_per_hour),
-            held: Mutex::new(HashMap::new()),
-            next_request: Default::default(),
-            aborts: Mutex::new(HashMap::new()),
         })
     }
 
     /// Records that `payer` aborted a started game at `now_ms`: against the client and its
-    /// address.
-    pub fn aborted(&self, payer: &Payer, now_ms: i64) {
-        let mut aborts = self.aborts.lock().unwrap_or_else(|e| e.into_inner());
-        // The old ones of every client go, so the map holds the last hour only.
-        aborts.retain(|_, times| {
-            times.retain(|t| now_ms - t < ABORT_WINDOW_MS);
-            !times.is_empty()
-        });
-        for (key, _) in payer.keys(FREE_ABORTS) {
-            aborts.entry(key).or_default().push(now_ms);
+    /// address. Should the database fail, the abort is not counted (and the failure logged).
+    pub async fn aborted(&self, store: &dyn HoldStore, payer: &Payer, now_ms: i64) {
+        if let Err(e) = store
+            .record_abort(&abort_keys(payer), now_ms, now_ms - ABORT_WINDOW_MS)
+            .await
+        {
+            tracing::warn!("an abort was not counted: {e}");
         }
     }
 
     /// Why `payer` may not seek or join a lobby game at `now_ms`, if it aborted too many
     /// started games lately, or its address did ([`ADDRESS_SHARE`] times as many are free
-    /// there): the sentence and how long it still waits.
-    pub fn abort_wait(&self, payer: &Payer, now_ms: i64) -> Option<(String, Duration)> {
-        let aborts = self.aborts.lock().unwrap_or_else(|e| e.into_inner());
-        let mut longest: Option<(String, Duration)> = None;
-        for (index, (key, free)) in payer.keys(FREE_ABORTS).into_iter().enumerate() {
-            let Some(times) = aborts.get(&key) else {
-                continue;
-            };
-            let recent: Vec<i64> = times
-                .iter()
-                .copied()
-                .filter(|t| now_ms - t < ABORT_WINDOW_MS)
-                .collect();
-            let past_free = recent.len().saturating_sub(free);
-            let Some(last) = recent.iter().max().filter(|_| past_free > 0) else {
-                continue;
-            };
-            let wait = FIRST_ABORT_WAIT
-                .saturating_mul(1 << (past_free - 1).min(10))
-                .min(LONGEST_ABORT_WAIT);
-            let left = (last + wait.as_millis() as i64) - now_ms;
-            if left <= 0
-                || longest
-                    .as_ref()
-                    .is_some_and(|(_, l)| l.as_millis() as i64 >= left)
-            {
-                continue;
-            }
-            let left = Duration::from_millis(left as u64);
-            let who = if index == 0 {
-                format!("you aborted {} games", recent.len())
-            } else {
-                format!("{} games were aborted from your address", recent.len())
-            };
-            longest = Some((
-                format!(
-                    "{who} in the last hour: you may start or take a game in the lobby again in \
-                     {} s",
-                    left.as_secs().max(1)
-                ),
-                left,
-            ));
+    /// there): the 429 that says so and how long it still waits.
+    pub async fn abort_wait(
+        &self,
+        store: &dyn HoldStore,
+        payer: &Payer,
+        now_ms: i64,
+    ) -> Result<(), ApiError> {
+        let recent = store
+            .aborts_since(&abort_keys(payer), now_ms - ABORT_WINDOW_MS + 1)
+            .await
+            .map_err(unavailable)?;
+        match abort_wait_of(payer, &unprefixed(recent), now_ms) {
+            Some((why, _)) => Err(too_many(why)),
+            None => Ok(()),
         }
-        longest
     }
 
     /// The limits.
     pub fn limits(&self) -> Limits {
         self.limits
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, Held), Vec<Hold>>> {
-        self.held.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Whether a held game still counts: an engine game until it is over, a seek while it is
-    /// open.
-    async fn still_counts(hub: &Hub, hold: &Hold, kind: Held) -> bool {
-        let state = match hold {
-            Hold::Waiting(_) => return true,
-            Hold::Game(id) => match hub.room(id).await {
-                Ok(room) => room.status(),
-                Err(_) => return false,
-            },
-            Hold::Match(id) => match hub.load_match(id).await {
-                Ok((m, _)) => m.status(),
-                Err(_) => return false,
-            },
-        };
-        match kind {
-            Held::EngineGame => state != status::FINISHED,
-            Held::Seek | Held::Invitation => state == status::OPEN,
-        }
     }
 
     /// Whether `viewer` is an account that still counts as new: younger than [`NEW_FOR_MS`]
@@ -282,104 +332,92 @@ impl Quotas {
     }
 
     /// Takes a place of `kind` for `viewer` (its account, or its address for a guest) and for
-    /// its address, or says why not: the client, or the address, already holds as many as
-    /// its limit allows. A seek also waits out the client's aborts ([`Quotas::abort_wait`]).
+    /// its address, or says why not (429): the client, or the address, already holds as many
+    /// as its limit allows. A seek also waits out the client's aborts ([`Quotas::abort_wait`]).
+    /// 503 when the database cannot say.
     pub async fn reserve(
         self: &Arc<Self>,
         hub: &Hub,
         viewer: &Viewer,
         kind: Held,
-    ) -> Result<Reservation, String> {
+    ) -> Result<Reservation, ApiError> {
         let payer = viewer.payer();
-        if kind == Held::Seek
-            && let Some((why, _)) = self.abort_wait(&payer, crate::util::now_ms())
-        {
-            return Err(why);
+        let now = crate::util::now_ms();
+        if kind == Held::Seek {
+            self.abort_wait(hub.store(), &payer, now).await?;
         }
         let limit = match kind {
             Held::EngineGame => self.limits.engine_games,
             Held::Seek => self.limits.seeks,
             Held::Invitation => self.limits.invitations,
         };
+        let request = crate::token::seat_token();
         if limit == 0 {
-            return Ok(self.reservation(Vec::new(), 0));
+            return Ok(Reservation {
+                store: None,
+                keys: Vec::new(),
+                request,
+                kept: false,
+            });
         }
         let new_account = Quotas::is_new(hub, viewer).await;
         // The client's own place, and its address's (guests and accounts together).
-        let places: Vec<((String, Held), usize, String)> = payer
+        let places: Vec<(String, usize, String)> = payer
             .keys(limit)
             .into_iter()
             .enumerate()
-            .map(|(index, (key, limit))| match index {
-                0 if new_account => (
-                    (key, kind),
-                    limit.div_ceil(2),
-                    format!(
-                        "a new account; {limit} once it is a day old or has played \
-                         {SETTLED_GAMES} games to a result"
+            .map(|(index, (key, limit))| {
+                let key = format!("{} {key}", kind.key());
+                match index {
+                    0 if new_account => (
+                        key,
+                        limit.div_ceil(2),
+                        format!(
+                            "a new account; {limit} once it is a day old or has played \
+                             {SETTLED_GAMES} games to a result"
+                        ),
                     ),
-                ),
-                0 => (
-                    (key, kind),
-                    limit,
-                    "one player (or one address for guests)".to_string(),
-                ),
-                _ => (
-                    (key, kind),
-                    limit,
-                    "one address, its players and guests together".to_string(),
-                ),
+                    0 => (
+                        key,
+                        limit,
+                        "one player (or one address for guests)".to_string(),
+                    ),
+                    _ => (
+                        key,
+                        limit,
+                        "one address, its players and guests together".to_string(),
+                    ),
+                }
             })
             .collect();
-        // Holds that no longer count (a game over, a seek taken) are found first, unlocked.
-        let mut gone = Vec::new();
-        for (key, _, _) in &places {
-            let holds = self.lock().get(key).cloned().unwrap_or_default();
-            for hold in holds {
-                if !Quotas::still_counts(hub, &hold, kind).await {
-                    gone.push(hold);
-                }
-            }
+        let limits: Vec<(String, i64)> = places
+            .iter()
+            .map(|(key, limit, _)| (key.clone(), *limit as i64))
+            .collect();
+        let store = hub.store_handle();
+        let taken = store
+            .take_hold(&limits, &request, kind.counts(), now, now + REQUEST_MS)
+            .await
+            .map_err(unavailable)?;
+        if let Err(full) = taken {
+            let (limit, whose) = places
+                .iter()
+                .find(|(key, _, _)| *key == full.key)
+                .map(|(_, limit, whose)| (*limit, whose.as_str()))
+                .unwrap_or((0, "this client"));
+            return Err(too_many(format!(
+                "too many {}: at most {limit} at once for {whose} ({} now); finish or cancel \
+                 one first",
+                kind.words(),
+                full.held
+            )));
         }
-        let request = self
-            .next_request
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut held = self.lock();
-        for (key, limit, whose) in &places {
-            let list = held.entry(key.clone()).or_default();
-            list.retain(|h| {
-                !gone.iter().any(|g| match (g, h) {
-                    (Hold::Game(a), Hold::Game(b)) | (Hold::Match(a), Hold::Match(b)) => a == b,
-                    _ => false,
-                })
-            });
-            if list.len() >= *limit {
-                let count = list.len();
-                held.retain(|_, list| !list.is_empty());
-                return Err(format!(
-                    "too many {}: at most {limit} at once for {whose} ({count} now); finish or \
-                     cancel one first",
-                    kind.words()
-                ));
-            }
-        }
-        let keys: Vec<(String, Held)> = places.into_iter().map(|(key, _, _)| key).collect();
-        for key in &keys {
-            held.entry(key.clone())
-                .or_default()
-                .push(Hold::Waiting(request));
-        }
-        drop(held);
-        Ok(self.reservation(keys, request))
-    }
-
-    fn reservation(self: &Arc<Self>, keys: Vec<(String, Held)>, request: u64) -> Reservation {
-        Reservation {
-            quotas: Arc::clone(self),
-            keys,
+        Ok(Reservation {
+            store: Some(store),
+            keys: limits.into_iter().map(|(key, _)| key).collect(),
             request,
             kept: false,
-        }
+        })
     }
 }
 
@@ -387,29 +425,49 @@ impl Quotas {
 mod tests {
     use super::*;
 
+    /// The aborts of a few clients, recorded as the database keeps them.
+    #[derive(Default)]
+    struct Record(Vec<(String, i64)>);
+
+    impl Record {
+        fn aborted(&mut self, payer: &Payer, at: i64) {
+            for key in abort_keys(payer) {
+                self.0.push((key, at));
+            }
+        }
+
+        fn wait(&self, payer: &Payer, now: i64) -> Option<(String, Duration)> {
+            let keys = abort_keys(payer);
+            let recent: Vec<(String, i64)> = self
+                .0
+                .iter()
+                .filter(|(key, at)| keys.contains(key) && now - at < ABORT_WINDOW_MS)
+                .cloned()
+                .collect();
+            abort_wait_of(payer, &unprefixed(recent), now)
+        }
+    }
+
     #[test]
     fn aborts_past_the_free_ones_make_a_wait_that_doubles() {
-        let q = Quotas::new(Limits::default());
+        let mut q = Record::default();
         let (ann, bob) = (Payer::named("ann"), Payer::named("bob"));
         let minute = 60_000;
         for k in 0..FREE_ABORTS as i64 {
             q.aborted(&ann, k * 1_000);
-            assert!(q.abort_wait(&ann, k * 1_000).is_none(), "abort {k} is free");
+            assert!(q.wait(&ann, k * 1_000).is_none(), "abort {k} is free");
         }
         // The fourth: a minute's wait from it; the fifth: two; other clients are not held.
         q.aborted(&ann, 10_000);
-        let (why, left) = q.abort_wait(&ann, 10_000).unwrap();
+        let (why, left) = q.wait(&ann, 10_000).unwrap();
         assert_eq!(left, Duration::from_secs(60));
         assert!(why.contains("aborted 4 games"), "{why}");
-        assert!(q.abort_wait(&ann, 10_000 + minute).is_none());
+        assert!(q.wait(&ann, 10_000 + minute).is_none());
         q.aborted(&ann, 100_000);
-        assert_eq!(
-            q.abort_wait(&ann, 100_000).unwrap().1,
-            Duration::from_secs(120)
-        );
-        assert!(q.abort_wait(&bob, 100_000).is_none());
+        assert_eq!(q.wait(&ann, 100_000).unwrap().1, Duration::from_secs(120));
+        assert!(q.wait(&bob, 100_000).is_none());
         // An hour on, the old aborts no longer count.
-        assert!(q.abort_wait(&ann, 100_000 + ABORT_WINDOW_MS).is_none());
+        assert!(q.wait(&ann, 100_000 + ABORT_WINDOW_MS).is_none());
     }
 
     /// Fresh accounts at one address share its aborts: each of five aborts 3 games (free for
@@ -417,7 +475,7 @@ mod tests {
     /// client at another address does not.
     #[test]
     fn aborts_count_per_address_too() {
-        let q = Quotas::new(Limits::default());
+        let mut q = Record::default();
         let at = |client: &str, ip: [u8; 4]| Payer {
             client: client.to_string(),
             address: Some(std::net::IpAddr::from(ip)),
@@ -433,11 +491,11 @@ mod tests {
             }
         }
         // Twelve from the address: each account and the address are within their free ones.
-        assert!(fakes.iter().all(|f| q.abort_wait(f, now).is_none()));
+        assert!(fakes.iter().all(|f| q.wait(f, now).is_none()));
         now += 1_000;
         q.aborted(&fakes[4], now);
         for fake in &fakes {
-            let (why, left) = q.abort_wait(fake, now).expect("the address waits");
+            let (why, left) = q.wait(fake, now).expect("the address waits");
             assert!(
                 why.contains("13 games were aborted from your address"),
                 "{why}"
@@ -445,6 +503,6 @@ mod tests {
             assert_eq!(left, Duration::from_secs(60));
         }
         let elsewhere = at("account:other", [198, 51, 100, 1]);
-        assert!(q.abort_wait(&elsewhere, now).is_none());
+        assert!(q.wait(&elsewhere, now).is_none());
     }
 }

@@ -72,12 +72,7 @@ async fn create_game(
     // The quota first: a refused request reads no board (a custom one would stay in memory).
     let held = req.held();
     let reservation = match held {
-        Some(kind) => Some(
-            quotas
-                .reserve(&hub, &viewer, kind)
-                .await
-                .map_err(too_many)?,
-        ),
+        Some(kind) => Some(quotas.reserve(&hub, &viewer, kind).await?),
         None => None,
     };
     let (settings, _, creator) = quotas
@@ -94,7 +89,7 @@ async fn create_game(
     tokens[1 - creator] = invite.clone();
     let (id, tokens) = hub.create_game(settings, seated, tokens, None).await?;
     if let Some(r) = reservation {
-        r.keep(&id, false);
+        r.keep(&id, false).await;
     }
     if against_engine {
         // Its engine waits for a slot in this client's line (round robin between clients).
@@ -305,12 +300,10 @@ async fn join_game(
 ) -> ApiResult<Response> {
     let Json(b) = body?;
     // Taking a stranger's seek (no invitation's token) waits after too many aborts.
-    if b.token.is_none()
-        && let Some((why, _)) = hub
-            .quotas()
-            .abort_wait(&viewer.payer(), crate::util::now_ms())
-    {
-        return Err(too_many(why));
+    if b.token.is_none() {
+        hub.quotas()
+            .abort_wait(hub.store(), &viewer.payer(), crate::util::now_ms())
+            .await?;
     }
     let (seat, token) = hub
         .join(&id, b.token.as_deref(), &viewer.seated(b.name.as_deref()))

@@ -22,7 +22,6 @@ use crate::accounts::viewer::viewer;
 use crate::games::model::RATED_NEEDS_ACCOUNTS;
 use crate::games::pools::Pool;
 use crate::games::quota::{Held, Reservation};
-use crate::games::routes::too_many;
 use crate::http::error::{ApiResult, bad, bad_query};
 use crate::pairing::{JoinError, Paired, Pairing, QueueKey, Ticket};
 use crate::util::now_ms;
@@ -108,10 +107,7 @@ async fn pair(
         ),
         None => None,
     };
-    let reservation = quotas
-        .reserve(&hub, &viewer, Held::Seek)
-        .await
-        .map_err(too_many)?;
+    let reservation = quotas.reserve(&hub, &viewer, Held::Seek).await?;
     let seated = viewer.seated(q.name.as_deref());
     if seated.account.is_none() {
         crate::util::clean_name(&seated.name).map_err(bad)?;
@@ -142,9 +138,14 @@ async fn serve(
     mut socket: WebSocket,
     ticket: Ticket,
     mut told: tokio::sync::oneshot::Receiver<Paired>,
-    _reservation: Reservation,
+    reservation: Reservation,
 ) {
     let mut every = tokio::time::interval(Duration::from_secs(1));
+    // The request's place under the seeks' quota counts while it waits.
+    let mut renew = tokio::time::interval_at(
+        tokio::time::Instant::now() + crate::games::quota::RENEW_EVERY,
+        crate::games::quota::RENEW_EVERY,
+    );
     loop {
         tokio::select! {
             paired = &mut told => {
@@ -173,6 +174,7 @@ async fn serve(
                     break;
                 }
             }
+            _ = renew.tick() => reservation.renew().await,
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => {}

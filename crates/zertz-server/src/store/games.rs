@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::store::StoreError;
+use crate::store::holds::HoldStore;
 
 /// A game as stored when it is created.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -187,9 +188,10 @@ pub struct GameAppend {
 /// `Conflict` on its first version, and its events must start at version 1 without gaps
 /// (`Conflict` otherwise); `append` of no events applies the update alone and leaves
 /// `updated_ms`; a seat index other than 0 or 1 is refused (`Database(InvalidArgument)`)
-/// before anything is written; a `limit` of 0 or less lists nothing.
+/// before anything is written; a `limit` of 0 or less lists nothing. What clients hold under
+/// their quotas is stored alongside ([`HoldStore`]).
 #[async_trait]
-pub trait GameStore: Send + Sync {
+pub trait GameStore: HoldStore + Send + Sync {
     /// Finishes the writes given so far and closes the store, for a server that stops (on
     /// SQLite the recent events are folded then); a write after this fails.
     async fn close(&self);

@@ -9,6 +9,7 @@ pub(crate) mod common;
 pub mod game_end;
 pub(crate) mod game_sql;
 mod games;
+pub mod holds;
 pub mod migrations;
 pub(crate) mod postgres;
 pub mod scratch;

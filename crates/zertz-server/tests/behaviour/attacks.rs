@@ -363,7 +363,7 @@ async fn f14_chat_is_limited_per_account_across_sockets_and_the_opponent_is_neve
 /// F13: joining strangers' seeks only to abort them (before, ten in 0.04 s without a word).
 /// Three started games may be aborted within an hour; after the fourth the player waits a
 /// minute (then two, four… up to an hour) before taking or starting a seek; the creator of the
-/// seeks is not held back.
+/// seeks is not held back; a restart forgets none of it.
 #[tokio::test]
 async fn f13_aborting_seeks_one_joined_makes_the_next_seek_wait() {
     let (_dir, db) = temp_db();
@@ -396,7 +396,15 @@ async fn f13_aborting_seeks_one_joined_makes_the_next_seek_wait() {
     // Her own seek waits too; Ann's do not.
     let mine = eve.post("/api/games", open.clone()).await;
     assert_eq!(mine.status, 429, "{:?}", mine.body);
-    assert_eq!(ann.post("/api/games", open).await.status, 201);
+    assert_eq!(ann.post("/api/games", open.clone()).await.status, 201);
+    // The aborts are kept in the database (issue 39, item 8): a restarted server, like another
+    // node on the same database, still makes her wait (before, a restart forgot them).
+    drop(server);
+    let server = Server::start(&db);
+    let mut eve = Browser::new(&server);
+    assert_eq!(eve.log_in("Eve", PASSWORD).await.status, 200);
+    let mine = eve.post("/api/games", open).await;
+    assert_eq!(mine.status, 429, "{:?}", mine.body);
 }
 
 /// F15, invisible characters: a guest's name with a right-to-left override and zero-width
@@ -703,7 +711,7 @@ async fn f8_fake_accounts_at_one_address_hold_five_places_in_the_review_queue() 
 
 /// F7: invitations not yet taken are held like seeks: ten at once for a player (or a guest's
 /// address; five for a new account), forty for an address whatever its accounts, and a taken
-/// one frees its place.
+/// one frees its place; a restart forgets none.
 /// Before, 1,000 invitation games in 5.5 s held 108 MB of memory for five minutes each.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn f7_invitations_not_taken_are_limited_per_player_and_per_address() {
@@ -769,6 +777,18 @@ async fn f7_invitations_not_taken_are_limited_per_player_and_per_address() {
     let (id, token) = &ids[0];
     server.join(id, token, "Friend").await;
     assert_eq!(host.post("/api/games", invite.clone()).await.status, 201);
+    // The places are kept in the database (issue 39, item 8): a restarted server, like another
+    // node on the same database, still counts the guest's ten (before, each process counted in
+    // its own memory, and a restart gave ten more).
+    drop(server);
+    let server = Server::start_config(&db, 50, |c| {
+        c.invitations_per_client = zertz_server::Config::default().invitations_per_client;
+        c.connections.trusted_proxies =
+            std::sync::Arc::from([std::net::IpAddr::from([127, 0, 0, 1])]);
+    });
+    let mut guest = browser_at(&server, "198.51.100.50");
+    let refused = guest.post("/api/games", invite.clone()).await;
+    assert_eq!(refused.status, 429, "{:?}", refused.body);
 }
 
 /// F15, look-alike names: a name that looks like an account's (Unicode's confusable skeletons,

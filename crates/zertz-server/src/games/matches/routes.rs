@@ -57,12 +57,7 @@ async fn create_match(
     // The quota first: a refused request reads no board (a custom one would stay in memory).
     let held = req.held();
     let reservation = match held {
-        Some(kind) => Some(
-            quotas
-                .reserve(&hub, &viewer, kind)
-                .await
-                .map_err(too_many)?,
-        ),
+        Some(kind) => Some(quotas.reserve(&hub, &viewer, kind).await?),
         None => None,
     };
     let (mut settings, opponent, creator_seat) = quotas
@@ -88,7 +83,7 @@ async fn create_match(
         })
         .await?;
     if let Some(r) = reservation {
-        r.keep(&id, true);
+        r.keep(&id, true).await;
     }
     if held == Some(Held::EngineGame) {
         // Its games' engine waits for a slot in this client's line.
