@@ -373,6 +373,12 @@ impl Accounts {
         Ok(self.store.fill_name_looks().await?)
     }
 
+    /// The accounts' storage, where the limits every node keeps together live
+    /// (`shared_limit`).
+    pub fn store(&self) -> &dyn AccountStore {
+        self.store.as_ref()
+    }
+
     /// Deletes the sessions that have expired; returns how many.
     pub async fn sweep_sessions(&self) -> Result<u64, AccountError> {
         Ok(self

@@ -112,7 +112,8 @@ async fn f12_a_rated_game_with_a_1_ms_clock_is_refused() {
 
 /// F1: copies of a large study by a swarm of fresh accounts from one address (a copy needs no
 /// body; counted per account only, one address stored about 24 MB a second). New studies are
-/// counted per address as well: 30 an hour, whatever the number of accounts.
+/// counted per address as well: 30 an hour, whatever the number of accounts, and a restart
+/// forgets none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn f1_a_swarm_of_fresh_accounts_copies_a_study_30_times_an_hour() {
     let (_dir, db) = temp_db();
@@ -157,6 +158,17 @@ async fn f1_a_swarm_of_fresh_accounts_copies_a_study_30_times_an_hour() {
     }
     // The owner's save was the address's first new study of the hour.
     assert_eq!((stored, refused), (29, 11));
+    // The allowance is kept in the database (issue 39, item 8): a restarted server, like
+    // another node on the same database, refuses the next copy too (before, a restart gave
+    // the address thirty more).
+    drop(server);
+    let server = Server::start(&db);
+    let mut fake = Browser::new(&server);
+    fake.sign_up_ok("Fake8", PASSWORD).await;
+    let a = fake
+        .post(&format!("/api/studies/{id}/copy"), json!({}))
+        .await;
+    assert_eq!(a.status, 429, "{:?}", a.body);
 }
 
 /// A body trickled a byte at a time (issue 39, F11) is cut off when the whole body's time is

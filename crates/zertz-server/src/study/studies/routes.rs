@@ -89,16 +89,29 @@ struct StudyItem {
 
 /// Takes a new study from the allowances of the viewer's account and address (F1); `Some`: the
 /// 429 that says how long to wait.
-fn new_study_refused(
+async fn new_study_refused(
+    accounts: &crate::accounts::Accounts,
     study: &crate::study::Study,
     account: &Account,
     viewer: &Viewer,
-) -> Option<Response> {
-    let (why, wait) = study.new_studies.take(&account.id, viewer.address).err()?;
-    Some(crate::http::limit::too_many(why, wait))
+) -> ApiResult<Option<Response>> {
+    let taken = study
+        .new_studies
+        .take(
+            accounts.store(),
+            &account.id,
+            viewer.address,
+            crate::util::now_ms(),
+        )
+        .await
+        .map_err(crate::accounts::AccountError::from)?;
+    Ok(taken
+        .err()
+        .map(|(why, wait)| crate::http::limit::too_many(why, wait)))
 }
 
 async fn create(
+    State(accounts): State<Arc<crate::accounts::Accounts>>,
     State(store): State<Arc<dyn StudyStore>>,
     State(study): State<Arc<crate::study::Study>>,
     viewer: Viewer,
@@ -106,7 +119,7 @@ async fn create(
 ) -> ApiResult<Response> {
     let account = logged_in(viewer.clone(), "saving a study")?;
     let Json(input) = body?;
-    if let Some(refused) = new_study_refused(&study, &account, &viewer) {
+    if let Some(refused) = new_study_refused(&accounts, &study, &account, &viewer).await? {
         return Ok(refused);
     }
     let id = Studies::new(store.as_ref())
@@ -177,13 +190,14 @@ async fn delete(
 }
 
 async fn copy(
+    State(accounts): State<Arc<crate::accounts::Accounts>>,
     State(store): State<Arc<dyn StudyStore>>,
     State(study): State<Arc<crate::study::Study>>,
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
     let account = logged_in(viewer.clone(), "copying a study")?;
-    if let Some(refused) = new_study_refused(&study, &account, &viewer) {
+    if let Some(refused) = new_study_refused(&accounts, &study, &account, &viewer).await? {
         return Ok(refused);
     }
     let copy = Studies::new(store.as_ref()).copy(&account.id, &id).await?;
