@@ -31,6 +31,11 @@ const SIGN_UP_HASH_QUEUE: usize = 8;
 /// Login tries per name from every address and node together: this many at once, then one
 /// more every 36 s (docs/accounts.md, "Limits on guessing").
 const NAME_TRIES: SharedLimit = SharedLimit { per_hour: 100 };
+/// Failed logins per address from every node together, not counting browsers that logged in
+/// to the account before (issue 39, item 8): the in-memory guard holds each node's failures
+/// per address, and this holds them all, so that an address spreading its guesses over the
+/// nodes gets no more than at one of them (sixty an hour, then one a minute).
+const ADDRESS_FAILURES: SharedLimit = SharedLimit { per_hour: 60 };
 
 /// Settings of the accounts.
 #[derive(Clone, Debug)]
@@ -257,14 +262,29 @@ impl Accounts {
             .guard
             .begin(address, name, device.as_deref(), trusted, Instant::now());
         begun.map_err(locked_out)?;
+        let failures_key = format!("login-failures at:{address}");
         if !trusted {
             self.try_name(name).await?;
+            if let Some(wait) = ADDRESS_FAILURES
+                .wait(self.store.as_ref(), &failures_key, now_ms())
+                .await?
+            {
+                return Err(locked_out(Locked::Address(wait)));
+            }
         }
         let matches = self
             .hasher
             .verify(password, account.as_ref().map(|a| a.password_hash.as_str()))
             .await?;
         let Some(account) = account.filter(|_| matches) else {
+            if !trusted {
+                // Counted once the hash has said so: what races here is held by each node's
+                // guard, which counts a try before its hash.
+                ADDRESS_FAILURES
+                    .take(self.store.as_ref(), &failures_key, now_ms())
+                    .await?
+                    .ok();
+            }
             return Err(AccountError::WrongLogin);
         };
         self.guard.succeeded(address, name, device.as_deref());

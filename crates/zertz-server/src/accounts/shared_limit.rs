@@ -17,6 +17,22 @@ pub struct SharedLimit {
 }
 
 impl SharedLimit {
+    /// How long until an event of `key` would fit at `now_ms`, if it would not now; takes
+    /// nothing.
+    pub async fn wait(
+        &self,
+        store: &dyn AccountStore,
+        key: &str,
+        now_ms: i64,
+    ) -> Result<Option<Duration>, StoreError> {
+        let per_hour = i64::from(self.per_hour.max(1));
+        let interval = 3_600_000 / per_hour;
+        Ok(store
+            .event_wait(key, now_ms, interval, per_hour)
+            .await?
+            .map(|ms| Duration::from_millis(ms.max(1) as u64)))
+    }
+
     /// Takes an event of `key` at `now_ms` if the allowance has room for it; else takes
     /// nothing and says how long until it has.
     pub async fn take(

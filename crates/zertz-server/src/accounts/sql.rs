@@ -267,6 +267,25 @@ impl<S: Sql + AccountDialect> AccountStore for S {
         Ok(Some((ready - now_ms - tolerance).max(1)))
     }
 
+    async fn event_wait(
+        &self,
+        key: &str,
+        now_ms: i64,
+        interval_ms: i64,
+        burst: i64,
+    ) -> Result<Option<i64>, StoreError> {
+        let row = self
+            .fetch_optional("SELECT ready_ms FROM rate_limits WHERE key = ?", args![key])
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let ready: i64 = row.get("ready_ms")?;
+        // As in `take_event`: it fits while `ready_ms` is at most `burst - 1` intervals ahead.
+        let over = ready - now_ms - (burst - 1) * interval_ms;
+        Ok((over > 0).then_some(over))
+    }
+
     async fn accounts_seen_since(
         &self,
         since_ms: i64,

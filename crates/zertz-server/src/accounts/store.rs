@@ -114,6 +114,16 @@ pub trait AccountStore: Send + Sync {
         burst: i64,
     ) -> Result<Option<i64>, StoreError>;
 
+    /// How many ms until an event of `key` would fit at `now_ms` in the allowance that
+    /// [`AccountStore::take_event`] keeps (`None`: it fits now); nothing is taken.
+    async fn event_wait(
+        &self,
+        key: &str,
+        now_ms: i64,
+        interval_ms: i64,
+        burst: i64,
+    ) -> Result<Option<i64>, StoreError>;
+
     /// The accounts seen at or after `since_ms`, most recent first, at most `limit`.
     async fn accounts_seen_since(
         &self,

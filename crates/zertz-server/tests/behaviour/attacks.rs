@@ -925,6 +925,45 @@ async fn a_hundred_guesses_at_one_name_from_anywhere_then_it_waits_on_every_node
     assert_eq!(own.log_in("Ann", PASSWORD).await.status, 200);
 }
 
+/// Issue 39, item 8: an address's failed logins are counted by every node together. A guesser
+/// at one address spreads sixty failures over three nodes (three servers on one database, one
+/// after the other: each node's own guard lets twenty through freely), then tries a fourth:
+/// refused (429), however fresh its guard; a browser that logged in to its account before is
+/// let through. Before, each node counted alone, and every node added twenty free failures.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_spreading_failed_logins_over_the_nodes_gets_no_more() {
+    let (_dir, db) = temp_db();
+    let server = behind_a_proxy(&db);
+    let mut ann = browser_at(&server, "203.0.113.60");
+    ann.sign_up_ok("Ann", PASSWORD).await;
+    drop(server);
+    for node in 0..3 {
+        let server = behind_a_proxy(&db);
+        for n in 0..20 {
+            let mut guesser = browser_at(&server, "203.0.113.60");
+            let a = guesser.log_in(&format!("Name{node}x{n}"), "guess").await;
+            assert_eq!(a.status, 401, "node {node}, guess {n}: {:?}", a.body);
+        }
+    }
+    let server = behind_a_proxy(&db);
+    let mut guesser = browser_at(&server, "203.0.113.60");
+    let refused = guesser.log_in("Another", "guess").await;
+    assert_eq!(refused.status, 429, "{:?}", refused.body);
+    let why = refused.body["error"].as_str().unwrap();
+    assert!(why.contains("from this address"), "{why}");
+    assert!(
+        (1..=60).contains(&refused.retry_after.unwrap()),
+        "{refused:?}"
+    );
+    // Ann, at that address, in the browser she signed up with (its device cookie).
+    let mut own = browser_at(&server, "203.0.113.60");
+    own.cookies = ann.cookies.clone();
+    assert_eq!(own.log_in("Ann", PASSWORD).await.status, 200);
+    // Another address has its own.
+    let mut elsewhere = browser_at(&server, "198.51.100.61");
+    assert_eq!(elsewhere.log_in("Another", "guess").await.status, 401);
+}
+
 /// Issue 39, item 1: a new account holds half of each allowance (rounded up) until it is a
 /// day old or has played three games to a result: two games against the engine at once, not
 /// three; after three games played (resigned by the opponent, results all the same), the
