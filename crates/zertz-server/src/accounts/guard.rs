@@ -1,6 +1,6 @@
 //! Limits on guessing passwords, which no client can turn against somebody else (issue 39: F2,
-//! F3, F9). Failed logins are counted three ways, known names or not (a lock says nothing about
-//! whether a name exists); the first two here, in the process's memory, the third in the
+//! F3, F9). Failed logins are counted four ways, known names or not (a lock says nothing about
+//! whether a name exists); the first two here, in the process's memory, the others in the
 //! database, where every node of a cluster counts the same tries (`accounts::service`):
 //! - per address: after 20 free failures each one makes the address wait, doubling up to a
 //!   minute: an address is slowed, never locked out for long (behind a shared NAT or a proxy
@@ -10,7 +10,9 @@
 //! - per name from everywhere and every node: 100 tries, one more every 36 s; over that, the
 //!   name waits for everyone. So guessing one account is held to about 100 tries an hour
 //!   whatever the number of addresses and nodes, while a few addresses failing now and then
-//!   (one failure a minute) no longer keep its owner out.
+//!   (one failure a minute) no longer keep its owner out;
+//! - and per address on every node together (in the database too): 60 failures an hour, then
+//!   one a minute, so that spreading over the nodes gains nothing on the first count.
 //!
 //! A browser that has logged in to the account before (its device cookie, see `keys`) is held
 //! back by none of them, unless that cookie itself has failed a few times (a stolen device
