@@ -92,6 +92,7 @@ pub(crate) async fn build(
         store.clone(),
         store.clone(),
         Arc::clone(&hub),
+        store.clone(),
         tournaments::service::CreationLimits::default(),
     );
     let hearing = Arc::downgrade(&events);

@@ -100,9 +100,11 @@ impl NewGame {
         }
     }
 
-    /// The game's settings, the opponent's seat kind, and the creator's seat index.
-    /// `logged_in`: the creator has an account (a rated game needs one).
-    pub fn settings(&self, logged_in: bool) -> ApiResult<(GameSettings, SeatKind, usize)> {
+    /// What needs no board, checked: the clock and the opponent's kind. The routes check it
+    /// before they take a place under the client's quota (a request refused for these holds
+    /// none, however many are sent at once) and `settings` before it reads a board (a custom
+    /// board read is charged to the client's allowance of new boards).
+    pub fn without_board(&self) -> ApiResult<(ClockSpec, SeatKind)> {
         let given = [
             self.record.is_some(),
             self.position.is_some(),
@@ -113,8 +115,6 @@ impl NewGame {
                 "give one of: a record, a position, or a board and rules (not several)",
             ));
         }
-        // What needs no board first: a request refused for these reads none (a custom board
-        // read is charged to the client's allowance of new boards).
         let clock = self.clock.unwrap_or(ClockSpec::Unlimited {});
         clock.validate().map_err(|e| bad(e.to_string()))?;
         let opponent = match self.opponent {
@@ -126,6 +126,13 @@ impl NewGame {
             }
             Opponent::Invite {} | Opponent::Open {} => SeatKind::Human,
         };
+        Ok((clock, opponent))
+    }
+
+    /// The game's settings, the opponent's seat kind, and the creator's seat index.
+    /// `logged_in`: the creator has an account (a rated game needs one).
+    pub fn settings(&self, logged_in: bool) -> ApiResult<(GameSettings, SeatKind, usize)> {
+        let (clock, opponent) = self.without_board()?;
         let mut repetition = Repetition::ThreefoldDraw;
         let mut bribes = false;
         let mut history = None;

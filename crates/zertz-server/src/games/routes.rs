@@ -69,7 +69,10 @@ async fn create_game(
             "best_of and bribe_limit belong to matches (POST /api/matches)",
         ));
     }
-    // The quota first: a refused request reads no board (a custom one would stay in memory).
+    // What needs no board, then the quota: a request refused for either reads no board (a
+    // custom one would stay in memory), and a malformed one takes no place, however many are
+    // sent at once.
+    req.without_board()?;
     let held = req.held();
     let reservation = match held {
         Some(kind) => Some(quotas.reserve(&hub, &viewer, kind).await?),

@@ -23,7 +23,8 @@ use crate::games::engine_ratings;
 use crate::games::hub::{Hub, HubError, NewGame};
 use crate::games::model::{SeatKind, Seated};
 use crate::games::room::{Room, status as game_status};
-use crate::rate::{Keyed, Rate};
+use crate::accounts::shared_limit::SharedLimit;
+use crate::accounts::store::AccountStore;
 use crate::ratings::store::RatingStore;
 use crate::store::{EventRow, GameRow, StoreError};
 use crate::tournaments::model::{
@@ -82,13 +83,14 @@ impl From<HubError> for TournamentError {
     }
 }
 
-/// How many events one account, and one address, may create.
+/// How many events one account, and one address, may create: kept in the database, where
+/// every node counts the same (the events are stored there too), and a restart forgets none.
 #[derive(Clone, Copy, Debug)]
 pub struct CreationLimits {
     /// Per account.
-    pub per_account: Rate,
+    pub per_account: SharedLimit,
     /// Per address.
-    pub per_address: Rate,
+    pub per_address: SharedLimit,
 }
 
 impl Default for CreationLimits {
@@ -96,8 +98,8 @@ impl Default for CreationLimits {
     /// address).
     fn default() -> CreationLimits {
         CreationLimits {
-            per_account: Rate::new(5.0 / 3600.0, 5.0),
-            per_address: Rate::new(20.0 / 3600.0, 20.0),
+            per_account: SharedLimit { per_hour: 5 },
+            per_address: SharedLimit { per_hour: 20 },
         }
     }
 }
@@ -109,8 +111,9 @@ pub struct Tournaments {
     pub(super) hub: Arc<Hub>,
     /// One event step at a time on this node (other nodes are kept off by the round's key).
     step: tokio::sync::Mutex<()>,
-    by_account: Keyed<String>,
-    by_address: Keyed<IpAddr>,
+    /// Where the creation limits are kept.
+    limits_store: Arc<dyn AccountStore>,
+    limits: CreationLimits,
 }
 
 /// The result a finished game gives its pairing; `None` for a game not over.
@@ -149,6 +152,7 @@ impl Tournaments {
         store: Arc<dyn TournamentStore>,
         ratings: Arc<dyn RatingStore>,
         hub: Arc<Hub>,
+        limits_store: Arc<dyn AccountStore>,
         limits: CreationLimits,
     ) -> Arc<Tournaments> {
         Arc::new(Tournaments {
@@ -156,8 +160,8 @@ impl Tournaments {
             ratings,
             hub,
             step: tokio::sync::Mutex::new(()),
-            by_account: Keyed::new(limits.per_account),
-            by_address: Keyed::new(limits.per_address),
+            limits_store,
+            limits,
         })
     }
 
@@ -294,13 +298,17 @@ impl Tournaments {
                 wait.as_secs().max(1)
             ))
         };
-        self.by_account
-            .take(account.id.clone())
-            .map_err(|w| too_many("by your account", w))?;
+        // The address's first, so that a refusal there leaves the account's allowance whole.
+        let store = self.limits_store.as_ref();
         if let Some(address) = address {
-            self.by_address
-                .take(address)
-                .map_err(|w| too_many("from your address", w))?;
+            let key = format!("new-event at:{address}");
+            if let Err(wait) = self.limits.per_address.take(store, &key, now).await? {
+                return Err(too_many("from your address", wait));
+            }
+        }
+        let key = format!("new-event account:{}", account.id);
+        if let Err(wait) = self.limits.per_account.take(store, &key, now).await? {
+            return Err(too_many("by your account", wait));
         }
         let row = TournamentRow {
             id: crate::token::game_id(),

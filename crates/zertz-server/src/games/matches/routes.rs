@@ -54,7 +54,10 @@ async fn create_match(
             "bribe_limit must be 0 to {MAX_BRIBES}, not {bribe_limit}"
         )));
     }
-    // The quota first: a refused request reads no board (a custom one would stay in memory).
+    // What needs no board, then the quota: a request refused for either reads no board (a
+    // custom one would stay in memory), and a malformed one takes no place, however many are
+    // sent at once.
+    req.without_board()?;
     let held = req.held();
     let reservation = match held {
         Some(kind) => Some(quotas.reserve(&hub, &viewer, kind).await?),
