@@ -18,13 +18,13 @@ use zertz::Player as Seat;
 
 use crate::accounts::Account;
 use crate::accounts::engine;
+use crate::accounts::shared_limit::SharedLimit;
+use crate::accounts::store::AccountStore;
 use crate::games::ended::GameEnded;
 use crate::games::engine_ratings;
 use crate::games::hub::{Hub, HubError, NewGame};
 use crate::games::model::{SeatKind, Seated};
 use crate::games::room::{Room, status as game_status};
-use crate::accounts::shared_limit::SharedLimit;
-use crate::accounts::store::AccountStore;
 use crate::ratings::store::RatingStore;
 use crate::store::{EventRow, GameRow, StoreError};
 use crate::tournaments::model::{
