@@ -17,6 +17,12 @@ pub struct SharedLimit {
 }
 
 impl SharedLimit {
+    /// The allowance as the store keeps it: one event every so many ms, so many at once.
+    fn cells(&self) -> (i64, i64) {
+        let per_hour = i64::from(self.per_hour.max(1));
+        (3_600_000 / per_hour, per_hour)
+    }
+
     /// How long until an event of `key` would fit at `now_ms`, if it would not now; takes
     /// nothing.
     pub async fn wait(
@@ -25,10 +31,9 @@ impl SharedLimit {
         key: &str,
         now_ms: i64,
     ) -> Result<Option<Duration>, StoreError> {
-        let per_hour = i64::from(self.per_hour.max(1));
-        let interval = 3_600_000 / per_hour;
+        let (interval, burst) = self.cells();
         Ok(store
-            .event_wait(key, now_ms, interval, per_hour)
+            .event_wait(key, now_ms, interval, burst)
             .await?
             .map(|ms| Duration::from_millis(ms.max(1) as u64)))
     }
@@ -41,10 +46,9 @@ impl SharedLimit {
         key: &str,
         now_ms: i64,
     ) -> Result<Result<(), Duration>, StoreError> {
-        let per_hour = i64::from(self.per_hour.max(1));
-        let interval = 3_600_000 / per_hour;
+        let (interval, burst) = self.cells();
         Ok(
-            match store.take_event(key, now_ms, interval, per_hour).await? {
+            match store.take_event(key, now_ms, interval, burst).await? {
                 None => Ok(()),
                 Some(wait_ms) => Err(Duration::from_millis(wait_ms.max(1) as u64)),
             },

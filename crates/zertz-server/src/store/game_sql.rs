@@ -9,7 +9,7 @@ use crate::store::common::{
     changes_turns_only, check_versions, limit as clamp_limit, match_not_found, seat_accounts,
     seat_names,
 };
-use crate::store::sql::{Arg, Row, Sql, Statement, args, map_rows};
+use crate::store::sql::{Arg, Row, Sql, Statement, args, map_rows, placeholders};
 use crate::store::{
     Cursor, EventRow, GameQuery, GameRow, GameStore, GameSummary, MatchRow, MatchStep, RowUpdate,
     StoreError,
@@ -341,7 +341,7 @@ fn account_query(
     let statuses_in = if statuses.is_empty() {
         "NULL".to_string()
     } else {
-        vec!["?"; statuses.len()].join(", ")
+        placeholders(statuses.len())
     };
     let sql = format!(
         "SELECT {columns} FROM {table} WHERE (account_one = ? OR account_two = ?) \

@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 
 use crate::store::StoreError;
-use crate::store::sql::{Dialect, Row, Sql, Statement, args};
+use crate::store::sql::{Dialect, Row, Sql, Statement, args, placeholders};
 
 /// While a game or match held under a quota still counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,11 +96,6 @@ pub trait HoldStore: Send + Sync {
         keys: &[String],
         since_ms: i64,
     ) -> Result<Vec<(String, i64)>, StoreError>;
-}
-
-/// `?, ?, …` for `n` values.
-fn placeholders(n: usize) -> String {
-    vec!["?"; n].join(", ")
 }
 
 #[async_trait]

@@ -137,6 +137,11 @@ macro_rules! args {
 }
 pub(crate) use args;
 
+/// `?, ?, …`: the placeholders of a list of `n` values (`IN (…)`).
+pub(crate) fn placeholders(n: usize) -> String {
+    vec!["?"; n].join(", ")
+}
+
 /// Binds `args` to a sqlx query of either database.
 pub(crate) fn bind<'q, DB: Database>(
     mut query: sqlx::query::Query<'q, DB, DB::Arguments<'q>>,
