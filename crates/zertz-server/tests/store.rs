@@ -1211,12 +1211,19 @@ async fn two_nodes_hold_places_from_one_quota(env: &Env) {
         held: 2,
     };
     assert_eq!(take(&a, ann(2), "r8", 2_000).await, Err(full));
-    // Someone takes the game: its place is free.
+    // Someone takes the game: its place is free, and a sweep lets it go for every key (r4
+    // still counts until 5,000, r7 until 3,000: those stay).
     let joined = RowUpdate {
         status: Some("live".into()),
         ..RowUpdate::default()
     };
     a.append("g1", &[event(2, 2_500)], &joined).await.unwrap();
+    assert_eq!(
+        b.sweep_holds(2_500).await.unwrap(),
+        3,
+        "g1's two places and r6"
+    );
+    assert_eq!(b.sweep_holds(2_500).await.unwrap(), 0);
     assert_eq!(take(&a, ann(2), "r9", 2_500).await, Ok(()));
     // Twenty requests at once, ten from each node, at a key with room for three.
     let tries: Vec<_> = (0..20)

@@ -5,11 +5,13 @@
 -- everyone at:…"); `kind` is `request` while the place is taken and not yet held by anything
 -- (it stops counting at `until_ms`, so a node that died then leaves nothing behind), then
 -- `game` or `match`, `hold` naming it: it counts while that game or match does (read from its
--- status), and is deleted once it no longer does.
+-- status: while it is `open`, or with `counts` = `unfinished` until it is `finished`), and is
+-- deleted once it no longer does.
 CREATE TABLE quota_holds (
     key TEXT NOT NULL,
     hold TEXT NOT NULL,
     kind TEXT NOT NULL,
+    counts TEXT NOT NULL,
     until_ms BIGINT NOT NULL,
     PRIMARY KEY (key, hold)
 );

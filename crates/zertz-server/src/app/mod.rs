@@ -117,19 +117,25 @@ pub(crate) async fn build(
             Err(e) => tracing::warn!("explorer: finished games not checked at start: {e}"),
         }
     });
-    // Expired sessions leave the database once an hour.
-    let sweeper = Arc::downgrade(&accounts);
+    // Expired sessions, and the quotas' places that no longer count (each taken place is
+    // otherwise let go only when its client takes another), leave the database once an hour.
+    let sweeper = (Arc::downgrade(&accounts), Arc::downgrade(&hub));
     tokio::spawn(async move {
         let mut hourly = tokio::time::interval(std::time::Duration::from_secs(3600));
         loop {
             hourly.tick().await;
-            let Some(accounts) = sweeper.upgrade() else {
+            let (Some(accounts), Some(hub)) = (sweeper.0.upgrade(), sweeper.1.upgrade()) else {
                 break;
             };
             match accounts.sweep_sessions().await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!("{n} expired sessions deleted"),
                 Err(e) => tracing::warn!("deleting expired sessions: {e}"),
+            }
+            match hub.store().sweep_holds(crate::util::now_ms()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!("{n} quota places no longer held deleted"),
+                Err(e) => tracing::warn!("deleting quota places no longer held: {e}"),
             }
         }
     });

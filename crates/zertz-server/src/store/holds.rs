@@ -18,14 +18,25 @@ pub enum CountsWhile {
 }
 
 impl CountsWhile {
-    /// The condition on a `status` column.
-    fn condition(self) -> &'static str {
+    /// How it is stored (`quota_holds.counts`).
+    fn word(self) -> &'static str {
         match self {
-            CountsWhile::NotFinished => "<> 'finished'",
-            CountsWhile::Open => "= 'open'",
+            CountsWhile::NotFinished => "unfinished",
+            CountsWhile::Open => "open",
         }
     }
 }
+
+/// The rows of `quota_holds` that no longer count at the time bound to the one placeholder: a
+/// request past its time, a game or match gone or no longer in the state it counts in.
+const GONE: &str = "NOT ( \
+     (kind = 'request' AND until_ms > ?) \
+     OR (kind = 'game' AND EXISTS (SELECT 1 FROM games g WHERE g.id = quota_holds.hold \
+         AND (g.status = 'open' OR (quota_holds.counts = 'unfinished' \
+              AND g.status <> 'finished')))) \
+     OR (kind = 'match' AND EXISTS (SELECT 1 FROM matches m WHERE m.id = quota_holds.hold \
+         AND (m.status = 'open' OR (quota_holds.counts = 'unfinished' \
+              AND m.status <> 'finished')))))";
 
 /// What holds a place from now on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +101,10 @@ pub trait HoldStore: Send + Sync {
         since_ms: i64,
     ) -> Result<(), StoreError>;
 
+    /// Deletes every place that no longer counts at `now_ms`, whoever holds it (what
+    /// [`HoldStore::take_hold`] does for the keys it is given); returns how many.
+    async fn sweep_holds(&self, now_ms: i64) -> Result<u64, StoreError>;
+
     /// The aborts under each of `keys` at or after `since_ms`, as (key, at_ms).
     async fn aborts_since(
         &self,
@@ -122,25 +137,17 @@ impl<S: Sql> HoldStore for S {
                 ));
             }
         }
-        let condition = counts.condition();
         for (key, limit) in places {
             statements.push(Statement::new(
-                format!(
-                    "DELETE FROM quota_holds WHERE key = ? AND NOT ( \
-                     (kind = 'request' AND until_ms > ?) \
-                     OR (kind = 'game' AND EXISTS (SELECT 1 FROM games g \
-                         WHERE g.id = quota_holds.hold AND g.status {condition})) \
-                     OR (kind = 'match' AND EXISTS (SELECT 1 FROM matches m \
-                         WHERE m.id = quota_holds.hold AND m.status {condition})))"
-                ),
+                format!("DELETE FROM quota_holds WHERE key = ? AND {GONE}"),
                 args![key, now_ms],
             ));
             statements.push(
                 Statement::new(
-                    "INSERT INTO quota_holds (key, hold, kind, until_ms) \
-                     SELECT ?, ?, 'request', ? \
+                    "INSERT INTO quota_holds (key, hold, kind, counts, until_ms) \
+                     SELECT ?, ?, 'request', ?, ? \
                      WHERE (SELECT COUNT(*) FROM quota_holds WHERE key = ?) < ?",
-                    args![key, request, until_ms, key, *limit],
+                    args![key, request, counts.word(), until_ms, key, *limit],
                 )
                 .must_change(key.clone()),
             );
@@ -212,6 +219,14 @@ impl<S: Sql> HoldStore for S {
         let mut values: Vec<_> = keys.iter().map(Into::into).collect();
         values.push(request.into());
         self.execute(&sql, values).await.map(drop)
+    }
+
+    async fn sweep_holds(&self, now_ms: i64) -> Result<u64, StoreError> {
+        self.execute(
+            &format!("DELETE FROM quota_holds WHERE {GONE}"),
+            args![now_ms],
+        )
+        .await
     }
 
     async fn record_abort(
