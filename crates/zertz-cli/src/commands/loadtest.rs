@@ -49,6 +49,16 @@ pub struct LoadtestArgs {
     /// Board of the games.
     #[arg(long, default_value = "37")]
     board: String,
+    /// Processes whose CPU per move to report, comma-separated: `NAME=PID`, or `NAME=FILE`
+    /// where the file's first line is the pid (PostgreSQL's `postmaster.pid`, the `n1.pid` of
+    /// `deploy/run-local.sh`), or a bare pid. Each counts with every process it started
+    /// (PostgreSQL's backends, live or exited).
+    #[arg(long, value_delimiter = ',')]
+    pids: Vec<String>,
+    /// A folder of `deploy/run-local.sh` (its `ZERTZ_DEPLOY_DIR`): reports the CPU of the
+    /// processes whose pid files it holds (`n1.pid`, `n2.pid`, `n3.pid`, `haproxy.pid`).
+    #[arg(long)]
+    deploy: Option<std::path::PathBuf>,
 }
 
 #[derive(Default)]
@@ -86,6 +96,8 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<()> {
 }
 
 async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
+    // The processes to watch, named before anything starts (a wrong name stops it at once).
+    let watched = watched_processes(&args.pids, args.deploy.as_deref())?;
     let mut server = None;
     let _temp;
     let base = match &args.url {
@@ -213,6 +225,10 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         cpu_seconds(server_pid),
         cpu_seconds(Some(std::process::id())),
     );
+    let watched_before: Vec<Option<f64>> = watched
+        .iter()
+        .map(|(_, pid)| tree_cpu_seconds(*pid))
+        .collect();
     let load_before = load_average();
     let window = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
@@ -225,6 +241,10 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         cpu_seconds(server_pid),
         cpu_seconds(Some(std::process::id())),
     );
+    let watched_after: Vec<Option<f64>> = watched
+        .iter()
+        .map(|(_, pid)| tree_cpu_seconds(*pid))
+        .collect();
     running.store(false, Ordering::Relaxed);
     stop.notify_waiters();
     let mut lat =
@@ -281,6 +301,22 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
             (a - b) * 1000.0 / moves as f64
         );
     }
+    // The processes given (`--pids`, `--deploy`), each with its children, and their sum.
+    let mut total = Some(0.0);
+    for ((name, pid), (before, after)) in watched
+        .iter()
+        .zip(watched_before.iter().zip(&watched_after))
+    {
+        let used = before.zip(*after).map(|(b, a)| a - b);
+        total = total.zip(used).map(|(t, u)| t + u);
+        println!(
+            "{}",
+            cpu_line(&format!("{name} ({pid})"), used, elapsed, moves)
+        );
+    }
+    if watched.len() > 1 {
+        println!("{}", cpu_line("all of them", total, elapsed, moves));
+    }
     let per_move = |bytes: u64| bytes.checked_div(moves).unwrap_or(0);
     // Each move reaches both players of its game: two connections.
     println!("bytes per move    {}", per_move(bytes_down));
@@ -324,6 +360,104 @@ fn cpu_seconds(pid: Option<u32>) -> Option<f64> {
     let utime: f64 = fields.get(11)?.parse().ok()?;
     let stime: f64 = fields.get(12)?.parse().ok()?;
     Some((utime + stime) / 100.0)
+}
+
+/// One line of the report: `used` CPU seconds of a process in the window, as cores and per
+/// acknowledged move.
+fn cpu_line(name: &str, used: Option<f64>, elapsed: f64, moves: u64) -> String {
+    match used {
+        Some(used) if moves > 0 => format!(
+            "CPU/move          {:.3} ms   {name}   ({:.2} cores)",
+            used * 1000.0 / moves as f64,
+            used / elapsed
+        ),
+        Some(used) => format!("CPU               {name}   ({:.2} cores)", used / elapsed),
+        None => format!("CPU               {name}   ? (no /proc entry: did it stop?)"),
+    }
+}
+
+/// The processes `--pids` and `--deploy` name, as (name, pid).
+fn watched_processes(
+    pids: &[String],
+    deploy: Option<&std::path::Path>,
+) -> anyhow::Result<Vec<(String, u32)>> {
+    let read_pid = |file: &std::path::Path| -> anyhow::Result<u32> {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("reading the pid file {}", file.display()))?;
+        let first = text.lines().next().unwrap_or("").trim();
+        first
+            .parse()
+            .with_context(|| format!("{}: its first line '{first}' is no pid", file.display()))
+    };
+    let mut watched = Vec::new();
+    for item in pids.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        let (name, what) = item.split_once('=').unwrap_or((item, item));
+        let pid = match what.parse::<u32>() {
+            Ok(pid) => pid,
+            Err(_) => read_pid(std::path::Path::new(what))
+                .with_context(|| format!("--pids {item}: expected NAME=PID, NAME=FILE or PID"))?,
+        };
+        watched.push((name.to_string(), pid));
+    }
+    if let Some(dir) = deploy {
+        let mut found = 0;
+        for name in ["n1", "n2", "n3", "haproxy"] {
+            let file = dir.join(format!("{name}.pid"));
+            if file.exists() {
+                watched.push((name.to_string(), read_pid(&file)?));
+                found += 1;
+            }
+        }
+        if found == 0 {
+            bail!(
+                "--deploy {}: no n1.pid, n2.pid, n3.pid or haproxy.pid in it (is the \
+                 deployment running?)",
+                dir.display()
+            );
+        }
+    }
+    Ok(watched)
+}
+
+/// CPU time, in seconds, of process `pid` and of every process it started, live or exited
+/// (Linux `/proc`; `None` when `pid` is gone): user plus system time of each live process of
+/// the tree, plus the time of the children each has waited for (`cutime`, `cstime`), which is
+/// where an exited PostgreSQL backend's time goes. Assumes 100 clock ticks a second.
+fn tree_cpu_seconds(pid: u32) -> Option<f64> {
+    // (ppid, own ticks, waited-for children's ticks) of every process.
+    let mut all = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(p) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let num = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+        if let (Some(ppid), Some(ut), Some(st), Some(cut), Some(cst)) =
+            (num(1), num(11), num(12), num(13), num(14))
+        {
+            all.insert(p, (ppid as u32, ut + st, cut + cst));
+        }
+    }
+    all.get(&pid)?;
+    let mut ticks = 0.0;
+    let mut stack = vec![pid];
+    while let Some(p) = stack.pop() {
+        if let Some((_, own, waited)) = all.get(&p) {
+            ticks += own + waited;
+        }
+        stack.extend(
+            all.iter()
+                .filter(|(_, (ppid, _, _))| *ppid == p)
+                .map(|(child, _)| *child),
+        );
+    }
+    Some(ticks / 100.0)
 }
 
 /// The machine's 1, 5 and 15 minute load averages (Linux).
