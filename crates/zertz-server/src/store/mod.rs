@@ -10,6 +10,7 @@ pub mod game_end;
 pub(crate) mod game_sql;
 mod games;
 pub mod migrations;
+pub(crate) mod pace;
 pub(crate) mod postgres;
 pub mod scratch;
 pub(crate) mod sql;

@@ -54,10 +54,10 @@ impl PostgresStore {
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         super::migrations::postgres(None).await?.run(&pool).await?;
-        let appender = Arc::new(appends::Appender::start(pool.clone(), rating));
+        let appender = Arc::new(appends::Appender::start(&options, pool.clone(), rating));
         Ok(PostgresStore {
             pool,
             lease: None,
@@ -81,7 +81,7 @@ impl PostgresStore {
     /// Closes every connection, waiting for the moves queued to be stored (at most 10 s) and
     /// for the connections in use to come back.
     pub async fn close(&self) {
-        self.appender.drain(Duration::from_secs(10)).await;
+        self.appender.close(Duration::from_secs(10)).await;
         self.pool.close().await;
     }
 }
