@@ -70,6 +70,10 @@ pub struct Config {
     /// server is behind and refuses new games and joins with 503 and `Retry-After` (the games
     /// being played go on); 0: never (docs/server.md, "Several nodes").
     pub busy_commits: usize,
+    /// Commits in flight at once from which the server refuses the players' actions too
+    /// (moves included) with 503 and `Retry-After`: the bound of the queue of moves waiting to
+    /// be stored; 0: none (docs/server.md, "A node that cannot keep up").
+    pub max_commits: usize,
     /// On PostgreSQL, the address (`host:port`) the other nodes reach this one at; `None`: the
     /// address it listens on.
     pub advertise: Option<String>,
@@ -111,6 +115,7 @@ impl Default for Config {
             puzzles: None,
             lease_ttl: Duration::from_secs(5),
             busy_commits: 64,
+            max_commits: 512,
             advertise: None,
             node: DEFAULT_NODE.to_string(),
         }

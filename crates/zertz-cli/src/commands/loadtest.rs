@@ -49,6 +49,23 @@ pub struct LoadtestArgs {
     /// Board of the games.
     #[arg(long, default_value = "37")]
     board: String,
+    /// Processes whose CPU per move to report, comma-separated: `NAME=PID`, or `NAME=FILE`
+    /// where the file's first line is the pid (PostgreSQL's `postmaster.pid`, the `n1.pid` of
+    /// `deploy/run-local.sh`), or a bare pid. Each counts with every process it started
+    /// (PostgreSQL's backends, live or exited).
+    #[arg(long, value_delimiter = ',')]
+    pids: Vec<String>,
+    /// A folder of `deploy/run-local.sh` (its `ZERTZ_DEPLOY_DIR`): reports the CPU of the
+    /// processes whose pid files it holds (`n1.pid`, `n2.pid`, `n3.pid`, `haproxy.pid`).
+    #[arg(long)]
+    deploy: Option<std::path::PathBuf>,
+    /// Loads that follow each other within the measurement, instead of `--seconds` at
+    /// `--think-ms`: comma-separated `SECONDS:THINK_MS`, e.g. `60:1000,60:4000` (a minute at
+    /// twice the load of the next minute). The report gives each phase's moves per second,
+    /// second by second, its latency, and how soon the moves acknowledged came back to the
+    /// load offered.
+    #[arg(long, value_delimiter = ',')]
+    phases: Vec<String>,
 }
 
 #[derive(Default)]
@@ -67,6 +84,10 @@ struct Stats {
     unanswered: AtomicU64,
     /// New games and joins answered 503 (asked again after `Retry-After`).
     busy: AtomicU64,
+    /// Moves answered 503 (the server behind: sent again a second later).
+    moves_busy: AtomicU64,
+    /// The think time now, in ms (changed by `--phases`).
+    think_ms: AtomicU64,
     errors: AtomicU64,
     /// WebSocket connections opened so far (two per game started).
     connected: AtomicU64,
@@ -86,6 +107,9 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<()> {
 }
 
 async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
+    // The processes to watch, named before anything starts (a wrong name stops it at once).
+    let watched = watched_processes(&args.pids, args.deploy.as_deref())?;
+    let phases = parse_phases(&args.phases)?;
     let mut server = None;
     let _temp;
     let base = match &args.url {
@@ -141,6 +165,7 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         .pool_max_idle_per_host(64)
         .build()?;
     let stats = Arc::new(Stats::default());
+    stats.think_ms.store(args.think_ms, Ordering::Relaxed);
     let stop = Arc::new(tokio::sync::Notify::new());
     let running = Arc::new(std::sync::atomic::AtomicBool::new(true));
     eprintln!(
@@ -160,13 +185,11 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         let (client, stats, ws_base, base) =
             (client.clone(), stats.clone(), ws_base.clone(), base.clone());
         let running = running.clone();
-        let (think, board) = (args.think_ms, args.board.clone());
+        let board = args.board.clone();
         tasks.push(tokio::spawn(async move {
             while running.load(Ordering::Relaxed) {
-                if let Err(e) = one_game(
-                    &client, &base, &ws_base, &board, think, g as u64, &stats, &running,
-                )
-                .await
+                if let Err(e) =
+                    one_game(&client, &base, &ws_base, &board, g as u64, &stats, &running).await
                 {
                     stats.errors.fetch_add(1, Ordering::Relaxed);
                     if stats.errors.load(Ordering::Relaxed) <= 5 {
@@ -213,9 +236,40 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         cpu_seconds(server_pid),
         cpu_seconds(Some(std::process::id())),
     );
+    let watched_before: Vec<Option<f64>> = watched
+        .iter()
+        .map(|(_, pid)| tree_cpu_seconds(*pid))
+        .collect();
     let load_before = load_average();
     let window = Instant::now();
-    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    // With phases: the moves acknowledged each second, and where each phase's latencies start.
+    let mut per_second: Vec<Vec<u64>> = Vec::new();
+    let mut phase_starts = Vec::new();
+    if phases.is_empty() {
+        tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    } else {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        tick.tick().await;
+        let mut last = stats.moves.load(Ordering::Relaxed);
+        for &(seconds, think_ms) in &phases {
+            stats.think_ms.store(think_ms, Ordering::Relaxed);
+            phase_starts.push(
+                stats
+                    .latencies_us
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .len(),
+            );
+            let mut counts = Vec::new();
+            for _ in 0..seconds {
+                tick.tick().await;
+                let now = stats.moves.load(Ordering::Relaxed);
+                counts.push(now - last);
+                last = now;
+            }
+            per_second.push(counts);
+        }
+    }
     let elapsed = window.elapsed().as_secs_f64();
     let (bytes_down, bytes_up) = (
         stats.bytes_down.load(Ordering::Relaxed),
@@ -225,12 +279,19 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         cpu_seconds(server_pid),
         cpu_seconds(Some(std::process::id())),
     );
+    let watched_after: Vec<Option<f64>> = watched
+        .iter()
+        .map(|(_, pid)| tree_cpu_seconds(*pid))
+        .collect();
     running.store(false, Ordering::Relaxed);
     stop.notify_waiters();
     let mut lat =
         std::mem::take(&mut *stats.latencies_us.lock().unwrap_or_else(|e| e.into_inner()));
     for t in tasks {
         t.abort();
+    }
+    if !phases.is_empty() {
+        report_phases(&phases, &per_second, &phase_starts, &lat, args.games);
     }
     lat.sort_unstable();
     let pct = |p: f64| -> f64 {
@@ -281,6 +342,22 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
             (a - b) * 1000.0 / moves as f64
         );
     }
+    // The processes given (`--pids`, `--deploy`), each with its children, and their sum.
+    let mut total = Some(0.0);
+    for ((name, pid), (before, after)) in watched
+        .iter()
+        .zip(watched_before.iter().zip(&watched_after))
+    {
+        let used = before.zip(*after).map(|(b, a)| a - b);
+        total = total.zip(used).map(|(t, u)| t + u);
+        println!(
+            "{}",
+            cpu_line(&format!("{name} ({pid})"), used, elapsed, moves)
+        );
+    }
+    if watched.len() > 1 {
+        println!("{}", cpu_line("all of them", total, elapsed, moves));
+    }
     let per_move = |bytes: u64| bytes.checked_div(moves).unwrap_or(0);
     // Each move reaches both players of its game: two connections.
     println!("bytes per move    {}", per_move(bytes_down));
@@ -300,11 +377,12 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
     // Over the whole run, ramp and warm-up included: a socket that closes is the exception.
     println!(
         "whole run         games started {}   reconnections {}   moves unanswered {}   \
-         new games and joins refused 503 {}",
+         new games and joins refused 503 {}   moves refused 503 (sent again) {}",
         stats.games_started.load(Ordering::Relaxed),
         stats.reconnections.load(Ordering::Relaxed),
         stats.unanswered.load(Ordering::Relaxed),
-        stats.busy.load(Ordering::Relaxed)
+        stats.busy.load(Ordering::Relaxed),
+        stats.moves_busy.load(Ordering::Relaxed)
     );
     if let Some(mut child) = server {
         let _ = child.kill().await;
@@ -324,6 +402,161 @@ fn cpu_seconds(pid: Option<u32>) -> Option<f64> {
     let utime: f64 = fields.get(11)?.parse().ok()?;
     let stime: f64 = fields.get(12)?.parse().ok()?;
     Some((utime + stime) / 100.0)
+}
+
+/// `--phases` as (seconds, think time in ms).
+fn parse_phases(phases: &[String]) -> anyhow::Result<Vec<(u64, u64)>> {
+    phases
+        .iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let parsed = p
+                .split_once(':')
+                .and_then(|(s, t)| Some((s.trim().parse().ok()?, t.trim().parse().ok()?)));
+            match parsed {
+                Some((seconds, think)) if seconds > 0 && think > 0 => Ok((seconds, think)),
+                _ => bail!(
+                    "--phases: '{p}' is not SECONDS:THINK_MS with both above 0 (e.g. 60:1000)"
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Prints each phase of `--phases`: the load offered, the moves acknowledged (mean and second
+/// by second), the latency of the moves acknowledged in it, and when the moves acknowledged
+/// first came within a tenth of the load offered (over three seconds).
+fn report_phases(
+    phases: &[(u64, u64)],
+    per_second: &[Vec<u64>],
+    starts: &[usize],
+    latencies_us: &[u32],
+    games: usize,
+) {
+    for (i, (&(seconds, think), counts)) in phases.iter().zip(per_second).enumerate() {
+        let offered = games as f64 * 1000.0 / think as f64;
+        let end = starts.get(i + 1).copied().unwrap_or(latencies_us.len());
+        let mut lat = latencies_us[starts[i].min(end)..end].to_vec();
+        lat.sort_unstable();
+        let pct = |p: f64| {
+            lat.get(((lat.len().max(1) - 1) as f64 * p).round() as usize)
+                .map_or(f64::NAN, |us| *us as f64 / 1000.0)
+        };
+        let mean = counts.iter().sum::<u64>() as f64 / seconds as f64;
+        let reached = counts
+            .windows(3)
+            .position(|w| w.iter().sum::<u64>() as f64 / 3.0 >= 0.9 * offered)
+            .map_or("never".to_string(), |s| format!("after {s} s"));
+        println!(
+            "phase {}            {seconds} s at think ~{think} ms: offered ~{offered:.0} moves/s, \
+             acknowledged {mean:.0} moves/s, ack p50 {:.1} ms p99 {:.1} ms; within a tenth of \
+             the offered load (3 s mean) {reached}",
+            i + 1,
+            pct(0.5),
+            pct(0.99)
+        );
+        let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+        println!("phase {} per second {}", i + 1, counts.join(" "));
+    }
+}
+
+/// One line of the report: `used` CPU seconds of a process in the window, as cores and per
+/// acknowledged move.
+fn cpu_line(name: &str, used: Option<f64>, elapsed: f64, moves: u64) -> String {
+    match used {
+        Some(used) if moves > 0 => format!(
+            "CPU/move          {:.3} ms   {name}   ({:.2} cores)",
+            used * 1000.0 / moves as f64,
+            used / elapsed
+        ),
+        Some(used) => format!("CPU               {name}   ({:.2} cores)", used / elapsed),
+        None => format!("CPU               {name}   ? (no /proc entry: did it stop?)"),
+    }
+}
+
+/// The processes `--pids` and `--deploy` name, as (name, pid).
+fn watched_processes(
+    pids: &[String],
+    deploy: Option<&std::path::Path>,
+) -> anyhow::Result<Vec<(String, u32)>> {
+    let read_pid = |file: &std::path::Path| -> anyhow::Result<u32> {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("reading the pid file {}", file.display()))?;
+        let first = text.lines().next().unwrap_or("").trim();
+        first
+            .parse()
+            .with_context(|| format!("{}: its first line '{first}' is no pid", file.display()))
+    };
+    let mut watched = Vec::new();
+    for item in pids.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        let (name, what) = item.split_once('=').unwrap_or((item, item));
+        let pid = match what.parse::<u32>() {
+            Ok(pid) => pid,
+            Err(_) => read_pid(std::path::Path::new(what))
+                .with_context(|| format!("--pids {item}: expected NAME=PID, NAME=FILE or PID"))?,
+        };
+        watched.push((name.to_string(), pid));
+    }
+    if let Some(dir) = deploy {
+        let mut found = 0;
+        for name in ["n1", "n2", "n3", "haproxy"] {
+            let file = dir.join(format!("{name}.pid"));
+            if file.exists() {
+                watched.push((name.to_string(), read_pid(&file)?));
+                found += 1;
+            }
+        }
+        if found == 0 {
+            bail!(
+                "--deploy {}: no n1.pid, n2.pid, n3.pid or haproxy.pid in it (is the \
+                 deployment running?)",
+                dir.display()
+            );
+        }
+    }
+    Ok(watched)
+}
+
+/// CPU time, in seconds, of process `pid` and of every process it started, live or exited
+/// (Linux `/proc`; `None` when `pid` is gone): user plus system time of each live process of
+/// the tree, plus the time of the children each has waited for (`cutime`, `cstime`), which is
+/// where an exited PostgreSQL backend's time goes. Assumes 100 clock ticks a second.
+fn tree_cpu_seconds(pid: u32) -> Option<f64> {
+    // (ppid, own ticks, waited-for children's ticks) of every process.
+    let mut all = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(p) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let num = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+        if let (Some(ppid), Some(ut), Some(st), Some(cut), Some(cst)) =
+            (num(1), num(11), num(12), num(13), num(14))
+        {
+            all.insert(p, (ppid as u32, ut + st, cut + cst));
+        }
+    }
+    all.get(&pid)?;
+    let mut ticks = 0.0;
+    let mut stack = vec![pid];
+    while let Some(p) = stack.pop() {
+        if let Some((_, own, waited)) = all.get(&p) {
+            ticks += own + waited;
+        }
+        stack.extend(
+            all.iter()
+                .filter(|(_, (ppid, _, _))| *ppid == p)
+                .map(|(child, _)| *child),
+        );
+    }
+    Some(ticks / 100.0)
 }
 
 /// The machine's 1, 5 and 15 minute load averages (Linux).
@@ -352,7 +585,6 @@ async fn one_game(
     base: &str,
     ws_base: &str,
     board: &str,
-    think_ms: u64,
     seed: u64,
     stats: &Arc<Stats>,
     running: &Arc<std::sync::atomic::AtomicBool>,
@@ -384,14 +616,12 @@ async fn one_game(
     stats.games_started.fetch_add(1, Ordering::Relaxed);
     let a = tokio::spawn(player(
         format!("{ws_base}/api/games/{id}/ws?token={token_a}"),
-        think_ms,
         seed * 2,
         stats.clone(),
         running.clone(),
     ));
     let b = tokio::spawn(player(
         format!("{ws_base}/api/games/{id}/ws?token={token_b}"),
-        think_ms,
         seed * 2 + 1,
         stats.clone(),
         running.clone(),
@@ -442,6 +672,8 @@ async fn post_patiently(
 struct Incoming<'a> {
     #[serde(borrow, rename = "type")]
     kind: &'a str,
+    /// A refusal's HTTP status (503: the server is behind, send it again after a second).
+    status: Option<u16>,
     #[serde(borrow)]
     state: Option<StateSeen<'a>>,
     changes: Option<ChangesSeen>,
@@ -599,7 +831,6 @@ enum Ended {
 /// the game finished.
 async fn player(
     url: String,
-    think_ms: u64,
     seed: u64,
     stats: Arc<Stats>,
     running: Arc<std::sync::atomic::AtomicBool>,
@@ -623,7 +854,7 @@ async fn player(
         } else {
             stats.reconnections.fetch_add(1, Ordering::Relaxed);
         }
-        match play(socket, think_ms, &mut next, &stats, &running).await {
+        match play(socket, &mut next, &stats, &running).await {
             Ended::Finished => return Ok(true),
             Ended::Stopped => return Ok(false),
             Ended::Closed if !running.load(Ordering::Relaxed) => return Ok(false),
@@ -669,7 +900,6 @@ async fn connect(
 /// Plays on `socket` until the game ends, the measurement does, or the socket closes.
 async fn play(
     mut socket: Socket,
-    think_ms: u64,
     next: &mut impl FnMut() -> u64,
     stats: &Stats,
     running: &std::sync::atomic::AtomicBool,
@@ -711,55 +941,72 @@ async fn play(
             continue;
         };
         moved_at_version = held.version;
+        let think_ms = stats.think_ms.load(Ordering::Relaxed);
         let think = think_ms / 2 + next() % (think_ms.max(1));
         tokio::time::sleep(Duration::from_millis(think)).await;
         let sent = Instant::now();
         let action = json!({"type": "move", "move": mv}).to_string();
-        stats
-            .bytes_up
-            .fetch_add(action.len() as u64, Ordering::Relaxed);
-        if socket.send(Message::Text(action.into())).await.is_err() {
-            stats.unanswered.fetch_add(1, Ordering::Relaxed);
-            return Ended::Closed;
-        }
-        // The answer to our action comes in order with the events; wait for it.
         let mut finished = false;
-        loop {
-            let text = match socket.next().await {
-                Some(Ok(Message::Text(t))) => t,
-                Some(Ok(Message::Close(_)) | Err(_)) | None => {
-                    stats.unanswered.fetch_add(1, Ordering::Relaxed);
-                    return Ended::Closed;
-                }
-                Some(Ok(_)) => continue,
-            };
+        // A move refused because the server is behind (503) is sent again a second later, as
+        // `Retry-After` says; the latency counts from the first sending.
+        'send: loop {
             stats
-                .bytes_down
-                .fetch_add(text.len() as u64, Ordering::Relaxed);
-            let Ok(r) = serde_json::from_str::<Incoming>(&text) else {
-                stats.errors.fetch_add(1, Ordering::Relaxed);
-                continue;
-            };
-            let kind = r.kind;
-            if held.take(r) {
-                finished |= held.status == "finished";
+                .bytes_up
+                .fetch_add(action.len() as u64, Ordering::Relaxed);
+            if socket
+                .send(Message::Text(action.clone().into()))
+                .await
+                .is_err()
+            {
+                stats.unanswered.fetch_add(1, Ordering::Relaxed);
+                return Ended::Closed;
             }
-            match kind {
-                "ack" => {
-                    let us = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-                    stats
-                        .latencies_us
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(us);
-                    stats.moves.fetch_add(1, Ordering::Relaxed);
-                    break;
+            // The answer to our action comes in order with the events; wait for it.
+            loop {
+                let text = match socket.next().await {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => {
+                        stats.unanswered.fetch_add(1, Ordering::Relaxed);
+                        return Ended::Closed;
+                    }
+                    Some(Ok(_)) => continue,
+                };
+                stats
+                    .bytes_down
+                    .fetch_add(text.len() as u64, Ordering::Relaxed);
+                let Ok(r) = serde_json::from_str::<Incoming>(&text) else {
+                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                    continue;
+                };
+                let (kind, status) = (r.kind, r.status);
+                if held.take(r) {
+                    finished |= held.status == "finished";
                 }
-                "refused" => {
-                    stats.refused.fetch_add(1, Ordering::Relaxed);
-                    break;
+                match kind {
+                    "ack" => {
+                        let us = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                        stats
+                            .latencies_us
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push(us);
+                        stats.moves.fetch_add(1, Ordering::Relaxed);
+                        break 'send;
+                    }
+                    "refused" if status == Some(503) && !finished => {
+                        stats.moves_busy.fetch_add(1, Ordering::Relaxed);
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        if !running.load(Ordering::Relaxed) {
+                            return Ended::Stopped;
+                        }
+                        continue 'send;
+                    }
+                    "refused" => {
+                        stats.refused.fetch_add(1, Ordering::Relaxed);
+                        break 'send;
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         if finished {

@@ -147,6 +147,12 @@ pub struct ServeArgs {
     /// being played go on (docs/server.md, "A node that cannot keep up"). 0: never.
     #[arg(long, default_value_t = 64)]
     busy_commits: usize,
+    /// Moves (and other changes of games) being stored at once from which the server refuses
+    /// the players' moves and other actions too, with 503 and `Retry-After: 1`: the bound of
+    /// the queue of moves waiting to be stored (docs/server.md, "A node that cannot keep up").
+    /// 0: no bound.
+    #[arg(long, default_value_t = 512)]
+    max_commits: usize,
     /// On PostgreSQL, the address (`host:port`) the other nodes reach this one at (default:
     /// the address it listens on).
     #[arg(long)]
@@ -201,6 +207,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         node: args.node.clone(),
         lease_ttl: Duration::from_millis(args.lease_ms.max(100)),
         busy_commits: args.busy_commits,
+        max_commits: args.max_commits,
         advertise: args.advertise.clone(),
         ..Config::default()
     };

@@ -136,4 +136,75 @@ mod tests {
         );
         drop(second);
     }
+
+    /// The bound of the queue of moves: past `--max-commits` commits in flight, a player's move
+    /// is refused (503, `Retry-After: 1`, the reason in the message) and nothing is played;
+    /// once the queue is back under its bound, the same move is played.
+    #[tokio::test]
+    async fn a_node_at_its_bound_refuses_moves_until_its_queue_shortens() {
+        use crate::accounts::viewer::Payer;
+        use crate::games::clock::ClockSpec;
+        use crate::games::hub::HubError;
+        use crate::games::model::{Action, Credential, GameSettings, Seated};
+        use crate::http::error::ApiError;
+        use axum::response::IntoResponse;
+
+        let config = Config {
+            busy_commits: 1,
+            max_commits: 2,
+            ..Config::default()
+        };
+        let (_dir, hub) = temporary_hub(config).await;
+        let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
+        let (id, tokens) = hub
+            .create_game(
+                settings,
+                [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))],
+                [None, None],
+                None,
+            )
+            .await
+            .unwrap();
+        let ann = tokens[0].clone().unwrap();
+        let payer = Payer::named("test");
+        let play = || {
+            hub.act(
+                &id,
+                Credential::Token(&ann),
+                Action::Move {
+                    text: "Wd4,a1".into(),
+                },
+                &payer,
+            )
+        };
+        // Two commits in flight: the queue is at its bound.
+        let first = hub.load().commit_started();
+        let second = hub.load().commit_started();
+        let e = play().await.unwrap_err();
+        assert!(matches!(e, HubError::Busy(_)), "{e:?}");
+        let message = e.to_string();
+        assert!(
+            message.contains("behind with storing moves (2 waiting, at most 2)")
+                && message.contains("not played"),
+            "{message}"
+        );
+        let response = ApiError::from(e).into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            response
+                .headers()
+                .get(header::RETRY_AFTER)
+                .map(|v| v.to_str().unwrap()),
+            Some("1")
+        );
+        assert_eq!(hub.room(&id).await.unwrap().game.turns().len(), 0);
+        // One commit done: under the bound (still busy: new games wait), the move is played.
+        drop(first);
+        assert!(hub.load().busy() && !hub.load().full());
+        play()
+            .await
+            .expect("played once the queue is under its bound");
+        assert_eq!(hub.room(&id).await.unwrap().game.turns().len(), 1);
+        drop(second);
+    }
 }

@@ -23,6 +23,7 @@ impl Hub {
         action: Action,
         client: &Payer,
     ) -> Result<i64, HubError> {
+        self.refuse_when_full()?;
         let live = self.get(id).await?;
         let mut state = live.state.lock().await;
         let seat = state.seat_of(who).ok_or_else(|| {
@@ -53,6 +54,7 @@ impl Hub {
         action: &Action,
         client: &Payer,
     ) -> Result<i64, HubError> {
+        self.refuse_when_full()?;
         let mut state = live.state.lock().await;
         self.charge(&state, action, client)?;
         let started = state.room.started;
@@ -61,6 +63,15 @@ impl Hub {
         drop(state);
         self.count_abort(action, started, client).await;
         Ok(version)
+    }
+
+    /// Refuses a player's action while the queue of commits is at its bound (`games::load`):
+    /// the action is not played, and the player is told to send it again.
+    fn refuse_when_full(&self) -> Result<(), HubError> {
+        if self.load().full() {
+            return Err(HubError::Busy(self.load().refusal()));
+        }
+        Ok(())
     }
 
     /// An abort of a started game is counted against `client`: too many make it wait before

@@ -53,6 +53,10 @@ pub enum HubError {
     /// The client has used its allowance (of new custom boards): ask again later.
     #[error("{0}")]
     TooMany(String),
+    /// This node has too many moves waiting to be stored (`games::load`): nothing was done;
+    /// ask again in a second.
+    #[error("{0}")]
+    Busy(String),
 }
 
 impl From<StoreError> for HubError {
@@ -147,7 +151,7 @@ impl Hub {
             invitations: config.invitations_per_client,
             new_boards_per_hour: config.new_boards_per_client,
         });
-        let load = crate::games::load::Load::new(config.busy_commits);
+        let load = crate::games::load::Load::new(config.busy_commits, config.max_commits);
         Arc::new_cyclic(|me| Hub {
             store,
             live: StdMutex::new(HashMap::new()),

@@ -419,7 +419,9 @@ pub(crate) fn status_of(e: &HubError) -> StatusCode {
         HubError::Refused(Refusal::BadRequest(_)) | HubError::BadRequest(_) => {
             StatusCode::BAD_REQUEST
         }
-        HubError::Storage(_) | HubError::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
+        HubError::Storage(_) | HubError::Elsewhere(_) | HubError::Busy(_) => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
         HubError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
     }
 }

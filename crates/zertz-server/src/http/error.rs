@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::rejection::{BytesRejection, FailedToBufferBody, JsonRejection, QueryRejection};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -17,7 +17,15 @@ pub fn error(status: StatusCode, message: String) -> Response {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        error(self.0, self.1)
+        let mut response = error(self.0, self.1);
+        // Every 503 is a moment's trouble (a node behind, a game moving between nodes): say
+        // when to ask again.
+        if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 

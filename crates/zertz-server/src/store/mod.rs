@@ -11,6 +11,7 @@ pub(crate) mod game_sql;
 mod games;
 pub mod holds;
 pub mod migrations;
+pub(crate) mod pace;
 pub(crate) mod postgres;
 pub mod scratch;
 pub(crate) mod sql;

@@ -10,6 +10,7 @@ use crate::store::game_sql::{
     GameDialect, GameWrite, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_event,
     new_game, save_match, update_row,
 };
+use crate::store::postgres::appends::batched;
 use crate::store::postgres::leases::grant;
 use crate::store::postgres::sql::run;
 use crate::store::postgres::{LeaseHolder, PostgresStore};
@@ -33,7 +34,7 @@ pub(crate) async fn create_game_in(
 }
 
 /// Appends events to a game and updates its row, inside the caller's transaction.
-async fn append_in(
+pub(crate) async fn append_in(
     conn: &mut sqlx::PgConnection,
     game: &str,
     events: &[EventRow],
@@ -79,6 +80,13 @@ impl GameDialect for PostgresStore {
 
     async fn write_games(&self, write: GameWrite) -> Result<(), StoreError> {
         let lease = self.lease.as_ref();
+        // A move goes with the others waiting, in one statement (`appends`).
+        if let GameWrite::Append(game, events, update) = &write
+            && batched(events, update)
+            && let Some(done) = self.appender.append(game, events, update, lease).await
+        {
+            return done;
+        }
         let mut tx = self.pool.begin().await?;
         match &write {
             GameWrite::CreateGame(game, events) => {

@@ -24,7 +24,7 @@ use crate::store::sql::{Statement, args};
 pub(crate) const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
 
 /// Whether the lease row `l` holds now: its own expiry or its node's is in the future.
-fn held(l: &str) -> String {
+pub(crate) fn held(l: &str) -> String {
     format!(
         "({l}.expires_ms > {NOW_MS} OR EXISTS (SELECT 1 FROM nodes n \
          WHERE n.id = {l}.node AND n.expires_ms > {NOW_MS}))"

@@ -3,17 +3,21 @@
 //! Appends lock their game's row (`SELECT … FOR UPDATE`) before they read the last version,
 //! so appends to one game take turns and the version check is exact; appends to different
 //! games run side by side. The (game, version) primary key stays the last word: a writer that
-//! still collides gets a conflict, never a second event with the same version. Reads of a whole
-//! game run in one `REPEATABLE READ` transaction, so the row and the events agree.
+//! still collides gets a conflict, never a second event with the same version. Moves (appends
+//! that change the turns alone) are stored many games at a time, one statement per batch
+//! (`appends`), with the same locks and checks. Reads of a whole game run in one
+//! `REPEATABLE READ` transaction, so the row and the events agree.
 
 use crate::store::game_end::RatingPolicy;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use crate::store::StoreError;
 
+pub(crate) mod appends;
 pub(crate) mod game_end;
 pub(crate) mod games;
 pub(crate) mod leases;
@@ -33,6 +37,8 @@ pub struct PostgresStore {
     lease: Option<LeaseHolder>,
     /// Who a finished game rates (see `store::game_end`).
     rating: RatingPolicy,
+    /// The queue of moves stored many games at a time (`appends`).
+    appender: Arc<appends::Appender>,
 }
 
 pub use leases::LeaseHolder;
@@ -48,13 +54,15 @@ impl PostgresStore {
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         super::migrations::postgres(None).await?.run(&pool).await?;
+        let appender = Arc::new(appends::Appender::start(&options, pool.clone(), rating));
         Ok(PostgresStore {
             pool,
             lease: None,
             rating,
+            appender,
         })
     }
 
@@ -70,8 +78,10 @@ impl PostgresStore {
         self.lease.as_ref()
     }
 
-    /// Closes every connection, waiting for those in use to come back.
+    /// Closes every connection, waiting for the moves queued to be stored (at most 10 s) and
+    /// for the connections in use to come back.
     pub async fn close(&self) {
+        self.appender.close(Duration::from_secs(10)).await;
         self.pool.close().await;
     }
 }

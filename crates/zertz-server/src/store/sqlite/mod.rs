@@ -12,7 +12,7 @@
 //! alone and gets its own error), commits once, and only then answers each caller. Under load
 //! many moves of different games share one commit; alone, a write is committed at once. The
 //! transaction starts with `BEGIN IMMEDIATE`, so two writers never both read the same last
-//! version, even from two processes. Under load the writer paces its batches (see `pace`): it
+//! version, even from two processes. Under load the writer paces its batches (see `store::pace`): it
 //! begins one at most once every 3 ms, so that the writes arriving meanwhile share its
 //! commit; a write that finds the writer idle is committed at once. A batch is first run without savepoints (nearly every
 //! write succeeds, and a savepoint costs a copy of every page it touches); only when one of its
@@ -45,7 +45,6 @@ use crate::store::game_sql::GameWrite;
 
 mod game_end;
 pub(crate) mod games;
-mod pace;
 pub(crate) mod readers;
 mod recent;
 pub(crate) mod sql;
@@ -305,7 +304,7 @@ fn write_loop(
 ) {
     let slow = crate::util::slow_ms();
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    let mut pace = pace::Pace::default();
+    let mut pace = crate::store::pace::Pace::default();
     while let Ok(first) = jobs.recv() {
         let waited = pace.wait();
         batch.push(first);

@@ -1,5 +1,7 @@
-//! When the SQLite writer begins a batch: under load, at most once per [`PACE`], so that the
-//! writes arriving meanwhile share one commit.
+//! When a writer of batches begins one: under load, at most once per [`PACE`], so that the
+//! writes arriving meanwhile share one commit. The SQLite writer's (a thread, which sleeps) and
+//! the PostgreSQL writers of moves' (`postgres::appends`, tasks, which sleep on the runtime:
+//! [`Pace::due`]).
 //!
 //! A commit costs the writer much the same for one write as for several: the log frames of the
 //! pages the batch touched (the games' `updated_ms` indexes take their new entries on the same
@@ -47,19 +49,25 @@ impl Pace {
     /// waiting on the queue, lets the writes arrive without waking the writer for each. True
     /// when it slept.
     pub fn wait(&mut self) -> bool {
+        match self.due() {
+            Some(rest) => {
+                std::thread::sleep(rest);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`Pace::wait`] without the sleep: how long to wait before the batch begins (`None`: not
+    /// at all), for a writer that sleeps its own way.
+    pub fn due(&mut self) -> Option<Duration> {
         if self.skip > 0 {
             self.skip -= 1;
-            return false;
+            return None;
         }
-        let Some(due) = self.last_start.map(|t| t + PACE) else {
-            return false;
-        };
+        let due = self.last_start.map(|t| t + PACE)?;
         let now = Instant::now();
-        if due <= now {
-            return false;
-        }
-        std::thread::sleep(due - now);
-        true
+        (due > now).then(|| due - now)
     }
 
     /// A batch of `writes` began at `at`, after [`Pace::wait`] returned `waited`.
