@@ -145,7 +145,7 @@ mod tests {
         use crate::accounts::viewer::Payer;
         use crate::games::clock::ClockSpec;
         use crate::games::hub::HubError;
-        use crate::games::model::{Action, Credential, GameSettings, Seated};
+        use crate::games::model::{Action, Credential, GameSettings};
         use crate::http::error::ApiError;
         use axum::response::IntoResponse;
 
@@ -156,16 +156,7 @@ mod tests {
         };
         let (_dir, hub) = temporary_hub(config).await;
         let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
-        let (id, tokens) = hub
-            .create_game(
-                settings,
-                [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))],
-                [None, None],
-                None,
-            )
-            .await
-            .unwrap();
-        let ann = tokens[0].clone().unwrap();
+        let (id, [ann, _]) = crate::games::hub::guests_game(&hub, settings).await;
         let payer = Payer::named("test");
         let play = || {
             hub.act(

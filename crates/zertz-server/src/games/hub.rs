@@ -730,6 +730,26 @@ pub(crate) async fn temporary_hub(config: Config) -> (tempfile::TempDir, Arc<Hub
     (dir, Hub::new(Arc::new(store), config))
 }
 
+/// A game of two guests, Ann and Ben, created on `hub` with `settings`: its id and the two
+/// seats' tokens (for the unit tests).
+#[cfg(test)]
+pub(crate) async fn guests_game(
+    hub: &Hub,
+    settings: crate::games::model::GameSettings,
+) -> (String, [String; 2]) {
+    use crate::games::model::Seated;
+    let (id, tokens) = hub
+        .create_game(
+            settings,
+            [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))],
+            [None, None],
+            None,
+        )
+        .await
+        .unwrap();
+    (id, tokens.map(|t| t.unwrap()))
+}
+
 #[cfg(test)]
 mod clock_tests {
     use super::*;
@@ -745,16 +765,7 @@ mod clock_tests {
     async fn a_move_after_the_time_ran_out_is_refused_and_the_flag_stored() {
         let (_dir, hub) = temporary_hub(Config::default()).await;
         let settings = GameSettings::for_tests(ClockSpec::SuddenDeath { total_ms: 50 });
-        let (id, tokens) = hub
-            .create_game(
-                settings,
-                [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))],
-                [None, None],
-                None,
-            )
-            .await
-            .unwrap();
-        let (ann, ben) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+        let (id, [ann, ben]) = guests_game(&hub, settings).await;
         // Ann's first move costs no time; Ben's clock runs from it.
         let first = Action::Move {
             text: "Wd4,a1".into(),

@@ -12,7 +12,7 @@ use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::games::clock::ClockSpec;
 use crate::games::hub::{Hub, HubError};
-use crate::games::model::{Action, Credential, Event, GameSettings, Seated};
+use crate::games::model::{Action, Credential, Event, GameSettings};
 use crate::games::room::Room;
 use crate::store::{LeaseHolder, PostgresStore};
 
@@ -60,16 +60,8 @@ pub(crate) async fn two_nodes_and_a_game(
     let a = node(url, "a", ttl_ms).await;
     let b = node(url, "b", ttl_ms).await;
     let settings = GameSettings::for_tests(ClockSpec::Unlimited {});
-    let (id, tokens) = a
-        .create_game(
-            settings,
-            [Some(Seated::guest("Ann")), Some(Seated::guest("Ben"))],
-            [None, None],
-            None,
-        )
-        .await
-        .unwrap();
-    (a, b, id, tokens.map(|t| t.unwrap()))
+    let (id, tokens) = crate::games::hub::guests_game(&a, settings).await;
+    (a, b, id, tokens)
 }
 
 async fn race(url: String) {
