@@ -75,6 +75,9 @@ struct Stats {
     refused: AtomicU64,
     /// Games started (created and joined).
     games_started: AtomicU64,
+    /// Games being played now: created and joined, and not yet ended (a gauge; the slots of
+    /// `--games` that wait for a new game to be accepted are not in it).
+    playing: AtomicU64,
     /// Games seen finished by a player (the server said `finished`).
     games_finished: AtomicU64,
     /// Sockets connected again to their game after they closed before its end.
@@ -244,6 +247,8 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
     let window = Instant::now();
     // With phases: the moves acknowledged each second, and where each phase's latencies start.
     let mut per_second: Vec<Vec<u64>> = Vec::new();
+    // With phases: the games being played at each second's end.
+    let mut playing: Vec<Vec<u64>> = Vec::new();
     let mut phase_starts = Vec::new();
     if phases.is_empty() {
         tokio::time::sleep(Duration::from_secs(args.seconds)).await;
@@ -261,13 +266,16 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
                     .len(),
             );
             let mut counts = Vec::new();
+            let mut games = Vec::new();
             for _ in 0..seconds {
                 tick.tick().await;
                 let now = stats.moves.load(Ordering::Relaxed);
                 counts.push(now - last);
+                games.push(stats.playing.load(Ordering::Relaxed));
                 last = now;
             }
             per_second.push(counts);
+            playing.push(games);
         }
     }
     let elapsed = window.elapsed().as_secs_f64();
@@ -291,7 +299,14 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         t.abort();
     }
     if !phases.is_empty() {
-        report_phases(&phases, &per_second, &phase_starts, &lat, args.games);
+        report_phases(
+            &phases,
+            &per_second,
+            &playing,
+            &phase_starts,
+            &lat,
+            args.games,
+        );
     }
     lat.sort_unstable();
     let pct = |p: f64| -> f64 {
@@ -424,17 +439,23 @@ fn parse_phases(phases: &[String]) -> anyhow::Result<Vec<(u64, u64)>> {
         .collect()
 }
 
-/// Prints each phase of `--phases`: the load offered, the moves acknowledged (mean and second
-/// by second), the latency of the moves acknowledged in it, and when the moves acknowledged
-/// first came within a tenth of the load offered (over three seconds).
+/// Prints each phase of `--phases`: the load offered, by every game slot of `--games` and by the
+/// games really being played (a slot whose new game the server refuses offers nothing until it
+/// is accepted), the moves acknowledged (mean and second by second), the games being played
+/// second by second, the latency of the moves acknowledged in it, and when the moves
+/// acknowledged came back within a tenth of the load offered by every slot (every three
+/// seconds).
 fn report_phases(
     phases: &[(u64, u64)],
     per_second: &[Vec<u64>],
+    playing: &[Vec<u64>],
     starts: &[usize],
     latencies_us: &[u32],
     games: usize,
 ) {
-    for (i, (&(seconds, think), counts)) in phases.iter().zip(per_second).enumerate() {
+    for (i, ((&(seconds, think), counts), played)) in
+        phases.iter().zip(per_second).zip(playing).enumerate()
+    {
         let offered = games as f64 * 1000.0 / think as f64;
         let end = starts.get(i + 1).copied().unwrap_or(latencies_us.len());
         let mut lat = latencies_us[starts[i].min(end)..end].to_vec();
@@ -444,20 +465,39 @@ fn report_phases(
                 .map_or(f64::NAN, |us| *us as f64 / 1000.0)
         };
         let mean = counts.iter().sum::<u64>() as f64 / seconds as f64;
-        let reached = counts
-            .windows(3)
-            .position(|w| w.iter().sum::<u64>() as f64 / 3.0 >= 0.9 * offered)
-            .map_or("never".to_string(), |s| format!("after {s} s"));
+        let in_play = played.iter().sum::<u64>() as f64 / seconds as f64;
+        let reached = back_from(counts, offered)
+            .map_or("never".to_string(), |s| format!("from second {s} on"));
         println!(
-            "phase {}            {seconds} s at think ~{think} ms: offered ~{offered:.0} moves/s, \
-             acknowledged {mean:.0} moves/s, ack p50 {:.1} ms p99 {:.1} ms; within a tenth of \
-             the offered load (3 s mean) {reached}",
+            "phase {}            {seconds} s at think ~{think} ms: offered ~{offered:.0} moves/s by \
+             {games} games, ~{:.0} by the {in_play:.0} being played (mean); acknowledged \
+             {mean:.0} moves/s, ack p50 {:.1} ms p99 {:.1} ms; within a tenth of the offered \
+             load (every 3 s mean) {reached}",
             i + 1,
+            in_play * 1000.0 / think as f64,
             pct(0.5),
             pct(0.99)
         );
         let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
         println!("phase {} per second {}", i + 1, counts.join(" "));
+        let played: Vec<String> = played.iter().map(u64::to_string).collect();
+        println!("phase {} games being played {}", i + 1, played.join(" "));
+    }
+}
+
+/// The first second of a phase from which every three seconds' mean of the moves acknowledged
+/// stays within a tenth of `offered` to the phase's end (a burst of moves held up before it does
+/// not count as a recovery), or `None`.
+fn back_from(counts: &[u64], offered: f64) -> Option<usize> {
+    let good: Vec<bool> = counts
+        .windows(3)
+        .map(|w| w.iter().sum::<u64>() as f64 / 3.0 >= 0.9 * offered)
+        .collect();
+    let bad_after = good.iter().rposition(|g| !g);
+    match bad_after {
+        None if !good.is_empty() => Some(0),
+        Some(last) if last + 1 < good.len() => Some(last + 1),
+        _ => None,
     }
 }
 
@@ -614,6 +654,7 @@ async fn one_game(
     };
     let token_b = joined["token"].as_str().context("no token")?.to_string();
     stats.games_started.fetch_add(1, Ordering::Relaxed);
+    let _playing = Playing::start(stats);
     let a = tokio::spawn(player(
         format!("{ws_base}/api/games/{id}/ws?token={token_a}"),
         seed * 2,
@@ -633,6 +674,22 @@ async fn one_game(
         stats.games_finished.fetch_add(1, Ordering::Relaxed);
     }
     Ok(())
+}
+
+/// One game counted in [`Stats::playing`] while it lives.
+struct Playing<'a>(&'a Stats);
+
+impl<'a> Playing<'a> {
+    fn start(stats: &'a Stats) -> Playing<'a> {
+        stats.playing.fetch_add(1, Ordering::Relaxed);
+        Playing(stats)
+    }
+}
+
+impl Drop for Playing<'_> {
+    fn drop(&mut self) {
+        self.0.playing.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// Posts `body` to `url` and reads the answer, asking again after the `Retry-After` it is told
@@ -1014,4 +1071,23 @@ async fn play(
         }
     }
     Ended::Closed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::back_from;
+
+    #[test]
+    fn a_phase_is_back_from_the_second_after_which_it_stays_near_the_load_offered() {
+        // A burst of held-up moves, a dip, then the load offered: back from the dip's end.
+        assert_eq!(
+            back_from(&[2310, 271, 471, 1058, 1050, 898, 960], 938.0),
+            Some(2)
+        );
+        assert_eq!(back_from(&[950, 940, 930, 945], 938.0), Some(0));
+        // Never near it, or only in a window that falls away again.
+        assert_eq!(back_from(&[100, 120, 110, 90], 938.0), None);
+        assert_eq!(back_from(&[950, 940, 930, 100, 90, 80], 938.0), None);
+        assert_eq!(back_from(&[950], 938.0), None);
+    }
 }
