@@ -6,8 +6,9 @@
 //! records, this server's finished games), `import` counts them in memory into batches for the
 //! store, `queries` answers a position (`cache` keeping the busy ones), `eval` adds the engine's word on each move. The
 //! import of archives is the CLI's `zertz explorer import`; this server's games are added by
-//! [`add_finished`] as they end, and by `catch_up` at start for any a stop left out.
+//! `adder` as they end (many at a time), and by `catch_up` at start for any a stop left out.
 
+pub mod adder;
 pub mod cache;
 pub mod catch_up;
 pub mod eval;
@@ -31,15 +32,36 @@ use crate::games::room::Room;
 use crate::store::StoreError;
 
 /// Adds one finished game of this server to the explorer (source `server`), unless it is
-/// already there or was aborted (true when it was added). Ratings are the players' ratings in the game's pool where
-/// their profiles show them for this game (before it), else their current ones.
+/// already there or was aborted (true when it was added). See [`finished_entry`] for the
+/// ratings.
 pub async fn add_finished(
     store: &dyn ExplorerSources,
     room: &Room,
     ended_ms: i64,
 ) -> Result<bool, StoreError> {
-    if room.aborted || !room.game.is_over() || room.game.turns().is_empty() {
+    let Some(entry) = finished_entry(store, room, ended_ms).await? else {
         return Ok(false);
+    };
+    let mut aggregate = import::Aggregate::with_capacity("server", 1);
+    aggregate.add(entry);
+    match store.add_explorer_batch(aggregate.take_batch()).await {
+        Ok(()) => Ok(true),
+        // Already counted (the end seen twice, or after a restart): nothing to do.
+        Err(StoreError::Taken(_)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// A finished game of this server as the explorer counts it, or `None` when it has nothing
+/// to count (aborted, not over, no move). Ratings are the players' ratings in the game's pool
+/// where their profiles show them for this game (before it), else their current ones.
+pub async fn finished_entry(
+    store: &dyn ExplorerSources,
+    room: &Room,
+    ended_ms: i64,
+) -> Result<Option<import::GameEntry>, StoreError> {
+    if room.aborted || !room.game.is_over() || room.game.turns().is_empty() {
+        return Ok(None);
     }
     let mut ratings = [None, None];
     if let Some(pool) = &room.settings.pool {
@@ -62,30 +84,29 @@ pub async fn add_finished(
     }
     let names = [0, 1].map(|i| room.names[i].clone().unwrap_or_else(|| "?".into()));
     let date = crate::util::iso_time(ended_ms)[..10].to_string();
-    let entry = games::from_server(&room.id, names, ratings, date, &room.game);
-    let mut aggregate = import::Aggregate::new("server");
-    aggregate.add(entry);
-    match store.add_explorer_batch(aggregate.take_batch()).await {
-        Ok(()) => Ok(true),
-        // Already counted (the end seen twice, or after a restart): nothing to do.
-        Err(StoreError::Taken(_)) => Ok(false),
-        Err(e) => Err(e),
-    }
+    Ok(Some(games::from_server(
+        &room.id, names, ratings, date, &room.game,
+    )))
 }
 
 /// The opening explorer of this server: its storage and its cache of answers for busy
 /// positions (emptied when a game of this server is added).
 pub struct Explorer {
     store: Arc<dyn ExplorerSources>,
-    cache: cache::AnswerCache,
+    cache: Arc<cache::AnswerCache>,
+    /// The queue of this server's finished games waiting to be added.
+    finished: adder::Adder,
 }
 
 impl Explorer {
     /// The explorer on `store`.
     pub fn new(store: Arc<dyn ExplorerSources>) -> Arc<Explorer> {
+        let cache = Arc::new(cache::AnswerCache::new());
+        let finished = adder::Adder::start(Arc::clone(&store), Arc::clone(&cache));
         Arc::new(Explorer {
             store,
-            cache: cache::AnswerCache::new(),
+            cache,
+            finished,
         })
     }
 
@@ -99,23 +120,11 @@ impl Explorer {
         &self.cache
     }
 
-    /// Hears a finished game (subscribed in `app`): it is added in the background, then the
-    /// cache is forgotten (its answers would miss the game); a failure is logged (the game
-    /// itself is stored).
-    pub fn game_ended(self: &Arc<Self>, ended: &Arc<GameEnded>) {
-        let explorer = Arc::clone(self);
-        let ended = Arc::clone(ended);
-        tokio::spawn(async move {
-            match add_finished(explorer.store(), &ended.room, ended.ended_ms).await {
-                Ok(true) => explorer.cache.clear(),
-                // Aborted, empty, or added already: nothing new to show.
-                Ok(false) => {}
-                Err(e) => tracing::warn!(
-                    game = %ended.room.id,
-                    "explorer: the finished game was not added: {e}"
-                ),
-            }
-        });
+    /// Hears a finished game (subscribed in `app`): it is queued and added in the background
+    /// with the other games waiting (`adder`), then the cache is forgotten (its answers would
+    /// miss the game); a failure is logged (the game itself is stored).
+    pub fn game_ended(&self, ended: &Arc<GameEnded>) {
+        self.finished.add(ended);
     }
 
     /// Adds the finished games a stop left out (see `catch_up`); returns how many.
