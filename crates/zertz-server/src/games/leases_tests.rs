@@ -6,8 +6,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::accounts::viewer::Payer;
+use crate::games::clock::ClockSpec;
+use crate::games::hub::guests_game;
 use crate::games::hub::{Hub, HubError};
 use crate::games::leases;
+use crate::games::model::GameSettings;
 use crate::games::model::{Action, Credential};
 use crate::games::race_tests::{try_move, two_nodes_and_a_game};
 
@@ -100,6 +103,64 @@ async fn dead_leftovers(url: String) {
     let swept = leases::sweep(cluster_b, Duration::ZERO).await.unwrap();
     assert_eq!(swept, 1, "B swept the dead node's row");
     assert_eq!(lease_node(&b, &id).await, None);
+}
+
+/// The games a node may adopt (`orphans`): those being played whose lease nobody holds, by its
+/// own time or its node's. Five games of node A, their lease rows then set by hand with times
+/// far in the past or the future (nothing here races the clock): held by A's beat though the
+/// row's own time is past; a dead node's, its time past (adopted); a dead node's, its time
+/// still to come; no row at all (adopted); and a finished game with no row (not played: left).
+async fn orphans_listed(url: String) {
+    let (a, _b, held_by_beat, _) = two_nodes_and_a_game(&url, 60_000).await;
+    let cluster = a.cluster().unwrap();
+    leases::beat(&a, cluster).await.unwrap();
+    let pool = cluster.pool();
+    let settings = || GameSettings::for_tests(ClockSpec::Unlimited {});
+    let (dead_and_past, _) = guests_game(&a, settings()).await;
+    let (dead_not_yet, _) = guests_game(&a, settings()).await;
+    let (no_row, _) = guests_game(&a, settings()).await;
+    let (finished, tokens) = guests_game(&a, settings()).await;
+    a.act(
+        &finished,
+        Credential::Token(&tokens[0]),
+        Action::Resign {},
+        &Payer::named("test"),
+    )
+    .await
+    .unwrap();
+    let run = |sql: String| async move { sqlx::query(&sql).execute(pool).await.unwrap() };
+    run("INSERT INTO nodes (id, addr, seen_ms, expires_ms) VALUES ('z', '', 0, 1)".into()).await;
+    run(format!(
+        "UPDATE game_leases SET expires_ms = 1 WHERE game_id = '{held_by_beat}'"
+    ))
+    .await;
+    run(format!(
+        "UPDATE game_leases SET node = 'z', expires_ms = 1 WHERE game_id = '{dead_and_past}'"
+    ))
+    .await;
+    run(format!(
+        "UPDATE game_leases SET node = 'z', expires_ms = 9000000000000 \
+         WHERE game_id = '{dead_not_yet}'"
+    ))
+    .await;
+    run(format!(
+        "DELETE FROM game_leases WHERE game_id IN ('{no_row}', '{finished}')"
+    ))
+    .await;
+    let mut adopted = crate::store::orphans(pool, 50).await.unwrap();
+    adopted.sort();
+    let mut expected = vec![dead_and_past, no_row];
+    expected.sort();
+    assert_eq!(adopted, expected);
+    // At most the number asked for.
+    assert_eq!(crate::store::orphans(pool, 1).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn the_games_nobody_holds_are_those_a_node_may_adopt() {
+    if let Some(database) = crate::store::scratch::create("orphans_listed").await {
+        database.run(orphans_listed).await;
+    }
 }
 
 /// Leases that must not run out while a node lives, on the machine's clock: a starved test

@@ -183,12 +183,20 @@ pub async fn heartbeat(
 
 /// Games being played whose lease nobody holds (their node died): at most
 /// `limit` of them, for a node to take.
+///
+/// The same test as [`held`], written as joins: the nodes alive are joined once, rather than
+/// looked up for each game being played, and the clock is read once, not once per row. With
+/// [`held`] in the condition PostgreSQL ran its subquery for every live game: with 2,995 games
+/// being played and every lease held (the usual answer, none), `EXPLAIN ANALYZE` took 16–24 ms,
+/// now 3.6–4.4 ms; each node asks every third of a lease, and in the overload run of
+/// docs/server.md these queries took 8% of PostgreSQL's time (39 ms on average).
 pub async fn orphans(pool: &PgPool, limit: i64) -> Result<Vec<String>, StoreError> {
     let ids: Vec<String> = sqlx::query_scalar(&format!(
         "SELECT g.id FROM games g LEFT JOIN game_leases l ON l.game_id = g.id \
-         WHERE g.status = 'live' AND (l.game_id IS NULL OR NOT {}) \
-         ORDER BY g.updated_ms LIMIT $1",
-        held("l")
+         LEFT JOIN nodes n ON n.id = l.node AND n.expires_ms > (SELECT {NOW_MS}) \
+         WHERE g.status = 'live' \
+         AND (l.game_id IS NULL OR (l.expires_ms <= (SELECT {NOW_MS}) AND n.id IS NULL)) \
+         ORDER BY g.updated_ms LIMIT $1"
     ))
     .bind(limit)
     .fetch_all(pool)
