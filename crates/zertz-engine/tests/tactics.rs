@@ -48,72 +48,78 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-#[test]
-fn every_entry_is_a_proven_forced_win() {
-    let cases = cases();
-    assert!(cases.len() >= 15);
-    assert!(cases.iter().filter(|c| c.turns >= 3).count() >= 8);
-    assert!(
-        cases
-            .iter()
-            .filter(|c| c.source.starts_with("rulebook"))
-            .count()
-            >= 5,
-        "the rulebook's combinations are in the suite"
-    );
-    for c in &cases {
-        let mut prover = Prover::new(c.position.to_move());
+/// Minutes of searching and nothing to wait for: CI runs the tests of modules named `cpu_bound`
+/// beside the other test binaries, which mostly wait on sockets, storage and timers (`.ci/run`).
+mod cpu_bound {
+    use super::*;
+
+    #[test]
+    fn every_entry_is_a_proven_forced_win() {
+        let cases = cases();
+        assert!(cases.len() >= 15);
+        assert!(cases.iter().filter(|c| c.turns >= 3).count() >= 8);
         assert!(
-            prover.attacker_wins(&c.position, c.turns),
-            "{}: no forced win in {} turns ({} nodes)",
-            c.source,
-            c.turns,
-            prover.nodes
+            cases
+                .iter()
+                .filter(|c| c.source.starts_with("rulebook"))
+                .count()
+                >= 5,
+            "the rulebook's combinations are in the suite"
         );
-        // And not sooner: the claimed length is the shortest.
-        if c.turns > 1 {
-            let mut quicker = Prover::new(c.position.to_move());
+        for c in &cases {
+            let mut prover = Prover::new(c.position.to_move());
             assert!(
-                !quicker.attacker_wins(&c.position, c.turns - 1),
-                "{}: wins in fewer than {} turns",
+                prover.attacker_wins(&c.position, c.turns),
+                "{}: no forced win in {} turns ({} nodes)",
+                c.source,
+                c.turns,
+                prover.nodes
+            );
+            // And not sooner: the claimed length is the shortest.
+            if c.turns > 1 {
+                let mut quicker = Prover::new(c.position.to_move());
+                assert!(
+                    !quicker.attacker_wins(&c.position, c.turns - 1),
+                    "{}: wins in fewer than {} turns",
+                    c.source,
+                    c.turns
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_engine_finds_every_forced_win() {
+        let engine = Engine::new(SearchOptions::default(), 64);
+        for c in cases() {
+            engine.clear();
+            let game = Game::from_position(c.position.clone(), Rules::default());
+            let stop = AtomicBool::new(false);
+            let r = engine.search(&game, &Limits::nodes(ENGINE_NODES), &stop, &mut |_| {});
+            match r.score {
+                // The prover showed there is no shorter win, so a shorter claim would be false.
+                Score::Win(n) => assert_eq!(
+                    n, c.turns,
+                    "{}: found a win in {n}, the shortest is {}",
+                    c.source, c.turns
+                ),
+                other => panic!(
+                    "{}: no forced win found within {ENGINE_NODES} nodes (score {other})",
+                    c.source
+                ),
+            }
+            eprintln!("{}: win found in {} nodes", c.source, r.nodes);
+            let best = r.best.expect("a move");
+            // The move found must itself keep the win: prove it with the independent search.
+            let mut after = c.position.clone();
+            after.play_unchecked(&best);
+            let mut prover = Prover::new(c.position.to_move());
+            assert!(
+                prover.defender_loses(&after, c.turns - 1),
+                "{}: the engine's move does not win in {} turns",
                 c.source,
                 c.turns
             );
         }
-    }
-}
-
-#[test]
-fn the_engine_finds_every_forced_win() {
-    let engine = Engine::new(SearchOptions::default(), 64);
-    for c in cases() {
-        engine.clear();
-        let game = Game::from_position(c.position.clone(), Rules::default());
-        let stop = AtomicBool::new(false);
-        let r = engine.search(&game, &Limits::nodes(ENGINE_NODES), &stop, &mut |_| {});
-        match r.score {
-            // The prover showed there is no shorter win, so a shorter claim would be false.
-            Score::Win(n) => assert_eq!(
-                n, c.turns,
-                "{}: found a win in {n}, the shortest is {}",
-                c.source, c.turns
-            ),
-            other => panic!(
-                "{}: no forced win found within {ENGINE_NODES} nodes (score {other})",
-                c.source
-            ),
-        }
-        eprintln!("{}: win found in {} nodes", c.source, r.nodes);
-        let best = r.best.expect("a move");
-        // The move found must itself keep the win: prove it with the independent search.
-        let mut after = c.position.clone();
-        after.play_unchecked(&best);
-        let mut prover = Prover::new(c.position.to_move());
-        assert!(
-            prover.defender_loses(&after, c.turns - 1),
-            "{}: the engine's move does not win in {} turns",
-            c.source,
-            c.turns
-        );
     }
 }
