@@ -126,7 +126,13 @@ test('the game page: the moves heading, no such game, no move box for spectators
   assert.deepEqual(numbers.slice(0, 5), ['1.', '1…', '2.', '2…', '3.']);
   assert.equal(numbers.length, s.moves.length);
   const scroller = ann.locator('#move-scroll');
-  assert.ok(await scroller.evaluate((el) => el.scrollHeight > el.clientHeight), 'the list scrolls');
+  // The list is taller than its box (style.css: 16rem). Waited for rather than read once: on a
+  // loaded machine the first layout may come before the style sheet (CI's run of 30 November,
+  // at 1,310 s: the list did not scroll yet).
+  await ann.waitForFunction(() => {
+    const el = document.querySelector('#move-scroll');
+    return el !== null && el.scrollHeight > el.clientHeight;
+  });
   await scroller.evaluate((el) => { el.scrollTop = el.scrollHeight / 2; });
   assert.deepEqual(await clear(), { above: true, onTop: true });
   await ann.click('#moves [data-turn="2"]');
