@@ -7,7 +7,7 @@ use std::process::Command;
 fn a_small_loadtest_plays_and_reports() {
     let out = Command::new(env!("CARGO_BIN_EXE_zertz"))
         .args(["loadtest", "--games", "4", "--think-ms", "50"])
-        .args(["--warmup", "1", "--seconds", "2"])
+        .args(["--warmup", "1", "--seconds", "2", "--check-moves"])
         .output()
         .expect("running zertz loadtest");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -23,6 +23,10 @@ fn a_small_loadtest_plays_and_reports() {
         .unwrap_or_else(|| panic!("no move count in\n{stdout}"));
     assert!(moves > 10, "{stdout}");
     assert!(stdout.contains("refused moves 0   errors 0"), "{stdout}");
+    // Every game played holds the moves its players saw acknowledged, and no more than they sent.
+    assert!(stdout.contains(" games disagree"), "{stdout}");
+    assert!(figure(&stdout, "moves checked ") >= 4, "{stdout}");
+    assert!(stdout.contains(": 0 games disagree"), "{stdout}");
     assert!(stdout.contains("ack latency ms    p50 "), "{stdout}");
     // The bytes a move costs: events of a few hundred bytes to each of two players (the
     // whole state was ~18 KB), and a few dozen bytes for the move sent.
@@ -72,7 +76,8 @@ fn serve(db: &std::path::Path, addr: &str) -> (std::process::Child, String) {
 }
 
 /// The server is killed while the players play, and started again on the same file and
-/// address: every player connects again to its game and plays on. No game is counted finished
+/// address: every player connects again to its game and plays on, and afterwards every game
+/// holds each move acknowledged, once (`--check-moves`). No game is counted finished
 /// and none is started in its place (the games last far longer than the test: a move a second).
 #[test]
 fn players_reconnect_to_their_games_after_the_server_restarts() {
@@ -93,7 +98,7 @@ fn players_reconnect_to_their_games_after_the_server_restarts() {
             "--think-ms",
             "1000",
         ])
-        .args(["--warmup", "0", "--seconds", "10"])
+        .args(["--warmup", "0", "--seconds", "10", "--check-moves"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -137,4 +142,8 @@ fn players_reconnect_to_their_games_after_the_server_restarts() {
     assert_eq!(figure(&stdout, "errors "), 0, "{stdout}");
     // The window began as the server was killed: its moves were played after the restart.
     assert!(figure(&stdout, "moves acknowledged ") > 4, "{stdout}");
+    // The kill lost no acknowledged move and doubled none: every game read back after the
+    // restart holds each move its players saw acknowledged, and no more than they sent.
+    assert_eq!(figure(&stdout, "moves checked "), 4, "{stdout}");
+    assert!(stdout.contains(": 0 games disagree"), "{stdout}");
 }

@@ -7,6 +7,7 @@
 //! address (the load balancer's), and play on; only a game seen finished is counted finished
 //! and replaced by a new one.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -66,6 +67,11 @@ pub struct LoadtestArgs {
     /// load offered.
     #[arg(long, value_delimiter = ',')]
     phases: Vec<String>,
+    /// After the measurement, reads every game played and checks that it holds every move
+    /// acknowledged (none lost) and no more moves than were sent (none doubled), reconnections
+    /// and failovers included; the report says how many games were checked and which failed.
+    #[arg(long)]
+    check_moves: bool,
 }
 
 #[derive(Default)]
@@ -92,6 +98,8 @@ struct Stats {
     /// The think time now, in ms (changed by `--phases`).
     think_ms: AtomicU64,
     errors: AtomicU64,
+    /// Per game: the moves its players sent and those acknowledged (`--check-moves`).
+    ledger: std::sync::Mutex<HashMap<String, Tally>>,
     /// WebSocket connections opened so far (two per game started).
     connected: AtomicU64,
     /// Payload bytes of the WebSocket messages the server sent the players (text frames;
@@ -99,6 +107,87 @@ struct Stats {
     bytes_down: AtomicU64,
     /// Payload bytes of the messages the players sent.
     bytes_up: AtomicU64,
+}
+
+/// The moves of one game as its players saw them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    /// Moves sent (once each, however often a 503 made a player send one again).
+    sent: u64,
+    /// Moves whose answer said they were played.
+    acknowledged: u64,
+}
+
+impl Stats {
+    fn tally(&self, game: &str, change: impl FnOnce(&mut Tally)) {
+        let mut ledger = self.ledger.lock().unwrap_or_else(|e| e.into_inner());
+        change(ledger.entry(game.to_string()).or_default());
+    }
+}
+
+/// What a game's stored moves say of its tally: `None` when they agree (every move
+/// acknowledged is there, and no more than were sent), else what is wrong.
+fn verdict(stored: u64, tally: Tally) -> Option<String> {
+    if stored < tally.acknowledged {
+        Some(format!(
+            "{} moves stored, {} acknowledged: {} lost",
+            stored,
+            tally.acknowledged,
+            tally.acknowledged - stored
+        ))
+    } else if stored > tally.sent {
+        Some(format!(
+            "{} moves stored, {} sent: {} doubled",
+            stored,
+            tally.sent,
+            stored - tally.sent
+        ))
+    } else {
+        None
+    }
+}
+
+/// Reads every game of `ledger` from `base` (16 at a time) and prints how many agree with what
+/// their players saw ([`verdict`]); false when one does not, or cannot be read.
+async fn check_moves(client: &reqwest::Client, base: &str, ledger: HashMap<String, Tally>) -> bool {
+    let games = ledger.len();
+    let (acknowledged, sent) = ledger
+        .values()
+        .fold((0, 0), |(a, s), t| (a + t.acknowledged, s + t.sent));
+    let checks = futures_util::stream::iter(ledger.into_iter().map(|(id, tally)| async move {
+        let url = format!("{base}/api/games/{id}");
+        let stored = async {
+            let state: Value = client
+                .get(&url)
+                .send()
+                .await?
+                .error_for_status()?
+                .json()
+                .await?;
+            state["moves"]
+                .as_array()
+                .map(|m| m.len() as u64)
+                .context("no moves in the game's state")
+        }
+        .await;
+        match stored {
+            Ok(n) => verdict(n, tally).map(|wrong| format!("game {id}: {wrong}")),
+            Err(e) => Some(format!("game {id}: not read: {e:#}")),
+        }
+    }))
+    .buffer_unordered(16)
+    .filter_map(|wrong| async move { wrong })
+    .collect::<Vec<String>>()
+    .await;
+    println!(
+        "moves checked     {games} games, {acknowledged} moves acknowledged and {sent} sent: \
+         {} games disagree",
+        checks.len()
+    );
+    for wrong in checks.iter().take(20) {
+        println!("  {wrong}");
+    }
+    checks.is_empty()
 }
 
 /// Runs `zertz loadtest`.
@@ -399,11 +488,16 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         stats.busy.load(Ordering::Relaxed),
         stats.moves_busy.load(Ordering::Relaxed)
     );
+    let ledger = std::mem::take(&mut *stats.ledger.lock().unwrap_or_else(|e| e.into_inner()));
+    let agreed = !args.check_moves || check_moves(&client, &base, ledger).await;
     if let Some(mut child) = server {
         let _ = child.kill().await;
     }
     if moves == 0 {
         bail!("no move was acknowledged");
+    }
+    if !agreed {
+        bail!("games hold other moves than their players saw played (above)");
     }
     Ok(())
 }
@@ -656,12 +750,14 @@ async fn one_game(
     stats.games_started.fetch_add(1, Ordering::Relaxed);
     let _playing = Playing::start(stats);
     let a = tokio::spawn(player(
+        id.clone(),
         format!("{ws_base}/api/games/{id}/ws?token={token_a}"),
         seed * 2,
         stats.clone(),
         running.clone(),
     ));
     let b = tokio::spawn(player(
+        id.clone(),
         format!("{ws_base}/api/games/{id}/ws?token={token_b}"),
         seed * 2 + 1,
         stats.clone(),
@@ -887,6 +983,7 @@ enum Ended {
 /// game, through the same address) and plays on, as the web page does. Returns whether it saw
 /// the game finished.
 async fn player(
+    game: String,
     url: String,
     seed: u64,
     stats: Arc<Stats>,
@@ -911,7 +1008,7 @@ async fn player(
         } else {
             stats.reconnections.fetch_add(1, Ordering::Relaxed);
         }
-        match play(socket, &mut next, &stats, &running).await {
+        match play(&game, socket, &mut next, &stats, &running).await {
             Ended::Finished => return Ok(true),
             Ended::Stopped => return Ok(false),
             Ended::Closed if !running.load(Ordering::Relaxed) => return Ok(false),
@@ -956,6 +1053,7 @@ async fn connect(
 
 /// Plays on `socket` until the game ends, the measurement does, or the socket closes.
 async fn play(
+    game: &str,
     mut socket: Socket,
     next: &mut impl FnMut() -> u64,
     stats: &Stats,
@@ -1001,6 +1099,7 @@ async fn play(
         let think_ms = stats.think_ms.load(Ordering::Relaxed);
         let think = think_ms / 2 + next() % (think_ms.max(1));
         tokio::time::sleep(Duration::from_millis(think)).await;
+        stats.tally(game, |t| t.sent += 1);
         let sent = Instant::now();
         let action = json!({"type": "move", "move": mv}).to_string();
         let mut finished = false;
@@ -1048,6 +1147,7 @@ async fn play(
                             .unwrap_or_else(|e| e.into_inner())
                             .push(us);
                         stats.moves.fetch_add(1, Ordering::Relaxed);
+                        stats.tally(game, |t| t.acknowledged += 1);
                         break 'send;
                     }
                     "refused" if status == Some(503) && !finished => {
@@ -1075,7 +1175,26 @@ async fn play(
 
 #[cfg(test)]
 mod tests {
-    use super::back_from;
+    use super::{Tally, back_from, verdict};
+
+    #[test]
+    fn a_game_agrees_when_it_holds_every_move_acknowledged_and_no_more_than_were_sent() {
+        let tally = Tally {
+            sent: 12,
+            acknowledged: 10,
+        };
+        // Two moves sent whose answers were lost with their socket: stored or not, both fine.
+        assert_eq!(verdict(10, tally), None);
+        assert_eq!(verdict(12, tally), None);
+        assert_eq!(
+            verdict(9, tally).as_deref(),
+            Some("9 moves stored, 10 acknowledged: 1 lost")
+        );
+        assert_eq!(
+            verdict(13, tally).as_deref(),
+            Some("13 moves stored, 12 sent: 1 doubled")
+        );
+    }
 
     #[test]
     fn a_phase_is_back_from_the_second_after_which_it_stays_near_the_load_offered() {
