@@ -84,6 +84,9 @@ struct Stats {
     /// Games being played now: created and joined, and not yet ended (a gauge; the slots of
     /// `--games` that wait for a new game to be accepted are not in it).
     playing: AtomicU64,
+    /// Moves being sent and not yet answered (`--check-moves` waits for them before it reads
+    /// the games).
+    sending: AtomicU64,
     /// Games seen finished by a player (the server said `finished`).
     games_finished: AtomicU64,
     /// Sockets connected again to their game after they closed before its end.
@@ -380,7 +383,7 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         .iter()
         .map(|(_, pid)| tree_cpu_seconds(*pid))
         .collect();
-    running.store(false, Ordering::Relaxed);
+    running.store(false, Ordering::SeqCst);
     stop.notify_waiters();
     let mut lat =
         std::mem::take(&mut *stats.latencies_us.lock().unwrap_or_else(|e| e.into_inner()));
@@ -488,6 +491,14 @@ async fn run_async(args: LoadtestArgs) -> anyhow::Result<()> {
         stats.busy.load(Ordering::Relaxed),
         stats.moves_busy.load(Ordering::Relaxed)
     );
+    if args.check_moves {
+        // No move is sent from now on; those in flight are answered (or their socket closes)
+        // before the games are read.
+        let until = Instant::now() + Duration::from_secs(60);
+        while stats.sending.load(Ordering::SeqCst) > 0 && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
     let ledger = std::mem::take(&mut *stats.ledger.lock().unwrap_or_else(|e| e.into_inner()));
     let agreed = !args.check_moves || check_moves(&client, &base, ledger).await;
     if let Some(mut child) = server {
@@ -748,7 +759,7 @@ async fn one_game(
     };
     let token_b = joined["token"].as_str().context("no token")?.to_string();
     stats.games_started.fetch_add(1, Ordering::Relaxed);
-    let _playing = Playing::start(stats);
+    let _playing = Counted::start(&stats.playing);
     let a = tokio::spawn(player(
         id.clone(),
         format!("{ws_base}/api/games/{id}/ws?token={token_a}"),
@@ -772,19 +783,20 @@ async fn one_game(
     Ok(())
 }
 
-/// One game counted in [`Stats::playing`] while it lives.
-struct Playing<'a>(&'a Stats);
+/// One of a gauge's count while it lives (a game in [`Stats::playing`], a move in
+/// [`Stats::sending`]).
+struct Counted<'a>(&'a AtomicU64);
 
-impl<'a> Playing<'a> {
-    fn start(stats: &'a Stats) -> Playing<'a> {
-        stats.playing.fetch_add(1, Ordering::Relaxed);
-        Playing(stats)
+impl<'a> Counted<'a> {
+    fn start(gauge: &'a AtomicU64) -> Counted<'a> {
+        gauge.fetch_add(1, Ordering::SeqCst);
+        Counted(gauge)
     }
 }
 
-impl Drop for Playing<'_> {
+impl Drop for Counted<'_> {
     fn drop(&mut self) {
-        self.0.playing.fetch_sub(1, Ordering::Relaxed);
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -1099,6 +1111,13 @@ async fn play(
         let think_ms = stats.think_ms.load(Ordering::Relaxed);
         let think = think_ms / 2 + next() % (think_ms.max(1));
         tokio::time::sleep(Duration::from_millis(think)).await;
+        // Counted as being sent before the end of the measurement is looked at (both in
+        // sequential order): the check either sees this move in flight and waits for it, or
+        // this player sees the end and sends nothing.
+        let _sending = Counted::start(&stats.sending);
+        if !running.load(Ordering::SeqCst) {
+            return Ended::Stopped;
+        }
         stats.tally(game, |t| t.sent += 1);
         let sent = Instant::now();
         let action = json!({"type": "move", "move": mv}).to_string();
