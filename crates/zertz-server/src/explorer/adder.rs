@@ -164,12 +164,7 @@ mod tests {
     #[tokio::test]
     async fn games_ending_together_are_added_in_one_batch_and_one_added_already_costs_none_of_the_others()
      {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("z.db");
-        let store =
-            crate::store::SqliteStore::open(path.to_str().unwrap(), |_, _| Default::default())
-                .await
-                .unwrap();
+        let (_dir, store) = crate::store::temporary_sqlite().await;
         let games = [ended("g1", 3), ended("g2", 4), ended("g3", 5)];
         // Three new games: one batch adds them all.
         assert_eq!(add_together(&store, &games[..3]).await.unwrap(), 3);

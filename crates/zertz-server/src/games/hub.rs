@@ -721,12 +721,8 @@ fn seat_name(who: &Seated) -> Result<String, HubError> {
 /// long as the directory returned with it.
 #[cfg(test)]
 pub(crate) async fn temporary_hub(config: Config) -> (tempfile::TempDir, Arc<Hub>) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("z.db");
     // The games' own tests rate nobody (the ratings are tested in `ratings`).
-    let store = crate::store::SqliteStore::open(path.to_str().unwrap(), |_, _| Default::default())
-        .await
-        .unwrap();
+    let (dir, store) = crate::store::temporary_sqlite().await;
     (dir, Hub::new(Arc::new(store), config))
 }
 

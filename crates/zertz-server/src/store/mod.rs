@@ -65,3 +65,15 @@ pub enum StoreError {
     #[error("game {0} is held by another node")]
     NotOwner(String),
 }
+
+/// A SQLite store for the unit tests, on a fresh file in a temporary directory that lasts as
+/// long as the directory returned with it; it rates nobody.
+#[cfg(test)]
+pub(crate) async fn temporary_sqlite() -> (tempfile::TempDir, SqliteStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("z.db");
+    let store = SqliteStore::open(path.to_str().unwrap(), |_, _| Default::default())
+        .await
+        .unwrap();
+    (dir, store)
+}

@@ -70,12 +70,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_account_and_an_address_each_have_their_allowance() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("z.db");
-        let store =
-            crate::store::SqliteStore::open(path.to_str().unwrap(), |_, _| Default::default())
-                .await
-                .unwrap();
+        let (_dir, store) = crate::store::temporary_sqlite().await;
         let q = NewStudies::new(30);
         let home = IpAddr::from([10, 0, 0, 1]);
         let away = IpAddr::from([10, 0, 0, 2]);
