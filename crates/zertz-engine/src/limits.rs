@@ -116,6 +116,11 @@ const MOVETIME_MARGIN: Duration = Duration::from_millis(5);
 /// Free time per move below which every move overruns it anyway (the answer alone takes a
 /// few milliseconds), so a reserve step is spent whatever the engine does.
 const TOO_SHORT: Duration = Duration::from_millis(100);
+/// Kept back from a time per move besides [`MARGIN`]: an answer past that limit loses the game,
+/// and how late an answer comes is a matter of milliseconds whatever the limit. Nine tenths of
+/// 200 ms left 40 ms in all, and on an idle machine one answer in about 10,000 came 47 ms after
+/// the engine's own stop (docs/strength.md, "On a quiet machine").
+const PER_MOVE_ROOM: Duration = Duration::from_millis(50);
 
 impl Limits {
     /// Search to a fixed depth (in turns).
@@ -195,7 +200,8 @@ impl Limits {
             }
             Some(Clock::PerMove { limit }) => {
                 let cap = Duration::from_secs(60);
-                tighten((limit / 2).min(cap / 2), (limit * 9 / 10).min(cap));
+                let hard = (limit * 9 / 10).min(limit.saturating_sub(PER_MOVE_ROOM));
+                tighten((limit / 2).min(cap / 2), hard.min(cap));
             }
             None => {}
         }
@@ -480,6 +486,12 @@ mod tests {
             limit: Duration::from_secs(86_400),
         });
         assert!(b.hard <= Duration::from_secs(60), "{b:?}");
+        // A short limit keeps a fixed room for a late answer, a long one a tenth.
+        let fast = clocked(Clock::PerMove { limit: ms(200) });
+        assert_eq!(fast.hard, ms(200) - PER_MOVE_ROOM - MARGIN, "{fast:?}");
+        assert_eq!(fast.soft, ms(100), "{fast:?}");
+        let slow = clocked(Clock::PerMove { limit: ms(2000) });
+        assert_eq!(slow.hard, ms(1800) - MARGIN, "{slow:?}");
         // The tighter of a time per move and a clock.
         let both = Limits {
             movetime: Some(Duration::from_secs(1)),
