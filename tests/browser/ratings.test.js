@@ -176,5 +176,5 @@ test('a rated game played to its end moves both ratings, shown on profiles and t
   const g = await call(env.server, 'POST', '/api/games', { opponent: { kind: 'engine', level: 10 }, name: 'Gus' });
   await ann.goto(`${env.server.url}/game/${g.id}`);
   await ann.waitForSelector('#status[data-status=live]');
-  assert.match(await ann.textContent('#players'), /Engine level 10 \(3169\)/);
+  assert.match(await ann.textContent('#players'), /Engine level 10 \(2720\)/);
 });

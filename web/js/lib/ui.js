@@ -88,7 +88,7 @@ export function guestMark() {
 /** An engine seat's name: "Engine level 10". */
 export const engineName = (level) => `Engine level ${level}`;
 
-/** The published rating of an engine seat, shown beside its name: " (3169)"; '' if unknown. */
+/** The published rating of an engine seat, shown beside its name: " (2720)"; '' if unknown. */
 export function engineRating(p) {
   return p && p.rating !== null && p.rating !== undefined
     ? h('span', { class: 'rating engine-rating', title: "The engine level's published rating (games against the engine are unrated)" }, ` (${p.rating})`)

@@ -170,7 +170,7 @@ async fn rated_games_are_for_two_accounts_on_the_37_board_with_a_clock(db: Db) {
         .create(json!({"opponent": {"kind": "engine", "level": 10}, "name": "G"}))
         .await;
     let view = server.game(&string(&engine["id"]), None).await;
-    assert_eq!(view["seats"][1]["rating"], 3169);
+    assert_eq!(view["seats"][1]["rating"], 2720);
     // Unknown players, unknown pools and filters are refused with the reason.
     assert_eq!(server.get("/api/players/Nobody", None).await.0, 404);
     for (query, says) in [
