@@ -1,9 +1,8 @@
 //! The engine's levels on the rating scale: fixed, published ratings measured from their
 //! matches against each other (docs/strength.md, "The levels": levels 2 to 4 at commit 07c0107,
 //! 5 to 10 again on 30 November 2026 at d98858a, after the way a node limit ends a search
-//! changed), anchored with
-//! level 1 at 800. Games against the engine are unrated; the numbers are shown beside its
-//! name so that a player can compare.
+//! changed), anchored with level 1 at 800. Games against the engine are unrated; the numbers
+//! are shown beside its name so that a player can compare.
 
 /// The Elo gain of each level over the one below (levels 2 to 10), as measured.
 const STEPS: [i32; 9] = [145, 225, 67, 306, 319, 275, 160, 241, 182];
