@@ -129,6 +129,9 @@ test('a whole game against the engine by keyboard alone, each move said in the l
       s = await gameState(env.server, g.id);
       continue;
     }
+    // The server may be ahead of the page (the engine answers within milliseconds): a player
+    // moves on the position the page shows, so the page catches up first.
+    await page.waitForFunction((v) => Number(document.querySelector('#status')?.dataset.version) >= v, s.version);
     const move = s.legal_moves.find((m) => m.startsWith('x')) || s.legal_moves[0];
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'move-text');
     await page.keyboard.type(move);
