@@ -111,8 +111,9 @@ const FOREVER: Duration = Duration::from_secs(1_000_000_000);
 const MARGIN: Duration = Duration::from_millis(20);
 /// Kept back from a time per move (`time <ms>`, at most a fifth of it): ending the search,
 /// writing the answer and the pipe to the caller take under a millisecond on an idle machine;
-/// the rest is room for a late one. At 5 ms one answer to `time 100` in 2,631 came 16 ms after
-/// the engine's stop, past the promised T + 10 ms (docs/strength.md, "On a quiet machine").
+/// the rest is room for a late one. The longest answers to `time 100` on an idle machine came
+/// 16 to 20 ms after the engine's stop, at 5 ms as at 8 (docs/strength.md, "On a quiet
+/// machine"): 8 keeps them 3 ms nearer the promised T + 10 ms, for a mean of 87 ms of 100.
 const MOVETIME_MARGIN: Duration = Duration::from_millis(8);
 /// Free time per move below which every move overruns it anyway (the answer alone takes a
 /// few milliseconds), so a reserve step is spent whatever the engine does.

@@ -35,19 +35,26 @@ impl Prover {
         self.nodes > self.budget
     }
 
-    /// Moves in an order that finds forced wins fast: captures, then placements that leave
-    /// the opponent a capture or take marbles, then the rest.
-    fn ordered(p: &Position) -> Vec<Move> {
-        let mut moves = p.legal_moves();
+    /// Moves, each with the position it makes, in an order that finds forced wins fast:
+    /// captures, then placements that leave the opponent a capture or take marbles, then the
+    /// rest (equal ones in the rules library's order). The positions made to order the moves
+    /// are the ones searched: each is made once.
+    fn ordered(p: &Position) -> Vec<(Move, Position)> {
         let me = p.to_move();
-        moves.sort_by_cached_key(|m| {
-            let mut q = p.clone();
-            q.play_unchecked(m);
-            let gained = q.captures(me).total() as i32 - p.captures(me).total() as i32;
-            let forcing = q.has_capture() as i32;
-            -(gained * 4 + forcing * 2)
-        });
-        moves
+        let before = p.captures(me).total() as i32;
+        let mut children: Vec<(i32, Move, Position)> = p
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut q = p.clone();
+                q.play_unchecked(&m);
+                let gained = q.captures(me).total() as i32 - before;
+                let forcing = q.has_capture() as i32;
+                (-(gained * 4 + forcing * 2), m, q)
+            })
+            .collect();
+        children.sort_by_key(|c| c.0);
+        children.into_iter().map(|(_, m, q)| (m, q)).collect()
     }
 
     /// The attacker's moves from `p` that win within `turns` (all of them; empty when none).
@@ -57,9 +64,7 @@ impl Prover {
         if turns == 0 || p.winner_by_captures().is_some() {
             return out;
         }
-        for m in Self::ordered(p) {
-            let mut child = p.clone();
-            child.play_unchecked(&m);
+        for (m, child) in Self::ordered(p) {
             if self.defender_loses(&child, turns - 1) {
                 out.push(m);
             }
@@ -82,12 +87,22 @@ impl Prover {
             return false;
         }
         let mut result = false;
-        for m in Self::ordered(p) {
-            let mut child = p.clone();
-            child.play_unchecked(&m);
-            if self.defender_loses(&child, turns - 1) {
-                result = true;
-                break;
+        if turns == 1 {
+            // The last turn wins at once or not at all: no order finds it sooner.
+            for m in p.legal_moves() {
+                let mut child = p.clone();
+                child.play_unchecked(&m);
+                if self.defender_loses(&child, 0) {
+                    result = true;
+                    break;
+                }
+            }
+        } else {
+            for (_, child) in Self::ordered(p) {
+                if self.defender_loses(&child, turns - 1) {
+                    result = true;
+                    break;
+                }
             }
         }
         if !self.gave_up() {
