@@ -1,13 +1,16 @@
-//! An exhaustive proof search for forced wins, written with the rules library alone so that the
-//! tactics suite does not rest on the engine's word: the attacker needs one move that wins,
-//! every defence must lose. `turns` counts the attacker's turns, captures included (as the
-//! engine counts a win "in n"); the defender's turns are free.
+//! An exhaustive proof search for forced wins, its logic written with the rules library alone
+//! so that the tactics suite does not rest on the engine's word: the attacker needs one move
+//! that wins, every defence must lose. The attacker's moves are tried in the order of the
+//! engine's proof search (`prove::dfpn::children`: captures, then forcing placements), which
+//! decides only how soon a win is found, never whether. `turns` counts the attacker's turns,
+//! captures included (as the engine counts a win "in n"); the defender's turns are free.
 //!
 //! Shared by `tests/tactics.rs` and `examples/find_tactics.rs` (which includes it by path).
 
 use std::collections::HashMap;
 
 use zertz::{Move, Player, Position};
+use zertz_engine::prove::dfpn::children;
 
 /// The proof search, with its memory of positions already decided.
 pub struct Prover {
@@ -35,28 +38,6 @@ impl Prover {
         self.nodes > self.budget
     }
 
-    /// Moves, each with the position it makes, in an order that finds forced wins fast:
-    /// captures, then placements that leave the opponent a capture or take marbles, then the
-    /// rest (equal ones in the rules library's order). The positions made to order the moves
-    /// are the ones searched: each is made once.
-    fn ordered(p: &Position) -> Vec<(Move, Position)> {
-        let me = p.to_move();
-        let before = p.captures(me).total() as i32;
-        let mut children: Vec<(i32, Move, Position)> = p
-            .legal_moves()
-            .into_iter()
-            .map(|m| {
-                let mut q = p.clone();
-                q.play_unchecked(&m);
-                let gained = q.captures(me).total() as i32 - before;
-                let forcing = q.has_capture() as i32;
-                (-(gained * 4 + forcing * 2), m, q)
-            })
-            .collect();
-        children.sort_by_key(|c| c.0);
-        children.into_iter().map(|(_, m, q)| (m, q)).collect()
-    }
-
     /// The attacker's moves from `p` that win within `turns` (all of them; empty when none).
     #[allow(dead_code)] // used by examples/find_tactics.rs, not by every test
     pub fn winning_moves(&mut self, p: &Position, turns: u32) -> Vec<Move> {
@@ -64,7 +45,7 @@ impl Prover {
         if turns == 0 || p.winner_by_captures().is_some() {
             return out;
         }
-        for (m, child) in Self::ordered(p) {
+        for (m, child) in children(p) {
             if self.defender_loses(&child, turns - 1) {
                 out.push(m);
             }
@@ -98,7 +79,7 @@ impl Prover {
                 }
             }
         } else {
-            for (_, child) in Self::ordered(p) {
+            for (_, child) in children(p) {
                 if self.defender_loses(&child, turns - 1) {
                     result = true;
                     break;
