@@ -1,6 +1,6 @@
 //! What bounds a search: depth, nodes, time per move, or a clock, and how the time is budgeted.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use zertz::Player;
 
@@ -95,6 +95,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (analysis).
     pub infinite: bool,
+    /// When the move was asked for: the time limits count from then, so that what comes
+    /// before the search (reading the command, starting its thread) is part of the move's
+    /// time. `None`: from the start of the search.
+    pub asked: Option<Instant>,
 }
 
 /// How long to search: stop starting new iterations after `soft`, stop at once at `hard`.
@@ -111,10 +115,11 @@ const FOREVER: Duration = Duration::from_secs(1_000_000_000);
 const MARGIN: Duration = Duration::from_millis(20);
 /// Kept back from a time per move (`time <ms>`, at most a fifth of it): ending the search,
 /// writing the answer and the pipe to the caller take under a millisecond on an idle machine;
-/// the rest is room for a late one. The longest answers to `time 100` on an idle machine came
-/// 16 to 20 ms after the engine's stop, at 5 ms as at 8 (docs/strength.md, "On a quiet
-/// machine"): 8 keeps them 3 ms nearer the promised T + 10 ms, for a mean of 87 ms of 100.
-const MOVETIME_MARGIN: Duration = Duration::from_millis(8);
+/// the rest is room for a late one. Before the search had an alarm of its own (search.rs), the
+/// longest answers to `time 100` on an idle machine came 16 to 20 ms after the engine's stop;
+/// with it, at most 8.3 ms after it in 5,238 moves, so 6 ms keep the longest within T + 10 ms
+/// and leave more of the time to think (docs/strength.md, "On a quiet machine").
+const MOVETIME_MARGIN: Duration = Duration::from_millis(6);
 /// Free time per move below which every move overruns it anyway (the answer alone takes a
 /// few milliseconds), so a reserve step is spent whatever the engine does.
 const TOO_SHORT: Duration = Duration::from_millis(100);
@@ -268,7 +273,7 @@ mod tests {
         let b = Limits::movetime(Duration::from_secs(1)).budget(p);
         assert!(b.hard < Duration::from_secs(1) && b.soft <= b.hard);
         // `time <ms>` searches until 8 ms before it is up, a fifth of a shorter time.
-        assert_eq!(Limits::movetime(ms(100)).budget(p).hard, ms(92));
+        assert_eq!(Limits::movetime(ms(100)).budget(p).hard, ms(94));
         assert_eq!(Limits::movetime(ms(20)).budget(p).hard, ms(16));
         let periods = Limits {
             clock: Some(Clock::Periods {

@@ -15,7 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use zertz::notation::{self, MoveParseError, official};
 use zertz::perft::perft;
@@ -110,6 +110,10 @@ struct Tools {
     /// steer a search at full strength, nor the other way round, so it is emptied when the
     /// next search is of the other kind.
     noisy: bool,
+    /// True while the table is empty (made or emptied, and no search since): a new game then
+    /// need not empty it again, which takes milliseconds a match runner counts in the first
+    /// move's time.
+    empty: bool,
 }
 
 struct Running {
@@ -380,6 +384,7 @@ impl Session {
             ),
             player: None,
             noisy: false,
+            empty: true,
         })
     }
 
@@ -407,6 +412,7 @@ impl Session {
             tools.engine.clear();
             tools.noisy = noisy;
         }
+        tools.empty = false;
         let Some(mut tools) = self.tools.take() else {
             return err("the engine is not available");
         };
@@ -531,10 +537,17 @@ impl Session {
         self.game = game;
         if let Some(tools) = &mut self.tools {
             // The table is shared with the player: emptied once, never made again here.
-            tools.engine.clear();
+            if !tools.empty {
+                tools.engine.clear();
+                tools.empty = true;
+            }
             if let Some(player) = &mut tools.player {
                 player.reseed(self.options.seed);
             }
+        } else {
+            // The table is made now rather than by the first `bestmove`, whose time it would
+            // take: writing 64 MB took 200 ms on a busy machine.
+            self.tools();
         }
         lines(vec![self.game.position().to_string()])
     }
@@ -595,7 +608,9 @@ impl Session {
     }
 
     fn bestmove(&mut self, rest: &str) -> Answer {
+        let asked = Instant::now();
         let mut limits = parse_limits(rest)?;
+        limits.asked = Some(asked);
         let given = limits.depth.is_some()
             || limits.nodes.is_some()
             || limits.movetime.is_some()
@@ -609,7 +624,9 @@ impl Session {
     }
 
     fn analyse(&mut self, rest: &str) -> Answer {
+        let asked = Instant::now();
         let mut limits = parse_limits(rest)?;
+        limits.asked = Some(asked);
         limits.infinite = limits.depth.is_none()
             && limits.nodes.is_none()
             && limits.movetime.is_none()
@@ -684,6 +701,7 @@ impl Session {
                     let capped = mb.min(self.caps.hash_mb).max(1);
                     if let Some(tools) = &mut self.tools {
                         tools.engine.resize(capped);
+                        tools.empty = true;
                         tools.player = None;
                     }
                 }
@@ -1090,6 +1108,23 @@ mod tests {
         s.handle("analyse depth 1");
         s.wait();
         assert!(!s.tools.as_ref().unwrap().noisy);
+    }
+
+    /// `newgame` makes the table if nothing has (the first `bestmove` would spend its time on
+    /// it), and empties it only when a search has written to it.
+    #[test]
+    fn newgame_makes_the_table_and_empties_it_only_when_used() {
+        let (mut s, _out) = session();
+        assert!(s.tools.is_none());
+        s.handle("newgame");
+        assert!(s.tools.as_ref().is_some_and(|t| t.empty));
+        s.handle("bestmove depth 1");
+        s.wait();
+        assert!(s.tools.as_ref().is_some_and(|t| !t.empty));
+        s.handle("newgame");
+        assert!(s.tools.as_ref().is_some_and(|t| t.empty));
+        s.handle("options set hash 2");
+        assert!(s.tools.as_ref().is_some_and(|t| t.empty));
     }
 
     #[test]

@@ -12,6 +12,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use zertz::{Game, Move, Position, Repetition};
@@ -839,7 +840,7 @@ pub fn search(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let start = Instant::now();
+    let start = limits.asked.unwrap_or_else(Instant::now);
     // On a custom board, each search thread holds a copy of the layout of its own: a position
     // cloned at every node then counts references that no other thread (nor another search on
     // the same board) touches. Free on an official board.
@@ -894,7 +895,25 @@ pub fn search(
         && !limits.infinite
         && !spend_all;
 
+    // Dropped when the search is over, which wakes the alarm below before its time.
+    let (over, alarm_off) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
+        let deadline = (!limits.infinite && (limits.movetime.is_some() || limits.clock.is_some()))
+            .then(|| start.checked_add(budget.hard))
+            .flatten();
+        if let Some(deadline) = deadline {
+            // The alarm: the threads read the clock only every 64 nodes, and 64 nodes can take
+            // tens of milliseconds (a thousand placements each to generate and order), so the
+            // hard limit is also kept by a thread that only waits for it. What it sets is read
+            // at every node.
+            let shared = &shared;
+            scope.spawn(move || {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if let Err(RecvTimeoutError::Timeout) = alarm_off.recv_timeout(left) {
+                    shared.halt.store(true, Ordering::Relaxed);
+                }
+            });
+        }
         for t in 1..options.threads.max(1) {
             let shared = &shared;
             let root_moves = root_moves.clone();
@@ -977,6 +996,7 @@ pub fn search(
             }
         }
         shared.halt.store(true, Ordering::Relaxed);
+        drop(over);
     });
     result.nodes = shared.nodes.load(Ordering::Relaxed);
     result.time = start.elapsed();

@@ -172,6 +172,29 @@ fn player_names_parse() {
     assert!("wizard".parse::<Kind>().is_err());
 }
 
+/// The time limits count from when the move was asked for: time already gone before the
+/// search starts is not thought again. Asked a second ago for a move of 100 ms, the search
+/// stops at its first look at the clock (every 64 positions, besides its alarm) and still
+/// answers a legal move. Counted in positions, not milliseconds, so a loaded machine cannot
+/// change the outcome.
+#[test]
+fn time_counts_from_when_the_move_was_asked_for() {
+    let g = Game::standard();
+    let mut limits = Limits::movetime(Duration::from_millis(100));
+    limits.asked = Instant::now().checked_sub(Duration::from_secs(1));
+    assert!(limits.asked.is_some());
+    let late = search(&g, &limits);
+    assert!(late.nodes <= 64, "searched {} positions", late.nodes);
+    assert_eq!(late.depth, 0);
+    assert!(g.position().is_legal(&late.best.unwrap()));
+    // Asked just now, with time enough for the depth asked, it searches that depth.
+    limits.movetime = Some(Duration::from_secs(5));
+    limits.depth = Some(1);
+    limits.asked = Some(Instant::now());
+    let on_time = search(&g, &limits);
+    assert!(on_time.depth == 1 && on_time.nodes > 64, "{on_time:?}");
+}
+
 /// Tests that hold the engine to the machine's own clock. CI skips every test under a
 /// `wall_clock` module while the suites, Chromium and the lint share its two cores, and runs
 /// them alone afterwards (`.ci/run`): a process starved of a core overruns any deadline.

@@ -426,6 +426,7 @@ mod tests {
                 step: Duration::from_secs(15),
             }),
             infinite: false,
+            asked: None,
         };
         assert_eq!(
             limit_words(&limits),
