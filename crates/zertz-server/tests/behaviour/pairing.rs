@@ -188,11 +188,12 @@ async fn players_far_apart_wait_until_the_gap_widens(db: Db) {
 
     let started = Instant::now();
     let mut a = ask(&server, &ann, "pool=standard-blitz").await.unwrap();
-    let ann_asked = Instant::now();
     let mut b = ask(&server, &bob, "pool=standard-blitz").await.unwrap();
-    // Ann's gap runs ahead of Bob's by the time between their requests, and the queue is swept
-    // every half second: by that much her gap may pass the distance before both accept it.
-    let ahead = 50.0 * (ann_asked.elapsed().as_secs_f64() + 0.5);
+    // Ann's gap runs ahead of Bob's by the time between their requests as the server took them,
+    // at most the time from before hers to after his (the time from after hers fell short by
+    // a fraction of a unit on a loaded machine), and the queue is swept every half second: by
+    // that much her gap may pass the distance before both accept it.
+    let ahead = 50.0 * (started.elapsed().as_secs_f64() + 0.5);
     let (pa, waited) = until_paired(&mut a).await;
     let (pb, _) = until_paired(&mut b).await;
     assert_eq!(pa["game"], pb["game"]);
