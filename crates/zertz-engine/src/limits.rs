@@ -115,10 +115,12 @@ const FOREVER: Duration = Duration::from_secs(1_000_000_000);
 const MARGIN: Duration = Duration::from_millis(20);
 /// Kept back from a time per move (`time <ms>`, at most a fifth of it): ending the search,
 /// writing the answer and the pipe to the caller take under a millisecond on an idle machine;
-/// the rest is room for a late one. Before the search had an alarm of its own (search.rs), the
-/// longest answers to `time 100` on an idle machine came 16 to 20 ms after the engine's stop;
-/// with it, at most 8.3 ms after it in 5,238 moves, so 6 ms keep the longest within T + 10 ms
-/// and leave more of the time to think (docs/strength.md, "On a quiet machine").
+/// the rest is room for a late one. At 8 ms the longest answers to `time 100` on an idle
+/// machine came 16 to 20 ms after the engine's stop; once the search had its alarm, counted its
+/// time from the question and a new game no longer emptied a fresh table (30 November 2026),
+/// at most 8.3 ms after it in 5,238 moves, so 6 ms keep the longest within T + 10 ms and leave
+/// more of the time to think (docs/strength.md, "An alarm, and the time counted from the
+/// question").
 const MOVETIME_MARGIN: Duration = Duration::from_millis(6);
 /// Free time per move below which every move overruns it anyway (the answer alone takes a
 /// few milliseconds), so a reserve step is spent whatever the engine does.
@@ -272,7 +274,7 @@ mod tests {
         let p = Player::One;
         let b = Limits::movetime(Duration::from_secs(1)).budget(p);
         assert!(b.hard < Duration::from_secs(1) && b.soft <= b.hard);
-        // `time <ms>` searches until 8 ms before it is up, a fifth of a shorter time.
+        // `time <ms>` searches until 6 ms before it is up, a fifth of a shorter time.
         assert_eq!(Limits::movetime(ms(100)).budget(p).hard, ms(94));
         assert_eq!(Limits::movetime(ms(20)).budget(p).hard, ms(16));
         let periods = Limits {
