@@ -1,7 +1,8 @@
-//! When a writer of batches begins one: under load, at most once per [`PACE`], so that the
-//! writes arriving meanwhile share one commit. The SQLite writer's (a thread, which sleeps) and
-//! the PostgreSQL writers of moves' (`postgres::appends`, tasks, which sleep on the runtime:
-//! [`Pace::due`]).
+//! When a writer of batches begins one: under load, at most once per period ([`PACE`] for the
+//! SQLite writer), so that the writes arriving meanwhile share one commit. The SQLite writer's
+//! (a thread, which sleeps) and the PostgreSQL writers of moves' (`postgres::appends`, tasks,
+//! which sleep on the runtime: [`Pace::due`]; their period is `postgres::appends::PACE`, longer,
+//! as a statement costs PostgreSQL more).
 //!
 //! A commit costs the writer much the same for one write as for several: the log frames of the
 //! pages the batch touched (the games' `updated_ms` indexes take their new entries on the same
@@ -23,7 +24,7 @@
 
 use std::time::{Duration, Instant};
 
-/// The least time between the starts of two batches while the writer is paced.
+/// The least time between the starts of two batches while the SQLite writer is paced.
 pub const PACE: Duration = Duration::from_millis(3);
 
 /// Waits in a row that gathered no other write, after which the writer stops waiting.
@@ -33,8 +34,10 @@ const IDLE_WAITS: u32 = 3;
 const SKIP: u32 = 16;
 
 /// What the writer remembers of its last batches.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Pace {
+    /// The least time between the starts of two batches while paced.
+    period: Duration,
     /// When the last batch began.
     last_start: Option<Instant>,
     /// Waits in a row that gathered no other write.
@@ -43,7 +46,24 @@ pub struct Pace {
     skip: u32,
 }
 
+impl Default for Pace {
+    /// Paced at [`PACE`].
+    fn default() -> Pace {
+        Pace::every(PACE)
+    }
+}
+
 impl Pace {
+    /// A writer whose batches begin at most every `period` while paced.
+    pub fn every(period: Duration) -> Pace {
+        Pace {
+            period,
+            last_start: None,
+            idle: 0,
+            skip: 0,
+        }
+    }
+
     /// Called with the first write of a batch in hand: sleeps until [`PACE`] after the last
     /// batch began, if that is still ahead and waiting is worth it. Sleeping, rather than
     /// waiting on the queue, lets the writes arrive without waking the writer for each. True
@@ -65,7 +85,7 @@ impl Pace {
             self.skip -= 1;
             return None;
         }
-        let due = self.last_start.map(|t| t + PACE)?;
+        let due = self.last_start.map(|t| t + self.period)?;
         let now = Instant::now();
         (due > now).then(|| due - now)
     }
@@ -115,6 +135,17 @@ mod tests {
         pace.began(start, false, 1);
         assert!(pace.wait());
         assert!(Instant::now() >= start + PACE);
+    }
+
+    #[test]
+    fn a_writer_paced_at_a_longer_period_waits_that_long() {
+        let period = 4 * PACE;
+        let mut pace = Pace::every(period);
+        let start = soon();
+        pace.began(start, false, 1);
+        assert!(pace.due().expect("a batch just began") > PACE);
+        assert!(pace.wait());
+        assert!(Instant::now() >= start + period);
     }
 
     #[test]

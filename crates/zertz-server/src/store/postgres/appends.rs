@@ -2,8 +2,8 @@
 //! a game's turns (a move, a clock event, an offer: `common::changes_turns_only`) go to a queue,
 //! and a writer takes every append waiting in it (up to [`MAX_BATCH`]) and stores them with
 //! **one statement**, paced as the SQLite writer is (`store::pace`: under load a batch begins
-//! at most every 3 ms, so that the moves arriving meanwhile share it; a move that finds the
-//! writers idle goes at once), which is its own transaction: no `BEGIN`, no `COMMIT`, one round trip for
+//! at most every [`PACE`], 10 ms, so that the moves arriving meanwhile share it; a move that
+//! finds the writers idle goes at once), which is its own transaction: no `BEGIN`, no `COMMIT`, one round trip for
 //! the whole batch, however many games are in it. Before, each move was a transaction of its
 //! own of five statements (`BEGIN`, the game's row locked, the lease checked, the last version
 //! read, the event inserted, the turns updated, `COMMIT`: seven round trips).
@@ -59,6 +59,15 @@ pub const MAX_BATCH: usize = 256;
 /// Writers, each with a batch in flight at most and a connection of its own: while one waits
 /// for PostgreSQL, the other gathers the next batch.
 pub const WRITERS: u32 = 2;
+
+/// The least time between the starts of two batches while the writers are paced: longer than
+/// the SQLite writer's 3 ms, since a statement costs PostgreSQL far more for itself (its round
+/// trip, its start and its commit, about 0.25 ms) than for each move in it (about 0.07 ms).
+/// Against 3 ms, PostgreSQL's CPU per move was 30-45% lower and the node's 20-25% (one node at
+/// 500 and 1,500 moves a second, three nodes at 500), for 4-5 ms more at the median of the
+/// answers; 20 ms gained nothing more at 1,500 moves a second (docs/server.md, "A move costs
+/// PostgreSQL little").
+pub const PACE: Duration = Duration::from_millis(10);
 
 /// One append waiting to be stored, with whom to answer.
 struct Job {
@@ -116,7 +125,7 @@ impl Appender {
         let (queue, jobs) = mpsc::unbounded_channel();
         let jobs = Arc::new(Mutex::new(Queue {
             jobs,
-            pace: Pace::default(),
+            pace: Pace::every(PACE),
         }));
         let pending = Arc::new(AtomicUsize::new(0));
         for _ in 0..WRITERS {
