@@ -64,7 +64,7 @@ impl Pace {
         }
     }
 
-    /// Called with the first write of a batch in hand: sleeps until [`PACE`] after the last
+    /// Called with the first write of a batch in hand: sleeps until the period after the last
     /// batch began, if that is still ahead and waiting is worth it. Sleeping, rather than
     /// waiting on the queue, lets the writes arrive without waking the writer for each. True
     /// when it slept.

@@ -3,8 +3,8 @@
 //! and a writer takes every append waiting in it (up to [`MAX_BATCH`]) and stores them with
 //! **one statement**, paced as the SQLite writer is (`store::pace`: under load a batch begins
 //! at most every [`PACE`], 10 ms, so that the moves arriving meanwhile share it; a move that
-//! finds the writers idle goes at once), which is its own transaction: no `BEGIN`, no `COMMIT`, one round trip for
-//! the whole batch, however many games are in it. Before, each move was a transaction of its
+//! finds the writers idle goes at once), which is its own transaction: no `BEGIN`, no
+//! `COMMIT`, one round trip for the whole batch, however many games are in it. Before, each move was a transaction of its
 //! own of five statements (`BEGIN`, the game's row locked, the lease checked, the last version
 //! read, the event inserted, the turns updated, `COMMIT`: seven round trips).
 //!
