@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser, call, clickMove, gameState, shot, storeSeat, textMatches, waitVersion } from './lib.js';
 
-const env = serverAndBrowser({ args: ['--claim-after', '30'] });
+// The full browser: the headless shell denies notifications even when they are granted.
+const env = serverAndBrowser({ fullBrowser: true, args: ['--claim-after', '30'] });
 
 // Ann (first) can isolate a1 and a2 by placing anywhere and removing b1: placing black on d4 also
 // sets up a chain for Ben (d3 over d4 to d5, over d6 to d7).

@@ -67,12 +67,14 @@ test('the public room: people talk, guests use the presets, ignore and report, l
   assert.equal(await line(sam, 'still here').isVisible(), false, 'remembered in this browser');
   await shot(ria, 'public-room');
 
-  // Two pages of Ria's account share one allowance: the account's limit, not the connection's.
-  const ria2 = await ria.context().newPage();
+  // Two more pages of Ria's account (connections that have sent nothing yet) share one
+  // allowance: the account's limit, not the connection's.
+  const [ria2, ria3] = [await ria.context().newPage(), await ria.context().newPage()];
   await enter(ria2);
+  await enter(ria3);
   const answers = [];
   for (let k = 0; k < 8; k += 1) {
-    const page = k % 2 ? ria2 : ria;
+    const page = k % 2 ? ria3 : ria2;
     answers.push(await page.evaluate((n) => new Promise((resolve) => {
       const ws = window.zertzRoom.ws;
       const heard = (m) => {
