@@ -32,10 +32,11 @@
 //!
 //! The writers have connections of their own ([`WRITERS`], so moves never queue behind other
 //! work for the shared pool), on which PostgreSQL keeps **one generic plan** of the statement
-//! (`plan_cache_mode = force_generic_plan`). Left to choose, it planned the statement afresh at
-//! every batch (a plan for the values at hand looks cheaper than one for any values), and the
-//! planning of its dozen parts cost more than the old transaction: about 0.6 ms a batch
-//! against 0.05 ms for the generic plan (`EXPLAIN ANALYZE` of a batch of one, 30 November 2026).
+//! (`plan_cache_mode = force_generic_plan`, and index scans by key only: [`WRITERS_SETTINGS`]).
+//! Left to choose, it planned the statement afresh at every batch (a plan for the values at
+//! hand looks cheaper than one for any values), and the planning of its dozen parts cost more
+//! than the old transaction: about 0.6 ms a batch against 0.05 ms for the generic plan
+//! (`EXPLAIN ANALYZE` of a batch of one, 30 November 2026).
 
 use std::sync::Arc;
 use std::sync::LazyLock;
@@ -68,6 +69,27 @@ pub const WRITERS: u32 = 2;
 /// answers; 20 ms gained nothing more at 1,500 moves a second (docs/server.md, "A move costs
 /// PostgreSQL little").
 pub const PACE: Duration = Duration::from_millis(10);
+
+/// The settings of the writers' connections, which run the batch's statement and nothing else:
+/// one generic plan, kept for the connection's life (see the module's comment), and in it no
+/// scan of a whole table and no bitmap. The plan is made from the statistics of the moment,
+/// at first a new database's nearly empty tables, for which PostgreSQL chose a sequential scan
+/// of `games` and a bitmap of every lease the node holds (`EXPLAIN`, 1 December 2026): the
+/// whole of both read at every batch as they grow, until an `ANALYZE` happens to replan.
+/// Every part of the statement has an index by key to use instead.
+const WRITERS_SETTINGS: [(&str, &str); 3] = [
+    ("plan_cache_mode", "force_generic_plan"),
+    ("enable_seqscan", "off"),
+    ("enable_bitmapscan", "off"),
+];
+
+/// How a writer connects: to the database `options` name, with [`WRITERS_SETTINGS`].
+fn writers_options(options: &PgConnectOptions) -> PgConnectOptions {
+    options
+        .clone()
+        .options(WRITERS_SETTINGS)
+        .application_name("zertz moves")
+}
 
 /// One append waiting to be stored, with whom to answer.
 struct Job {
@@ -116,12 +138,7 @@ impl Appender {
         let own = PgPoolOptions::new()
             .max_connections(WRITERS)
             .acquire_timeout(Duration::from_secs(30))
-            .connect_lazy_with(
-                options
-                    .clone()
-                    .options([("plan_cache_mode", "force_generic_plan")])
-                    .application_name("zertz moves"),
-            );
+            .connect_lazy_with(writers_options(options));
         let (queue, jobs) = mpsc::unbounded_channel();
         let jobs = Arc::new(Mutex::new(Queue {
             jobs,
@@ -249,14 +266,18 @@ async fn writer(pools: Pools, rating: RatingPolicy, queue: Arc<Mutex<Queue>>) {
 /// append, `$3` its turns (null: unchanged), then the events flattened: `$4` which append
 /// (1-based), `$5` version, `$6` time, `$7` payload; with leases, `$8` the node.
 fn statement(leases: bool) -> String {
+    // The lease rows are found by their key alone, this node's or not, and `ours` says which
+    // are this node's and held: with `node = $8` in the condition, PostgreSQL could also read
+    // the node's index, every lease the node holds, at each batch (it did: a bitmap of both
+    // indexes).
     let lease = if leases {
         format!(
-            "SELECT l.game_id FROM game_leases l WHERE l.game_id = ANY($1) AND l.node = $8 \
-             AND {} FOR SHARE OF l",
+            "SELECT l.game_id, l.node = $8 AND {} AS ours FROM game_leases l \
+             WHERE l.game_id = ANY($1) FOR SHARE OF l",
             held("l")
         )
     } else {
-        "SELECT id AS game_id FROM g".to_string()
+        "SELECT id AS game_id, TRUE AS ours FROM g".to_string()
     };
     format!(
         "WITH a AS MATERIALIZED (\
@@ -270,7 +291,7 @@ fn statement(leases: bool) -> String {
            JOIN v ON v.i = a.i \
            WHERE v.last = a.first - 1 \
            AND EXISTS (SELECT 1 FROM g WHERE g.id = a.game_id) \
-           AND EXISTS (SELECT 1 FROM l WHERE l.game_id = a.game_id)), \
+           AND EXISTS (SELECT 1 FROM l WHERE l.game_id = a.game_id AND l.ours)), \
          ins AS (INSERT INTO game_events (game_id, version, at_ms, payload) \
            SELECT ok.game_id, e.version, e.at_ms, e.payload \
            FROM unnest($4::bigint[], $5::bigint[], $6::bigint[], $7::text[]) \
@@ -280,7 +301,7 @@ fn statement(leases: bool) -> String {
            WHERE games.id = ok.game_id AND ok.turns IS NOT NULL) \
          SELECT a.i, \
            EXISTS (SELECT 1 FROM g WHERE g.id = a.game_id) AS found, \
-           EXISTS (SELECT 1 FROM l WHERE l.game_id = a.game_id) AS leased, \
+           EXISTS (SELECT 1 FROM l WHERE l.game_id = a.game_id AND l.ours) AS leased, \
            v.last, \
            EXISTS (SELECT 1 FROM ok WHERE ok.i = a.i) AS written \
          FROM a JOIN v ON v.i = a.i ORDER BY a.i"
@@ -561,6 +582,62 @@ mod tests {
             .await;
         assert!(moved.is_ok(), "{moved:?}");
         store.close().await;
+    }
+
+    /// The generic plan of the statement for several nodes, on a connection made with
+    /// `options`, for a database whose tables are all but empty: each node of the plan, a line.
+    async fn plan_on_new_tables(options: PgConnectOptions) -> String {
+        use sqlx::Connection;
+        let mut connection = sqlx::PgConnection::connect_with(&options).await.unwrap();
+        sqlx::query(&format!("PREPARE batch AS {}", *WITH_LEASES))
+            .execute(&mut connection)
+            .await
+            .unwrap();
+        let lines: Vec<String> = sqlx::query_scalar(
+            "EXPLAIN EXECUTE batch('{a}', '{1}', '{1}', '{1}', '{1}', '{0}', '{x}', 'n')",
+        )
+        .fetch_all(&mut connection)
+        .await
+        .unwrap();
+        lines.join("\n")
+    }
+
+    async fn plan_reads_by_key(url: String) {
+        let store = PostgresStore::open(&url, |_, _| Default::default())
+            .await
+            .unwrap();
+        store.create_game(&game("g"), &[event(1)]).await.unwrap();
+        let options: PgConnectOptions = url.parse().unwrap();
+        // The writers' settings: every table read through its key.
+        let plan = plan_on_new_tables(writers_options(&options)).await;
+        for (read, what) in [
+            ("Index Scan using games_pkey on games", "the games"),
+            (
+                "Index Scan using game_leases_pkey on game_leases",
+                "the leases",
+            ),
+            ("game_events_pkey on game_events", "the last versions"),
+        ] {
+            assert!(plan.contains(read), "{what} read by key:\n{plan}");
+        }
+        assert!(!plan.contains("Seq Scan"), "no table read whole:\n{plan}");
+        assert!(!plan.contains("Bitmap"), "no bitmap:\n{plan}");
+        // Without them, a generic plan made on these small tables reads a table whole or takes
+        // a bitmap: what the settings are for.
+        let generic = options.options([("plan_cache_mode", "force_generic_plan")]);
+        let plan = plan_on_new_tables(generic).await;
+        assert!(
+            plan.contains("Seq Scan") || plan.contains("Bitmap"),
+            "the default plan:\n{plan}"
+        );
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn the_writers_plan_reads_every_table_by_its_key() {
+        if let Some(database) = scratch::create("the_writers_plan_reads_by_key").await {
+            database.run(plan_reads_by_key).await;
+        }
     }
 
     #[tokio::test]
