@@ -90,10 +90,14 @@ test('the public room: people talk, guests use the presets, ignore and report, l
   }
   // Four lines a connection is within a connection's five; eight are past the account's five
   // (fewer when Ria's earlier lines have not been earned back yet): the later ones are refused,
-  // by the account's limit.
+  // by the account's limit. The allowance comes back continuously (a line every 2 s), so when
+  // it was just short of a whole line at the first refusal, one later line may pass: at least
+  // two of the last three are refused, every refusal the account's.
   const first = answers.indexOf(answers.find((a) => a !== 'ack'));
   assert.ok(first > 0 && first <= 5, `refused from the account's sixth line at most: ${answers}`);
-  for (const a of answers.slice(first)) assert.match(a, /too many lines from your account/);
+  const refused = answers.filter((a) => a !== 'ack');
+  assert.ok(refused.length >= 2 && answers.slice(5).filter((a) => a !== 'ack').length >= 2, `the lines past the allowance refused: ${answers}`);
+  for (const a of refused) assert.match(a, /too many lines from your account/);
 
   // The home page shows the room's latest lines and the way in.
   await ria.goto(`${env.server.url}/`);
