@@ -67,7 +67,7 @@ const fullChromium = () => process.env.CHROMIUM || '/usr/bin/chromium';
 
 /**
  * Debian's headless shell of Chromium (`apt-get install chromium-headless-shell`): the same
- * engine without the desktop browser around it, and the suite runs in about 60% of the time
+ * engine without the desktop browser around it, and the suite runs in about 70% of the time
  * it takes on the full browser (docs/testing.md). $CHROMIUM_HEADLESS_SHELL, or
  * /usr/bin/chromium-headless-shell; the full browser when neither is installed.
  */
