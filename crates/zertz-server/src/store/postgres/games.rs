@@ -5,10 +5,10 @@ use crate::store::game_end::RatingPolicy;
 use async_trait::async_trait;
 use sqlx::postgres::PgRow;
 
-use crate::store::common::{check_versions, game_not_found, seat_tokens};
+use crate::store::common::{check_versions, conflict, game_not_found, seat_tokens};
 use crate::store::game_sql::{
-    GameDialect, GameWrite, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_event,
-    new_game, save_match, update_row,
+    GameDialect, GameWrite, SELECT_EVENTS, SELECT_GAME, event_row, game_row, insert_game,
+    save_match, update_row,
 };
 use crate::store::postgres::appends::batched;
 use crate::store::postgres::leases::grant;
@@ -24,13 +24,47 @@ pub(crate) async fn create_game_in(
     events: &[EventRow],
     lease: Option<&LeaseHolder>,
 ) -> Result<(), StoreError> {
-    for statement in new_game(game, events)? {
-        run(&mut *conn, statement).await?;
-    }
+    check_versions(&game.id, 0, events)?;
+    run(&mut *conn, insert_game(game, events)).await?;
+    insert_events(&mut *conn, &game.id, events).await?;
     if let Some(holder) = lease {
         run(conn, grant(&game.id, holder)).await?;
     }
     Ok(())
+}
+
+/// Inserts `events` of `game` in one statement, however many (a version taken is a conflict on
+/// the first of them: the versions were checked to follow the last one, so only an append racing
+/// this one can have taken it).
+async fn insert_events(
+    conn: &mut sqlx::PgConnection,
+    game: &str,
+    events: &[EventRow],
+) -> Result<(), StoreError> {
+    let Some(first) = events.first() else {
+        return Ok(());
+    };
+    let versions: Vec<i64> = events.iter().map(|e| e.version).collect();
+    let times: Vec<i64> = events.iter().map(|e| e.at_ms).collect();
+    let payloads: Vec<&str> = events.iter().map(|e| e.payload.as_str()).collect();
+    let done = sqlx::query(
+        "INSERT INTO game_events (game_id, version, at_ms, payload) \
+         SELECT $1, e.version, e.at_ms, e.payload \
+         FROM unnest($2::bigint[], $3::bigint[], $4::text[]) AS e(version, at_ms, payload)",
+    )
+    .bind(game)
+    .bind(versions)
+    .bind(times)
+    .bind(payloads)
+    .execute(conn)
+    .await;
+    match done {
+        Ok(_) => Ok(()),
+        Err(sqlx::Error::Database(db)) if db.is_unique_violation() => {
+            Err(conflict(game, first.version))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Appends events to a game and updates its row, inside the caller's transaction.
@@ -51,18 +85,19 @@ pub(crate) async fn append_in(
         return Err(game_not_found(game));
     }
     // With several nodes, only the lease's holder writes; the lease stays locked until commit.
-    if let Some(holder) = lease {
-        crate::store::postgres::leases::check_in(conn, game, holder).await?;
-    }
-    let last: Option<i64> =
-        sqlx::query_scalar("SELECT MAX(version) FROM game_events WHERE game_id = $1")
+    let last = match lease {
+        Some(holder) => crate::store::postgres::leases::check_in(conn, game, holder).await?,
+        None => {
+            sqlx::query_scalar(
+                "SELECT COALESCE(MAX(version), 0) FROM game_events WHERE game_id = $1",
+            )
             .bind(game)
             .fetch_one(&mut *conn)
-            .await?;
-    check_versions(game, last.unwrap_or(0), events)?;
-    for event in events {
-        run(&mut *conn, insert_event(game, event)).await?;
-    }
+            .await?
+        }
+    };
+    check_versions(game, last, events)?;
+    insert_events(&mut *conn, game, events).await?;
     if let Some(row) = update_row(game, events, update, tokens) {
         run(&mut *conn, row).await?;
     }
@@ -132,5 +167,94 @@ impl GameDialect for PostgresStore {
 
     fn claim_new_game(&self, game: &str) -> Option<Statement> {
         self.lease.as_ref().map(|holder| grant(game, holder))
+    }
+}
+
+/// The events' cascade on PostgreSQL (`ZERTZ_TEST_POSTGRES`; NOT RUN without it).
+#[cfg(test)]
+mod tests {
+    use crate::store::postgres::PostgresStore;
+    use crate::store::{EventRow, GameRow, GameStore, RowUpdate, StoreError, scratch};
+
+    fn game(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            match_id: None,
+            created_ms: 1,
+            settings: "{}".into(),
+            tokens: [None, None],
+            invites: [None, None],
+            lobby: false,
+            accounts: [None, None],
+            names: [None, None],
+            board: "37".into(),
+            rules: "standard".into(),
+            status: "open".into(),
+            result: None,
+            updated_ms: 1,
+        }
+    }
+
+    fn events(versions: std::ops::RangeInclusive<i64>) -> Vec<EventRow> {
+        versions
+            .map(|version| EventRow {
+                version,
+                at_ms: 100 + version,
+                payload: format!("{{\"v\":{version}}}"),
+            })
+            .collect()
+    }
+
+    async fn deleted_game_takes_its_events(url: String) {
+        let store = PostgresStore::open(&url, |_, _| Default::default())
+            .await
+            .unwrap();
+        for id in ["gone", "kept"] {
+            store.create_game(&game(id), &events(1..=2)).await.unwrap();
+            // Several events and a change of the row: one append, outside the moves' batches.
+            let joined = RowUpdate {
+                status: Some("live".into()),
+                ..RowUpdate::default()
+            };
+            store.append(id, &events(3..=5), &joined).await.unwrap();
+        }
+        // A version taken is refused, and nothing of that append written.
+        let again = store
+            .append("kept", &events(5..=6), &RowUpdate::default())
+            .await;
+        assert!(
+            matches!(again, Err(StoreError::Conflict { version: 5, .. })),
+            "{again:?}"
+        );
+        let pool = store.pool();
+        sqlx::query("DELETE FROM games WHERE id = 'gone'")
+            .execute(pool)
+            .await
+            .unwrap();
+        let left: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT game_id, COUNT(*) FROM game_events GROUP BY game_id ORDER BY game_id",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        assert_eq!(left, [("kept".to_string(), 5)]);
+        let (row, kept) = store.load_game("kept").await.unwrap();
+        assert_eq!((row.status.as_str(), kept), ("live", events(1..=5)));
+        // A game that is not there takes no event.
+        let missing = store
+            .append("gone", &events(6..=6), &RowUpdate::default())
+            .await;
+        assert!(
+            matches!(missing, Err(StoreError::NotFound(_))),
+            "{missing:?}"
+        );
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_game_deleted_by_hand_takes_its_events_with_it() {
+        if let Some(database) = scratch::create("a_game_deleted_takes_its_events").await {
+            database.run(deleted_game_takes_its_events).await;
+        }
     }
 }

@@ -40,24 +40,28 @@ pub struct LeaseHolder {
     pub ttl_ms: i64,
 }
 
-/// Checks, inside an append's transaction, that `holder` holds `game`'s lease; the row stays
-/// locked against a takeover until the transaction ends.
+/// Checks, inside an append's transaction, that `holder` holds `game`'s lease, and reads the
+/// game's last version (0 for none) in the same round trip; the lease row stays locked against
+/// a takeover until the transaction ends.
 pub(crate) async fn check_in(
     conn: &mut sqlx::PgConnection,
     game: &str,
     holder: &LeaseHolder,
-) -> Result<(), StoreError> {
-    // Only the lease row is locked: the node's heartbeat must not wait for appends.
-    let held: Option<bool> = sqlx::query_scalar(&format!(
-        "SELECT l.node = $2 AND {} FROM game_leases l WHERE l.game_id = $1 FOR SHARE OF l",
+) -> Result<i64, StoreError> {
+    // Only the lease row is locked: the node's heartbeat must not wait for appends. The caller
+    // has locked the game's row before, so this statement's snapshot sees every append before.
+    let (held, last): (Option<bool>, i64) = sqlx::query_as(&format!(
+        "SELECT (SELECT l.node = $2 AND {} FROM game_leases l WHERE l.game_id = $1 \
+         FOR SHARE OF l), \
+         (SELECT COALESCE(MAX(version), 0) FROM game_events WHERE game_id = $1)",
         held("l")
     ))
     .bind(game)
     .bind(holder.node.as_ref())
-    .fetch_optional(&mut *conn)
+    .fetch_one(&mut *conn)
     .await?;
     match held {
-        Some(true) => Ok(()),
+        Some(true) => Ok(last),
         _ => Err(StoreError::NotOwner(game.to_string())),
     }
 }
