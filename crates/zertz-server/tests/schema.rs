@@ -72,6 +72,11 @@ const KNOWN: &[(&str, &str)] = &[
         "which SQLite store holds the recent events in its memory",
     ),
     (
+        "column game_events.turns only in PostgreSQL",
+        "PostgreSQL's moves write a game's turns on their events, not on its row (migration \
+         0027, docs/server.md \"The turns on the events\"); SQLite keeps them on the row",
+    ),
+    (
         "table nodes only in PostgreSQL",
         "several nodes share one database only on PostgreSQL (docs/server.md, \"Several \
          nodes\"); SQLite's migration 0014 is a placeholder that keeps the numbers alike",

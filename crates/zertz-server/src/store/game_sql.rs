@@ -15,9 +15,24 @@ use crate::store::{
     StoreError,
 };
 
-/// The columns of a [`GameSummary`].
-const GAME_SUMMARY_COLUMNS: &str = "id, match_id, settings, status, result, created_ms, \
+/// The columns of a [`GameSummary`] on SQLite, where the row holds the turns (and the recent
+/// events not yet folded into it: `overlay_turns`).
+const SQLITE_SUMMARY_COLUMNS: &str = "id, match_id, settings, status, result, created_ms, \
      updated_ms, account_one, account_two, name_one, name_two, board, rules, turns";
+
+/// The columns of a [`GameSummary`] on PostgreSQL, where the moves write the turns on their
+/// events, not on the game's row (`postgres::appends`): a game's turns are those of its last
+/// event that has them, else the row's (games played before migration 0027, and games without
+/// a move).
+const POSTGRES_SUMMARY_COLUMNS: &str = "id, match_id, settings, status, result, created_ms, \
+     updated_ms, account_one, account_two, name_one, name_two, board, rules, \
+     COALESCE((SELECT e.turns FROM game_events e WHERE e.game_id = games.id \
+     AND e.turns IS NOT NULL ORDER BY e.version DESC LIMIT 1), turns) AS turns";
+
+/// The columns of a [`GameSummary`] in the dialect of `S`.
+fn summary_columns<S: Sql>() -> &'static str {
+    S::pick(SQLITE_SUMMARY_COLUMNS, POSTGRES_SUMMARY_COLUMNS)
+}
 
 /// The columns of a [`MatchRow`].
 const MATCH_COLUMNS: &str = "id, created_ms, state, status, updated_ms, account_one, account_two";
@@ -276,6 +291,7 @@ fn match_row(row: &impl Row) -> Result<MatchRow, sqlx::Error> {
 /// values. (Texts built for the filters given rather than one with `? IS NULL OR …`, which
 /// would keep the database from using its indexes.)
 fn find_games_query(
+    columns: &str,
     query: &GameQuery<'_>,
     before: Option<&Cursor>,
     limit: i64,
@@ -319,24 +335,23 @@ fn find_games_query(
     };
     values.push(Arg::from(clamp_limit(limit)));
     let sql = format!(
-        "SELECT {GAME_SUMMARY_COLUMNS} FROM games \
+        "SELECT {columns} FROM games \
          {filter}ORDER BY updated_ms DESC, id DESC LIMIT ?"
     );
     (sql, values)
 }
 
-/// The query of `account_games` (`matches` false) or `account_matches` (true), with its
-/// values: the account twice, the statuses, the limit.
+/// The query of `account_games` (`Some` of the games' summary columns) or `account_matches`
+/// (`None`), with its values: the account twice, the statuses, the limit.
 fn account_query(
-    matches: bool,
+    games: Option<&str>,
     account: &str,
     statuses: &[&str],
     limit: i64,
 ) -> (String, Vec<Arg>) {
-    let (columns, table) = if matches {
-        (MATCH_COLUMNS, "matches")
-    } else {
-        (GAME_SUMMARY_COLUMNS, "games")
+    let (columns, table) = match games {
+        Some(columns) => (columns, "games"),
+        None => (MATCH_COLUMNS, "matches"),
     };
     let statuses_in = if statuses.is_empty() {
         "NULL".to_string()
@@ -396,7 +411,7 @@ impl<S: Sql + GameDialect> GameStore for S {
         before: Option<&Cursor>,
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError> {
-        let (sql, values) = find_games_query(query, before, limit);
+        let (sql, values) = find_games_query(summary_columns::<S>(), query, before, limit);
         let rows = self.fetch_all(&sql, values).await?;
         let mut games = map_rows(&rows, game_summary)?;
         self.overlay_turns(&mut games);
@@ -409,7 +424,7 @@ impl<S: Sql + GameDialect> GameStore for S {
         statuses: &[&str],
         limit: i64,
     ) -> Result<Vec<GameSummary>, StoreError> {
-        let (sql, values) = account_query(false, account, statuses, limit);
+        let (sql, values) = account_query(Some(summary_columns::<S>()), account, statuses, limit);
         let rows = self.fetch_all(&sql, values).await?;
         let mut games = map_rows(&rows, game_summary)?;
         self.overlay_turns(&mut games);
@@ -422,7 +437,7 @@ impl<S: Sql + GameDialect> GameStore for S {
         statuses: &[&str],
         limit: i64,
     ) -> Result<Vec<MatchRow>, StoreError> {
-        let (sql, values) = account_query(true, account, statuses, limit);
+        let (sql, values) = account_query(None, account, statuses, limit);
         let rows = self.fetch_all(&sql, values).await?;
         map_rows(&rows, match_row)
     }

@@ -20,7 +20,10 @@
 //!   insert (the second fails on the key);
 //! - a game refused (not found, its lease not held, its version taken) writes nothing, and the
 //!   other games of the batch are stored; each caller gets its own answer, as from its own
-//!   transaction.
+//!   transaction;
+//! - the turns go on the events written (their `turns` column), not on the game's row, so a
+//!   move changes no row of `games` (the listings read a game's turns from its last event that
+//!   has them: `store::game_sql`, docs/server.md "The turns on the events").
 //!
 //! The one difference: the statement reads the last version as of its start, not after the
 //! wait for the game's row. Only an append racing another of the same game can tell (a caller
@@ -292,13 +295,11 @@ fn statement(leases: bool) -> String {
            WHERE v.last = a.first - 1 \
            AND EXISTS (SELECT 1 FROM g WHERE g.id = a.game_id) \
            AND EXISTS (SELECT 1 FROM l WHERE l.game_id = a.game_id AND l.ours)), \
-         ins AS (INSERT INTO game_events (game_id, version, at_ms, payload) \
-           SELECT ok.game_id, e.version, e.at_ms, e.payload \
+         ins AS (INSERT INTO game_events (game_id, version, at_ms, payload, turns) \
+           SELECT ok.game_id, e.version, e.at_ms, e.payload, ok.turns \
            FROM unnest($4::bigint[], $5::bigint[], $6::bigint[], $7::text[]) \
              AS e(i, version, at_ms, payload) \
-           JOIN ok ON ok.i = e.i), \
-         up AS (UPDATE games SET turns = ok.turns FROM ok \
-           WHERE games.id = ok.game_id AND ok.turns IS NOT NULL) \
+           JOIN ok ON ok.i = e.i) \
          SELECT a.i, \
            EXISTS (SELECT 1 FROM g WHERE g.id = a.game_id) AS found, \
            EXISTS (SELECT 1 FROM l WHERE l.game_id = a.game_id AND l.ours) AS leased, \
@@ -540,16 +541,27 @@ mod tests {
             let (_, events) = store.load_game(id).await.unwrap();
             assert_eq!(events, [event(1)], "{id}: nothing written");
         }
-        let turns: Vec<(String, i64)> = sqlx::query_as("SELECT id, turns FROM games ORDER BY id")
+        // The turns go on the events written, and no game's row changes.
+        let turns: Vec<(String, i64, Option<i64>)> =
+            sqlx::query_as("SELECT game_id, version, turns FROM game_events ORDER BY 1, 2")
+                .fetch_all(pool)
+                .await
+                .unwrap();
+        let seven: Vec<(&str, i64)> = turns
+            .iter()
+            .filter(|(_, _, t)| *t == Some(7))
+            .map(|(id, version, _)| (id.as_str(), *version))
+            .collect();
+        assert_eq!(seven, [("mine", 2), ("mine", 3)], "only the events written");
+        let rows: Vec<i64> = sqlx::query_scalar("SELECT DISTINCT turns FROM games")
             .fetch_all(pool)
             .await
             .unwrap();
-        let seven: Vec<&str> = turns
-            .iter()
-            .filter(|(_, t)| *t == 7)
-            .map(|(id, _)| id.as_str())
-            .collect();
-        assert_eq!(seven, ["mine"], "only the game written has its turns");
+        assert_eq!(rows, [0], "no game's row written");
+        let listed = store.list_games(None, None, 10).await.unwrap();
+        let listed: Vec<(&str, i64)> = listed.iter().map(|g| (g.id.as_str(), g.turns)).collect();
+        assert!(listed.contains(&("mine", 7)), "{listed:?}");
+        assert!(listed.contains(&("taken", 0)), "{listed:?}");
 
         // A store used alone checks no lease.
         let (alone_job, _answer) = job("unleased", 2..=2, None);

@@ -26,20 +26,21 @@ pub(crate) async fn create_game_in(
 ) -> Result<(), StoreError> {
     check_versions(&game.id, 0, events)?;
     run(&mut *conn, insert_game(game, events)).await?;
-    insert_events(&mut *conn, &game.id, events).await?;
+    insert_events(&mut *conn, &game.id, events, None).await?;
     if let Some(holder) = lease {
         run(conn, grant(&game.id, holder)).await?;
     }
     Ok(())
 }
 
-/// Inserts `events` of `game` in one statement, however many (a version taken is a conflict on
-/// the first of them: the versions were checked to follow the last one, so only an append racing
-/// this one can have taken it).
+/// Inserts `events` of `game` in one statement, however many, with the game's `turns` after
+/// them when they change (a version taken is a conflict on the first of them: the versions were
+/// checked to follow the last one, so only an append racing this one can have taken it).
 async fn insert_events(
     conn: &mut sqlx::PgConnection,
     game: &str,
     events: &[EventRow],
+    turns: Option<i64>,
 ) -> Result<(), StoreError> {
     let Some(first) = events.first() else {
         return Ok(());
@@ -48,14 +49,15 @@ async fn insert_events(
     let times: Vec<i64> = events.iter().map(|e| e.at_ms).collect();
     let payloads: Vec<&str> = events.iter().map(|e| e.payload.as_str()).collect();
     let done = sqlx::query(
-        "INSERT INTO game_events (game_id, version, at_ms, payload) \
-         SELECT $1, e.version, e.at_ms, e.payload \
+        "INSERT INTO game_events (game_id, version, at_ms, payload, turns) \
+         SELECT $1, e.version, e.at_ms, e.payload, $5 \
          FROM unnest($2::bigint[], $3::bigint[], $4::text[]) AS e(version, at_ms, payload)",
     )
     .bind(game)
     .bind(versions)
     .bind(times)
     .bind(payloads)
+    .bind(turns)
     .execute(conn)
     .await;
     match done {
@@ -97,7 +99,7 @@ pub(crate) async fn append_in(
         }
     };
     check_versions(game, last, events)?;
-    insert_events(&mut *conn, game, events).await?;
+    insert_events(&mut *conn, game, events, update.turns).await?;
     if let Some(row) = update_row(game, events, update, tokens) {
         run(&mut *conn, row).await?;
     }
@@ -162,7 +164,7 @@ impl GameDialect for PostgresStore {
     }
 
     fn overlay_turns(&self, _games: &mut [GameSummary]) {
-        // The row always holds the turns: nothing waits elsewhere.
+        // The listings read the turns from the events (`game_sql`): nothing waits elsewhere.
     }
 
     fn claim_new_game(&self, game: &str) -> Option<Statement> {
