@@ -15,19 +15,27 @@ use crate::store::{
     StoreError,
 };
 
+/// The columns of a [`GameSummary`] but its turns (a macro, for `concat!`).
+macro_rules! summary_columns_but_turns {
+    () => {
+        "id, match_id, settings, status, result, created_ms, updated_ms, account_one, \
+         account_two, name_one, name_two, board, rules, "
+    };
+}
+
 /// The columns of a [`GameSummary`] on SQLite, where the row holds the turns (and the recent
 /// events not yet folded into it: `overlay_turns`).
-const SQLITE_SUMMARY_COLUMNS: &str = "id, match_id, settings, status, result, created_ms, \
-     updated_ms, account_one, account_two, name_one, name_two, board, rules, turns";
+const SQLITE_SUMMARY_COLUMNS: &str = concat!(summary_columns_but_turns!(), "turns");
 
 /// The columns of a [`GameSummary`] on PostgreSQL, where the moves write the turns on their
 /// events, not on the game's row (`postgres::appends`): a game's turns are those of its last
 /// event that has them, else the row's (games played before migration 0027, and games without
 /// a move).
-const POSTGRES_SUMMARY_COLUMNS: &str = "id, match_id, settings, status, result, created_ms, \
-     updated_ms, account_one, account_two, name_one, name_two, board, rules, \
-     COALESCE((SELECT e.turns FROM game_events e WHERE e.game_id = games.id \
-     AND e.turns IS NOT NULL ORDER BY e.version DESC LIMIT 1), turns) AS turns";
+const POSTGRES_SUMMARY_COLUMNS: &str = concat!(
+    summary_columns_but_turns!(),
+    "COALESCE((SELECT e.turns FROM game_events e WHERE e.game_id = games.id \
+     AND e.turns IS NOT NULL ORDER BY e.version DESC LIMIT 1), turns) AS turns"
+);
 
 /// The columns of a [`GameSummary`] in the dialect of `S`.
 fn summary_columns<S: Sql>() -> &'static str {

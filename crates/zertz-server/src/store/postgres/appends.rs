@@ -438,34 +438,12 @@ async fn alone(pool: &PgPool, rating: RatingPolicy, job: &Job) -> Result<(), Sto
 mod tests {
     use super::*;
     use crate::store::postgres::PostgresStore;
+    use crate::store::postgres::fixtures::{self, event};
     use crate::store::postgres::leases::NOW_MS;
     use crate::store::{GameRow, GameStore, scratch};
 
     fn game(id: &str) -> GameRow {
-        GameRow {
-            id: id.into(),
-            match_id: None,
-            created_ms: 1,
-            settings: "{}".into(),
-            tokens: [None, None],
-            invites: [None, None],
-            lobby: false,
-            accounts: [None, None],
-            names: [None, None],
-            board: "37".into(),
-            rules: "standard".into(),
-            status: "live".into(),
-            result: None,
-            updated_ms: 1,
-        }
-    }
-
-    fn event(version: i64) -> EventRow {
-        EventRow {
-            version,
-            at_ms: 100 + version,
-            payload: format!("{{\"v\":{version}}}"),
-        }
+        fixtures::game(id, "live")
     }
 
     /// A job appending `versions` to `game` for node `node`, and where its answer arrives.

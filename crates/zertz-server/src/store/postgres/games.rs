@@ -176,35 +176,11 @@ impl GameDialect for PostgresStore {
 #[cfg(test)]
 mod tests {
     use crate::store::postgres::PostgresStore;
-    use crate::store::{EventRow, GameRow, GameStore, RowUpdate, StoreError, scratch};
-
-    fn game(id: &str) -> GameRow {
-        GameRow {
-            id: id.into(),
-            match_id: None,
-            created_ms: 1,
-            settings: "{}".into(),
-            tokens: [None, None],
-            invites: [None, None],
-            lobby: false,
-            accounts: [None, None],
-            names: [None, None],
-            board: "37".into(),
-            rules: "standard".into(),
-            status: "open".into(),
-            result: None,
-            updated_ms: 1,
-        }
-    }
+    use crate::store::postgres::fixtures::{event, game};
+    use crate::store::{EventRow, GameStore, RowUpdate, StoreError, scratch};
 
     fn events(versions: std::ops::RangeInclusive<i64>) -> Vec<EventRow> {
-        versions
-            .map(|version| EventRow {
-                version,
-                at_ms: 100 + version,
-                payload: format!("{{\"v\":{version}}}"),
-            })
-            .collect()
+        versions.map(event).collect()
     }
 
     async fn deleted_game_takes_its_events(url: String) {
@@ -212,7 +188,10 @@ mod tests {
             .await
             .unwrap();
         for id in ["gone", "kept"] {
-            store.create_game(&game(id), &events(1..=2)).await.unwrap();
+            store
+                .create_game(&game(id, "open"), &events(1..=2))
+                .await
+                .unwrap();
             // Several events and a change of the row: one append, outside the moves' batches.
             let joined = RowUpdate {
                 status: Some("live".into()),

@@ -23,6 +23,41 @@ pub(crate) mod games;
 pub(crate) mod leases;
 pub(crate) mod sql;
 
+/// Games and events for the PostgreSQL tests of this folder.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use crate::store::{EventRow, GameRow};
+
+    /// A game of `status`, nobody seated.
+    pub(crate) fn game(id: &str, status: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            match_id: None,
+            created_ms: 1,
+            settings: "{}".into(),
+            tokens: [None, None],
+            invites: [None, None],
+            lobby: false,
+            accounts: [None, None],
+            names: [None, None],
+            board: "37".into(),
+            rules: "standard".into(),
+            status: status.into(),
+            result: None,
+            updated_ms: 1,
+        }
+    }
+
+    /// The event of `version` (its time and payload follow from it).
+    pub(crate) fn event(version: i64) -> EventRow {
+        EventRow {
+            version,
+            at_ms: 100 + version,
+            payload: format!("{{\"v\":{version}}}"),
+        }
+    }
+}
+
 /// How long a request waits for a free connection before it gives up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
 
